@@ -1,0 +1,1 @@
+"""One module per engine behind one small interface; cache.py keys completions."""

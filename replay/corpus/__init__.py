@@ -1,0 +1,1 @@
+"""Benchmark items from raw code: faketokens, N items per file, line and span modes."""

@@ -1,0 +1,1 @@
+"""How each editor turns a cursor into a prompt: templates, Tabby, Continue, the standard profile."""

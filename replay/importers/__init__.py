@@ -1,0 +1,1 @@
+"""Capture logs -> CaptureRecord / OutcomeEvent, one module per log format."""

@@ -1,0 +1,163 @@
+"""The few typed records everything in fimreplay passes around.
+
+Data flows one way (DESIGN.md): capture file -> importer -> CaptureRecord -> editor pipeline ->
+RenderedPrompt -> tokens -> backend -> Completion -> scoring -> store. A benchmark starts at
+FimItem. Records are frozen msgspec Structs: cheap to build by the hundred thousand during an
+import, and they serialise to JSON (the store keeps each one as a JSON blob beside indexed
+columns) without a hand-written mapping that could drift from the type.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal
+
+import msgspec
+
+Editor = Literal["tabby", "continue"]
+Outcome = Literal["accepted", "accepted_line", "dismissed", "viewed", "unknown"]
+Route = Literal["raw", "fim", "chat"]
+
+
+class Source(msgspec.Struct, frozen=True):
+    """Where a record came from: the file and the 1-based line (or byte offset) in it."""
+
+    file: str
+    line: int = 0
+    offset: int = 0
+
+    def where(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+class Snippet(msgspec.Struct, frozen=True):
+    """Context the editor added from another file (Tabby declarations, Continue snippets)."""
+
+    filepath: str
+    content: str
+    kind: str = "snippet"  # declaration | changed | opened | clipboard | snippet
+
+
+class Segments(msgspec.Struct, frozen=True):
+    """The cut-out code around the cursor as the editor sent or logged it."""
+
+    prefix: str
+    suffix: str | None = None
+    snippets: tuple[Snippet, ...] = ()
+    clipboard: str | None = None
+    git_url: str | None = None
+    filepath: str | None = None
+
+
+class CaptureRecord(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One completion request an editor really made, as read from its log.
+
+    `logged_prompt` is the text exactly as logged (Tabby logs it before clipping; Continue logs
+    the rendered template even when the FIM route was used). `raw` is the original line(s), kept
+    so that a capture can always be re-read with a newer importer.
+    """
+
+    source: Source
+    editor: Editor
+    format: str
+    completion_id: str | None = None
+    editor_version: str | None = None
+    model: str | None = None
+    language: str | None = None
+    filepath: str | None = None
+    segments: Segments | None = None
+    logged_prompt: str | None = None
+    completion: str | None = None
+    outcome: Outcome = "unknown"
+    outcome_detail: str | None = None
+    ts: float | None = None  # seconds since the epoch, UTC
+    user: str | None = None
+    user_agent: str | None = None
+    lossy: bool = False  # the log format drops or rewraps text (JetBrains prompt.log)
+    extra: dict[str, Any] = {}
+    raw: str = ""
+
+    def content_hash(self) -> str:
+        """Identity for idempotent import: the same request read twice is stored once.
+
+        The source location is left out on purpose: the same log line copied into another file
+        (a backup, the next day's rotated copy) is still the same request.
+        """
+        body = msgspec.json.encode(msgspec.structs.replace(self, source=Source(file=""), outcome="unknown", outcome_detail=None))
+        return hashlib.sha256(body).hexdigest()
+
+
+class OutcomeEvent(msgspec.Struct, frozen=True):
+    """A view/select/dismiss event, joined to its capture by completion_id."""
+
+    source: Source
+    completion_id: str
+    kind: Literal["view", "select", "dismiss"]
+    choice_index: int = 0
+    select_kind: str | None = None  # "line" for a line-wise accept
+    view_id: str | None = None
+    elapsed: int | None = None
+    ts: float | None = None
+
+
+class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One benchmark item cut from raw code: prefix + middle + suffix == the chunk."""
+
+    id: str
+    file: str
+    prefix: str
+    middle: str
+    suffix: str
+    mode: str
+    language: str = "solidity"
+    start: int = 0  # character offset of the middle in the file
+    end: int = 0
+    chunk_start: int = 0
+    corpus_hash: str = ""  # sha256 of the corpus file the item was cut from
+
+
+class RenderedPrompt(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What an editor profile turns a cursor into: the exact text and ids the engine receives."""
+
+    profile: str  # e.g. "tabby@0.25", "continue@1.0", "standard"
+    family: str  # template family, e.g. "qwen2.5-coder"
+    text: str  # the prompt (raw route), or the chat message (chat route)
+    prefix_sent: str
+    suffix_sent: str
+    route: Route = "raw"
+    stop: tuple[str, ...] = ()
+    max_new_tokens: int = 128
+    token_ids: tuple[int, ...] = ()
+    request: dict[str, Any] | None = None  # the client's HTTP body, where the editor has one
+    item_id: str | None = None
+
+
+class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What a backend returned for one prompt, raw and after the profile's post-processing."""
+
+    item_id: str
+    text: str
+    raw_text: str
+    backend: str
+    model: str
+    n_tokens: int = 0
+    finish_reason: str = ""
+    latency_s: float = 0.0
+    cache_key: str = ""
+    error: str | None = None
+
+
+class Score(msgspec.Struct, frozen=True):
+    """Metric values of one completion against its reference."""
+
+    item_id: str
+    file: str
+    values: dict[str, float]
+
+
+def to_json(obj: Any) -> bytes:
+    return msgspec.json.encode(obj)
+
+
+def from_json(data: bytes | str, typ: type) -> Any:
+    return msgspec.json.decode(data, type=typ)
