@@ -100,6 +100,25 @@ class OutcomeEvent(msgspec.Struct, frozen=True):
     ts: float | None = None
 
 
+class EditorInput(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The editor's view at one cursor, before any editor rule is applied.
+
+    Every profile (`replay.editors`) takes this and returns a RenderedPrompt. A document with a
+    cursor is turned into prefix/suffix by character offset before it gets here; snippets are
+    in the order given (Continue shuffles its own at random, so the given order stands in).
+    `options` overrides the editor's settings, keyed by the editor's own setting names.
+    """
+
+    prefix: str
+    suffix: str
+    filepath: str | None = None
+    workspace: str | None = None
+    language: str | None = None
+    snippets: tuple[Snippet, ...] = ()
+    options: dict[str, Any] = {}
+    item_id: str | None = None
+
+
 class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
     """One benchmark item cut from raw code: prefix + middle + suffix == the chunk."""
 
