@@ -4,6 +4,7 @@ and the factory's arguments, never by reaching into it)."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -66,12 +67,17 @@ class FimReplayApp(App[None]):
 
     # -- modes and screens ----------------------------------------------------------------------
     def on_mount(self) -> None:
+        """Builds the modes, starts the store watcher. Once the first screen is up, everything
+        alive (Textual, Rich, the library) is moved out of the collector's generations
+        (`gc.freeze`): a full collection otherwise walks all of it and costs a 100-200 ms frame
+        every few seconds of scrolling (bench/tui_bench.py)."""
         self.register_theme(THEME)
         self.theme = "fimreplay"
         self.add_mode("captures", lambda: CapturesScreen(self.store))
         self.add_mode("runs", lambda: RunsScreen(self.store, self.export_dir))
         self.add_mode("dashboard", self._dashboard)
         self.switch_mode("captures")
+        self.call_after_refresh(gc.freeze)
         self._watcher = StoreWatcher(self, self.store, self.poll_interval)
         self._watcher.start()
         if self.watch_dirs:

@@ -12,7 +12,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
 from textual.events import Click
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -34,6 +34,7 @@ COLUMNS: list[tuple[str, str | None, int]] = [
     ("tokens", None, 6),
     ("gotchas", None, 7),
 ]
+NUMERIC = [title in ("tokens", "gotchas") for title, _, _ in COLUMNS]  # right-aligned
 
 
 def format_ts(ts: float | None) -> str:
@@ -100,6 +101,7 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
         self.descending = False
         self.count = 0
         self._pages: OrderedDict[int, list[CaptureRow]] = OrderedDict()
+        self._frame: tuple[list[int], int, dict[str, Style]] = ([], 0, {})
 
     # -- data -----------------------------------------------------------------------------
     @property
@@ -189,31 +191,40 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
         rest = max(self.scrollable_content_region.width - fixed, 8)
         return [w or rest for _, _, w in COLUMNS]
 
-    def _line(self, cells: list[str], style: Style) -> Strip:
-        parts = []
-        for (title, _, _), width, cell in zip(COLUMNS, self._widths(), cells):
-            parts.append(_fit(cell, width, right=title in ("tokens", "gotchas")))
-        text = " ".join(parts)
-        return Strip([Segment(_fit(text, self.scrollable_content_region.width), style)])
+    @staticmethod
+    def _line(cells: list[str], widths: list[int], width: int, style: Style) -> Strip:
+        text = " ".join(_fit(cell, w, right) for cell, w, right in zip(cells, widths, NUMERIC))
+        return Strip([Segment(_fit(text, width), style)], width)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """One frame: look the styles and column widths up once, not once per line."""
+        base = self.rich_style
+        self._frame = (
+            self._widths(),
+            self.scrollable_content_region.width,
+            {
+                "header": self.get_component_rich_style("capture-table--header"),
+                "cursor": self.get_component_rich_style("capture-table--cursor"),
+                "odd": base + self.get_component_rich_style("capture-table--odd"),
+                "even": base,
+            },
+        )
+        return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
+        widths, width, styles = self._frame
         if y == 0:
             titles = []
             for title, sort, _ in COLUMNS:
                 mark = (" ▼" if self.descending else " ▲") if sort == self.sort else ""
                 titles.append(title + mark)
-            return self._line(titles, self.get_component_rich_style("capture-table--header"))
+            return self._line(titles, widths, width, styles["header"])
         index = int(self.scroll_y) + y - 1
         row = self.row(index)
         if row is None:
-            return Strip.blank(self.scrollable_content_region.width, self.rich_style)
-        if index == self.cursor:
-            style = self.get_component_rich_style("capture-table--cursor")
-        elif index % 2:
-            style = self.rich_style + self.get_component_rich_style("capture-table--odd")
-        else:
-            style = self.rich_style
-        return self._line(_cells(row), style)
+            return Strip.blank(width, styles["even"])
+        style = styles["cursor"] if index == self.cursor else styles["odd" if index % 2 else "even"]
+        return self._line(_cells(row), widths, width, style)
 
     def watch_cursor(self, old: int, new: int) -> None:
         top = int(self.scroll_y)
