@@ -85,6 +85,58 @@ def main(argv: list[str] | None = None) -> None:
 # === editor pipelines: render, verify (issue 3) ===========================================
 
 
+@cli.command("render")
+@click.argument("input_path", metavar="IN.jsonl", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--editor", type=click.Choice(["tabby", "continue", "standard"]), required=True, help="The editor profile.")
+@click.option("--editor-version", default=None, help="The editor release whose rules apply (default: the newest).")
+@click.option("--model", required=True, help="Model name (registry id, HF or GGUF name, GGUF path) or FIM family.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Output JSONL (default: stdout).")
+@click.option("--keep-going", is_flag=True, help="Count and keep bad lines in a rejects file instead of stopping.")
+@json_option
+def render_cmd(input_path: Path, editor: str, editor_version: str | None, model: str, output: Path | None,
+               keep_going: bool, as_json: bool) -> None:
+    """Rebuild, for each input line, the exact prompt the editor would send (one JSON line out per input)."""
+    from replay.editors.render_file import RenderFailure, render_file
+
+    try:
+        summary = render_file(input_path, editor, model, editor_version, output, keep_going)
+    except RenderFailure as exc:
+        raise (UsageFailure if exc.usage else WorkFailure)(str(exc)) from exc
+    if as_json:  # with the prompts on stdout, the summary object goes to stderr
+        click.echo(json.dumps(summary, ensure_ascii=False), err=output is None)
+    elif output is not None or summary["rejected"]:
+        click.echo(f"rendered {summary['rendered']}, rejected {summary['rejected']}"
+                   + (f" (kept in {summary['rejects_file']})" if summary["rejected"] else ""), err=output is None)
+
+
+@cli.command("verify")
+@db_option
+@json_option
+@click.option("--editor", type=click.Choice(["tabby", "continue"]), default=None, help="Only this editor's captures.")
+@click.option("--model", default=None, help="Template model for captures whose log names none (Tabby's never does).")
+@click.option("--editor-version", default=None, help="Editor release for captures that do not record one.")
+def verify_cmd(store: Store, as_json: bool, editor: str | None, model: str | None, editor_version: str | None) -> None:
+    """Rebuild every captured prompt from its logged segments and compare byte for byte (exit 1 on a mismatch)."""
+    from replay.editors.verify import verify
+
+    where, params = ("editor = ?", (editor,)) if editor else ("", ())
+    report = verify(((cid, rec) for cid, rec, _ in store.captures(where, params)), model=model, version=editor_version)
+    if as_json:
+        emit_json(report.as_dict())
+    else:
+        share = f" ({100 * report.matched / report.checked:.1f}%)" if report.checked else ""
+        skipped = ", ".join(f"{n} {why}" for why, n in report.skipped.items()) or "none"
+        click.echo(f"checked {report.checked}, matched {report.matched}{share}, mismatched {len(report.mismatches)}, "
+                   f"errors {len(report.errors)}; skipped: {skipped}")
+        for m in report.mismatches:
+            click.echo(f"{m['source']}: differs at byte {m['offset']}: logged {m['logged']!r} rebuilt {m['rebuilt']!r}")
+        for e in report.errors:
+            click.echo(f"{e['source']}: {e['reason']}")
+    if not report.ok:
+        sys.exit(1)
+
+
+
 # === tokens, audit, assets (issue 4) ======================================================
 
 

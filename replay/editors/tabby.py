@@ -190,6 +190,12 @@ BYTE_CLIP_SINCE = "0.25.0"  # tabby-inference lib.rs clip_prompt, commit 863b788
 CHAR_CLIP_BUILD = "0.25.0-dev.20250210"
 
 
+# Release dates (`git log -1 --format=%ad <tag>`) of the releases where a modelled rule changed,
+# to pick the rules of a capture that carries a date but no version (Tabby logs no version).
+RELEASE_DATES: dict[str, str] = {OLDEST: "2024-06-06", OPENED_SNIPPETS_SINCE: "2024-10-31",
+                                 CRLF_TO_LF_SINCE: "2024-11-09", BYTE_CLIP_SINCE: "2025-02-20"}
+
+
 @dataclass(frozen=True)
 class TabbyRules:
     """The server rules in force in one Tabby release."""
@@ -215,6 +221,14 @@ class TabbyRules:
             opened_snippets=release >= Release.parse(OPENED_SNIPPETS_SINCE),
             clip="bytes" if release >= Release.parse(BYTE_CLIP_SINCE) else "none",
         )
+
+    @classmethod
+    def for_date(cls, date: str) -> TabbyRules:
+        """The rules of the newest modelled release out on `date` (ISO, UTC). Captures older than
+        0.12.0 get its rules: the parts that shape the logged prompt (template, default suffix,
+        snippet comments, no CRLF change) are the same back to v0.8.0 (completion_prompt.rs)."""
+        out = [version for version, released in RELEASE_DATES.items() if released <= date[:10]]
+        return cls.for_version(max(out, key=Release.parse) if out else OLDEST)
 
 
 # crates/tabby-common/src/languages.rs DEFAULT stop words (unchanged since v0.12.0).
@@ -418,14 +432,15 @@ def guess_family(logged_prompt: str) -> Family:
 
 
 def logged_prompt(segments: Segments, language: str | None, model: str | None = None,
-                  version: str | None = None, reference: str | None = None) -> str:
+                  version: str | None = None, reference: str | None = None, date: str | None = None) -> str:
     """Rebuild the `prompt` Tabby logged (before clipping) from a capture's segments.
 
     The family comes from `model` when given, else from the sentinels of `reference` (the
     logged prompt being checked); the release decides CRLF handling. Snippets from changed or
-    opened files are not in Tabby's log, so a prompt that had them cannot be rebuilt.
+    opened files are not in Tabby's log, so a prompt that had them cannot be rebuilt. Without
+    a version the capture's `date` picks the release (TabbyRules.for_date), else the newest.
     """
-    rules = TabbyRules.for_version(version)
+    rules = TabbyRules.for_date(date) if version is None and date else TabbyRules.for_version(version)
     if model:
         family = _family(model)
     elif reference is not None:
