@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from importlib import import_module
+from types import ModuleType
 
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt
 
@@ -19,7 +20,7 @@ class UnknownEditor(ValueError):
     """An editor name with no profile."""
 
 
-def _module(editor: str):  # noqa: ANN202 (a module)
+def _module(editor: str) -> ModuleType:
     names = {"tabby": "replay.editors.tabby", "continue": "replay.editors.continue_", "standard": "replay.editors.standard"}
     if editor not in names:
         raise UnknownEditor(f"unknown editor {editor!r} (known: {', '.join(EDITORS)})")

@@ -249,7 +249,7 @@ REGISTRY_MODELS: dict[str, str] = {
 _PATTERNS: tuple[tuple[str, str], ...] = (
     (r"mercury", "mercury"),
     (r"codeqwen", "codeqwen"),
-    (r"qwen.*coder|qwen2\.5", "qwen2.5-coder"),
+    (r"qwen.*coder", "qwen2.5-coder"),
     (r"granite.*4", "granite-4"),
     (r"seed.*coder", "seed-coder"),
     (r"codestral", "codestral"),
