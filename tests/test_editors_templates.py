@@ -90,3 +90,22 @@ def test_every_family_cites_a_source_and_its_sentinels_appear_in_its_template() 
         assert family.source
         for token in family.sentinels():
             assert token in (family.template or "")
+
+
+@pytest.mark.parametrize(("family", "gguf"), [
+    ("starcoder", "vocab/ggml-vocab-starcoder.gguf"),
+    ("deepseek-coder", "vocab/ggml-vocab-deepseek-coder.gguf"),
+    ("qwen2.5-coder", "models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"),
+])
+def test_sentinels_are_single_tokens_of_the_real_vocabulary(family: str, gguf: str) -> None:
+    """Each sentinel string is one special token for llama.cpp (special=True), and so are the
+    family's EOS and stop sentinels that look like tokens."""
+    import llama_cpp
+
+    from replay.paths import cache_dir
+
+    model = llama_cpp.Llama(model_path=str(cache_dir() / gguf), vocab_only=True, verbose=False)
+    fam = get_family(family)
+    for token in (*fam.sentinels(), fam.eos):
+        assert token is not None
+        assert len(model.tokenize(token.encode(), add_bos=False, special=True)) == 1, token
