@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 @cli.command("render")
+@db_option
 @click.argument("input_path", metavar="IN.jsonl", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--editor", type=click.Choice(["tabby", "continue", "standard"]), required=True, help="The editor profile.")
 @click.option("--editor-version", default=None, help="The editor release whose rules apply (default: the newest).")
@@ -93,9 +94,11 @@ def main(argv: list[str] | None = None) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Output JSONL (default: stdout).")
 @click.option("--keep-going", is_flag=True, help="Count and keep bad lines in a rejects file instead of stopping.")
 @json_option
-def render_cmd(input_path: Path, editor: str, editor_version: str | None, model: str, output: Path | None,
+def render_cmd(store: Store, input_path: Path, editor: str, editor_version: str | None, model: str, output: Path | None,
                keep_going: bool, as_json: bool) -> None:
-    """Rebuild, for each input line, the exact prompt the editor would send (one JSON line out per input)."""
+    """Rebuild, for each input line, the exact prompt the editor would send (one JSON line out per input).
+
+    Takes --db like every command (the CLI contract); rendering itself reads nothing from the store."""
     from replay.editors.render_file import RenderFailure, render_file
 
     try:

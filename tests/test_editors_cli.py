@@ -45,7 +45,8 @@ def test_render_tabby_writes_one_line_per_input(cli, tmp_path: Path) -> None:
 
 def test_render_to_stdout_and_older_release(cli, tmp_path: Path) -> None:
     src = write_lines(tmp_path / "in.jsonl", GOOD[1:2])
-    proc = cli("render", str(src), "--editor", "tabby", "--editor-version", "0.19", "--model", "TabbyML/StarCoder2-3B")
+    proc = cli("render", str(src), "--db", str(tmp_path / "x.db"), "--editor", "tabby", "--editor-version", "0.19",
+               "--model", "TabbyML/StarCoder2-3B")
     assert proc.returncode == 0, proc.stderr
     row = json.loads(proc.stdout)
     assert row["profile"] == "tabby@0.19.0" and "x = 1\r\n" in row["prompt"]  # no CRLF -> LF before 0.20
