@@ -187,6 +187,71 @@ def corpus_list_cmd(as_json: bool) -> None:
             click.echo(f"{i['name']}\t{i['source']}\t{i['n_files']} files\t{i.get('tarball_sha256') or ''}")
 
 
+@cli.command("score")
+@click.argument("source")
+@click.option("--lines", type=click.IntRange(min=1), default=None, help="Score only the first N lines (the seed used 1).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
+@json_option
+@db_option
+def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: Store) -> None:
+    """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
+    from replay.paths import data_dir
+    from replay.scoring import aggregate, jsonl_pairs, metric_key, run_pairs, score_rows
+
+    path = Path(source)
+    if path.is_file():
+        pairs, rejects, counts = jsonl_pairs(path)
+        rejects_path = path.with_name(path.name + ".rejects.jsonl")
+        run_id = None
+    elif store.run(source) is not None:
+        run_id = source
+        pairs, rejects, counts = run_pairs(store, run_id)
+        rejects_path = data_dir() / "rejects" / f"score-{run_id}.jsonl"
+    else:
+        raise UsageFailure(f"{source}: neither a JSONL file nor a run in {store.path}")
+    rows = score_rows(pairs, lines)
+    result = aggregate(rows, seed=seed)
+    if run_id is not None:
+        store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
+    result.update(source=source, run=run_id, lines=lines, scored="completion text after post-processing (stop words)",
+                  **counts, n_rejects=len(rejects))
+    if rejects:
+        rejects_path.parent.mkdir(parents=True, exist_ok=True)
+        rejects_path.write_text("".join(json.dumps({"where": r.where, "reason": r.reason}) + "\n" for r in rejects), encoding="utf-8")
+        result["rejects_file"] = str(rejects_path)
+        for r in rejects:
+            click.echo(f"fimreplay: {r.where}: rejected: {r.reason}", err=True)
+    if as_json:
+        emit_json(result)
+        return
+    from replay.report import score_table
+
+    click.echo(score_table(result))
+
+
+@cli.command("report")
+@click.argument("runs", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["md", "csv", "json", "html"]), default="md", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
+@click.option("--lines", type=click.IntRange(min=1), default=None, help="Score only the first N lines.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
+@db_option
+def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: int | None, seed: int, store: Store) -> None:
+    """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML page)."""
+    from replay.report import RENDERERS, load_run
+
+    missing = [r for r in runs if store.run(r) is None]
+    if missing:
+        raise UsageFailure(f"{store.path}: no run {missing[0]!r} (of {len(runs)} asked)")
+    text = RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed) for r in runs])
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+        click.echo(f"report of {len(runs)} run(s) -> {output}", err=True)
+
+
 def _corpus_info(corpus: Any) -> dict[str, Any]:
     m = corpus.manifest
     keep = ("name", "source", "kind", "package", "version", "tarball", "tarball_sha256", "integrity", "path")
