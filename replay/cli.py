@@ -91,6 +91,173 @@ def main(argv: list[str] | None = None) -> None:
 # === benchmark items, corpus, scoring, reports (issue 5) ==================================
 
 
+@cli.command("evalgen")
+@click.argument("corpora", nargs=-1, required=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Items JSONL to write.")
+@click.option("--ext", "exts", multiple=True, default=("sol",), show_default=True, help="File extensions to take (repeatable).")
+@click.option("--per-file", type=click.IntRange(min=1), default=3, show_default=True, help="Items per file.")
+@click.option("--mode", type=click.Choice(["line", "span"]), default="line", show_default=True)
+@click.option("--lines", "mask_lines", type=click.IntRange(min=1), default=1, show_default=True, help="Lines masked (line mode).")
+@click.option("--min-middle", type=click.IntRange(min=1), default=3, show_default=True, help="Fewest middle characters (span mode).")
+@click.option("--max-middle", type=click.IntRange(min=0), default=0, show_default=True, help="Most middle characters (span mode; 0: no limit).")
+@click.option("--chars-per-token", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True, help="Characters per faketoken.")
+@click.option("--chunk-tokens", type=click.IntRange(min=1), default=1024, show_default=True, help="Chunk size in faketokens.")
+@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@json_option
+@db_option
+def evalgen_cmd(corpora: tuple[str, ...], output: Path, exts: tuple[str, ...], per_file: int, mode: str, mask_lines: int,
+                min_middle: int, max_middle: int, chars_per_token: float, chunk_tokens: int, seed: int, workers: int,
+                as_json: bool, store: Store) -> None:
+    """Benchmark items (prefix, middle, suffix) from raw code: folders, files or corpus names."""
+    from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
+    from replay.corpus.sources import CorpusError, resolve_corpus_arg
+
+    try:
+        roots = [resolve_corpus_arg(c) for c in corpora]
+    except CorpusError as exc:
+        raise UsageFailure(str(exc)) from exc
+    opts = EvalgenOptions(per_file=per_file, mode=mode, lines=mask_lines, min_middle=min_middle,  # type: ignore[arg-type]
+                          max_middle=max_middle, chars_per_token=chars_per_token, chunk_tokens=chunk_tokens, seed=seed)
+    if max_middle and max_middle < min_middle:
+        raise UsageFailure(f"--max-middle {max_middle} is below --min-middle {min_middle}")
+    files = collect_files(roots, exts)
+    if not files:
+        raise UsageFailure(f"{corpora[0]}: no files with extension {', '.join(exts)}")
+    result = generate(files, opts, workers=workers)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with output.open("wb") as f:
+        f.writelines(iter_jsonl(result.items))
+    new, dup = store.add_items(result.items)
+    summary = result.summary(opts)
+    rejects = [s for s in summary["skipped"] if str(s["reason"]).startswith("unreadable")]  # type: ignore[union-attr]
+    if rejects:
+        rejects_path = output.with_name(output.name + ".rejects.jsonl")
+        rejects_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rejects), encoding="utf-8")
+        summary["rejects_file"] = str(rejects_path)
+    summary.update(output=str(output), stored_new=new, stored_existing=dup, n_rejects=len(rejects))
+    for s in summary["short"]:  # type: ignore[union-attr]
+        click.echo(f"fimreplay: {s['file']}: only {s['got']} usable spots of {s['wanted']} wanted", err=True)
+    for r in rejects:
+        click.echo(f"fimreplay: {r['file']}:0: rejected: {r['reason']}", err=True)
+    if as_json:
+        emit_json(summary)
+    else:
+        click.echo(f"{summary['n_items']} items from {summary['n_files_used']} of {summary['n_files_seen']} files -> {output}"
+                   f" ({len(summary['skipped'])} skipped, {len(summary['short'])} short)")  # type: ignore[arg-type]
+
+
+@cli.group("corpus")
+def corpus_group() -> None:
+    """Named corpora of real code (npm packages, local folders)."""
+
+
+@corpus_group.command("add")
+@click.argument("spec")
+@click.option("--name", default=None, help="Corpus name (default: from the package name and version).")
+@click.option("--ext", "exts", multiple=True, default=("sol",), show_default=True)
+@click.option("--force", is_flag=True, help="Make it again even if it exists.")
+@json_option
+def corpus_add_cmd(spec: str, name: str | None, exts: tuple[str, ...], force: bool, as_json: bool) -> None:
+    """Add `npm:NAME@VERSION` (unpacked with `npm pack`) or a local folder as a named corpus."""
+    from replay.corpus.sources import CorpusError, add_corpus
+
+    try:
+        corpus = add_corpus(spec, name, exts=exts, force=force)
+    except CorpusError as exc:
+        raise WorkFailure(str(exc)) if spec.startswith("npm:") else UsageFailure(str(exc)) from exc
+    info = _corpus_info(corpus)
+    if as_json:
+        emit_json(info)
+    else:
+        click.echo(f"{info['name']}: {info['n_files']} files in {info['root']}")
+
+
+@corpus_group.command("list")
+@json_option
+def corpus_list_cmd(as_json: bool) -> None:
+    """The named corpora, with their source and file count."""
+    from replay.corpus.sources import list_corpora
+
+    infos = [_corpus_info(c) for c in list_corpora()]
+    if as_json:
+        emit_json({"corpora": infos})
+    else:
+        for i in infos:
+            click.echo(f"{i['name']}\t{i['source']}\t{i['n_files']} files\t{i.get('tarball_sha256') or ''}")
+
+
+@cli.command("score")
+@click.argument("source")
+@click.option("--lines", type=click.IntRange(min=1), default=None, help="Score only the first N lines (the seed used 1).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
+@json_option
+@db_option
+def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: Store) -> None:
+    """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
+    from replay.paths import data_dir
+    from replay.scoring import aggregate, jsonl_pairs, metric_key, run_pairs, score_rows
+
+    path = Path(source)
+    if path.is_file():
+        pairs, rejects, counts = jsonl_pairs(path)
+        rejects_path = path.with_name(path.name + ".rejects.jsonl")
+        run_id = None
+    elif store.run(source) is not None:
+        run_id = source
+        pairs, rejects, counts = run_pairs(store, run_id)
+        rejects_path = data_dir() / "rejects" / f"score-{run_id}.jsonl"
+    else:
+        raise UsageFailure(f"{source}: neither a JSONL file nor a run in {store.path}")
+    rows = score_rows(pairs, lines)
+    result = aggregate(rows, seed=seed)
+    if run_id is not None:
+        store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
+    result.update(source=source, run=run_id, lines=lines, scored="completion text after post-processing (stop words)",
+                  **counts, n_rejects=len(rejects))
+    if rejects:
+        rejects_path.parent.mkdir(parents=True, exist_ok=True)
+        rejects_path.write_text("".join(json.dumps({"where": r.where, "reason": r.reason}) + "\n" for r in rejects), encoding="utf-8")
+        result["rejects_file"] = str(rejects_path)
+        for r in rejects:
+            click.echo(f"fimreplay: {r.where}: rejected: {r.reason}", err=True)
+    if as_json:
+        emit_json(result)
+        return
+    from replay.report import score_table
+
+    click.echo(score_table(result))
+
+
+@cli.command("report")
+@click.argument("runs", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["md", "csv", "json", "html"]), default="md", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
+@click.option("--lines", type=click.IntRange(min=1), default=None, help="Score only the first N lines.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
+@db_option
+def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: int | None, seed: int, store: Store) -> None:
+    """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML page)."""
+    from replay.report import RENDERERS, load_run
+
+    missing = [r for r in runs if store.run(r) is None]
+    if missing:
+        raise UsageFailure(f"{store.path}: no run {missing[0]!r} (of {len(runs)} asked)")
+    text = RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed) for r in runs])
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+        click.echo(f"report of {len(runs)} run(s) -> {output}", err=True)
+
+
+def _corpus_info(corpus: Any) -> dict[str, Any]:
+    m = corpus.manifest
+    keep = ("name", "source", "kind", "package", "version", "tarball", "tarball_sha256", "integrity", "path")
+    return {**{k: m[k] for k in keep if k in m}, "root": str(corpus.root), "n_files": len(m.get("files", {}))}
+
+
 # === replay runs, export, demo (issue 6) ==================================================
 
 
