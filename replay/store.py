@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent
+from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, RenderedPrompt
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: the first release.
@@ -90,6 +90,17 @@ MIGRATIONS: list[str] = [
         offset INTEGER NOT NULL,
         line INTEGER NOT NULL,
         head BLOB NOT NULL
+    );
+    """,
+    # 1 -> 2: replay runs (issue 6): the prompts a run replays, so that a run can be resumed,
+    # exported as a batch and its imported results post-processed with the prompt's stop words.
+    """
+    CREATE TABLE run_prompts (
+        run_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        record BLOB NOT NULL,
+        PRIMARY KEY (run_id, item_id)
     );
     """,
 ]
@@ -338,6 +349,25 @@ class Store:
                 "INSERT OR REPLACE INTO watch_offsets (path, inode, offset, line, head) VALUES (?,?,?,?,?)",
                 (path, inode, offset, line, head),
             )
+
+    # -- replay runs (issue 6) ------------------------------------------------------------
+    def add_run_prompts(self, run_id: str, prompts: Iterable[RenderedPrompt]) -> None:
+        """Keep the prompts of a run (the first ones stay when a run is resumed)."""
+        with self.transaction():
+            base = self._db.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM run_prompts WHERE run_id = ?", (run_id,)).fetchone()[0]
+            self._db.executemany(
+                "INSERT OR IGNORE INTO run_prompts (run_id, item_id, seq, record) VALUES (?,?,?,?)",
+                [(run_id, p.item_id, base + n, msgspec.json.encode(p)) for n, p in enumerate(prompts)],
+            )
+
+    def run_prompts(self, run_id: str) -> list[RenderedPrompt]:
+        rows = self.query("SELECT record FROM run_prompts WHERE run_id = ? ORDER BY seq", (run_id,))
+        return [msgspec.json.decode(r["record"], type=RenderedPrompt) for r in rows]
+
+    def good_item_ids(self, run_id: str) -> set[str]:
+        """Items of a run with a completion that is not an error (a resumed run skips them)."""
+        return {r[0] for r in self.query("SELECT item_id, record FROM completions WHERE run_id = ?", (run_id,))
+                if msgspec.json.decode(r[1], type=Completion).error is None}
 
 
 class _Tx:
