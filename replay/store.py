@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent
+from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, Source
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: the first release.
@@ -206,7 +206,9 @@ class Store:
         with self.transaction():
             for ev in events:
                 body = msgspec.json.encode(ev)
-                key = msgspec.json.encode(msgspec.structs.replace(ev, source=msgspec.structs.replace(ev.source, file="")))
+                # Identity without the source (file, line, offset): the same event line read
+                # again after its file was rewritten, or copied to another file, is one event.
+                key = msgspec.json.encode(msgspec.structs.replace(ev, source=Source(file="")))
                 cur = self._db.execute(
                     "INSERT OR IGNORE INTO outcome_events (hash, completion_id, kind, select_kind, ts, source_file,"
                     " source_line, record) VALUES (?,?,?,?,?,?,?,?)",

@@ -65,7 +65,7 @@ class _Interaction:
         self.time = time
         self.section = "head"
         self.options_lines: list[str] = []
-        self.parts: dict[str, list[str]] = {"Prompt": [], "Prefix": [], "Suffix": [], "Result": []}
+        self.parts: dict[str, list[str]] = {"Prompt": [], "Prefix": [], "Suffix": [], "Result": [], "Message": []}
         self.status: str | None = None
         self.raw: list[str] = []
 
@@ -96,6 +96,8 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
             inter.options_lines.append(body[len("Options: ") :])
         elif body in ("Prompt:", "Prefix:", "Suffix:", "Result:"):
             inter.section = body[:-1]
+        elif body.startswith("Role: "):  # a chat message: its text lines follow
+            inter.section = "Message"
         elif body.startswith(("| ", ". ")) or body in ("|", "."):
             if inter.section not in inter.parts:
                 yield number, Reject(f"text line outside a Prompt/Prefix/Suffix/Result section ({inter.section})")
@@ -112,8 +114,6 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
         elif inter.section == "Options":
             inter.options_lines.append(body)
         elif inter.section == "tokens" and body.startswith(("Prompt Tokens:", "Generated Tokens:", "Thinking Tokens:")):
-            continue
-        elif inter.section == "Result" and body.startswith("Role: "):
             continue
         else:
             yield number, Reject(f"unexpected line in a {inter.kind} interaction")
