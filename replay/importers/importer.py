@@ -123,7 +123,7 @@ class Importer:
         name = str(path.resolve())
         with open(path, "rb") as f:
             f.seek(offset)
-            end = self._read_lines(summary, fmt, name, iter_lines(f, offset, line), final=False)
+            end = self._read_lines(summary, fmt, name, iter_lines(f, offset, line), final=False, start=(offset, line))
         return summary, end[0], end[1]
 
     # -- internals ------------------------------------------------------------------------
@@ -131,12 +131,13 @@ class Importer:
         summary.count(fmt, "rejected")
         self.rejects.add(file, line, reason, raw, length)
 
-    def _read_lines(self, summary: ImportSummary, fmt: str, name: str, lines: Iterator[Line], final: bool) -> tuple[int, int]:
+    def _read_lines(self, summary: ImportSummary, fmt: str, name: str, lines: Iterator[Line], final: bool,
+                    start: tuple[int, int] = (0, 0)) -> tuple[int, int]:
         parse = _LINE_PARSERS[fmt]
         captures: list[CaptureRecord] = []
         events: list[OutcomeEvent] = []
         end_offset = end_line = None
-        last = (0, 0)
+        last = start
         for ln in lines:
             if not ln.complete and not final and not ln.too_long:
                 end_offset, end_line = ln.offset, ln.number - 1  # wait for the rest of the line
