@@ -9,6 +9,7 @@ completion_id in the store, whichever file or run brings either of them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,8 @@ class Importer:
         self.rejects = rejects
         self.fmt = fmt
         self.batch = batch
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fimreplay-store")
+        self._pending: list[tuple[str, str, Future[tuple[int, int]]]] = []
 
     def import_paths(self, paths: Iterable[Path]) -> ImportSummary:
         summary = ImportSummary()
@@ -158,11 +161,11 @@ class Importer:
             if type(rec) is CaptureRecord:
                 captures.append(rec)
                 if len(captures) >= self.batch:
-                    self._flush(summary, fmt, captures, events)
+                    self._flush(summary, fmt, captures, events, wait=False)
             elif type(rec) is OutcomeEvent:
                 events.append(rec)
                 if len(events) >= self.batch:
-                    self._flush(summary, fmt, captures, events)
+                    self._flush(summary, fmt, captures, events, wait=False)
             else:
                 summary.count(fmt, "ignored")
         self._flush(summary, fmt, captures, events)
@@ -170,17 +173,21 @@ class Importer:
             end_offset, end_line = last
         return end_offset, end_line  # type: ignore[return-value]
 
-    def _flush(self, summary: ImportSummary, fmt: str, captures: list[CaptureRecord], events: list[OutcomeEvent]) -> None:
-        if captures:
-            new, dup = self.store.add_captures(captures)
-            summary.count(fmt, "imported", new)
-            summary.count(fmt, "duplicates", dup)
-            captures.clear()
+    def _flush(self, summary: ImportSummary, fmt: str, captures: list[CaptureRecord], events: list[OutcomeEvent], wait: bool = True) -> None:
+        """Hand the batches to the writer thread (SQLite runs without the GIL there while this
+        thread parses on); with `wait`, block until every batch of the file is committed."""
+        # Events first: a capture inserted after its events is written once, with its outcome.
         if events:
-            new, dup = self.store.add_outcome_events(events)
-            summary.count(fmt, "outcomes", new)
-            summary.count(fmt, "duplicates", dup)
+            self._pending.append((fmt, "outcomes", self._writer.submit(self.store.add_outcome_events, list(events))))
             events.clear()
+        if captures:
+            self._pending.append((fmt, "imported", self._writer.submit(self.store.add_captures, list(captures))))
+            captures.clear()
+        while self._pending and (wait or len(self._pending) > 2):
+            f_fmt, key, fut = self._pending.pop(0)
+            new, dup = fut.result()
+            summary.count(f_fmt, key, new)
+            summary.count(f_fmt, "duplicates", dup)
 
     def _read_text(self, summary: ImportSummary, fmt: str, path: Path, name: str) -> None:
         try:
