@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, RenderedPrompt
+from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, RenderedPrompt, Source
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: the first release.
@@ -125,19 +125,28 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 # Which event decides a capture's outcome when there are several: an accept beats a dismiss
 # (Tabby logs a dismiss for the other choices too), which beats a bare view.
-_OUTCOME_SQL = """
-UPDATE captures SET (outcome, outcome_detail) = (
-    SELECT CASE
+_OUTCOME_CASE = """CASE
         WHEN SUM(kind = 'select' AND select_kind = 'line') > 0 AND SUM(kind = 'select' AND COALESCE(select_kind, '') != 'line') = 0 THEN 'accepted_line'
         WHEN SUM(kind = 'select') > 0 THEN 'accepted'
         WHEN SUM(kind = 'dismiss') > 0 THEN 'dismissed'
         WHEN SUM(kind = 'view') > 0 THEN 'viewed'
-        ELSE captures.outcome END,
+        ELSE {otherwise} END"""
+
+_OUTCOME_SQL = f"""
+UPDATE captures SET (outcome, outcome_detail) = (
+    SELECT {_OUTCOME_CASE.format(otherwise="captures.outcome")},
         GROUP_CONCAT(kind, ',')
     FROM outcome_events e WHERE e.completion_id = captures.completion_id
 )
-WHERE editor = 'tabby' AND completion_id IN ({marks})
+WHERE editor = 'tabby' AND completion_id IN ({{marks}})
 AND EXISTS (SELECT 1 FROM outcome_events e WHERE e.completion_id = captures.completion_id)
+"""
+
+# The same decision for a capture about to be inserted, so that it is written once with its
+# outcome: an UPDATE would rewrite the whole row, record blob included.
+_OUTCOME_OF_SQL = f"""
+SELECT {_OUTCOME_CASE.format(otherwise="NULL")}, GROUP_CONCAT(kind, ',')
+FROM outcome_events e WHERE e.completion_id = ?
 """
 
 
@@ -202,27 +211,28 @@ class Store:
     def add_captures(self, records: Iterable[CaptureRecord]) -> tuple[int, int]:
         """Insert captures; return (new, duplicates). Outcomes already stored are applied."""
         new = dup = 0
-        ids: list[str] = []
         now = time.time()
         with self.transaction():
             for rec in records:
+                outcome, detail = rec.outcome, rec.outcome_detail
+                if rec.editor == "tabby" and rec.completion_id:
+                    joined = self._db.execute(_OUTCOME_OF_SQL, (rec.completion_id,)).fetchone()
+                    if joined[0] is not None:
+                        outcome, detail = joined
                 cur = self._db.execute(
                     "INSERT OR IGNORE INTO captures (hash, completion_id, editor, format, model, language, filepath,"
                     " outcome, outcome_detail, ts, source_file, source_line, imported_at, record)"
                     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         rec.content_hash(), rec.completion_id, rec.editor, rec.format, rec.model, rec.language,
-                        rec.filepath, rec.outcome, rec.outcome_detail, rec.ts, rec.source.file, rec.source.line,
+                        rec.filepath, outcome, detail, rec.ts, rec.source.file, rec.source.line,
                         now, msgspec.json.encode(rec),
                     ),
                 )
                 if cur.rowcount:
                     new += 1
-                    if rec.completion_id:
-                        ids.append(rec.completion_id)
                 else:
                     dup += 1
-            self._apply_outcomes(ids)
         return new, dup
 
     def add_outcome_events(self, events: Iterable[OutcomeEvent]) -> tuple[int, int]:
@@ -233,7 +243,9 @@ class Store:
         with self.transaction():
             for ev in events:
                 body = msgspec.json.encode(ev)
-                key = msgspec.json.encode(msgspec.structs.replace(ev, source=msgspec.structs.replace(ev.source, file="")))
+                # Identity without the source (file, line, offset): the same event line read
+                # again after its file was rewritten, or copied to another file, is one event.
+                key = msgspec.json.encode(msgspec.structs.replace(ev, source=Source(file="")))
                 cur = self._db.execute(
                     "INSERT OR IGNORE INTO outcome_events (hash, completion_id, kind, select_kind, ts, source_file,"
                     " source_line, record) VALUES (?,?,?,?,?,?,?,?)",
