@@ -24,6 +24,7 @@ The count is then multiplied (core/llm/getAdjustedTokenCount.ts, in core since 2
 
 from __future__ import annotations
 
+import atexit
 import base64
 import functools
 import hashlib
@@ -189,7 +190,9 @@ def llama_vocab():  # -> llama_cpp.Llama (vocab only)
     path = cache_dir() / LLAMA_VOCAB
     if not path.exists():
         raise AssetMissing(f"{path} is missing (the llama-spm vocabulary of the llama-cpp-python sdist)")
-    return llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+    vocab = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+    atexit.register(vocab.close)  # free it before interpreter teardown unloads llama.cpp
+    return vocab
 
 
 def encode(text: str, model: str) -> list[int]:
