@@ -307,3 +307,18 @@ def test_rebuild_uses_the_capture_date_and_logged_template() -> None:
     r = c.render(inp(prefix="x", suffix="y", options=opts), "qwen2.5-coder")
     assert c.rebuild_logged_prompt(_record(r, "qwen2.5-coder", options=opts)) == r.text
     assert c.rebuild_logged_prompt(CaptureRecord(source=Source(file="f"), editor="continue", format="x")) is None
+
+
+@pytest.mark.parametrize("template", [c.STABLE_CODE, c.QWEN_CODER, c.QWEN_MULTIFILE, c.GRANITE4, c.SEED_CODER, c.CODESTRAL,
+                                      c.CODEGEMMA, c.CODELLAMA, c.DEEPSEEK, c.CODEGEEX, c.MERCURY])
+def test_templates_agree_with_the_shared_registry(template: c.Template) -> None:
+    """Every Continue template uses exactly the sentinels of its registry family, in its order."""
+    from replay.editors.templates import get_family
+
+    fam = get_family(template.family)
+    ctx = c.Ctx(filepath="file:///w/a.py", reponame="w", language="Python", snippets=(), workspaces=(), era=c.ERAS[-1])
+    text, _, _ = c._build(template, "PREFIX", "SUFFIX", ctx, "#")
+    positions = [text.index(tok) for tok in fam.sentinels()]
+    assert positions  # the family has sentinels and they all occur
+    expected = {"PSM": fam.prefix_token or fam.suffix_token, "SPM": fam.suffix_token}[fam.order]
+    assert min(positions) == text.index(expected)

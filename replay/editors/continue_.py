@@ -42,6 +42,7 @@ from replay.editors.continue_uri import (
     to_uri,
     uri_basename,
 )
+from replay.editors.templates import get_family
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt, Snippet
 
 
@@ -256,6 +257,10 @@ Compile = Callable[[str, str, Ctx], tuple[str, str]]
 
 @dataclasses.dataclass(frozen=True)
 class Template:
+    """One of Continue's templates, with Continue's own text and stop list (they differ from
+    the shared registry's in places, e.g. stableCodeFimTemplate's extra "</code>"); `family`
+    names the replay.editors.templates family whose sentinels it uses (checked at import)."""
+
     name: str  # the variable name in AutocompleteTemplate.ts
     family: str
     template: str | Callable[[str, str, Ctx], str]  # Handlebars text, or a function
@@ -349,6 +354,10 @@ DEEPSEEK = Template("deepseekFimTemplate", "deepseek-coder", "<｜fim▁begin｜
 CODEGEEX = Template("codegeexFimTemplate", "codegeex", _codegeex_template,
                     ("<|user|>", "<|code_suffix|>", "<|code_prefix|>", "<|code_middle|>", "<|assistant|>", "<|endoftext|>"))
 HOLE_FILLER = Template("holeFillerTemplate", "hole-filler", _hole_filler_template, ("</COMPLETION>",), chat=True)
+
+
+for _t in (STABLE_CODE, QWEN_CODER, QWEN_MULTIFILE, GRANITE4, SEED_CODER, CODESTRAL, MERCURY, CODEGEMMA, CODELLAMA, DEEPSEEK, CODEGEEX):
+    get_family(_t.family)  # raises UnknownFamily if the registry lost or renamed it
 
 
 def template_for_model(model: str, era: Era | None = None) -> Template:
