@@ -177,11 +177,16 @@ def test_same_ids_as_continues_javascript_tokenizers(tmp_path: Path) -> None:
         'import * as fs from "fs";\n'
         "const enc = new Tiktoken(cl100k);\n"
         'const strs = JSON.parse(fs.readFileSync(0, "utf8"));\n'
-        'process.stdout.write(JSON.stringify(strs.map((s) => [llama.encode(s), enc.encode(s, "all", [])])));\n'
+        "const cut = (ids) => ids.slice(0, Math.max(1, Math.floor(ids.length / 2)));\n"
+        'process.stdout.write(JSON.stringify(strs.map((s) => { const l = llama.encode(s) ?? [], t = enc.encode(s, "all", []);'
+        ' return [l, t, llama.decode(cut(l)), enc.decode(cut(t))]; })));\n'
     )
     done = subprocess.run(["node", str(script)], input=json.dumps(lines), capture_output=True, text=True, check=True)
     results = json.loads(done.stdout)
     assert len(results) == len(lines) > 300
-    for text, (llama_ids, cl_ids) in zip(lines, results, strict=True):
+    for text, (llama_ids, cl_ids, llama_half, cl_half) in zip(lines, results, strict=True):
         assert ct.encode(text, "llama2") == llama_ids, text
         assert ct.encode(text, "gpt-4") == cl_ids, text
+        # pruneStringFromBottom decodes a cut id list: the same text as Continue's decoders
+        assert ct.decode(llama_ids[: max(1, len(llama_ids) // 2)], "llama2") == llama_half, text
+        assert ct.decode(cl_ids[: max(1, len(cl_ids) // 2)], "gpt-4") == cl_half, text

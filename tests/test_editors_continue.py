@@ -322,3 +322,29 @@ def test_templates_agree_with_the_shared_registry(template: c.Template) -> None:
     assert positions  # the family has sentinels and they all occur
     expected = {"PSM": fam.prefix_token or fam.suffix_token, "SPM": fam.suffix_token}[fam.order]
     assert min(positions) == text.index(expected)
+
+
+def test_opened_files_kept_whole_when_they_fit() -> None:
+    files = [Snippet(filepath=f"file:///w/f{i}.py", content=f"v{i} = {i}", kind="opened") for i in range(3)]
+    assert c.format_opened_files(files, 500, "starcoder2", [], c.ERAS[-1]) == files
+
+
+def test_opened_files_ranked_and_trimmed() -> None:
+    era = c.ERAS[-1]
+    body = "value = compute(value, 42)\n" * 200
+    files = [Snippet(filepath=f"file:///w/f{i}.py", content=body, kind="opened") for i in range(7)]
+    out = c.format_opened_files(files, 900, "starcoder2", [], era)
+    # Same sizes: the size score is 0.5 for all, recency decides; only the best 5 are kept.
+    assert [s.filepath for s in out] == [f"file:///w/f{i}.py" for i in range(5)]
+    remaining = 900
+    for n, s in zip(range(5, 0, -1), out, strict=True):
+        limit = int(125 + 2 / (n + 1) * (remaining - 10 - n * 125))
+        assert body.startswith(s.content) and len(ct.encode(s.content, "starcoder2")) <= limit + 1
+        assert len(ct.encode(s.content, "starcoder2")) >= limit - 2
+        remaining -= ct.count_tokens(s.content, "starcoder2")
+    # A smaller, older file outranks a recent big one through the size score.
+    mixed = files[:2] + [Snippet(filepath="file:///w/small.py", content="x = 1\n" * 30, kind="opened")]
+    ranked = c.format_opened_files(mixed, 200, "starcoder2", [], era)
+    assert ranked[0].filepath == "file:///w/small.py"
+    # Not enough room for 125 tokens each: fewer files.
+    assert len(c.format_opened_files(files, 300, "starcoder2", [], era)) == 2

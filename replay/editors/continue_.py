@@ -419,11 +419,10 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
     """getSnippets: groups by priority, each snippet costs tokens(content) + 10 and is skipped
     (not stopped at) when it does not fit what is left of maxPromptTokens after the caret window.
 
-    Snippet kinds map to Continue's payload groups: clipboard, opened (recently opened files),
-    visited, edited, diff; everything else (declarations, root-path and import-definition
-    context) is a "base" snippet, dropped when blank or already inside the caret window.
-    Recently opened files are fitted like the other groups (formatOpenedFilesContext's own
-    trimming of long files is not modelled).
+    Snippet kinds map to Continue's payload groups: clipboard, opened (recently opened files,
+    first fitted by format_opened_files), visited, edited, diff; everything else (declarations,
+    root-path and import-definition context) is a "base" snippet, dropped when blank or already
+    inside the caret window. Clipboard snippets count as fresh (their copiedAt is not known).
     """
     enabled_default = {"experimental_includeClipboard": era.include_clipboard}
     order = []
@@ -441,7 +440,9 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
     added: set[str] = set()
     for _, key in order:
         group = grouped[key]
-        if key != "recentlyOpenedFiles":
+        if key == "recentlyOpenedFiles":
+            group = format_opened_files(group, remaining, model, chosen, era)
+        else:
             group = [s for s in group if s.kind in ("diff", "clipboard", "static") or s.filepath not in added]
         for s in group:
             if s.content.strip() == "" or s.filepath.startswith("output:extension-output-Continue.continue"):
@@ -455,6 +456,56 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
         if remaining <= 0:
             break
     return tuple(chosen)
+
+
+def _js_length(text: str) -> int:
+    """JavaScript `string.length` (UTF-16 code units)."""
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+
+
+def format_opened_files(snippets: list[Snippet], remaining: int, model: str, already: list[Snippet], era: Era) -> list[Snippet]:
+    """formatOpenedFilesContext (templating/formatOpenedFilesContext.ts): recently opened files
+    (most recent first) are kept whole while they fit and at least min(5, n) of them fit;
+    otherwise the 10 most recent are ranked by 0.6 x 1.15^-index + 0.4 x (1 - normalised log
+    size), the best 5 kept, fewer while each cannot get 125 tokens, and each is cut from the
+    bottom to floor(125 + 2/(N+1) x (remaining - 10 - N x 125)) tokens in rank order."""
+    if not snippets:
+        return []
+    done = {s.filepath for s in already if s.kind not in ("diff", "clipboard", "static")}
+    snippets = [s for s in snippets if s.filepath not in done]
+    fit = total = 0
+    for s in snippets:
+        n = ct.count_tokens(s.content, model, era.multipliers)
+        if total + n < remaining - TOKEN_BUFFER:
+            total += n
+            fit += 1
+        else:
+            break
+    if fit >= min(5, len(snippets)):
+        return snippets[:fit]
+    sizes = [_js_length(s.content) for s in snippets[:10]]
+    log_min, log_max = math.log(max(min(sizes), 10)), math.log(max(max(sizes), 10))
+
+    def score(index: int, s: Snippet) -> float:
+        size = 0.5 if log_max == log_min else 1 - (math.log(max(_js_length(s.content), 10)) - log_min) / (log_max - log_min)
+        return 0.6 * math.pow(1.15, -index) + 0.4 * size
+
+    ranked = sorted(enumerate(snippets[:10]), key=lambda p: -score(*p))  # stable, like Array.sort
+    top = [s for _, s in ranked[:5]]
+    while top and remaining - TOKEN_BUFFER < len(top) * 125:
+        top.pop()
+    out: list[Snippet] = []
+    while top:
+        n = len(top)
+        limit = math.floor(125 + (2 / (n + 1)) * (remaining - TOKEN_BUFFER - n * 125))
+        s = top.pop(0)
+        tokens = ct.count_tokens(s.content, model, era.multipliers)
+        if tokens > limit:
+            s = Snippet(filepath=s.filepath, content=ct.prune_string_from_bottom(model, limit, s.content), kind=s.kind)
+            tokens = ct.count_tokens(s.content, model, era.multipliers)
+        out.append(s)
+        remaining -= tokens
+    return out
 
 
 def format_snippets(snippets: tuple[Snippet, ...], filepath: str, comment: str, workspaces: list[str]) -> str:

@@ -264,3 +264,40 @@ def prune_lines_from_bottom(text: str, max_tokens: float, model: str, *, per_lin
 def token_counting_buffer_safety(context_length: float) -> float:
     """getTokenCountingBufferSafety: min(1000, 2% of the context length)."""
     return min(1000, context_length * 0.02)
+
+
+def decode(ids: list[int], model: str) -> str:
+    """The text Continue's counting tokenizer decodes `ids` to.
+
+    llama-tokenizer-js `decode(ids)` (defaults add_bos_token, add_preceding_space): skips the
+    first id whatever it is, turns `<0xNN>` pieces into bytes and other pieces into their UTF-8,
+    decodes with replacement characters, turns "▁" into spaces and drops the first character.
+    js-tiktoken decodes the bytes of the ids with a TextDecoder (replacement characters too).
+    """
+    if counting_tokenizer(model) == "cl100k_base":
+        return cl100k().decode(ids, errors="replace")
+    vocab = llama_vocab()
+    data = bytearray()
+    for token in ids[1:]:
+        piece = vocab._model.token_get_text(token)
+        if piece.startswith("<0x") and piece.endswith(">"):
+            data.append(int(piece[3:-1], 16))
+        else:
+            data += piece.encode("utf-8")
+    text = data.decode("utf-8", errors="replace").replace("\u2581", " ")
+    return _js_slice_from(text, 1)
+
+
+def _js_slice_from(text: str, start: int) -> str:
+    """JavaScript `text.slice(start)`: counted in UTF-16 code units, not code points."""
+    units = text.encode("utf-16-le", errors="surrogatepass")
+    return units[2 * start :].decode("utf-16-le", errors="replace")
+
+
+def prune_string_from_bottom(model: str, max_tokens: int, text: str) -> str:
+    """pruneStringFromBottom (core/llm/countTokens.ts): the text of the first `max_tokens` ids
+    (the raw encoding, no multiplier), or the text itself when it fits."""
+    ids = encode(text, model)
+    if len(ids) <= max_tokens:
+        return text
+    return decode(ids[:max_tokens], model)
