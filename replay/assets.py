@@ -150,6 +150,18 @@ def register(asset: Asset) -> Asset:
     return asset
 
 
+# npm assets of the editor profiles (issue 3): the real Tabby client (its dist/cli.js bundles
+# every dependency but node's own modules) and real Solidity sources to drive it on.
+TABBY_AGENT = register(Asset(
+    "tabby-agent", "tabby-agent 1.5.0, Tabby's editor client (LSP over stdio), for the client-stage check",
+    NpmTarball("tabby-agent@1.5.0", "e1db60480cf29ff57cfddf7dc0aed3b4c9e6cd74ff987e28d336cc3dc352f4e7"),
+    (AssetFile("npm/tabby-agent-1.5.0", "e1db60480cf29ff57cfddf7dc0aed3b4c9e6cd74ff987e28d336cc3dc352f4e7"),)))
+OPENZEPPELIN = register(Asset(
+    "openzeppelin-contracts", "@openzeppelin/contracts 5.7.0 Solidity sources (MIT)",
+    NpmTarball("@openzeppelin/contracts@5.7.0", "ab2a1b476b9e2d84225454eca21783805db5754b5f8dfb3d6fca05341b00b8ea"),
+    (AssetFile("npm/openzeppelin-contracts-5.7.0", "ab2a1b476b9e2d84225454eca21783805db5754b5f8dfb3d6fca05341b00b8ea"),)))
+
+
 def find_asset(name: str) -> Asset:
     for asset in REGISTRY.values():
         if name == asset.name or name in asset.aliases:
