@@ -348,3 +348,11 @@ def test_opened_files_ranked_and_trimmed() -> None:
     assert ranked[0].filepath == "file:///w/small.py"
     # Not enough room for 125 tokens each: fewer files.
     assert len(c.format_opened_files(files, 300, "starcoder2", [], era)) == 2
+
+
+def test_fim_route_sends_compiled_prefix_and_suffix() -> None:
+    s = Snippet(filepath="lib/util.py", content="def g(): pass")
+    r = c.render(inp(prefix="x = ", suffix="y\n", snippets=(s,), options={"provider": "mistral"}), "codestral-latest")
+    assert r.route == "fim"
+    assert r.prefix_sent == "+++++ util.py \ndef g(): pass\n\n+++++ main.py\nx = " and r.suffix_sent == "y\n"
+    assert r.logged_prompt == r.text == "[SUFFIX]y\n[PREFIX]" + r.prefix_sent

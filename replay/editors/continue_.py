@@ -21,6 +21,8 @@ templating/index.ts renderPromptWithTokenLimit):
 7. Route (autocomplete/generation/CompletionStreamer.ts): a provider whose supportsFim() is true
    gets prefix and suffix separately and the rendered template is NOT sent; otherwise the prompt
    goes out with `raw: true`; the hole-filler template is a chat prompt for chat models.
+   `text` and `logged_prompt` are the rendered template on every route (dev data logs it as
+   `prompt` even on the FIM route); on the FIM route the engine gets prefix_sent/suffix_sent.
 
 Profiles are dated (`continue@YYYY-MM-DD`): each `_ERA_CHANGES` entry is a commit of
 continuedev/continue that changed a rule modelled here; the default is the newest.
@@ -634,7 +636,7 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     return RenderedPrompt(
         profile=profile_name(era), family=tpl.family if tpl else "custom", text=prompt,
         prefix_sent=cprefix, suffix_sent=csuffix, route=route, stop=stop_tokens(tpl, model),
-        max_new_tokens=int(max_tokens), item_id=inp.item_id,
+        max_new_tokens=int(max_tokens), item_id=inp.item_id, logged_prompt=prompt,
     )
 
 
