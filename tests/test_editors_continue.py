@@ -356,3 +356,11 @@ def test_fim_route_sends_compiled_prefix_and_suffix() -> None:
     assert r.route == "fim"
     assert r.prefix_sent == "+++++ util.py \ndef g(): pass\n\n+++++ main.py\nx = " and r.suffix_sent == "y\n"
     assert r.logged_prompt == r.text == "[SUFFIX]y\n[PREFIX]" + r.prefix_sent
+
+
+def test_js_trim_is_not_python_strip() -> None:
+    assert c.js_trim("\ufeff x \u0085") == "x \u0085"  # JS trims U+FEFF, keeps U+0085
+    assert c.js_trim("\u3000y\u2029") == "y" and c.js_trim("y\x1c") == "y\x1c"
+    # A snippet of only U+0085 is not blank for Continue: it is kept and commented.
+    r = c.render(inp(prefix="x", snippets=(Snippet(filepath="lib/n.py", content="\u0085"),)), "starcoder2")
+    assert "# Path: lib/n.py\n# \u0085\n# app/main.py\nx" in r.prefix_sent

@@ -124,6 +124,16 @@ def profile_name(era: Era) -> str:
     return f"continue@{era.since.isoformat()}"
 
 
+# JavaScript's String.prototype.trim() removes WhiteSpace and LineTerminator (ECMA-262): not the
+# same set as Python's str.strip() (which also strips U+001C..U+001F and U+0085, but keeps U+FEFF).
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+def js_trim(text: str) -> str:
+    """`text.trim()` as Continue's JavaScript computes it."""
+    return text.strip(_JS_SPACE)
+
+
 # ---------------------------------------------------------------------------------------------
 # Languages (core/autocomplete/constants/AutocompleteLanguageInfo.ts): extension -> (name, comment)
 
@@ -301,7 +311,7 @@ def _qwen_multifile_template(prefix: str, suffix: str, c: Ctx) -> str:
 
 def _codestral_compile(prefix: str, suffix: str, c: Ctx) -> tuple[str, str]:
     if not c.snippets:
-        if suffix.strip() == "" and prefix.strip() == "":
+        if js_trim(suffix) == "" and js_trim(prefix) == "":
             return f"+++++ {last_n_uri_relative_path_parts(list(c.workspaces), c.filepath, 2)}\n{prefix}", suffix
         return prefix, suffix
     rel = shortest_unique_relative_paths([_snippet_uri(s, "file:///Untitled.txt") for s in c.snippets] + [c.filepath], list(c.workspaces))
@@ -311,7 +321,7 @@ def _codestral_compile(prefix: str, suffix: str, c: Ctx) -> tuple[str, str]:
 
 def _mercury_compile(prefix: str, suffix: str, c: Ctx) -> tuple[str, str]:
     # Mercury drops every snippet ("Our current snippet format doesn't work well with mercury").
-    if suffix.strip() == "" and prefix.strip() == "":
+    if js_trim(suffix) == "" and js_trim(prefix) == "":
         return f"<|file_sep|>{last_n_uri_relative_path_parts(list(c.workspaces), c.filepath, 2)}\n<|fim_prefix|>{prefix}", suffix
     return prefix, suffix
 
@@ -436,7 +446,7 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
     grouped: dict[str, list[Snippet]] = {key: [] for key, _, _ in _GROUPS}
     for s in snippets:
         grouped[_KIND_GROUP.get(s.kind, "base")].append(s)
-    grouped["base"] = [s for s in grouped["base"] if s.content.strip() != "" and s.content.strip() not in caret_window]
+    grouped["base"] = [s for s in grouped["base"] if js_trim(s.content) != "" and js_trim(s.content) not in caret_window]
     remaining = opts["maxPromptTokens"] - ct.count_tokens(caret_window, model, era.multipliers)
     chosen: list[Snippet] = []
     added: set[str] = set()
@@ -447,7 +457,7 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
         else:
             group = [s for s in group if s.kind in ("diff", "clipboard", "static") or s.filepath not in added]
         for s in group:
-            if s.content.strip() == "" or s.filepath.startswith("output:extension-output-Continue.continue"):
+            if js_trim(s.content) == "" or s.filepath.startswith("output:extension-output-Continue.continue"):
                 continue  # validation.ts isValidSnippet
             size = ct.count_tokens(s.content, model, era.multipliers) + TOKEN_BUFFER
             if remaining >= size:
@@ -515,7 +525,7 @@ def format_snippets(snippets: tuple[Snippet, ...], filepath: str, comment: str, 
     and commented line by line, joined by "\\n", then the current file's last two path parts."""
 
     def commented(text: str) -> str:
-        return "\n".join(f"{comment} {line}" for line in text.strip().split("\n"))
+        return "\n".join(f"{comment} {line}" for line in js_trim(text).split("\n"))
 
     items = []
     for s in snippets:
