@@ -21,6 +21,8 @@ templating/index.ts renderPromptWithTokenLimit):
 7. Route (autocomplete/generation/CompletionStreamer.ts): a provider whose supportsFim() is true
    gets prefix and suffix separately and the rendered template is NOT sent; otherwise the prompt
    goes out with `raw: true`; the hole-filler template is a chat prompt for chat models.
+   `text` and `logged_prompt` are the rendered template on every route (dev data logs it as
+   `prompt` even on the FIM route); on the FIM route the engine gets prefix_sent/suffix_sent.
 
 Profiles are dated (`continue@YYYY-MM-DD`): each `_ERA_CHANGES` entry is a commit of
 continuedev/continue that changed a rule modelled here; the default is the newest.
@@ -42,6 +44,7 @@ from replay.editors.continue_uri import (
     to_uri,
     uri_basename,
 )
+from replay.editors.templates import get_family
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt, Snippet
 
 
@@ -119,6 +122,16 @@ def era_for(version: str | None) -> Era:
 
 def profile_name(era: Era) -> str:
     return f"continue@{era.since.isoformat()}"
+
+
+# JavaScript's String.prototype.trim() removes WhiteSpace and LineTerminator (ECMA-262): not the
+# same set as Python's str.strip() (which also strips U+001C..U+001F and U+0085, but keeps U+FEFF).
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+def js_trim(text: str) -> str:
+    """`text.trim()` as Continue's JavaScript computes it."""
+    return text.strip(_JS_SPACE)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,6 +269,10 @@ Compile = Callable[[str, str, Ctx], tuple[str, str]]
 
 @dataclasses.dataclass(frozen=True)
 class Template:
+    """One of Continue's templates, with Continue's own text and stop list (they differ from
+    the shared registry's in places, e.g. stableCodeFimTemplate's extra "</code>"); `family`
+    names the replay.editors.templates family whose sentinels it uses (checked at import)."""
+
     name: str  # the variable name in AutocompleteTemplate.ts
     family: str
     template: str | Callable[[str, str, Ctx], str]  # Handlebars text, or a function
@@ -294,7 +311,7 @@ def _qwen_multifile_template(prefix: str, suffix: str, c: Ctx) -> str:
 
 def _codestral_compile(prefix: str, suffix: str, c: Ctx) -> tuple[str, str]:
     if not c.snippets:
-        if suffix.strip() == "" and prefix.strip() == "":
+        if js_trim(suffix) == "" and js_trim(prefix) == "":
             return f"+++++ {last_n_uri_relative_path_parts(list(c.workspaces), c.filepath, 2)}\n{prefix}", suffix
         return prefix, suffix
     rel = shortest_unique_relative_paths([_snippet_uri(s, "file:///Untitled.txt") for s in c.snippets] + [c.filepath], list(c.workspaces))
@@ -304,7 +321,7 @@ def _codestral_compile(prefix: str, suffix: str, c: Ctx) -> tuple[str, str]:
 
 def _mercury_compile(prefix: str, suffix: str, c: Ctx) -> tuple[str, str]:
     # Mercury drops every snippet ("Our current snippet format doesn't work well with mercury").
-    if suffix.strip() == "" and prefix.strip() == "":
+    if js_trim(suffix) == "" and js_trim(prefix) == "":
         return f"<|file_sep|>{last_n_uri_relative_path_parts(list(c.workspaces), c.filepath, 2)}\n<|fim_prefix|>{prefix}", suffix
     return prefix, suffix
 
@@ -349,6 +366,10 @@ DEEPSEEK = Template("deepseekFimTemplate", "deepseek-coder", "<｜fim▁begin｜
 CODEGEEX = Template("codegeexFimTemplate", "codegeex", _codegeex_template,
                     ("<|user|>", "<|code_suffix|>", "<|code_prefix|>", "<|code_middle|>", "<|assistant|>", "<|endoftext|>"))
 HOLE_FILLER = Template("holeFillerTemplate", "hole-filler", _hole_filler_template, ("</COMPLETION>",), chat=True)
+
+
+for _t in (STABLE_CODE, QWEN_CODER, QWEN_MULTIFILE, GRANITE4, SEED_CODER, CODESTRAL, MERCURY, CODEGEMMA, CODELLAMA, DEEPSEEK, CODEGEEX):
+    get_family(_t.family)  # raises UnknownFamily if the registry lost or renamed it
 
 
 def template_for_model(model: str, era: Era | None = None) -> Template:
@@ -410,11 +431,10 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
     """getSnippets: groups by priority, each snippet costs tokens(content) + 10 and is skipped
     (not stopped at) when it does not fit what is left of maxPromptTokens after the caret window.
 
-    Snippet kinds map to Continue's payload groups: clipboard, opened (recently opened files),
-    visited, edited, diff; everything else (declarations, root-path and import-definition
-    context) is a "base" snippet, dropped when blank or already inside the caret window.
-    Recently opened files are fitted like the other groups (formatOpenedFilesContext's own
-    trimming of long files is not modelled).
+    Snippet kinds map to Continue's payload groups: clipboard, opened (recently opened files,
+    first fitted by format_opened_files), visited, edited, diff; everything else (declarations,
+    root-path and import-definition context) is a "base" snippet, dropped when blank or already
+    inside the caret window. Clipboard snippets count as fresh (their copiedAt is not known).
     """
     enabled_default = {"experimental_includeClipboard": era.include_clipboard}
     order = []
@@ -426,16 +446,18 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
     grouped: dict[str, list[Snippet]] = {key: [] for key, _, _ in _GROUPS}
     for s in snippets:
         grouped[_KIND_GROUP.get(s.kind, "base")].append(s)
-    grouped["base"] = [s for s in grouped["base"] if s.content.strip() != "" and s.content.strip() not in caret_window]
+    grouped["base"] = [s for s in grouped["base"] if js_trim(s.content) != "" and js_trim(s.content) not in caret_window]
     remaining = opts["maxPromptTokens"] - ct.count_tokens(caret_window, model, era.multipliers)
     chosen: list[Snippet] = []
     added: set[str] = set()
     for _, key in order:
         group = grouped[key]
-        if key != "recentlyOpenedFiles":
+        if key == "recentlyOpenedFiles":
+            group = format_opened_files(group, remaining, model, chosen, era)
+        else:
             group = [s for s in group if s.kind in ("diff", "clipboard", "static") or s.filepath not in added]
         for s in group:
-            if s.content.strip() == "" or s.filepath.startswith("output:extension-output-Continue.continue"):
+            if js_trim(s.content) == "" or s.filepath.startswith("output:extension-output-Continue.continue"):
                 continue  # validation.ts isValidSnippet
             size = ct.count_tokens(s.content, model, era.multipliers) + TOKEN_BUFFER
             if remaining >= size:
@@ -448,12 +470,62 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
     return tuple(chosen)
 
 
+def _js_length(text: str) -> int:
+    """JavaScript `string.length` (UTF-16 code units)."""
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+
+
+def format_opened_files(snippets: list[Snippet], remaining: int, model: str, already: list[Snippet], era: Era) -> list[Snippet]:
+    """formatOpenedFilesContext (templating/formatOpenedFilesContext.ts): recently opened files
+    (most recent first) are kept whole while they fit and at least min(5, n) of them fit;
+    otherwise the 10 most recent are ranked by 0.6 x 1.15^-index + 0.4 x (1 - normalised log
+    size), the best 5 kept, fewer while each cannot get 125 tokens, and each is cut from the
+    bottom to floor(125 + 2/(N+1) x (remaining - 10 - N x 125)) tokens in rank order."""
+    if not snippets:
+        return []
+    done = {s.filepath for s in already if s.kind not in ("diff", "clipboard", "static")}
+    snippets = [s for s in snippets if s.filepath not in done]
+    fit = total = 0
+    for s in snippets:
+        n = ct.count_tokens(s.content, model, era.multipliers)
+        if total + n < remaining - TOKEN_BUFFER:
+            total += n
+            fit += 1
+        else:
+            break
+    if fit >= min(5, len(snippets)):
+        return snippets[:fit]
+    sizes = [_js_length(s.content) for s in snippets[:10]]
+    log_min, log_max = math.log(max(min(sizes), 10)), math.log(max(max(sizes), 10))
+
+    def score(index: int, s: Snippet) -> float:
+        size = 0.5 if log_max == log_min else 1 - (math.log(max(_js_length(s.content), 10)) - log_min) / (log_max - log_min)
+        return 0.6 * math.pow(1.15, -index) + 0.4 * size
+
+    ranked = sorted(enumerate(snippets[:10]), key=lambda p: -score(*p))  # stable, like Array.sort
+    top = [s for _, s in ranked[:5]]
+    while top and remaining - TOKEN_BUFFER < len(top) * 125:
+        top.pop()
+    out: list[Snippet] = []
+    while top:
+        n = len(top)
+        limit = math.floor(125 + (2 / (n + 1)) * (remaining - TOKEN_BUFFER - n * 125))
+        s = top.pop(0)
+        tokens = ct.count_tokens(s.content, model, era.multipliers)
+        if tokens > limit:
+            s = Snippet(filepath=s.filepath, content=ct.prune_string_from_bottom(model, limit, s.content), kind=s.kind)
+            tokens = ct.count_tokens(s.content, model, era.multipliers)
+        out.append(s)
+        remaining -= tokens
+    return out
+
+
 def format_snippets(snippets: tuple[Snippet, ...], filepath: str, comment: str, workspaces: list[str]) -> str:
     """formatSnippets: code snippets get a `Path: <last 2 parts>` line, every snippet is trimmed
     and commented line by line, joined by "\\n", then the current file's last two path parts."""
 
     def commented(text: str) -> str:
-        return "\n".join(f"{comment} {line}" for line in text.strip().split("\n"))
+        return "\n".join(f"{comment} {line}" for line in js_trim(text).split("\n"))
 
     items = []
     for s in snippets:
@@ -574,7 +646,7 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     return RenderedPrompt(
         profile=profile_name(era), family=tpl.family if tpl else "custom", text=prompt,
         prefix_sent=cprefix, suffix_sent=csuffix, route=route, stop=stop_tokens(tpl, model),
-        max_new_tokens=int(max_tokens), item_id=inp.item_id,
+        max_new_tokens=int(max_tokens), item_id=inp.item_id, logged_prompt=prompt,
     )
 
 

@@ -12,11 +12,12 @@ with one of two bundled tokenizers (continuedev/continue core/llm/countTokens.ts
   are `add_bos_token = true, add_preceding_space = true`: every non-empty count includes the
   BOS id 1 and a leading "▁"; an empty string counts 0 (`if (prompt.length === 0) return []`).
 
-We reproduce the LLaMA side with llama.cpp's own SPM tokenizer over the Llama-2 vocabulary
-(`<cache>/vocab/ggml-vocab-llama-spm.gguf`, which adds the same leading space) with
-`add_bos=True, special=False` (llama-tokenizer-js never parses special tokens: "<s>" in text is
-plain characters). js-tiktoken is called with `encode(text, "all", [])`: special token text
-such as "<|endoftext|>" counts as one token.
+We reproduce the LLaMA side with the project's exact SPM tokenizer over the Llama-2 vocabulary
+(`replay.tokens` "llama-spm", `<cache>/vocab/ggml-vocab-llama-spm.gguf`, which adds the same
+leading space) with special=False (llama-tokenizer-js never parses special tokens: "<s>" in text
+is plain characters), and put BOS in front. js-tiktoken is called with `encode(text, "all",
+[])`: special token text such as "<|endoftext|>" counts as one token. Both are checked id for
+id against the npm packages under node (tests/test_continue_tokens.py).
 
 The count is then multiplied (core/llm/getAdjustedTokenCount.ts, in core since 2026-01-28) by
 1.23 for "claude", 1.18 for "gemini", 1.26 for "stral"/"mixtral" names and rounded up.
@@ -27,27 +28,18 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import io
 import json
 import math
 import re
-import shutil
-import subprocess
-import tarfile
-import tempfile
-from pathlib import Path
 
-from replay.paths import cache_dir
+from replay.assets import asset_path
+from replay.tokens.tokenizer import load_tokenizer
 
-# -- cl100k_base ranks, from the npm package Continue itself uses (core/package.json: js-tiktoken).
-JS_TIKTOKEN = "js-tiktoken@1.0.21"
-JS_TIKTOKEN_TGZ_SHA256 = "3b1f24b185565ca9a8d8f51466dfc4f99d67f1f05bc009258710ddb7a8d810fa"
 # The sha256 OpenAI publishes for cl100k_base.tiktoken (tiktoken_ext/openai_public.py): the ranks
-# converted from js-tiktoken must give this exact file, which proves them complete and correct.
+# converted from js-tiktoken (the npm asset "js-tiktoken", the package Continue itself uses,
+# core/package.json) must give this exact file, which proves them complete and correct.
 CL100K_SHA256 = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
-CL100K_FILE = "tiktoken/cl100k_base.tiktoken"
-CL100K_META = "tiktoken/cl100k_base.json"  # js-tiktoken's pat_str and special tokens
-LLAMA_VOCAB = "vocab/ggml-vocab-llama-spm.gguf"
+JS_TIKTOKEN_RANKS = "package/dist/ranks/cl100k_base.js"
 
 # core/llm/getAdjustedTokenCount.ts
 ANTHROPIC_TOKEN_MULTIPLIER = 1.23
@@ -55,8 +47,8 @@ GEMINI_TOKEN_MULTIPLIER = 1.18
 MISTRAL_TOKEN_MULTIPLIER = 1.26
 
 
-class AssetMissing(RuntimeError):
-    """A tokenizer file Continue's counting needs is absent and cannot be installed here."""
+class BadRanks(RuntimeError):
+    """The cl100k_base ranks read from js-tiktoken are not OpenAI's."""
 
 
 def autodetect_template_type(model: str) -> str | None:
@@ -116,100 +108,61 @@ def token_multiplier(model: str, multipliers: bool = True) -> float:
     return 1.0
 
 
-def _verified_js_tiktoken(tgz: Path) -> tuple[bytes, dict]:
-    """The cl100k ranks file (tiktoken format) and js-tiktoken's metadata from the npm tarball."""
-    if hashlib.sha256(tgz.read_bytes()).hexdigest() != JS_TIKTOKEN_TGZ_SHA256:
-        raise AssetMissing(f"{tgz}: sha256 differs from the pinned {JS_TIKTOKEN}")
-    with tarfile.open(tgz) as tar:
-        member = tar.extractfile("package/dist/ranks/cl100k_base.js")
-        assert member is not None
-        src = member.read().decode()
-    obj = json.loads(src[src.index("{") : src.rindex("}") + 1])
-    out = io.StringIO()
-    # Each row of js-tiktoken's bpe_ranks: "<key> <first rank> <base64 token> <base64 token> ..."
+def cl100k_from_js(source: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
+    """(mergeable ranks, pat_str, special tokens) from js-tiktoken's ranks/cl100k_base.js.
+
+    Each row of its bpe_ranks is "<key> <first rank> <base64 token> <base64 token> ...". The
+    ranks are written out in tiktoken's file format to check OpenAI's sha256."""
+    obj = json.loads(source[source.index("{") : source.rindex("}") + 1])
+    ranks: dict[bytes, int] = {}
+    lines = []
     for row in obj["bpe_ranks"].split("\n"):
         if not row:
             continue
         _, offset, *tokens = row.split(" ")
         for i, tok in enumerate(tokens):
-            out.write(f"{tok} {int(offset) + i}\n")
-    data = out.getvalue().encode()
-    if hashlib.sha256(data).hexdigest() != CL100K_SHA256:
-        raise AssetMissing(f"{tgz}: converted cl100k_base ranks do not have sha256 {CL100K_SHA256}")
-    return data, {"pat_str": obj["pat_str"], "special_tokens": obj["special_tokens"]}
-
-
-def install_cl100k(tgz: Path | None = None) -> Path:
-    """Put the verified cl100k_base ranks into the asset cache, from `tgz` or `npm pack`.
-
-    The Python tiktoken package downloads its ranks from a blob store at run time, which these
-    machines cannot reach; npm ships them inside js-tiktoken, the very package Continue uses.
-    """
-    target = cache_dir() / CL100K_FILE
-    if tgz is None:
-        npm = shutil.which("npm")
-        if npm is None:
-            raise AssetMissing(f"{target} is missing and npm is not installed to fetch {JS_TIKTOKEN}")
-        with tempfile.TemporaryDirectory() as tmp:
-            done = subprocess.run([npm, "pack", JS_TIKTOKEN, "--silent"], cwd=tmp, capture_output=True, text=True)
-            if done.returncode != 0:
-                raise AssetMissing(f"npm pack {JS_TIKTOKEN} failed: {done.stderr.strip().splitlines()[-1:]}")
-            data, meta = _verified_js_tiktoken(next(Path(tmp).glob("*.tgz")))
-    else:
-        data, meta = _verified_js_tiktoken(tgz)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp_target = target.with_suffix(".part")
-    tmp_target.write_bytes(data)
-    tmp_target.replace(target)
-    (cache_dir() / CL100K_META).write_text(json.dumps(meta, ensure_ascii=False))
-    return target
+            ranks[base64.b64decode(tok)] = int(offset) + i
+            lines.append(f"{tok} {int(offset) + i}\n")
+    if hashlib.sha256("".join(lines).encode()).hexdigest() != CL100K_SHA256:
+        raise BadRanks(f"js-tiktoken's cl100k_base ranks do not have OpenAI's sha256 {CL100K_SHA256}")
+    return ranks, obj["pat_str"], obj["special_tokens"]
 
 
 @functools.lru_cache(maxsize=1)
 def cl100k():  # -> tiktoken.Encoding
-    """js-tiktoken's cl100k_base (its own regex and ranks) as a tiktoken.Encoding, offline."""
+    """js-tiktoken's cl100k_base (its own regex and ranks) as a tiktoken.Encoding, offline.
+
+    Raises MissingAsset naming `fimreplay assets install js-tiktoken` when it is not installed."""
     import tiktoken
 
-    path, meta_path = cache_dir() / CL100K_FILE, cache_dir() / CL100K_META
-    if not path.exists() or not meta_path.exists():
-        install_cl100k()
-    data = path.read_bytes()
-    if hashlib.sha256(data).hexdigest() != CL100K_SHA256:
-        raise AssetMissing(f"{path}: sha256 is not {CL100K_SHA256}; delete it to re-install")
-    ranks = {base64.b64decode(tok): int(rank) for tok, rank in (line.split() for line in data.splitlines() if line)}
-    meta = json.loads(meta_path.read_text())
-    return tiktoken.Encoding(name="cl100k_base", pat_str=meta["pat_str"], mergeable_ranks=ranks, special_tokens=meta["special_tokens"])
-
-
-@functools.lru_cache(maxsize=1)
-def llama_vocab():  # -> llama_cpp.Llama (vocab only)
-    """The Llama-2 SentencePiece vocabulary, tokenized by llama.cpp itself."""
-    import llama_cpp
-
-    path = cache_dir() / LLAMA_VOCAB
-    if not path.exists():
-        raise AssetMissing(f"{path} is missing (the llama-spm vocabulary of the llama-cpp-python sdist)")
-    return llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+    ranks, pat_str, special = cl100k_from_js((asset_path("js-tiktoken") / JS_TIKTOKEN_RANKS).read_text(encoding="utf-8"))
+    return tiktoken.Encoding(name="cl100k_base", pat_str=pat_str, mergeable_ranks=ranks, special_tokens=special)
 
 
 def encode(text: str, model: str) -> list[int]:
     """The ids Continue's counting tokenizer gives for `text` (LLaMA: with BOS and leading space)."""
+    return encode_many([text], model)[0]
+
+
+def encode_many(texts: list[str], model: str) -> list[list[int]]:
+    """encode() of each text, in one batch."""
     if counting_tokenizer(model) == "cl100k_base":
-        return cl100k().encode(text, allowed_special="all", disallowed_special=())
-    if text == "":
-        return []
-    return llama_vocab().tokenize(text.encode("utf-8"), add_bos=True, special=False)
-
-
-@functools.lru_cache(maxsize=65536)
-def _base_count(text: str, tokenizer: str) -> int:
-    return len(encode(text, "gpt-4" if tokenizer == "cl100k_base" else "llama2"))
+        return cl100k().encode_batch(texts, allowed_special="all", disallowed_special=())
+    tok = load_tokenizer("llama-spm")
+    ids = tok.encode_batch([t for t in texts if t], special=False)
+    it = iter(ids)
+    return [[tok.bos_id, *next(it)] if t else [] for t in texts]
 
 
 def count_tokens(text: str, model: str, multipliers: bool = True) -> int:
     """countTokens(content, modelName): base count times the model's multiplier, rounded up."""
-    base = _base_count(text, counting_tokenizer(model))
-    return math.ceil(base * token_multiplier(model, multipliers))
+    return count_many([text], model, multipliers)[0]
+
+
+def count_many(texts: list[str], model: str, multipliers: bool = True) -> list[int]:
+    """count_tokens() of each text, encoded in one batch (pruning counts every line)."""
+    factor = token_multiplier(model, multipliers)
+    return [math.ceil(len(ids) * factor) for ids in encode_many(texts, model)]
 
 
 def prune_lines_from_top(text: str, max_tokens: float, model: str, *, per_line: bool = True, multipliers: bool = True) -> str:
@@ -227,7 +180,7 @@ def prune_lines_from_top(text: str, max_tokens: float, model: str, *, per_line: 
             total -= count_tokens(lines[start], model, multipliers)
             start += 1
         return "\n".join(lines[start:])
-    counts = [count_tokens(line, model, multipliers) for line in lines]
+    counts = count_many(lines, model, multipliers)
     total = sum(counts) + max(0, len(lines) - 1)
     start = 0
     while total > max_tokens and start < len(lines):
@@ -248,7 +201,7 @@ def prune_lines_from_bottom(text: str, max_tokens: float, model: str, *, per_lin
             end -= 1
             total -= count_tokens(lines[end], model, multipliers)
         return "\n".join(lines[:end])
-    counts = [count_tokens(line, model, multipliers) for line in lines]
+    counts = count_many(lines, model, multipliers)
     total = sum(counts) + max(0, end - 1)
     while total > max_tokens and end > 0:
         end -= 1
@@ -261,3 +214,34 @@ def prune_lines_from_bottom(text: str, max_tokens: float, model: str, *, per_lin
 def token_counting_buffer_safety(context_length: float) -> float:
     """getTokenCountingBufferSafety: min(1000, 2% of the context length)."""
     return min(1000, context_length * 0.02)
+
+
+def decode(ids: list[int], model: str) -> str:
+    """The text Continue's counting tokenizer decodes `ids` to.
+
+    llama-tokenizer-js `decode(ids)` (defaults add_bos_token, add_preceding_space): skips the
+    first id whatever it is, turns `<0xNN>` pieces into bytes and other pieces into their UTF-8,
+    decodes with replacement characters, turns "▁" into spaces and drops the first character.
+    js-tiktoken decodes the bytes of the ids with a TextDecoder (replacement characters too).
+    """
+    if counting_tokenizer(model) == "cl100k_base":
+        return cl100k().decode(ids, errors="replace")
+    tok = load_tokenizer("llama-spm")
+    data = b"".join(tok.token_bytes(token) for token in ids[1:])  # "▁" already a space
+    text = data.decode("utf-8", errors="replace").replace("\u2581", " ")
+    return _js_slice_from(text, 1)
+
+
+def _js_slice_from(text: str, start: int) -> str:
+    """JavaScript `text.slice(start)`: counted in UTF-16 code units, not code points."""
+    units = text.encode("utf-16-le", errors="surrogatepass")
+    return units[2 * start :].decode("utf-16-le", errors="replace")
+
+
+def prune_string_from_bottom(model: str, max_tokens: int, text: str) -> str:
+    """pruneStringFromBottom (core/llm/countTokens.ts): the text of the first `max_tokens` ids
+    (the raw encoding, no multiplier), or the text itself when it fits."""
+    ids = encode(text, model)
+    if len(ids) <= max_tokens:
+        return text
+    return decode(ids[:max_tokens], model)
