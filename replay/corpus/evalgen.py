@@ -291,7 +291,10 @@ def _from_text(args: tuple[str, str, EvalgenOptions]) -> FileResult:
 
 
 def iter_jsonl(items: Iterable[FimItem]) -> Iterator[bytes]:
+    """One JSON line per item with every field written out. (FimItem omits defaults, and msgspec
+    decides "is the default" by identity for strings, so an item that crossed a process boundary
+    would otherwise be written differently from one made in this process.)"""
     import msgspec
 
     for item in items:
-        yield msgspec.json.encode(item) + b"\n"
+        yield msgspec.json.encode(msgspec.structs.asdict(item)) + b"\n"
