@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import math
 
 import codebleu as codebleu_pkg
@@ -14,7 +13,6 @@ from replay import scoring
 from replay.codebleu_engine import calc_codebleu, data_flow, weighted_ngram_match
 from replay.scoring import ScoredItem, aggregate, apply_stop, first_lines
 
-logging.getLogger().setLevel(logging.ERROR)
 
 PY_PAIRS = [
     ("def f(a, b):\n    c = a + b\n    for i in range(3):\n        c += i\n    return c\n", "def f(a, b):\n    c = a - b\n    return c\n"),
