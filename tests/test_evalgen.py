@@ -184,3 +184,11 @@ def test_evalgen_cli_writes_items_and_stores_them(tmp_path: Path, cli) -> None:
 def test_evalgen_cli_bad_usage(tmp_path: Path, cli) -> None:
     res = cli("evalgen", str(tmp_path / "nope"), "-o", str(tmp_path / "o.jsonl"))
     assert res.returncode == 2 and "nope" in res.stderr
+
+
+def test_lines_end_at_newline_only() -> None:
+    from replay.corpus.evalgen import split_lines
+
+    text = "a\r\nb // form\x0cfeed \u2028 sep\nlast"
+    assert split_lines(text) == ["a\r\n", "b // form\x0cfeed \u2028 sep\n", "last"]
+    assert "".join(split_lines(text)) == text and split_lines("") == []
