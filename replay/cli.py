@@ -206,8 +206,11 @@ def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: S
     elif (run := store.run(source)) is not None:
         run_id = source
         pairs, rejects, counts = run_pairs(store, run_id)
+        from replay.report import run_profile
+
         config = run["config"]
-        counts = {**counts, **{k: config[k] for k in ("backend", "model", "profile") if k in config}}  # type: ignore[dict-item]
+        counts = {**counts, "backend": config.get("backend"), "model": config.get("model"),  # type: ignore[dict-item]
+                  "profile": run_profile(store, run_id, config)}
         rejects_path = data_dir() / "rejects" / f"score-{run_id}.jsonl"
     else:
         raise UsageFailure(f"{source}: neither a JSONL file nor a run in {store.path}")

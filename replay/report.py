@@ -56,8 +56,18 @@ def load_run(store: Any, run_id: str, lines: int | None = None, seed: int = 0) -
         rows = score_rows(pairs, lines)
         store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
     return RunReport(run_id=run_id, backend=str(config.get("backend", "?")), model=str(config.get("model", "?")),
-                     profile=str(config.get("profile") or config.get("editor") or config.get("editor_profile") or "?"),
-                     rows=rows, summary=aggregate(rows, seed=seed), n_rejects=len(rejects))
+                     profile=run_profile(store, run_id, config), rows=rows, summary=aggregate(rows, seed=seed),
+                     n_rejects=len(rejects))
+
+
+def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:
+    """The editor profile of a run: from its config, else from the prompts it replayed
+    (RenderedPrompt.profile, kept by the runner), joined with "+" if they differ."""
+    for key in ("profile", "editor_profile", "editor"):
+        if config.get(key):
+            return str(config[key])
+    profiles = sorted({p.profile for p in store.run_prompts(run_id)})
+    return "+".join(profiles) or "?"
 
 
 def _diff(reference: str, completion: str) -> str:

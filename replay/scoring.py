@@ -98,19 +98,6 @@ def first_lines(text: str, n: int | None) -> str:
     return "\n".join(text.split("\n")[:n])
 
 
-def apply_stop(text: str, stop: Sequence[str]) -> str:
-    """Cut the text at the earliest stop string (the stop string itself is cut off), as editors
-    post-process completions (Tabby crates/tabby-inference/src/decoding.rs; Continue
-    core/autocomplete stop tokens)."""
-    cut = len(text)
-    for s in stop:
-        if s:
-            at = text.find(s)
-            if at != -1 and at < cut:
-                cut = at
-    return text[:cut]
-
-
 def score_pair(reference: str, completion: str, language: str, lines: int | None = None) -> dict[str, float]:
     """All metrics for one pair (after `first_lines`); codebleu only where the language has it."""
     ref, comp = first_lines(reference, lines), first_lines(completion, lines)
@@ -216,6 +203,7 @@ def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[R
     import json
     from pathlib import Path
 
+    from replay.backends.base import apply_stop
     from replay.corpus.evalgen import language_of
 
     path = Path(path)

@@ -154,3 +154,20 @@ def test_corpus_add_a_real_npm_package(home: Path) -> None:
     assert len(m["tarball_sha256"]) == 64 and "src/tokens/ERC20.sol" in m["files"]
     assert (root / "src/tokens/ERC20.sol").read_text().lstrip().startswith("// SPDX-License-Identifier")
     assert ensure_corpus("npm:solmate@6.8.0") == root  # the second call reuses it
+
+
+def test_profile_comes_from_the_replayed_prompts_when_the_config_has_none(tmp_path: Path, cli) -> None:
+    from replay.records import RenderedPrompt
+
+    db, items = make_store(tmp_path)
+    with Store(db) as store:
+        store.create_run("bare", {"backend": "llamacpp", "model": "m"})
+        store.add_run_prompts("bare", [RenderedPrompt(profile="continue@1.0", family="qwen2.5-coder", text="p",
+                                                      prefix_sent=it.prefix, suffix_sent=it.suffix, item_id=it.id) for it in items[:2]])
+        for it in items[:2]:
+            store.add_completion("bare", Completion(item_id=it.id, text="", raw_text="", backend="llamacpp", model="m", error="boom"))
+    out = json.loads(cli("score", "bare", "--json", "--db", str(db)).stdout)
+    assert out["profile"] == "continue@1.0" and out["model"] == "m" and out["n_errors"] == 2
+    assert out["mean"]["indel"] == 0.0 and out["mean"]["exact"] == 0.0
+    rep = json.loads(cli("report", "bare", "--format", "json", "--db", str(db)).stdout)
+    assert rep["runs"][0]["profile"] == "continue@1.0"

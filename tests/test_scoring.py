@@ -11,7 +11,7 @@ from rapidfuzz.distance import Indel
 
 from replay import scoring
 from replay.codebleu_engine import calc_codebleu, data_flow, weighted_ngram_match
-from replay.scoring import ScoredItem, aggregate, apply_stop, first_lines
+from replay.scoring import ScoredItem, aggregate, first_lines
 
 
 PY_PAIRS = [
@@ -111,13 +111,10 @@ def test_solidity_codebleu_is_not_javascript() -> None:
     assert scoring.codebleu(code, code) == pytest.approx(1.0)
 
 
-def test_first_lines_and_stop_words() -> None:
+def test_first_lines() -> None:
     assert first_lines("a\nb\nc", 1) == "a"
     assert first_lines("a\r\nb\n", 2) == "a\r\nb"
     assert first_lines("a\nb", None) == "a\nb"
-    assert apply_stop("x = 1;\n\nfunction g", ["\n\n", "\nfunction"]) == "x = 1;"
-    assert apply_stop("abc", []) == "abc"
-    assert apply_stop("a<|endoftext|>b", ["<|endoftext|>"]) == "a"
 
 
 def test_score_pair_with_lines() -> None:
