@@ -299,5 +299,7 @@ def score_table(result: dict[str, Any]) -> str:
         lines.append(f"{f:<{width}}  " + "  ".join(f"{vals.get(m, float('nan')):>8.4f}" for m in metrics))
     lines.append(f"{'total':<{width}}  " + "  ".join(f"{result['total'][m]:>8.4f}" for m in metrics))
     lines.append(f"{'mean':<{width}}  " + "  ".join(f"{result['mean'][m]:>8.4f}" for m in metrics))
+    lines.append(f"{'95% low':<{width}}  " + "  ".join(f"{result['ci95'][m][0]:>8.4f}" for m in metrics))
+    lines.append(f"{'95% high':<{width}}  " + "  ".join(f"{result['ci95'][m][1]:>8.4f}" for m in metrics))
     lines.append(f"{result['n_items']} items, {result['n_files']} files" + (f", {result['n_rejects']} rejected" if result.get("n_rejects") else ""))
     return "\n".join(lines)

@@ -120,7 +120,11 @@ def test_first_lines() -> None:
 def test_score_pair_with_lines() -> None:
     v = scoring.score_pair("a = 1\nb = 2\n", "a = 1\nc = 3\n", "solidity", lines=1)
     assert v["exact"] == 1.0 and v["indel"] == 1.0
-    assert "codebleu" not in scoring.score_pair("x", "x", "typescript")
+    assert "codebleu" not in scoring.score_pair("x", "x", "typescript")  # no CodeBLEU for it at all
+    assert "codebleu" in scoring.score_pair("x = 1", "x = 1", "python")
+    from importlib.util import find_spec
+
+    assert scoring.codebleu_supports("javascript") == (find_spec("tree_sitter_javascript") is not None)
 
 
 def test_indel_many_equals_the_loop() -> None:
