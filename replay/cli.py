@@ -457,9 +457,14 @@ def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: S
         pairs, rejects, counts = jsonl_pairs(path)
         rejects_path = path.with_name(path.name + ".rejects.jsonl")
         run_id = None
-    elif store.run(source) is not None:
+    elif (run := store.run(source)) is not None:
         run_id = source
         pairs, rejects, counts = run_pairs(store, run_id)
+        from replay.report import run_profile
+
+        config = run["config"]
+        counts = {**counts, "backend": config.get("backend"), "model": config.get("model"),  # type: ignore[dict-item]
+                  "profile": run_profile(store, run_id, config)}
         rejects_path = data_dir() / "rejects" / f"score-{run_id}.jsonl"
     else:
         raise UsageFailure(f"{source}: neither a JSONL file nor a run in {store.path}")

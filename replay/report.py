@@ -56,8 +56,18 @@ def load_run(store: Any, run_id: str, lines: int | None = None, seed: int = 0) -
         rows = score_rows(pairs, lines)
         store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
     return RunReport(run_id=run_id, backend=str(config.get("backend", "?")), model=str(config.get("model", "?")),
-                     profile=str(config.get("profile") or config.get("editor") or config.get("editor_profile") or "?"),
-                     rows=rows, summary=aggregate(rows, seed=seed), n_rejects=len(rejects))
+                     profile=run_profile(store, run_id, config), rows=rows, summary=aggregate(rows, seed=seed),
+                     n_rejects=len(rejects))
+
+
+def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:
+    """The editor profile of a run: from its config, else from the prompts it replayed
+    (RenderedPrompt.profile, kept by the runner), joined with "+" if they differ."""
+    for key in ("profile", "editor_profile", "editor"):
+        if config.get(key):
+            return str(config[key])
+    profiles = sorted({p.profile for p in store.run_prompts(run_id)})
+    return "+".join(profiles) or "?"
 
 
 def _diff(reference: str, completion: str) -> str:
@@ -166,16 +176,23 @@ def to_json(reports: list[RunReport]) -> str:
 _COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
 
 
+def _y_axis(h: int, pad: int, top: float, label: str) -> str:
+    """A left axis from 0 to `top` with three ticks, and its label."""
+    scale = h - pad - 10
+    parts = [f'<line x1="{pad}" y1="10" x2="{pad}" y2="{h - pad}" stroke="#333"/>']
+    for frac in (0, 0.5, 1):
+        y = h - pad - frac * scale
+        parts.append(f'<text x="{pad - 4}" y="{y + 4:.1f}" font-size="10" text-anchor="end">{frac * top:.2g}</text>')
+    parts.append(f'<text x="10" y="{(h - pad) / 2:.0f}" font-size="10" transform="rotate(-90 10 {(h - pad) / 2:.0f})" text-anchor="middle">{html.escape(label)}</text>')
+    return "".join(parts)
+
+
 def _svg_bars(reports: list[RunReport], metric: str) -> str:
     """Mean per run with its 95% interval as a whisker; the y axis is 0..1."""
     w, h, pad = 120 + 90 * len(reports), 240, 40
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img" aria-label="{metric} by run">',
-             f'<line x1="{pad}" y1="{h - pad}" x2="{w - 10}" y2="{h - pad}" stroke="#333"/>',
-             f'<line x1="{pad}" y1="10" x2="{pad}" y2="{h - pad}" stroke="#333"/>']
+             f'<line x1="{pad}" y1="{h - pad}" x2="{w - 10}" y2="{h - pad}" stroke="#333"/>', _y_axis(h, pad, 1.0, metric)]
     scale = h - pad - 10
-    for tick in (0, 0.5, 1):
-        y = h - pad - tick * scale
-        parts.append(f'<text x="{pad - 6}" y="{y + 4:.1f}" font-size="10" text-anchor="end">{tick}</text>')
     for i, r in enumerate(reports):
         mean = r.summary["mean"].get(metric)
         if mean is None:
@@ -197,14 +214,19 @@ def _svg_hist(reports: list[RunReport], metric: str = HEADLINE, bins: int = 10) 
              f'<line x1="{pad}" y1="{h - pad}" x2="{w - 10}" y2="{h - pad}" stroke="#333"/>']
     for t in range(0, bins + 1, 2):
         parts.append(f'<text x="{pad + t * (w - pad - 10) / bins:.1f}" y="{h - pad + 14}" font-size="10" text-anchor="middle">{t / bins:g}</text>')
-    for i, r in enumerate(reports):
+    shares = []
+    for r in reports:
         vals = [row.values[metric] for row in r.rows if metric in row.values]
-        if not vals:
-            continue
         counts = [0] * bins
         for v in vals:
             counts[min(bins - 1, int(v * bins))] += 1
-        pts = " ".join(f"{pad + (k + 0.5) * (w - pad - 10) / bins:.1f},{h - pad - (c / len(vals)) * (h - pad - 10):.1f}" for k, c in enumerate(counts))
+        shares.append([c / len(vals) for c in counts] if vals else [])
+    top = max([x for sh in shares for x in sh] + [0.01])
+    parts.append(_y_axis(h, pad, top, "share of items"))
+    for i, (r, sh) in enumerate(zip(reports, shares)):
+        if not sh:
+            continue
+        pts = " ".join(f"{pad + (k + 0.5) * (w - pad - 10) / bins:.1f},{h - pad - (x / top) * (h - pad - 10):.1f}" for k, x in enumerate(sh))
         parts.append(f'<polyline points="{pts}" fill="none" stroke="{_COLORS[i % len(_COLORS)]}" stroke-width="2"><title>{html.escape(r.label)}</title></polyline>')
     parts.append("</svg>")
     return "".join(parts)
@@ -214,15 +236,18 @@ def _svg_length(reports: list[RunReport], metric: str = HEADLINE) -> str:
     """Mean score per middle-length bin, one polyline per run."""
     labels = [f"{lo}-{hi - 1}" if hi < 10**9 else f"{lo}+" for lo, hi in zip(LENGTH_BINS, LENGTH_BINS[1:])]
     w, h, pad = 460, 220, 36
-    step = (w - pad - 20) / max(1, len(labels) - 1)
+    step = (w - pad - 30) / max(1, len(labels) - 1)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img" aria-label="{metric} by middle length">',
              f'<line x1="{pad}" y1="{h - pad}" x2="{w - 10}" y2="{h - pad}" stroke="#333"/>']
+    parts.append(_y_axis(h, pad, 1.0, metric))
     for k, lab in enumerate(labels):
-        parts.append(f'<text x="{pad + k * step:.1f}" y="{h - pad + 14}" font-size="10" text-anchor="middle">{lab}</text>')
+        parts.append(f'<text x="{pad + 10 + k * step:.1f}" y="{h - pad + 14}" font-size="10" text-anchor="middle">{lab}</text>')
     for i, r in enumerate(reports):
-        pts = [f"{pad + labels.index(b['bin']) * step:.1f},{h - pad - b['mean'] * (h - pad - 10):.1f}" for b in by_length(r, metric)]
+        color = _COLORS[i % len(_COLORS)]
+        pts = [(pad + 10 + labels.index(b["bin"]) * step, h - pad - b["mean"] * (h - pad - 10), b) for b in by_length(r, metric)]
         if pts:
-            parts.append(f'<polyline points="{" ".join(pts)}" fill="none" stroke="{_COLORS[i % len(_COLORS)]}" stroke-width="2"><title>{html.escape(r.label)}</title></polyline>')
+            parts.append(f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y, _ in pts)}" fill="none" stroke="{color}" stroke-width="2"/>')
+        parts.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{color}"><title>{html.escape(r.label)}: {b["mean"]:.4f} over {b["n"]} items</title></circle>' for x, y, b in pts)
     parts.append("</svg>")
     return "".join(parts)
 
@@ -274,5 +299,7 @@ def score_table(result: dict[str, Any]) -> str:
         lines.append(f"{f:<{width}}  " + "  ".join(f"{vals.get(m, float('nan')):>8.4f}" for m in metrics))
     lines.append(f"{'total':<{width}}  " + "  ".join(f"{result['total'][m]:>8.4f}" for m in metrics))
     lines.append(f"{'mean':<{width}}  " + "  ".join(f"{result['mean'][m]:>8.4f}" for m in metrics))
+    lines.append(f"{'95% low':<{width}}  " + "  ".join(f"{result['ci95'][m][0]:>8.4f}" for m in metrics))
+    lines.append(f"{'95% high':<{width}}  " + "  ".join(f"{result['ci95'][m][1]:>8.4f}" for m in metrics))
     lines.append(f"{result['n_items']} items, {result['n_files']} files" + (f", {result['n_rejects']} rejected" if result.get("n_rejects") else ""))
     return "\n".join(lines)

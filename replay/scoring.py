@@ -19,6 +19,7 @@ bootstrap 95% interval over files.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -62,18 +63,37 @@ def codebleu(reference: str, completion: str, *, processor: Processor = None, la
     if language == "solidity":
         from replay.codebleu_engine import calc_codebleu
     else:
-        import logging
-
         from codebleu import calc_codebleu  # type: ignore[no-redef]
 
-        logging.getLogger().setLevel(max(logging.getLogger().level, logging.ERROR))  # its "no data-flow" warning per pair
+        _quiet_codebleu()
     return float(calc_codebleu([reference], [completion], language)["codebleu"])
 
 
+class _NoDataflowWarning(logging.Filter):
+    """The `codebleu` package logs a warning on the root logger for every pair whose reference
+    has no data flow (codebleu/dataflow_match.py); scored one pair at a time that is most
+    one-line middles. Only that message is dropped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "no reference data-flows" not in str(record.msg)
+
+
+@lru_cache(maxsize=1)
+def _quiet_codebleu() -> None:
+    logging.getLogger().addFilter(_NoDataflowWarning())
+
+
+@lru_cache(maxsize=None)
 def codebleu_supports(language: str) -> bool:
+    """Solidity (ours), or a language of the `codebleu` package whose tree-sitter grammar
+    package (`tree_sitter_<language>`, as codebleu/utils.py imports it) is installed."""
+    import importlib.util
+
     from codebleu.utils import AVAILABLE_LANGS
 
-    return language == "solidity" or language in AVAILABLE_LANGS
+    if language == "solidity":
+        return True
+    return language in AVAILABLE_LANGS and importlib.util.find_spec(f"tree_sitter_{language}") is not None
 
 
 def first_lines(text: str, n: int | None) -> str:
@@ -83,19 +103,6 @@ def first_lines(text: str, n: int | None) -> str:
     if n is None:
         return text
     return "\n".join(text.split("\n")[:n])
-
-
-def apply_stop(text: str, stop: Sequence[str]) -> str:
-    """Cut the text at the earliest stop string (the stop string itself is cut off), as editors
-    post-process completions (Tabby crates/tabby-inference/src/decoding.rs; Continue
-    core/autocomplete stop tokens)."""
-    cut = len(text)
-    for s in stop:
-        if s:
-            at = text.find(s)
-            if at != -1 and at < cut:
-                cut = at
-    return text[:cut]
 
 
 def score_pair(reference: str, completion: str, language: str, lines: int | None = None) -> dict[str, float]:
@@ -203,6 +210,7 @@ def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[R
     import json
     from pathlib import Path
 
+    from replay.backends.base import apply_stop
     from replay.corpus.evalgen import language_of
 
     path = Path(path)

@@ -3,7 +3,9 @@
 Keywords: the language's keywords, elementary type names, literals and units, and the reserved
 words, as listed by the Solidity documentation (docs.soliditylang.org: "Reserved Keywords",
 "Types", "Units and Globally Available Variables"; grammar in ethereum/solidity
-docs/grammar/SolidityLexer.g4).
+docs/grammar/SolidityLexer.g4) and by the Slang specification (NomicFoundation/slang,
+solidity-specification 01-file-structure/08-keywords). Contextual pragma words (`solidity`,
+`abicoder`, `experimental`) and builtins (`msg`, `require`) are identifiers, not keywords.
 
 Data flow: the same kind of graph the `codebleu` package builds for its C-like languages
 (codebleu/parser/DFG.py): a leaf identifier "comesFrom" the last places that defined it; a

@@ -50,6 +50,13 @@ LANGUAGES: dict[str, str] = {
 }
 
 _WHITESPACE = re.compile(r"\s+")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines ending at "\n" only, each keeping its ending ("\r\n" stays whole). Unlike
+    str.splitlines, a form feed or U+2028 inside a comment or string does not end a line."""
+    return _LINE.findall(text)
 
 
 @dataclass(frozen=True)
@@ -118,7 +125,7 @@ def chunk_text(text: str, size: int) -> list[tuple[int, str]]:
     chunks: list[tuple[int, str]] = []
     start = 0
     current = 0  # length of the chunk being built, from `start`
-    for line in text.splitlines(keepends=True):
+    for line in split_lines(text):
         if current and current + len(line) > size:
             chunks.append((start, text[start : start + current]))
             start += current
@@ -141,7 +148,7 @@ class _Spots:
         self.mode = opts.mode
         self.count = 0
         if opts.mode == "line":
-            self.lines = chunk.splitlines(keepends=True)
+            self.lines = split_lines(chunk)
             self.offsets = [0]
             for line in self.lines:
                 self.offsets.append(self.offsets[-1] + len(line))
@@ -188,7 +195,7 @@ class _Spots:
 def items_for_text(text: str, rel: str, opts: EvalgenOptions) -> FileResult:
     """The items of one file: a pure function of its text, its relative path and the options."""
     result = FileResult(file=rel)
-    if len(text) < opts.min_chars or len(text.splitlines()) < opts.min_lines:
+    if len(text) < opts.min_chars or len(text.splitlines()) < opts.min_lines:  # the seed counts with splitlines()
         result.skipped = f"tiny (fewer than {opts.min_lines} lines or {opts.min_chars} characters)"
         return result
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -291,7 +298,10 @@ def _from_text(args: tuple[str, str, EvalgenOptions]) -> FileResult:
 
 
 def iter_jsonl(items: Iterable[FimItem]) -> Iterator[bytes]:
+    """One JSON line per item with every field written out. (FimItem omits defaults, and msgspec
+    decides "is the default" by identity for strings, so an item that crossed a process boundary
+    would otherwise be written differently from one made in this process.)"""
     import msgspec
 
     for item in items:
-        yield msgspec.json.encode(item) + b"\n"
+        yield msgspec.json.encode(msgspec.structs.asdict(item)) + b"\n"
