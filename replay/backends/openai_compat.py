@@ -24,6 +24,20 @@ from replay.records import Completion, RenderedPrompt
 DEFAULT_EXTRA: dict[str, Any] = {"repeat_penalty": 1.0}
 
 
+def completion_body(model: str, prompt: RenderedPrompt, params: GenParams, send_ids: bool = False,
+                    extra_body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The `/v1/completions` body for one prompt (also a line of an OpenAI batch file)."""
+    body: dict[str, Any] = {"model": model, "max_tokens": params.new_tokens(prompt), "temperature": params.temperature,
+                            **(DEFAULT_EXTRA if extra_body is None else extra_body)}
+    if prompt.route == "fim":
+        body.update(prompt=prompt.prefix_sent, suffix=prompt.suffix_sent)
+    elif send_ids and prompt.token_ids:
+        body["prompt"] = list(prompt.token_ids)
+    else:
+        body["prompt"] = prompt.text
+    return body
+
+
 class OpenAICompatBackend(HttpBackend):
     name = "openai"
     api_key_env = "OPENAI_API_KEY"
@@ -35,15 +49,7 @@ class OpenAICompatBackend(HttpBackend):
         self.extra_body = DEFAULT_EXTRA if extra_body is None else extra_body
 
     def body(self, prompt: RenderedPrompt, params: GenParams) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.model, "max_tokens": params.new_tokens(prompt),
-                                "temperature": params.temperature, **self.extra_body}
-        if prompt.route == "fim":
-            body.update(prompt=prompt.prefix_sent, suffix=prompt.suffix_sent)
-        elif self.sends_ids and prompt.token_ids:
-            body["prompt"] = list(prompt.token_ids)
-        else:
-            body["prompt"] = prompt.text
-        return body
+        return completion_body(self.model, prompt, params, self.sends_ids, self.extra_body)
 
     def complete(self, prompt: RenderedPrompt, params: GenParams) -> Completion:
         started = time.perf_counter()
