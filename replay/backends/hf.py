@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from replay.backends.base import Backend, BackendError, GenParams
-from replay.backends.models import ModelRef
+from replay.backends.models import ModelError, ModelRef
 from replay.records import Completion, RenderedPrompt
 
 # Texts llama.cpp treats as end of generation (src/llama-vocab.cpp, EOG auto-detection and the
@@ -41,7 +41,7 @@ class HFBackend(Backend):
         self.torch = torch
         if model is None:
             if not ref.path:
-                raise BackendError(f"{ref.name}: the hf backend needs a local model folder")
+                raise ModelError(f"{ref.name}: the hf backend needs a local model folder with config.json")
             kwargs = {"dtype": getattr(torch, dtype)} if dtype else {}
             model = AutoModelForCausalLM.from_pretrained(ref.path, **kwargs)
         if tokenizer is None:
