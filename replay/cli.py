@@ -518,6 +518,163 @@ def _corpus_info(corpus: Any) -> dict[str, Any]:
 
 
 # === replay runs, export, demo (issue 6) ==================================================
+from replay.backends import BACKENDS as _BACKEND_NAMES, HTTP_BACKENDS as _HTTP_BACKENDS  # noqa: E402
+
+
+class _Progress:
+    """A progress line with ETA on stderr, fed by the runner's on_progress (any thread)."""
+
+    def __init__(self, enabled: bool) -> None:
+        import threading
+        import time
+
+        self.enabled = enabled
+        self.started = time.monotonic()
+        self.first: int | None = None
+        self.lock = threading.Lock()
+        self.clock = time.monotonic
+
+    def __call__(self, done: int, total: int, completion: Any) -> None:
+        if not self.enabled:
+            return
+        with self.lock:
+            if self.first is None:
+                self.first = done
+            fresh = done - self.first
+            elapsed = self.clock() - self.started
+            eta = "?" if fresh <= 0 else f"{elapsed / fresh * (total - done):.0f}s"
+            width = 30
+            filled = int(width * done / total) if total else width
+            click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} ETA {eta}  ", err=True, nl=done >= total)
+
+
+@cli.command("run")
+@click.argument("source")
+@click.option("--backend", type=click.Choice(_BACKEND_NAMES), default="llamacpp", show_default=True)
+@click.option("--model", default="default", show_default=True,
+              help="`default` (the demo GGUF), a GGUF file, an HF folder, or a name the server knows.")
+@click.option("--editor", default="standard", show_default=True, help="Editor profile for items and captures: standard, tabby@V, continue@V.")
+@click.option("--family", default=None, help="FIM family when the model's metadata does not say it.")
+@click.option("--ctx", type=click.IntRange(min=16), default=1024, show_default=True, help="Context length (tokens).")
+@click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
+              help="Tokens to generate (default: the profile's own; 128 for standard).")
+@click.option("--run-id", default=None, help="Resume this run, or name the new one.")
+@click.option("--endpoint", "endpoints", multiple=True, help="Server base URL (repeat to balance over several).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="Requests in flight (HTTP backends).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True, help="HTTP timeout, seconds.")
+@click.option("--retries", type=click.IntRange(min=0), default=3, show_default=True, help="Retries on 5xx/429/connection errors.")
+@click.option("--api-key-env", default=None, help="Environment variable holding the API key (never pass the key itself).")
+@click.option("--send-ids", is_flag=True, help="openai backend: send token ids as the prompt (vLLM).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="llamacpp backend: CPU threads.")
+@click.option("--no-cache", is_flag=True, help="Do not read the completion cache.")
+@json_option
+@db_option
+def run_cmd(source: str, backend: str, model: str, editor: str, family: str | None, ctx: int, max_new_tokens: int | None,
+            run_id: str | None, endpoints: tuple[str, ...], concurrency: int, timeout: float, retries: int,
+            api_key_env: str | None, send_ids: bool, threads: int | None, no_cache: bool, as_json: bool, store: Store) -> None:
+    """Replay items, rendered prompts or `captures` against a model into a run (resumable)."""
+    from replay.backends import BackendError, GenParams
+    from replay.backends.models import ModelError
+    from replay.runner import run_source
+
+    if source != "captures" and not Path(source).is_file():
+        raise UsageFailure(f"{source}: no such file (give a JSONL file or `captures`)")
+    if backend in _HTTP_BACKENDS and not endpoints:
+        raise UsageFailure(f"--backend {backend} needs --endpoint URL")
+    options = {"timeout": timeout, "retries": retries, "api_key_env": api_key_env, "send_ids": send_ids, "n_threads": threads}
+    try:
+        result = run_source(store, source, backend, model=model, editor=editor, family=family,
+                            params=GenParams(ctx=ctx, max_new_tokens=max_new_tokens), run_id=run_id,
+                            endpoints=list(endpoints), concurrency=concurrency, use_cache=not no_cache,
+                            backend_options=options, on_progress=_Progress(not as_json and sys.stderr.isatty()))
+    except (ModelError, LookupError, ValueError) as exc:
+        raise UsageFailure(str(exc)) from exc
+    except BackendError as exc:
+        raise WorkFailure(str(exc)) from exc
+    for reject in result.rejects[:20]:
+        click.echo(f"fimreplay: {reject.where}: {reject.reason}", err=True)
+    summary = result.summary
+    if as_json:
+        emit_json({"run": summary.run, "items": summary.items, "completed": summary.completed, "cached": summary.cached,
+                   "errors": summary.errors, "resumed": summary.resumed, "rejects": len(result.rejects),
+                   "rejects_file": result.rejects_file, "wall_s": summary.wall_s})
+    else:
+        click.echo(f"run {summary.run}: {summary.completed}/{summary.items} completed, {summary.cached} cached, "
+                   f"{summary.resumed} resumed, {summary.errors} errors, {len(result.rejects)} rejected input lines")
+    if summary.items and summary.errors == summary.items:
+        raise WorkFailure(f"run {summary.run}: every item failed")
+
+
+@cli.command("export")
+@click.argument("source")
+@click.option("--format", "fmt", type=click.Choice(["openai-batch"]), default="openai-batch", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option("--model", default=None, help="Model name for the batch body (default: the run's).")
+@click.option("--editor", default="standard", show_default=True, help="Editor profile (when SOURCE is items or captures).")
+@click.option("--max-new-tokens", type=click.IntRange(min=1), default=None)
+@click.option("--send-ids", is_flag=True, help="Token ids as the prompt (vLLM).")
+@json_option
+@db_option
+def export_cmd(source: str, fmt: str, output: Path, model: str | None, editor: str, max_new_tokens: int | None,
+               send_ids: bool, as_json: bool, store: Store) -> None:
+    """Write a run's prompts (or a file's) as an OpenAI batch file for `vllm run-batch`."""
+    from replay.backends import GenParams
+    from replay.batch import export_openai_batch
+    from replay.run_inputs import editor_renderer, load_inputs
+
+    run = store.run(source)
+    rejects = []
+    if run is not None:
+        prompts = store.run_prompts(source)
+        model = model or str(run["config"].get("model", ""))
+    elif source == "captures" or Path(source).is_file():
+        if not model:
+            raise UsageFailure("--model is needed when exporting items, prompts or captures")
+        try:
+            inputs = load_inputs(source, store, lambda: editor_renderer(editor, model or ""))
+        except LookupError as exc:
+            raise UsageFailure(str(exc)) from exc
+        prompts, rejects = inputs.prompts, inputs.rejects
+    else:
+        raise UsageFailure(f"{source}: neither a run in the store nor a file")
+    for reject in rejects[:20]:
+        click.echo(f"fimreplay: {reject.where}: {reject.reason}", err=True)
+    n = export_openai_batch(prompts, model or "", GenParams(max_new_tokens=max_new_tokens), output, send_ids=send_ids)
+    if as_json:
+        emit_json({"output": str(output), "requests": n, "rejects": len(rejects)})
+    else:
+        click.echo(f"{output}: {n} requests")
+
+
+@cli.command("import-results")
+@click.argument("results", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--run", "run_id", required=True, help="The run whose prompts were exported.")
+@json_option
+@db_option
+def import_results_cmd(results: Path, run_id: str, as_json: bool, store: Store) -> None:
+    """Read `vllm run-batch` / OpenAI batch results into a run."""
+    from replay.batch import import_openai_batch
+    from replay.paths import data_dir
+    from replay.run_inputs import write_rejects
+
+    try:
+        summary = import_openai_batch(store, run_id, results)
+    except KeyError as exc:
+        raise UsageFailure(str(exc.args[0])) from exc
+    rejects_file = None
+    if summary.rejects:
+        path = data_dir() / "rejects" / f"{run_id}-import.jsonl"
+        write_rejects(path, summary.rejects)
+        rejects_file = str(path)
+    for reject in summary.rejects[:20]:
+        click.echo(f"fimreplay: {reject.where}: {reject.reason}", err=True)
+    if as_json:
+        emit_json({"run": run_id, "lines": summary.lines, "imported": summary.imported, "errors": summary.errors,
+                   "rejects": len(summary.rejects), "rejects_file": rejects_file})
+    else:
+        click.echo(f"run {run_id}: {summary.imported} results imported, {summary.errors} errors, {len(summary.rejects)} rejected lines")
+
+
 
 
 # === the TUI (issue 7) ====================================================================

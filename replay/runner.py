@@ -169,3 +169,45 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
 def error_completion(backend: Backend, prompt: RenderedPrompt, message: str, key: str) -> Completion:
     return Completion(item_id=prompt.item_id or "", text="", raw_text="", backend=backend.name, model=backend.model,
                       finish_reason="error", cache_key=key, error=message)
+
+
+class SourceRun(msgspec.Struct, frozen=True):
+    """A run from an input file or the captures: the summary and the rejected inputs."""
+
+    summary: RunSummary
+    rejects: list[Any]
+    rejects_file: str | None = None
+
+
+def run_source(store: Store, source: str, backend_kind: str, model: str = "default", editor: str = "standard",
+               family: str | None = None, params: GenParams | None = None, run_id: str | None = None,
+               endpoints: list[str] | None = None, concurrency: int = 1, use_cache: bool = True,
+               backend_options: dict[str, Any] | None = None, on_progress: ProgressFn | None = None) -> SourceRun:
+    """`fimreplay run`: resolve the model, read and render the inputs, replay them into a run.
+
+    The run config records what makes the run repeatable: backend, model and its sha256,
+    family, editor profile, parameters, library versions and the hash of the input (the corpus).
+    """
+    from replay.backends import open_backend
+    from replay.backends.models import resolve_model
+    from replay.paths import data_dir
+    from replay.run_inputs import editor_renderer, load_inputs, write_rejects
+
+    params = params or GenParams()
+    ref = resolve_model(model, family=family)
+    inputs = load_inputs(source, store, lambda: editor_renderer(editor, ref.name))
+    run_id = run_id or new_run_id()
+    rejects_file = None
+    if inputs.rejects:
+        path = data_dir() / "rejects" / f"{run_id}.jsonl"
+        write_rejects(path, inputs.rejects)
+        rejects_file = str(path)
+    config = {"source": source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash, "editor": editor,
+              "family": ref.family, "model_spec": model, "model_sha256": ref.sha256, "rejects": len(inputs.rejects)}
+    backend = open_backend(backend_kind, ref, ctx=params.ctx, endpoints=endpoints, **(backend_options or {}))
+    try:
+        summary = replay_prompts(store, inputs.prompts, backend, params, run_id=run_id, config=config,
+                                 concurrency=concurrency, use_cache=use_cache, on_progress=on_progress)
+    finally:
+        backend.close()
+    return SourceRun(summary=summary, rejects=inputs.rejects, rejects_file=rejects_file)

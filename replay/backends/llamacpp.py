@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from replay.backends.base import Backend, BackendError, GenParams
-from replay.backends.models import ModelRef
+from replay.backends.models import ModelError, ModelRef
 from replay.records import Completion, RenderedPrompt
 
 
@@ -28,7 +28,7 @@ class LlamaCppBackend(Backend):
 
     def __init__(self, ref: ModelRef, ctx: int = 1024, n_threads: int | None = None) -> None:
         if not ref.path:
-            raise BackendError(f"{ref.name}: the llamacpp backend needs a local GGUF file")
+            raise ModelError(f"{ref.name}: the llamacpp backend needs a local GGUF file (no such file)")
         super().__init__(ref.name, ref.model_id)
         import llama_cpp
 

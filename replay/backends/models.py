@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 
 import msgspec
 
+from replay.editors.templates import family_for_model
 from replay.paths import cache_dir
 
 DEFAULT_GGUF = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
@@ -35,31 +35,10 @@ class ModelError(Exception):
     """The model cannot be used (missing file, unknown family)."""
 
 
-# (pattern over the lower-cased model name, family). First match wins; the order puts the more
-# specific names first, as Continue's template choice does (continuedev/continue
-# core/autocomplete/templating/AutocompleteTemplate.ts).
-_NAME_FAMILIES: tuple[tuple[str, str], ...] = (
-    (r"qwen2\.5.*coder|qwen2\.5-coder", "qwen2.5-coder"),
-    (r"codeqwen", "codeqwen"),
-    (r"starcoder2|starcoder-2", "starcoder2"),
-    (r"starcoder|star-coder", "starcoder"),
-    (r"codellama|code-llama|code llama", "codellama"),
-    (r"deepseek.*coder", "deepseek-coder"),
-    (r"codegemma", "codegemma"),
-    (r"codestral", "codestral"),
-)
-
-# tokenizer.ggml.pre values (llama.cpp convert_hf_to_gguf.py / src/llama-vocab.cpp) that name a
-# code family on their own.
-_PRE_FAMILIES = {"deepseek-coder": "deepseek-coder", "starcoder": "starcoder2", "refact": "starcoder"}
-
-
 def family_from_name(name: str) -> str | None:
-    low = name.lower()
-    for pattern, family in _NAME_FAMILIES:
-        if re.search(pattern, low):
-            return family
-    return None
+    """The template family of a model name (replay.editors.templates.family_for_model)."""
+    family = family_for_model(name)
+    return family.name if family else None
 
 
 _GGUF_SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
@@ -126,12 +105,13 @@ def gguf_metadata(path: Path) -> dict[str, str]:
 
 
 def family_from_gguf(meta: dict[str, str]) -> str | None:
-    if meta.get("general.architecture") == "starcoder2":
-        return "starcoder2"
-    for key in ("general.name", "general.basename"):
-        if key in meta and (family := family_from_name(meta[key])):
+    """From the GGUF's own words: its name, base name, pre-tokenizer, then architecture
+    (`tokenizer.ggml.pre` is "deepseek-coder" / "starcoder" for those vocabularies; the
+    StarCoder2 architecture is "starcoder2")."""
+    for key in ("general.name", "general.basename", "tokenizer.ggml.pre", "general.architecture"):
+        if meta.get(key) and (family := family_from_name(meta[key])):
             return family
-    return _PRE_FAMILIES.get(meta.get("tokenizer.ggml.pre", ""))
+    return None
 
 
 def family_from_hf(folder: Path) -> str | None:
