@@ -130,15 +130,18 @@ async def test_worker_errors_become_notifications(store: Store) -> None:
         def fail() -> None:
             raise RuntimeError("backend went away")
 
-        worker = app.run_worker(fail, thread=True, exit_on_error=False, name="replay")
+        # A worker of the app, of a screen and of a widget: StateChanged does not bubble, each
+        # routes its failure to the one handler.
+        nodes = [app, app.screen, app.screen.query_one(CaptureTable)]
+        workers = [node.run_worker(fail, thread=True, exit_on_error=False, name=f"w{i}") for i, node in enumerate(nodes)]
         for _ in range(100):
             await pilot.pause(0.02)
-            if app._notifications:
+            if len(app._notifications) == 3:
                 break
-        assert worker.state.name == "ERROR"
+        assert [w.state.name for w in workers] == ["ERROR"] * 3
         assert app.is_running
-        assert [(n.title, n.message, n.severity) for n in app._notifications] == [
-            ("replay", "RuntimeError: backend went away", "error")]
+        assert sorted((n.title, n.message, n.severity) for n in app._notifications) == [
+            (f"w{i}", "RuntimeError: backend went away", "error") for i in range(3)]
 
 
 async def test_help_and_command_palette(store: Store) -> None:

@@ -11,10 +11,11 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.theme import Theme
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from replay.paths import cache_dir
 from replay.store import Store, open_store
+from tui.errors import notify_worker_error
 from tui.screens.captures import CapturesScreen
 from tui.screens.help import HelpScreen
 from tui.screens.runs import RunsScreen
@@ -122,10 +123,8 @@ class FimReplayApp(App[None]):
         return self._exit or not self.is_running
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place worker errors go (Harlequin): a notification, never a crash."""
-        if event.state == WorkerState.ERROR and event.worker.error is not None:
-            error = event.worker.error
-            self.notify(f"{type(error).__name__}: {error}", title=event.worker.name or "worker", severity="error", timeout=10)
+        """The app's own workers (`--watch`); screens and widgets route theirs here too."""
+        notify_worker_error(event)
 
     async def action_quit(self) -> None:
         """Ask running replays to stop between two items (each finished completion is already

@@ -13,9 +13,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from replay.store import Store
+from tui.errors import WorkerErrors
 
 
-class AuditScreen(Screen):
+class AuditScreen(WorkerErrors, Screen):
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("enter", "jump", "Go to token")]
 
     class Findings(Message):

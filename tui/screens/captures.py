@@ -10,9 +10,10 @@ from textual.widgets import Footer, Input, Static
 
 from replay.store import Store
 from tui.widgets.capture_table import CaptureTable
+from tui.errors import WorkerErrors
 
 
-class CapturesScreen(Screen):
+class CapturesScreen(WorkerErrors, Screen):
     """Filter as you type (`/`), sort (`s`, `r`), open a capture (Enter), audit it (`a`)."""
 
     BINDINGS = [

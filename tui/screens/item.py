@@ -20,6 +20,7 @@ from replay.store import Store
 from tui.widgets.capture_table import format_ts
 from tui.widgets.char_diff import render_char_diff
 from tui.widgets.token_view import render_text, render_tokens
+from tui.errors import WorkerErrors
 
 DIFF_MODES = ("logged vs rebuilt", "editor vs standard", "tokenizer A vs B")
 
@@ -36,7 +37,7 @@ def cursor_offset(capture: CaptureRecord) -> int | None:
     return None if at < 0 else at + len(segments.prefix.replace("\r\n", "\n"))
 
 
-class ItemScreen(Screen):
+class ItemScreen(WorkerErrors, Screen):
     """`t` switches the token diff, `n` the replayed completion compared, `y` copies the prompt,
     `Y` the diff (OSC 52), `a` opens the capture's audit findings."""
 

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from replay.paths import data_dir
 from replay.store import Store
+from tui.errors import WorkerErrors
 
 
 def compare_table(store: Store, run_ids: list[str]) -> tuple[list[str], list[list[str]]]:
@@ -61,7 +62,7 @@ def to_jsonl(header: list[str], rows: list[list[str]]) -> str:
     return "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in objects)
 
 
-class RunsScreen(Screen):
+class RunsScreen(WorkerErrors, Screen):
     """Space marks runs, `c` compares the marked ones (all when none), `e` exports the
     comparison (JSONL, CSV, Markdown), `y` copies it as Markdown through OSC 52."""
 

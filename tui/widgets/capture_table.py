@@ -19,6 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from replay.store import CAPTURE_SORT_KEYS, CaptureRow, Store
+from tui.errors import WorkerErrors
 
 PAGE = 100
 MAX_PAGES = 64
@@ -54,7 +55,7 @@ def _fit(text: str, width: int, right: bool = False) -> str:
     return text.rjust(width) if right else text.ljust(width)
 
 
-class CaptureTable(ScrollView, can_focus=True):
+class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
     """The captures listing: filter, sort, cursor; Enter posts `Selected` with the capture id."""
 
     COMPONENT_CLASSES = {"capture-table--header", "capture-table--cursor", "capture-table--odd"}
@@ -185,7 +186,7 @@ class CaptureTable(ScrollView, can_focus=True):
     # -- painting ---------------------------------------------------------------------------
     def _widths(self) -> list[int]:
         fixed = sum(w for _, _, w in COLUMNS) + len(COLUMNS) - 1
-        rest = max(self.size.width - fixed, 8)
+        rest = max(self.scrollable_content_region.width - fixed, 8)
         return [w or rest for _, _, w in COLUMNS]
 
     def _line(self, cells: list[str], style: Style) -> Strip:
@@ -193,7 +194,7 @@ class CaptureTable(ScrollView, can_focus=True):
         for (title, _, _), width, cell in zip(COLUMNS, self._widths(), cells):
             parts.append(_fit(cell, width, right=title in ("tokens", "gotchas")))
         text = " ".join(parts)
-        return Strip([Segment(_fit(text, self.size.width), style)])
+        return Strip([Segment(_fit(text, self.scrollable_content_region.width), style)])
 
     def render_line(self, y: int) -> Strip:
         if y == 0:
@@ -205,7 +206,7 @@ class CaptureTable(ScrollView, can_focus=True):
         index = int(self.scroll_y) + y - 1
         row = self.row(index)
         if row is None:
-            return Strip.blank(self.size.width, self.rich_style)
+            return Strip.blank(self.scrollable_content_region.width, self.rich_style)
         if index == self.cursor:
             style = self.get_component_rich_style("capture-table--cursor")
         elif index % 2:
