@@ -409,3 +409,22 @@ def install(names: Iterable[str] = (), *, pip_args: Sequence[str] = (), npm: str
             st.action = "installed" if missing else "present"
             out.append(st)
     return out
+
+
+# === Continue's tokenizers from npm (issue 3, replay/editors/continue_tokens.py) ===
+# js-tiktoken is the package Continue counts gpt/claude/codestral tokens with; it ships the
+# cl100k_base ranks that the Python tiktoken package would download at run time (the converted
+# ranks are checked against OpenAI's published sha256 on load). llama-tokenizer-js is the
+# upstream of Continue's bundled core/llm/llamaTokenizer.js, and base64-js the one dependency
+# js-tiktoken imports: with them the tests run Continue's own tokenizers under node.
+for _spec, _sha, _what in (
+    ("js-tiktoken@1.0.21", "3b1f24b185565ca9a8d8f51466dfc4f99d67f1f05bc009258710ddb7a8d810fa",
+     "js-tiktoken (npm), Continue's tiktoken: cl100k_base ranks and pattern"),
+    ("llama-tokenizer-js@1.2.2", "ee83014ac8b379b16cf8d81e99ffcdb23dfade8c0d2e751bd06e7dc0b8476e72",
+     "llama-tokenizer-js (npm), upstream of Continue's bundled Llama tokenizer (test oracle)"),
+    ("base64-js@1.5.1", "b1b7a945b52685269083425216d6597e33d97bf21699d656e92fdb3eb5210a85",
+     "base64-js (npm), the dependency js-tiktoken imports (test oracle)"),
+):
+    _name, _version = _spec.rsplit("@", 1)
+    register(Asset(name=_name, description=_what, source=NpmTarball(_spec, _sha),
+                   files=(AssetFile(f"npm/{_name}-{_version}", _sha),)))

@@ -15,11 +15,11 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
-from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent
+from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, RenderedPrompt, Source
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: the first release.
@@ -92,25 +92,61 @@ MIGRATIONS: list[str] = [
         head BLOB NOT NULL
     );
     """,
+    # 1 -> 2: replay runs (issue 6): the prompts a run replays, so that a run can be resumed,
+    # exported as a batch and its imported results post-processed with the prompt's stop words.
+    """
+    CREATE TABLE run_prompts (
+        run_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        record BLOB NOT NULL,
+        PRIMARY KEY (run_id, item_id)
+    );
+    """,
+    # 2 -> 3 (TUI, issue 7): indexes for sorted paging of the captures table, and the per-capture
+    # prompt-token / gotcha counts computed once per tokenizer and kept (so a 100k-capture table
+    # never re-tokenizes what it has shown before).
+    """
+    CREATE INDEX captures_sort_ts ON captures(COALESCE(ts, 0), id);
+    CREATE INDEX captures_sort_editor ON captures(editor, id);
+    CREATE INDEX captures_sort_model ON captures(COALESCE(model, ''), id);
+    CREATE INDEX captures_sort_file ON captures(COALESCE(filepath, ''), id);
+    CREATE INDEX captures_sort_outcome ON captures(outcome, id);
+    CREATE TABLE capture_stats (
+        capture_id INTEGER PRIMARY KEY REFERENCES captures(id),
+        tokenizer TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        gotchas INTEGER NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # Which event decides a capture's outcome when there are several: an accept beats a dismiss
 # (Tabby logs a dismiss for the other choices too), which beats a bare view.
-_OUTCOME_SQL = """
-UPDATE captures SET (outcome, outcome_detail) = (
-    SELECT CASE
+_OUTCOME_CASE = """CASE
         WHEN SUM(kind = 'select' AND select_kind = 'line') > 0 AND SUM(kind = 'select' AND COALESCE(select_kind, '') != 'line') = 0 THEN 'accepted_line'
         WHEN SUM(kind = 'select') > 0 THEN 'accepted'
         WHEN SUM(kind = 'dismiss') > 0 THEN 'dismissed'
         WHEN SUM(kind = 'view') > 0 THEN 'viewed'
-        ELSE captures.outcome END,
+        ELSE {otherwise} END"""
+
+_OUTCOME_SQL = f"""
+UPDATE captures SET (outcome, outcome_detail) = (
+    SELECT {_OUTCOME_CASE.format(otherwise="captures.outcome")},
         GROUP_CONCAT(kind, ',')
     FROM outcome_events e WHERE e.completion_id = captures.completion_id
 )
-WHERE editor = 'tabby' AND completion_id IN ({marks})
+WHERE editor = 'tabby' AND completion_id IN ({{marks}})
 AND EXISTS (SELECT 1 FROM outcome_events e WHERE e.completion_id = captures.completion_id)
+"""
+
+# The same decision for a capture about to be inserted, so that it is written once with its
+# outcome: an UPDATE would rewrite the whole row, record blob included.
+_OUTCOME_OF_SQL = f"""
+SELECT {_OUTCOME_CASE.format(otherwise="NULL")}, GROUP_CONCAT(kind, ',')
+FROM outcome_events e WHERE e.completion_id = ?
 """
 
 
@@ -175,27 +211,28 @@ class Store:
     def add_captures(self, records: Iterable[CaptureRecord]) -> tuple[int, int]:
         """Insert captures; return (new, duplicates). Outcomes already stored are applied."""
         new = dup = 0
-        ids: list[str] = []
         now = time.time()
         with self.transaction():
             for rec in records:
+                outcome, detail = rec.outcome, rec.outcome_detail
+                if rec.editor == "tabby" and rec.completion_id:
+                    joined = self._db.execute(_OUTCOME_OF_SQL, (rec.completion_id,)).fetchone()
+                    if joined[0] is not None:
+                        outcome, detail = joined
                 cur = self._db.execute(
                     "INSERT OR IGNORE INTO captures (hash, completion_id, editor, format, model, language, filepath,"
                     " outcome, outcome_detail, ts, source_file, source_line, imported_at, record)"
                     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         rec.content_hash(), rec.completion_id, rec.editor, rec.format, rec.model, rec.language,
-                        rec.filepath, rec.outcome, rec.outcome_detail, rec.ts, rec.source.file, rec.source.line,
+                        rec.filepath, outcome, detail, rec.ts, rec.source.file, rec.source.line,
                         now, msgspec.json.encode(rec),
                     ),
                 )
                 if cur.rowcount:
                     new += 1
-                    if rec.completion_id:
-                        ids.append(rec.completion_id)
                 else:
                     dup += 1
-            self._apply_outcomes(ids)
         return new, dup
 
     def add_outcome_events(self, events: Iterable[OutcomeEvent]) -> tuple[int, int]:
@@ -206,7 +243,9 @@ class Store:
         with self.transaction():
             for ev in events:
                 body = msgspec.json.encode(ev)
-                key = msgspec.json.encode(msgspec.structs.replace(ev, source=msgspec.structs.replace(ev.source, file="")))
+                # Identity without the source (file, line, offset): the same event line read
+                # again after its file was rewritten, or copied to another file, is one event.
+                key = msgspec.json.encode(msgspec.structs.replace(ev, source=Source(file="")))
                 cur = self._db.execute(
                     "INSERT OR IGNORE INTO outcome_events (hash, completion_id, kind, select_kind, ts, source_file,"
                     " source_line, record) VALUES (?,?,?,?,?,?,?,?)",
@@ -339,6 +378,76 @@ class Store:
                 (path, inode, offset, line, head),
             )
 
+    # -- replay runs (issue 6) ------------------------------------------------------------
+    def add_run_prompts(self, run_id: str, prompts: Iterable[RenderedPrompt]) -> None:
+        """Keep the prompts of a run (the first ones stay when a run is resumed)."""
+        with self.transaction():
+            base = self._db.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM run_prompts WHERE run_id = ?", (run_id,)).fetchone()[0]
+            self._db.executemany(
+                "INSERT OR IGNORE INTO run_prompts (run_id, item_id, seq, record) VALUES (?,?,?,?)",
+                [(run_id, p.item_id, base + n, msgspec.json.encode(p)) for n, p in enumerate(prompts)],
+            )
+
+    def run_prompts(self, run_id: str) -> list[RenderedPrompt]:
+        rows = self.query("SELECT record FROM run_prompts WHERE run_id = ? ORDER BY seq", (run_id,))
+        return [msgspec.json.decode(r["record"], type=RenderedPrompt) for r in rows]
+
+    def good_item_ids(self, run_id: str) -> set[str]:
+        """Items of a run with a completion that is not an error (a resumed run skips them)."""
+        return {r[0] for r in self.query("SELECT item_id, record FROM completions WHERE run_id = ?", (run_id,))
+                if msgspec.json.decode(r[1], type=Completion).error is None}
+
+    # -- TUI (issue 7): the captures table pages through these, whatever the store's size ------
+    def capture_rows(self, text: str = "", sort: str = "id", descending: bool = False,
+                     after: tuple[Any, int] | None = None, offset: int = 0, limit: int = 100) -> list[CaptureRow]:
+        """One page of the captures listing, filtered by `text` and sorted by `sort`.
+
+        `after` is the (sort key, id) of the last row of the page before (keyset paging: an index
+        range, so the cost of a page does not grow with its position); without it, `offset` rows
+        are skipped through the same index. Sort keys are the indexed expressions of migration 3.
+        """
+        key = CAPTURE_SORT_KEYS[sort]
+        where, params = _capture_filter(text)
+        if after is not None:
+            # Spelled so that SQLite opens an index range at `key` (a row-value comparison
+            # would scan the index from its start).
+            op = "<" if descending else ">"
+            where.append(f"{key} {op}= ? AND ({key} {op} ? OR c.id {op} ?)")
+            params.extend((after[0], after[0], after[1]))
+        direction = "DESC" if descending else "ASC"
+        sql = (f"SELECT c.id, c.ts, c.editor, c.model, c.filepath, c.outcome, s.prompt_tokens, s.gotchas, {key} AS k"
+               f" FROM captures c LEFT JOIN capture_stats s ON s.capture_id = c.id"
+               f"{' WHERE ' + ' AND '.join(where) if where else ''}"
+               f" ORDER BY {key} {direction}, c.id {direction} LIMIT ? OFFSET ?")
+        params.extend((int(limit), 0 if after is not None else int(offset)))
+        return [CaptureRow(*row) for row in self.query(sql, params)]
+
+    def count_capture_rows(self, text: str = "") -> int:
+        where, params = _capture_filter(text)
+        sql = "SELECT COUNT(*) FROM captures c" + (" WHERE " + " AND ".join(where) if where else "")
+        return self.query(sql, params)[0][0]
+
+    def set_capture_stats(self, rows: Iterable[tuple[int, str, int, int]]) -> None:
+        """rows: (capture id, tokenizer spec, prompt tokens, gotcha findings)."""
+        with self.transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO capture_stats (capture_id, tokenizer, prompt_tokens, gotchas) VALUES (?,?,?,?)",
+                list(rows))
+
+    def data_version(self) -> int:
+        """Changes whenever ANOTHER connection commits (PRAGMA data_version): a cheap poll that
+        tells a reader (the TUI) that `fimreplay watch` or a run wrote something."""
+        with self._lock:
+            return self._db.execute("PRAGMA data_version").fetchone()[0]
+
+    def run_summary(self, run_id: str) -> dict[str, Any]:
+        """A run's counts and per-metric means (the Runs screen's row): completions stored,
+        errors among them, and for each metric (mean, number of scored items)."""
+        done = self.query("SELECT COUNT(*) FROM completions WHERE run_id = ?", (run_id,))[0][0]
+        metrics = {r[0]: (r[1], r[2]) for r in self.query(
+            "SELECT metric, AVG(value), COUNT(*) FROM scores WHERE run_id = ? GROUP BY metric ORDER BY metric", (run_id,))}
+        return {"completions": done, "metrics": metrics}
+
 
 class _Tx:
     """Re-entrant BEGIN/COMMIT under the store's lock (nested uses join the outer one)."""
@@ -359,6 +468,44 @@ class _Tx:
                 self.store._db.execute("ROLLBACK" if exc_type else "COMMIT")
         finally:
             self.store._lock.release()
+
+
+class CaptureRow(NamedTuple):
+    """One line of the captures listing (TUI): the indexed columns, not the whole record."""
+
+    id: int
+    ts: float | None
+    editor: str
+    model: str | None
+    filepath: str | None
+    outcome: str
+    prompt_tokens: int | None
+    gotchas: int | None
+    sort_key: Any
+
+
+# Sort name -> the indexed expression it orders by (migration 3 has one index per entry).
+CAPTURE_SORT_KEYS: dict[str, str] = {
+    "id": "c.id",
+    "time": "COALESCE(c.ts, 0)",
+    "editor": "c.editor",
+    "model": "COALESCE(c.model, '')",
+    "file": "COALESCE(c.filepath, '')",
+    "outcome": "c.outcome",
+}
+
+
+def _capture_filter(text: str) -> tuple[list[str], list[Any]]:
+    """Every whitespace-separated term must occur (case-insensitively) in editor, model, file or
+    outcome: the filter-as-you-type of the captures table."""
+    where: list[str] = []
+    params: list[Any] = []
+    for term in text.split():
+        escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where.append("(c.editor || ' ' || COALESCE(c.model, '') || ' ' || COALESCE(c.filepath, '') || ' ' || c.outcome)"
+                     " LIKE ? ESCAPE '\\'")
+        params.append(f"%{escaped}%")
+    return where, params
 
 
 def _split_sql(script: str) -> list[str]:

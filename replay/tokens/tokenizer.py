@@ -85,6 +85,28 @@ class Tokenizer(ABC):
     def count(self, text: str) -> int:
         return len(self.encode(text))
 
+    def encode_with_offsets(self, text: str, *, special: bool = True) -> tuple[list[int], list[tuple[int, int]]]:
+        """Ids and the (start, end) character span of `text` each token covers."""
+        ids = self.encode(text, special=special)
+        data = text.encode("utf-8")
+        char_at = [0] * (len(data) + 1)
+        pos = 0
+        for k, ch in enumerate(text):
+            n = len(ch.encode("utf-8"))
+            for j in range(n):
+                char_at[pos + j] = k
+            pos += n
+        char_at[len(data)] = len(text)
+        spans, b = [], 0
+        for i in ids:
+            tb = self.token_bytes(i)
+            if self.spm and tb.startswith(b" ") and not self.is_special(i) and not data.startswith(b" ", b):
+                tb = tb[1:]  # the SentencePiece dummy-prefix space is not in the text
+            start = min(b, len(data))
+            b += len(tb)
+            spans.append((char_at[start], char_at[min(b, len(data))]))
+        return ids, spans
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.spec}>"
 
@@ -126,6 +148,11 @@ class BackendTokenizer(Tokenizer):
     def encode_batch(self, texts: Sequence[str], *, special: bool = True) -> list[list[int]]:
         tok = self.hf if special else self._plain_tokenizer()
         return [e.ids for e in tok.encode_batch_fast(list(texts), add_special_tokens=False)]
+
+    def encode_with_offsets(self, text: str, *, special: bool = True) -> tuple[list[int], list[tuple[int, int]]]:
+        tok = self.hf if special else self._plain_tokenizer()
+        enc = tok.encode(text, add_special_tokens=False)
+        return enc.ids, list(enc.offsets)
 
     def token_bytes(self, token: int) -> bytes:
         cached = self._bytes_cache.get(token)
