@@ -45,15 +45,58 @@ def effective_add_bos(vocab: GgufVocab) -> bool:
     return False
 
 
+# llama.cpp `llama_vocab::impl::load`, "auto-detect special tokens by text": when the GGUF has no
+# id key for a role, a token with one of these texts is taken for it and gets the CONTROL
+# attribute (so parse_special=false leaves it as text even if the GGUF typed it USER_DEFINED).
+_ROLE_TEXTS: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("eot_token_id",): ("<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<|end_of_text|>", "<EOT>",
+                        "_<EOT>", "[EOT]", "<｜end▁of▁sentence｜>", "<end_of_utterance>"),
+    ("eom_token_id",): ("<|eom_id|>",),
+    ("fim_pre_token_id", "prefix_token_id"): ("<|fim_prefix|>", "<fim-prefix>", "<fim_prefix>", "<｜fim▁begin｜>", "<PRE>",
+                                              "▁<PRE>", "<|code_prefix|>", "<|prefix|>"),
+    ("fim_suf_token_id", "suffix_token_id"): ("<|fim_suffix|>", "<fim-suffix>", "<fim_suffix>", "<｜fim▁hole｜>", "<SUF>",
+                                              "▁<SUF>", "<|code_suffix|>", "<|suffix|>"),
+    ("fim_mid_token_id", "middle_token_id"): ("<|fim_middle|>", "<fim-middle>", "<fim_middle>", "<｜fim▁end｜>", "<MID>",
+                                              "▁<MID>", "<|code_middle|>", "<|middle|>"),
+    ("fim_pad_token_id",): ("<|fim_pad|>", "<fim-pad>", "<fim_pad>", "<PAD>", "[PAD]"),
+    ("fim_rep_token_id",): ("<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", "<reponame>"),
+    ("fim_sep_token_id",): ("<|file_sep|>",),
+}
+# ... and every token with one of these texts ends generation and is made CONTROL.
+_EOG_TEXTS = ("<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<|flush|>", "<|calls|>", "<end_of_turn>",
+              "<|endoftext|>", "</s>", "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]", "<|end_of_text|>",
+              "<end_of_utterance>", "<eos>", "<turn|>", "<|tool_response>", "<｜end▁of▁sentence｜>", "[e~[")
+# gpt-oss: these are forced back to USER_DEFINED ("always render these tokens").
+_FORCED_USER = ("<|channel|>", "<|message|>", "<|start|>", "<|constrain|>")
+
+
+def control_ids(vocab: GgufVocab) -> set[int]:
+    """Ids llama.cpp treats as CONTROL after loading: typed so in the GGUF, or made so by text."""
+    ids = {i for i, t in enumerate(vocab.token_types) if t == TOKEN_CONTROL}
+    by_text: dict[str, int] = {}
+    for i, t in enumerate(vocab.tokens):
+        by_text.setdefault(t, i)
+    for keys, texts in _ROLE_TEXTS.items():
+        if any(f"tokenizer.ggml.{k}" in vocab.special_ids for k in keys):
+            continue
+        ids |= {by_text[t] for t in texts if t in by_text}
+    ids |= {by_text[t] for t in _EOG_TEXTS if t in by_text}
+    ids -= {by_text[t] for t in _FORCED_USER if t in by_text}
+    return ids
+
+
 def _added_tokens(vocab: GgufVocab) -> list[AddedToken]:
     name = vocab.name.lower()
     phi3 = "phi-3" in name or "phi3" in name
+    control = control_ids(vocab)
     out = []
     for i, (text, ttype) in enumerate(zip(vocab.tokens, vocab.token_types)):
-        if ttype not in (TOKEN_CONTROL, TOKEN_USER_DEFINED, TOKEN_UNKNOWN) or not text:
+        if (ttype not in (TOKEN_CONTROL, TOKEN_USER_DEFINED, TOKEN_UNKNOWN) and i not in control) or not text:
             continue
+        if text in _FORCED_USER:
+            ttype = TOKEN_USER_DEFINED
         rstrip = phi3 and text not in ("<unk>", "<s>", "<|endoftext|>")
-        out.append(AddedToken(text, special=ttype != TOKEN_USER_DEFINED, normalized=False, rstrip=rstrip,
+        out.append(AddedToken(text, special=(i in control or ttype == TOKEN_UNKNOWN), normalized=False, rstrip=rstrip,
                               lstrip=False, single_word=False))
     if phi3 and "</s>" in vocab.tokens and all(t.content != "</s>" for t in out):
         out.append(AddedToken("</s>", special=True, normalized=False, rstrip=True))

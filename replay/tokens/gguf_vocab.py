@@ -46,6 +46,7 @@ class GgufVocab:
     add_eos: bool | None
     add_space_prefix: bool | None  # tokenizer.ggml.add_space_prefix when present
     name: str = ""  # general.name (llama.cpp keys per-token attributes off it, e.g. phi-3)
+    special_ids: dict[str, int] = field(default_factory=dict)  # tokenizer.ggml.*_token_id keys present
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -124,5 +125,7 @@ def read_vocab(path: Path) -> GgufVocab:
         add_eos=meta.get("tokenizer.ggml.add_eos_token"),
         add_space_prefix=meta.get("tokenizer.ggml.add_space_prefix"),
         name=str(meta.get("general.name", "")),
+        special_ids={k: int(v) for k, v in meta.items() if k.startswith("tokenizer.ggml.") and k.endswith("_token_id")
+                     and isinstance(v, int)},
         extra={k: v for k, v in meta.items() if k.startswith("general.") and isinstance(v, (str, int, float, bool))},
     )

@@ -124,7 +124,6 @@ class BackendTokenizer(Tokenizer):
         self._added = {i: t.content for i, t in added.items()}
         self._special = special_ids if special_ids is not None else {i for i, t in added.items() if t.special}
         self._byte_ids = byte_ids if byte_ids is not None else set()
-        self._plain: HFTokenizer | None = None
         self._lock = threading.Lock()
         self._bytes_cache: dict[int, bytes] = {}
 
@@ -132,26 +131,26 @@ class BackendTokenizer(Tokenizer):
     def vocab_size(self) -> int:
         return self.hf.get_vocab_size(with_added_tokens=True)
 
-    def _plain_tokenizer(self) -> HFTokenizer:
-        """A copy that leaves special tokens as text (llama.cpp parse_special=false)."""
+    def _run(self, special: bool, fn):  # noqa: ANN001, ANN202 - a small local helper
+        """Run `fn(hf)` with special tokens parsed (the default) or left as text
+        (`encode_special_tokens=True`, llama.cpp parse_special=false), switched under a lock."""
+        if special:
+            return fn(self.hf)
         with self._lock:
-            if self._plain is None:
-                plain = HFTokenizer.from_str(self.hf.to_str())
-                plain.encode_special_tokens = True
-                self._plain = plain
-            return self._plain
+            self.hf.encode_special_tokens = True
+            try:
+                return fn(self.hf)
+            finally:
+                self.hf.encode_special_tokens = False
 
     def encode(self, text: str, *, special: bool = True) -> list[int]:
-        tok = self.hf if special else self._plain_tokenizer()
-        return tok.encode(text, add_special_tokens=False).ids
+        return self._run(special, lambda hf: hf.encode(text, add_special_tokens=False).ids)
 
     def encode_batch(self, texts: Sequence[str], *, special: bool = True) -> list[list[int]]:
-        tok = self.hf if special else self._plain_tokenizer()
-        return [e.ids for e in tok.encode_batch_fast(list(texts), add_special_tokens=False)]
+        return self._run(special, lambda hf: [e.ids for e in hf.encode_batch_fast(list(texts), add_special_tokens=False)])
 
     def encode_with_offsets(self, text: str, *, special: bool = True) -> tuple[list[int], list[tuple[int, int]]]:
-        tok = self.hf if special else self._plain_tokenizer()
-        enc = tok.encode(text, add_special_tokens=False)
+        enc = self._run(special, lambda hf: hf.encode(text, add_special_tokens=False))
         return enc.ids, list(enc.offsets)
 
     def token_bytes(self, token: int) -> bytes:
@@ -289,7 +288,7 @@ def from_gguf_vocab(spec: str, vocab: GgufVocab) -> BackendTokenizer:
     hf = gguf_tokenizer.build(vocab)
     spm = vocab.model == "llama"
     add_prefix = spm and (vocab.add_space_prefix is None or bool(vocab.add_space_prefix))
-    special = {i for i, t in enumerate(vocab.token_types) if t in (gguf_tokenizer.TOKEN_CONTROL, gguf_tokenizer.TOKEN_UNKNOWN)}
+    special = gguf_tokenizer.control_ids(vocab) | {i for i, t in enumerate(vocab.token_types) if t == gguf_tokenizer.TOKEN_UNKNOWN}
     return BackendTokenizer(spec, "gguf", hf, bos_id=vocab.bos_id, eos_id=vocab.eos_id,
                             add_bos=gguf_tokenizer.effective_add_bos(vocab), byte_level=vocab.model == "gpt2", spm=add_prefix,
                             strip_first_space=add_prefix,
