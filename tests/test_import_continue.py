@@ -152,7 +152,8 @@ def test_detect(rel: str, fmt: str) -> None:
 
 def test_continue_folder_counts(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
-        s = Importer(store, RejectLog(path=tmp_path / "r.jsonl")).import_paths([CONT, CAPTURES / "jetbrains"])
+        with Importer(store, RejectLog(path=tmp_path / "r.jsonl")) as imp:
+            s = imp.import_paths([CONT, CAPTURES / "jetbrains"])
         assert s.by_format["continue-devdata"]["imported"] == 4
         assert s.by_format["continue-console"]["imported"] == 7 and s.by_format["continue-console"]["ignored"] == 1
         assert s.by_format["continue-jetbrains"]["imported"] == 3 and s.by_format["continue-jetbrains"]["ignored"] == 1
