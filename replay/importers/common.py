@@ -41,10 +41,10 @@ class Ignored:
 Parsed = CaptureRecord | OutcomeEvent | Ignored
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(msgspec.Struct, frozen=True, gc=False):
     """One line read from a log: 1-based number, byte offset of its start, its bytes (without the
-    newline), whether it ended with a newline, and whether it was cut at MAX_LINE_BYTES."""
+    newline), whether it ended with a newline, and whether it was cut at MAX_LINE_BYTES.
+    (A Struct, not a dataclass: one is built per line, and a frozen dataclass costs 4x more.)"""
 
     number: int
     offset: int
