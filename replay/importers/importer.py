@@ -161,7 +161,7 @@ class Importer:
                 continue
             data = ln.data
             if not data.strip():
-                continue
+                continue  # a blank line holds no record (neither writer emits one)
             try:
                 rec = parse(data, Source(file=name, line=ln.number, offset=ln.offset))
             except Reject as exc:
