@@ -75,7 +75,8 @@ def machinery(path: Path, workdir: Path) -> tuple[float, dict[str, object]]:
     store = Store(db)
     rejects = RejectLog(path=workdir / "rejects.jsonl")
     start = time.perf_counter()
-    summary = Importer(store, rejects).import_file(path)
+    with Importer(store, rejects) as importer:
+        summary = importer.import_file(path)
     elapsed = time.perf_counter() - start
     store.close()
     return elapsed, summary.to_json()

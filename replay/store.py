@@ -165,6 +165,9 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=10000")
+        # Hash-keyed unique indexes take inserts at random places: a 64 MiB page cache keeps an
+        # import of a few hundred thousand records from re-reading index pages from the OS.
+        self._db.execute("PRAGMA cache_size=-65536")
         self._migrate()
 
     # -- schema -------------------------------------------------------------------------

@@ -61,7 +61,8 @@ def test_raw_of_invalid_utf8_is_kept_escaped(tmp_path: Path) -> None:
     f.write_bytes(COMPLETION.replace(b"x = ", b"caf\xe9") + b"\n")
     log = RejectLog(path=tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
-        s = Importer(store, log).import_paths([f])
+        with Importer(store, log) as imp:
+            s = imp.import_paths([f])
     log.close()
     assert s.rejected == 1
     assert "caf\\xe9" in _rejects(str(tmp_path / "r.jsonl"))[0]["raw"]
@@ -79,7 +80,8 @@ def test_a_100_mb_line_is_rejected_without_holding_it(tmp_path: Path) -> None:
         fh.write(VIEW + b"\n")
     log = RejectLog(path=tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
-        s = Importer(store, log).import_paths([f])
+        with Importer(store, log) as imp:
+            s = imp.import_paths([f])
         assert (s.imported, s.outcomes, s.rejected) == (1, 1, 1)
         assert next(store.captures())[2] == "viewed"  # the line after the huge one was read
     log.close()

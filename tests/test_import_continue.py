@@ -37,7 +37,7 @@ def test_devdata_0_2_0() -> None:
     assert rec.model == "qwen2.5-coder:0.5b" and rec.language == "solidity" and rec.outcome == "accepted"
     assert rec.extra["layout"] == "0.2.0" and rec.extra["options"]["maxPromptTokens"] == 1024
     assert rec.ts == pytest.approx(1740042902.114)
-    assert rec.completion_id == "e2a6c1f4-0b9d-4e3a-8f7c-6d5b4a3c2e10"
+    assert rec.completion_id == "e2a6c1f4-0b9d-4e3a-8f7c-6d5b4a3c2e10" and rec.editor_version == "0.9.262"
 
 
 def test_devdata_earlier_layout_with_nested_completion_options() -> None:
@@ -152,8 +152,33 @@ def test_detect(rel: str, fmt: str) -> None:
 
 def test_continue_folder_counts(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
-        s = Importer(store, RejectLog(path=tmp_path / "r.jsonl")).import_paths([CONT, CAPTURES / "jetbrains"])
+        with Importer(store, RejectLog(path=tmp_path / "r.jsonl")) as imp:
+            s = imp.import_paths([CONT, CAPTURES / "jetbrains"])
         assert s.by_format["continue-devdata"]["imported"] == 4
         assert s.by_format["continue-console"]["imported"] == 7 and s.by_format["continue-console"]["ignored"] == 1
         assert s.by_format["continue-jetbrains"]["imported"] == 3 and s.by_format["continue-jetbrains"]["ignored"] == 1
         assert s.rejected == 0
+
+
+# -- credentials never reach the store or the rejects file ------------------------------------
+def test_tokens_are_redacted_everywhere(tmp_path: Path) -> None:
+    token = "ctn_SECRET0123456789"
+    good = {"eventName": "autocomplete", "schema": "0.2.0", "userId": token, "prefix": "a", "suffix": "", "prompt": "a",
+            "completion": "b", "completionId": "x1", "completionOptions": {"model": "m", "apiKey": "sk-SECRET"}}
+    bad = dict(good, completionId=7)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "autocomplete.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    sep = SEPARATOR + "\n" + SEPARATOR + "\n"
+    (tmp_path / "d" / "channel.txt").write_text(
+        sep + '##### Completion options #####\n{\n  "model": "codestral-latest"\n}\n\n##### Request options #####\n'
+        '{\n  "headers": {\n    "Authorization": "Bearer sk-SECRET"\n  }\n}\n\n##### Prompt #####\nPrefix: a\nSuffix: b'
+        + sep + "Completion:\nc\n\n", encoding="utf-8")
+    log = RejectLog(path=tmp_path / "r.jsonl")
+    with Store(tmp_path / "s.db") as store:
+        with Importer(store, log) as imp:
+            s = imp.import_paths([tmp_path / "d"])
+        dump = b"".join(bytes(r[0]) for r in store.query("SELECT record FROM captures"))
+    log.close()
+    assert (s.imported, s.rejected) == (2, 1)
+    assert b"SECRET" not in dump and b"<redacted>" in dump
+    assert "SECRET" not in (tmp_path / "r.jsonl").read_text(encoding="utf-8")

@@ -171,8 +171,33 @@ def test_tail_lines_keeps_the_offset_when_nothing_is_new(tmp_path: Path) -> None
     f = tmp_path / "2024-09-30.json"
     f.write_bytes(_completion("a") + _completion("b")[:20])
     with Store(tmp_path / "s.db") as store:
-        imp = Importer(store, RejectLog(path=tmp_path / "r.jsonl"))
-        s, off, line = imp.tail_lines(f, "tabby", 0, 0)
-        assert (s.imported, off, line) == (1, len(_completion("a")), 1)
-        s, off2, line2 = imp.tail_lines(f, "tabby", off, line)
-        assert (s.imported, off2, line2) == (0, off, 1)  # the partial line still waits
+        with Importer(store, RejectLog(path=tmp_path / "r.jsonl")) as imp:
+            s, off, line = imp.tail_lines(f, "tabby", 0, 0)
+            assert (s.imported, off, line) == (1, len(_completion("a")), 1)
+            s, off2, line2 = imp.tail_lines(f, "tabby", off, line)
+            assert (s.imported, off2, line2) == (0, off, 1)  # the partial line still waits
+
+
+def test_an_unreadable_file_is_reported_once_and_the_watch_goes_on(tmp_path: Path, monkeypatch) -> None:
+    import replay.importers.watch as watch_mod
+
+    real_head = watch_mod._head
+
+    def head(path: Path) -> bytes:
+        if path.name == "locked.json":
+            raise PermissionError(13, "Permission denied")
+        return real_head(path)
+
+    monkeypatch.setattr(watch_mod, "_head", head)
+    d = tmp_path / "events"
+    d.mkdir()
+    (d / "locked.json").write_bytes(_completion("x"))
+    seen = _Seen()
+    with Store(tmp_path / "s.db") as store, _watcher(store, d, tmp_path, seen) as w:
+        (d / "2024-09-30.json").write_bytes(_completion("a"))
+        _wait(lambda: store.count_captures() == 1)
+        time.sleep(0.7)  # two rescans: the unreadable file is not reported again
+        assert w.error is None
+    assert [s.rejected for _, s, _ in seen.calls if s.rejected] == [1]
+    rej = json.loads((tmp_path / "rejects.jsonl").read_text(encoding="utf-8"))
+    assert rej["reason"] == "cannot read: Permission denied" and rej["file"].endswith("locked.json")

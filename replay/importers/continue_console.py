@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from replay.importers.common import Ignored, Reject
+from replay.importers.common import Ignored, Reject, redact, redact_obj
 from replay.records import CaptureRecord, Segments, Source
 
 FORMAT = "continue-console"
@@ -159,9 +159,9 @@ def _parse_prompt_message(body: str) -> dict[str, Any]:
 
 def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, fmt: str, lossy: bool) -> CaptureRecord | Ignored:
     prompt: str = msg["prompt"]
-    extra: dict[str, Any] = {"era": msg["era"], "options": msg["options"]}
+    extra: dict[str, Any] = {"era": msg["era"], "options": redact_obj(msg["options"])}
     if "request_options" in msg:
-        extra["request_options"] = msg["request_options"]
+        extra["request_options"] = redact_obj(msg["request_options"])
     segments = None
     route = "raw"
     if msg["era"] == 2 and prompt.startswith("Prefix: ") and "\nSuffix: " in prompt:
@@ -194,5 +194,5 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
         completion=completion,
         lossy=lossy,
         extra=extra,
-        raw=msg["raw"],
+        raw=redact(msg["raw"]),
     )

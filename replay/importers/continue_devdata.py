@@ -19,12 +19,13 @@ template even when the FIM route was used; there are no snippets of their own to
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
 import msgspec
 
-from replay.importers.common import Ignored, Parsed, Reject, decode_error_reason, language_of
+from replay.importers.common import Ignored, Parsed, Reject, decode_error_reason, language_of, redact, redact_obj
 from replay.records import CaptureRecord, Segments, Source
 
 FORMAT = "continue-devdata"
@@ -84,7 +85,8 @@ def parse_line(data: bytes, source: Source) -> Parsed:
     extra: dict[str, Any] = {"layout": "0.2.0" if line.schema else "pre-0.2.0"}
     for key, value in (("schema", line.schema), ("modelProvider", line.modelProvider), ("time_ms", line.time),
                        ("cacheHit", line.cacheHit), ("gitRepo", line.gitRepo), ("uniqueId", line.uniqueId),
-                       ("selectedProfileId", line.selectedProfileId), ("completionOptions", line.completionOptions)):
+                       ("selectedProfileId", line.selectedProfileId),
+                       ("completionOptions", redact_obj(line.completionOptions))):
         if value is not None:
             extra[key] = value
     if options:
@@ -101,6 +103,7 @@ def parse_line(data: bytes, source: Source) -> Parsed:
         editor="continue",
         format=FORMAT,
         completion_id=line.completionId,
+        editor_version=_continue_version(line.userAgent),
         model=line.modelName,
         language=language_of(line.filepath),
         filepath=line.filepath,
@@ -110,11 +113,20 @@ def parse_line(data: bytes, source: Source) -> Parsed:
         outcome=outcome,  # type: ignore[arg-type]
         outcome_detail=detail,
         ts=_timestamp(line.timestamp),
-        user=line.userId,
+        user=None,  # userId is the IDE's user token (core/data/log.ts): never stored
         user_agent=line.userAgent,
         extra=extra,
-        raw=data.decode("utf-8"),
+        raw=redact(data.decode("utf-8")),
     )
+
+
+def _continue_version(user_agent: str | None) -> str | None:
+    """The extension version in the 0.2.0 base field userAgent, e.g. "Visual Studio Code/1.97.2
+    (Continue/0.9.262)" (core/data/log.ts fills it from the IDE info)."""
+    if not user_agent:
+        return None
+    m = re.search(r"Continue/([0-9][0-9A-Za-z.+-]*)", user_agent)
+    return m.group(1) if m else None
 
 
 def _event_name(data: bytes) -> str | None:

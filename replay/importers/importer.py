@@ -87,6 +87,16 @@ class Importer:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fimreplay-store")
         self._pending: list[tuple[str, str, Future[tuple[int, int]]]] = []
 
+    def close(self) -> None:
+        """Stop the writer thread (every batch was committed by the call that queued it)."""
+        self._writer.shutdown(wait=True)
+
+    def __enter__(self) -> Importer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def import_paths(self, paths: Iterable[Path]) -> ImportSummary:
         summary = ImportSummary()
         for path in expand_paths(paths):
@@ -151,7 +161,7 @@ class Importer:
                 continue
             data = ln.data
             if not data.strip():
-                continue
+                continue  # a blank line holds no record (neither writer emits one)
             try:
                 rec = parse(data, Source(file=name, line=ln.number, offset=ln.offset))
             except Reject as exc:

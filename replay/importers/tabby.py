@@ -148,7 +148,8 @@ def _capture(entry: _Entry, c: _Completion, data: bytes, source: Source, ts: flo
     if c.user_agent is not UNSET:
         user_agent = c.user_agent
         since = max(since, "2024-08-05")
-    choice = next((ch for ch in c.choices if ch.index == 0), c.choices[0] if c.choices else None)
+    choices = c.choices
+    choice = choices[0] if len(choices) == 1 else next((ch for ch in choices if ch.index == 0), choices[0] if choices else None)
     extra: dict[str, object] = {"schema_since": since}
     if len(c.choices) > 1:
         extra["choices"] = [ch.text for ch in c.choices]

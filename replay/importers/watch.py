@@ -65,6 +65,7 @@ class Watcher:
         self._observer = Observer()
         self._worker: threading.Thread | None = None
         self._unrecognized: dict[str, tuple[int, int]] = {}
+        self._unreadable: set[str] = set()
         self.error: BaseException | None = None
 
     def start(self) -> None:
@@ -80,6 +81,7 @@ class Watcher:
         self._q.put(None)
         if self._worker is not None:
             self._worker.join()
+        self.importer.close()
         self.rejects.close()
 
     def __enter__(self) -> Watcher:
@@ -106,7 +108,7 @@ class Watcher:
                     except queue.Empty:
                         break
                 for p in sorted(x for x in paths if x is not None):
-                    self.poll(Path(p))
+                    self._poll_safely(Path(p))
                 if None in paths:
                     return
         except BaseException as exc:  # surfaced to the caller through `error`
@@ -117,7 +119,23 @@ class Watcher:
         for d in self.dirs:
             for p in sorted(d.rglob("*")):
                 if p.is_file():
-                    self.poll(p)
+                    self._poll_safely(p)
+
+    def _poll_safely(self, path: Path) -> None:
+        """poll(), with a file that cannot be read (gone between two calls, no permission)
+        reported once as a reject instead of ending the watch."""
+        try:
+            self.poll(path)
+        except OSError as exc:
+            key = str(path.resolve())
+            if key not in self._unreadable:
+                self._unreadable.add(key)
+                summary = ImportSummary()
+                summary.count("unreadable", "rejected")
+                self.rejects.add(key, 0, f"cannot read: {exc.strerror or exc}")
+                self._report(path, summary)
+        else:
+            self._unreadable.discard(str(path.resolve()))
 
     def poll(self, path: Path) -> ImportSummary | None:
         """Read what is new in one file (called on the worker thread; public for tests)."""
