@@ -46,7 +46,7 @@ class HFBackend(Backend):
             model = AutoModelForCausalLM.from_pretrained(ref.path, **kwargs)
         if tokenizer is None:
             tokenizer = AutoTokenizer.from_pretrained(ref.path)
-        self.model = model.to(device).eval()
+        self.lm = model.to(device).eval()
         self.device = device
         self.tokenizer = tokenizer
         self.stop_ids = sorted(stop_token_ids(tokenizer, model))
@@ -74,7 +74,7 @@ class HFBackend(Backend):
         mask = torch.tensor([[0] * (width - len(r)) + [1] * len(r) for r in ids], device=self.device)
         limits = [min(params.new_tokens(p), params.ctx - len(r)) for p, r in zip(prompts, ids)]
         with torch.no_grad():
-            out = self.model.generate(input_ids=input_ids, attention_mask=mask, max_new_tokens=max(limits),
+            out = self.lm.generate(input_ids=input_ids, attention_mask=mask, max_new_tokens=max(limits),
                                       do_sample=False, eos_token_id=self.stop_ids, pad_token_id=self.pad_id)
         results = []
         stops = set(self.stop_ids)
