@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent
+from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, RenderedPrompt, Source
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: the first release.
@@ -92,7 +92,18 @@ MIGRATIONS: list[str] = [
         head BLOB NOT NULL
     );
     """,
-    # 1 -> 2 (TUI, issue 7): indexes for sorted paging of the captures table, and the per-capture
+    # 1 -> 2: replay runs (issue 6): the prompts a run replays, so that a run can be resumed,
+    # exported as a batch and its imported results post-processed with the prompt's stop words.
+    """
+    CREATE TABLE run_prompts (
+        run_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        record BLOB NOT NULL,
+        PRIMARY KEY (run_id, item_id)
+    );
+    """,
+    # 2 -> 3 (TUI, issue 7): indexes for sorted paging of the captures table, and the per-capture
     # prompt-token / gotcha counts computed once per tokenizer and kept (so a 100k-capture table
     # never re-tokenizes what it has shown before).
     """
@@ -114,19 +125,28 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 # Which event decides a capture's outcome when there are several: an accept beats a dismiss
 # (Tabby logs a dismiss for the other choices too), which beats a bare view.
-_OUTCOME_SQL = """
-UPDATE captures SET (outcome, outcome_detail) = (
-    SELECT CASE
+_OUTCOME_CASE = """CASE
         WHEN SUM(kind = 'select' AND select_kind = 'line') > 0 AND SUM(kind = 'select' AND COALESCE(select_kind, '') != 'line') = 0 THEN 'accepted_line'
         WHEN SUM(kind = 'select') > 0 THEN 'accepted'
         WHEN SUM(kind = 'dismiss') > 0 THEN 'dismissed'
         WHEN SUM(kind = 'view') > 0 THEN 'viewed'
-        ELSE captures.outcome END,
+        ELSE {otherwise} END"""
+
+_OUTCOME_SQL = f"""
+UPDATE captures SET (outcome, outcome_detail) = (
+    SELECT {_OUTCOME_CASE.format(otherwise="captures.outcome")},
         GROUP_CONCAT(kind, ',')
     FROM outcome_events e WHERE e.completion_id = captures.completion_id
 )
-WHERE editor = 'tabby' AND completion_id IN ({marks})
+WHERE editor = 'tabby' AND completion_id IN ({{marks}})
 AND EXISTS (SELECT 1 FROM outcome_events e WHERE e.completion_id = captures.completion_id)
+"""
+
+# The same decision for a capture about to be inserted, so that it is written once with its
+# outcome: an UPDATE would rewrite the whole row, record blob included.
+_OUTCOME_OF_SQL = f"""
+SELECT {_OUTCOME_CASE.format(otherwise="NULL")}, GROUP_CONCAT(kind, ',')
+FROM outcome_events e WHERE e.completion_id = ?
 """
 
 
@@ -145,6 +165,9 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=10000")
+        # Hash-keyed unique indexes take inserts at random places: a 64 MiB page cache keeps an
+        # import of a few hundred thousand records from re-reading index pages from the OS.
+        self._db.execute("PRAGMA cache_size=-65536")
         self._migrate()
 
     # -- schema -------------------------------------------------------------------------
@@ -191,27 +214,28 @@ class Store:
     def add_captures(self, records: Iterable[CaptureRecord]) -> tuple[int, int]:
         """Insert captures; return (new, duplicates). Outcomes already stored are applied."""
         new = dup = 0
-        ids: list[str] = []
         now = time.time()
         with self.transaction():
             for rec in records:
+                outcome, detail = rec.outcome, rec.outcome_detail
+                if rec.editor == "tabby" and rec.completion_id:
+                    joined = self._db.execute(_OUTCOME_OF_SQL, (rec.completion_id,)).fetchone()
+                    if joined[0] is not None:
+                        outcome, detail = joined
                 cur = self._db.execute(
                     "INSERT OR IGNORE INTO captures (hash, completion_id, editor, format, model, language, filepath,"
                     " outcome, outcome_detail, ts, source_file, source_line, imported_at, record)"
                     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         rec.content_hash(), rec.completion_id, rec.editor, rec.format, rec.model, rec.language,
-                        rec.filepath, rec.outcome, rec.outcome_detail, rec.ts, rec.source.file, rec.source.line,
+                        rec.filepath, outcome, detail, rec.ts, rec.source.file, rec.source.line,
                         now, msgspec.json.encode(rec),
                     ),
                 )
                 if cur.rowcount:
                     new += 1
-                    if rec.completion_id:
-                        ids.append(rec.completion_id)
                 else:
                     dup += 1
-            self._apply_outcomes(ids)
         return new, dup
 
     def add_outcome_events(self, events: Iterable[OutcomeEvent]) -> tuple[int, int]:
@@ -222,7 +246,9 @@ class Store:
         with self.transaction():
             for ev in events:
                 body = msgspec.json.encode(ev)
-                key = msgspec.json.encode(msgspec.structs.replace(ev, source=msgspec.structs.replace(ev.source, file="")))
+                # Identity without the source (file, line, offset): the same event line read
+                # again after its file was rewritten, or copied to another file, is one event.
+                key = msgspec.json.encode(msgspec.structs.replace(ev, source=Source(file="")))
                 cur = self._db.execute(
                     "INSERT OR IGNORE INTO outcome_events (hash, completion_id, kind, select_kind, ts, source_file,"
                     " source_line, record) VALUES (?,?,?,?,?,?,?,?)",
@@ -355,6 +381,25 @@ class Store:
                 (path, inode, offset, line, head),
             )
 
+    # -- replay runs (issue 6) ------------------------------------------------------------
+    def add_run_prompts(self, run_id: str, prompts: Iterable[RenderedPrompt]) -> None:
+        """Keep the prompts of a run (the first ones stay when a run is resumed)."""
+        with self.transaction():
+            base = self._db.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM run_prompts WHERE run_id = ?", (run_id,)).fetchone()[0]
+            self._db.executemany(
+                "INSERT OR IGNORE INTO run_prompts (run_id, item_id, seq, record) VALUES (?,?,?,?)",
+                [(run_id, p.item_id, base + n, msgspec.json.encode(p)) for n, p in enumerate(prompts)],
+            )
+
+    def run_prompts(self, run_id: str) -> list[RenderedPrompt]:
+        rows = self.query("SELECT record FROM run_prompts WHERE run_id = ? ORDER BY seq", (run_id,))
+        return [msgspec.json.decode(r["record"], type=RenderedPrompt) for r in rows]
+
+    def good_item_ids(self, run_id: str) -> set[str]:
+        """Items of a run with a completion that is not an error (a resumed run skips them)."""
+        return {r[0] for r in self.query("SELECT item_id, record FROM completions WHERE run_id = ?", (run_id,))
+                if msgspec.json.decode(r[1], type=Completion).error is None}
+
     # -- TUI (issue 7): the captures table pages through these, whatever the store's size ------
     def capture_rows(self, text: str = "", sort: str = "id", descending: bool = False,
                      after: tuple[Any, int] | None = None, offset: int = 0, limit: int = 100) -> list[CaptureRow]:
@@ -362,7 +407,7 @@ class Store:
 
         `after` is the (sort key, id) of the last row of the page before (keyset paging: an index
         range, so the cost of a page does not grow with its position); without it, `offset` rows
-        are skipped through the same index. Sort keys are the indexed expressions of migration 2.
+        are skipped through the same index. Sort keys are the indexed expressions of migration 3.
         """
         key = CAPTURE_SORT_KEYS[sort]
         where, params = _capture_filter(text)
@@ -442,7 +487,7 @@ class CaptureRow(NamedTuple):
     sort_key: Any
 
 
-# Sort name -> the indexed expression it orders by (migration 2 has one index per entry).
+# Sort name -> the indexed expression it orders by (migration 3 has one index per entry).
 CAPTURE_SORT_KEYS: dict[str, str] = {
     "id": "c.id",
     "time": "COALESCE(c.ts, 0)",

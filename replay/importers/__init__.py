@@ -1,1 +1,10 @@
-"""Capture logs -> CaptureRecord / OutcomeEvent, one module per log format."""
+"""Capture logs -> CaptureRecord / OutcomeEvent, one module per log format.
+
+- tabby.py              Tabby server event logs (`~/.tabby/events/YYYY-MM-DD.json`, JSON Lines, .gz)
+- continue_devdata.py   Continue dev data `autocomplete.jsonl` (0.2.0 and the earlier layout)
+- continue_console.py   Continue's VS Code output channel "LLM Prompt/Completion" (copied text)
+- continue_jetbrains.py Continue's JetBrains `prompt.log` (lossy)
+- detect.py             which format a file holds
+- importer.py           `Importer(store, RejectLog(...)).import_paths([...]) -> ImportSummary`
+- watch.py              `Watcher(store, [dir], on_imported=cb).start()` / `.stop()`
+"""

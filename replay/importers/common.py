@@ -1,0 +1,233 @@
+"""What every importer shares: bounded line reading, rejects, and the result of a parse.
+
+A parser turns one line (or one log entry) into a CaptureRecord, an OutcomeEvent, an `Ignored`
+marker (valid, but not a completion: chat events), or raises `Reject` with a one-line reason.
+Nothing is dropped silently: the caller counts each of the four and keeps rejects in a file.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+from replay.records import CaptureRecord, OutcomeEvent
+
+# Longest line an importer holds in memory. A real Tabby completion line (1,536-byte prompt, 20+20
+# lines of segments, five 500-char declarations) stays under 64 KiB; 16 MiB leaves room for odd
+# logs while a 100 MB line is read in chunks and rejected without ever being held whole.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+RAW_KEEP_BYTES = 4096  # how much of a rejected line the rejects file keeps
+_SKIP_CHUNK = 1024 * 1024
+
+
+class Reject(Exception):
+    """A record that cannot be used; the message is the one-line reason."""
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A valid record that is not a completion request (e.g. a Tabby chat_completion event)."""
+
+    kind: str
+
+
+Parsed = CaptureRecord | OutcomeEvent | Ignored
+
+
+class Line(msgspec.Struct, frozen=True, gc=False):
+    """One line read from a log: 1-based number, byte offset of its start, its bytes (without the
+    newline), whether it ended with a newline, and whether it was cut at MAX_LINE_BYTES.
+    (A Struct, not a dataclass: one is built per line, and a frozen dataclass costs 4x more.)"""
+
+    number: int
+    offset: int
+    data: bytes
+    complete: bool
+    too_long: bool = False
+    length: int = 0
+
+
+def open_binary(path: Path) -> IO[bytes]:
+    """Open a capture file for reading bytes; `.gz` files are decompressed on the fly."""
+    if path.name.endswith(".gz"):
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return open(path, "rb", buffering=1024 * 1024)
+
+
+def iter_lines(f: IO[bytes], start_offset: int = 0, start_line: int = 0, max_line: int = MAX_LINE_BYTES) -> Iterator[Line]:
+    """Yield the lines of `f` from `start_offset` on without ever holding more than `max_line`
+    bytes of one line: a longer line is skipped in chunks and yielded cut, with `too_long` set.
+    The last line has `complete=False` when the file does not end with a newline (a writer that
+    has not flushed the rest yet, or a truncated log)."""
+    offset = start_offset
+    number = start_line
+    readline = f.readline
+    while True:
+        data = readline(max_line + 1)
+        if not data:
+            return
+        number += 1
+        start = offset
+        if data[-1:] == b"\n":
+            offset += len(data)
+            yield Line(number, start, data[:-1], True, False, len(data) - 1)
+            continue
+        if len(data) <= max_line:  # end of file without a newline
+            offset += len(data)
+            yield Line(number, start, data, False, False, len(data))
+            return
+        head = data[:RAW_KEEP_BYTES]
+        length = len(data)
+        del data
+        complete = False
+        while True:
+            chunk = readline(_SKIP_CHUNK)
+            if not chunk:
+                break
+            if chunk[-1:] == b"\n":
+                length += len(chunk) - 1
+                complete = True
+                offset += 1
+                break
+            length += len(chunk)
+        offset += length
+        yield Line(number, start, head, complete, True, length)
+
+
+# Keys whose values are credentials. Continue's dev data puts the IDE's user token in `userId`
+# (continuedev/continue core/data/log.ts: `newBody.userId = ideSettings?.userToken`), and the
+# output channel prints requestOptions, whose headers may carry an API key. They are replaced
+# before anything reaches the store, the rejects file or a terminal.
+_SECRET_KEY = r"(?:user_?id|user_?token|api_?key|x-api-key|authorization|access_?token|password|secret|token)"
+_SECRET_JSON = re.compile(rf'("{_SECRET_KEY}"\s*:\s*)"(?:[^"\\]|\\.)*"', re.IGNORECASE)
+_SECRET_LINE = re.compile(rf"(?m)^({_SECRET_KEY}: ).+$", re.IGNORECASE)
+REDACTED = "<redacted>"
+
+
+def redact(text: str) -> str:
+    """`text` with the values of credential-like keys (JSON `"key": "v"` or `key: v` lines) replaced."""
+    text = _SECRET_JSON.sub(rf'\1"{REDACTED}"', text)
+    return _SECRET_LINE.sub(rf"\1{REDACTED}", text)
+
+
+def redact_obj(obj: object) -> object:
+    """A copy of a decoded JSON value with credential-like keys' values replaced."""
+    if isinstance(obj, dict):
+        return {k: (REDACTED if re.fullmatch(_SECRET_KEY, str(k), re.IGNORECASE) and v else redact_obj(v)) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [redact_obj(v) for v in obj]
+    return obj
+
+
+def snippet_of(data: bytes) -> str:
+    """The first bytes of a rejected record as text (invalid UTF-8 shown as \\x escapes)."""
+    return data[:RAW_KEEP_BYTES].decode("utf-8", errors="backslashreplace")
+
+
+def decode_error_reason(exc: Exception) -> str:
+    """One line from a msgspec error: JSON syntax, invalid UTF-8, or a field of the wrong type."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"invalid UTF-8 at byte {exc.start}"
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, msgspec.ValidationError):
+        return f"wrong field type: {text}"
+    return f"invalid JSON: {text}"
+
+
+@dataclass
+class RejectLog:
+    """The rejects file (JSON Lines: file, line, reason, raw) and the stderr messages.
+
+    The file is created on the first reject only, so a clean import reports `rejects_file: null`.
+    Stderr gets one line per reject up to `max_messages` per source file, then a count, so a
+    file of a million bad lines cannot flood the terminal (every one is still in the file).
+    """
+
+    path: Path | None = None
+    stderr: IO[str] | None = None
+    max_messages: int = 20
+    count: int = 0
+    _fh: IO[bytes] | None = None
+    _per_file: dict[str, int] = field(default_factory=dict)
+
+    def add(self, file: str, line: int, reason: str, raw: bytes | str = b"", length: int | None = None) -> None:
+        self.count += 1
+        if self.path is None:
+            from replay.paths import data_dir
+
+            stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+            self.path = data_dir() / "rejects" / f"import-{stamp}-{os.getpid()}.jsonl"
+        if self._fh is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "ab")
+        data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw
+        entry: dict[str, Any] = {"file": file, "line": line, "reason": reason, "raw": redact(snippet_of(data))}
+        total = len(data) if length is None else length
+        if total > RAW_KEEP_BYTES:
+            entry["raw_truncated_from"] = total
+        self._fh.write(msgspec.json.encode(entry) + b"\n")
+        self._fh.flush()
+        seen = self._per_file.get(file, 0) + 1
+        self._per_file[file] = seen
+        if self.stderr is not None:
+            where = f"{file}:{line}" if line else file
+            if seen <= self.max_messages:
+                self.stderr.write(f"fimreplay: {where}: {reason}\n")
+            elif seen == self.max_messages + 1:
+                self.stderr.write(f"fimreplay: {file}: more rejects, all kept in {self.path}\n")
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+def read_text(path: Path, max_bytes: int = 256 * 1024 * 1024) -> str:
+    """A whole text log (console copies, prompt.log) as str; invalid UTF-8 raises Reject."""
+    with open_binary(path) as f:
+        data = f.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise Reject(f"text log larger than {max_bytes} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise Reject(f"invalid UTF-8 at byte {exc.start} (line {line})") from exc
+
+
+# Extension -> language id, from TabbyML/tabby crates/tabby-common/assets/languages.toml (`exts`),
+# with the JavaScript/TypeScript group split into the VS Code language ids Continue and Tabby's
+# clients send. Used where a log names a file but no language (Continue dev data).
+_EXT_LANGUAGE = {
+    "py": "python", "rs": "rust", "java": "java", "kt": "kotlin", "kts": "kotlin",
+    "js": "javascript", "mjs": "javascript", "jsx": "javascriptreact", "ts": "typescript",
+    "mts": "typescript", "tsx": "typescriptreact", "go": "go", "rb": "ruby", "c": "c", "h": "c",
+    "cpp": "cpp", "hpp": "cpp", "c++": "cpp", "h++": "cpp", "cc": "cpp", "hh": "cpp", "C": "cpp",
+    "H": "cpp", "tcc": "cpp", "cs": "csharp", "php": "php", "sol": "solidity", "dart": "dart",
+    "ex": "elixir", "exs": "elixir", "R": "r", "r": "r", "css": "css", "hs": "haskell",
+    "html": "html", "jl": "julia", "lua": "lua", "md": "markdown", "markdown": "markdown",
+    "txt": "txt", "pl": "perl", "pm": "perl", "ps1": "powershell", "sql": "sql", "scala": "scala",
+    "sbt": "scala", "sh": "shellscript", "bash": "shellscript", "zsh": "shellscript",
+    "tex": "tex", "vb": "vb", "ml": "ocaml", "mli": "ocaml", "gd": "gdscript",
+}
+_NAME_LANGUAGE = {"Dockerfile": "dockerfile", "Makefile": "makefile"}
+
+
+def language_of(filepath: str | None) -> str | None:
+    """The language id of a file path or URI by its extension (None when unknown)."""
+    if not filepath:
+        return None
+    name = filepath.replace("\\", "/").rsplit("/", 1)[-1]
+    if name in _NAME_LANGUAGE:
+        return _NAME_LANGUAGE[name]
+    if "." not in name:
+        return None
+    return _EXT_LANGUAGE.get(name.rsplit(".", 1)[-1])

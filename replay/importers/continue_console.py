@@ -1,0 +1,198 @@
+"""Continue's VS Code output channel "Continue - LLM Prompt/Completion" (copied text) -> CaptureRecord.
+
+The writer (continuedev/continue extensions/vscode/src/extension/VsCodeExtension.ts, 2024-07-01
+.. 2025-02-11): every `writeLog(text)` does two `appendLine` of 74 "=" and then `append(text)`.
+The prompt message has no trailing newline, so the next separator is glued to its last line.
+The messages (core/llm/index.ts `_compileLogMessage`, `streamComplete`, `streamFim`):
+
+- era 1 (to 2024-09-23): `Settings:\n` + `key: value` lines + `\n\n` + 44 "#" + `\n\n{prompt}`;
+  then `Completion:\n\n{completion}\n\n`.
+- era 2: `##### Completion options #####\n{json}` [+ `\n\n##### Request options #####\n{json}`]
+  + `\n\n##### Prompt #####\n{prompt}`; the completion message `Completion:\n\n{c}\n\n` became
+  `Completion:\n{c}\n\n` on 2024-11-21.
+- the FIM route (prefix and suffix sent separately) is logged as `{prefix}<FIM>{suffix}` from
+  2024-05-23 and as `Prefix: {prefix}\nSuffix: {suffix}` from 2024-12-13 (commit 1f36d42571).
+
+Chat requests go to the same channel; only prompts that are autocomplete requests (the FIM
+route, a FIM template's sentinels, or the hole-filler QUERY) become captures, the rest is
+counted as ignored. The channel has no completion ids, timestamps or file names.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from replay.importers.common import Ignored, Reject, redact, redact_obj
+from replay.records import CaptureRecord, Segments, Source
+
+FORMAT = "continue-console"
+SEPARATOR = "=" * 74
+_HEADS = r"(?:Settings:\n|##### Completion options #####\n|Completion:\n)"
+# Two separator lines followed by a message head. The first line may be glued to the end of the
+# previous message (no newline before it); a longer "=" run in the prompt's last line is left to
+# the prompt because exactly 74 "=" must stand right before each newline.
+_SPLIT = re.compile(rf"={{74}}\n={{74}}\n(?={_HEADS})")
+_ERA1_RULE = "\n\n" + "#" * 44 + "\n\n"
+_OPTIONS_HEAD = "##### Completion options #####\n"
+_REQUEST_HEAD = "\n\n##### Request options #####\n"
+_PROMPT_HEAD = "\n\n##### Prompt #####\n"
+
+# Sentinels of the autocomplete templates (core/autocomplete/templating/AutocompleteTemplate.ts)
+# and the hole-filler prompt: a raw prompt holding one of them is an autocomplete request.
+_AUTOCOMPLETE_MARKS = (
+    "<fim_prefix>", "<fim_suffix>", "<|fim_prefix|>", "<|fim_suffix|>", "<PRE> ", "<｜fim▁begin｜>",
+    "[SUFFIX]", "<[fim-prefix]>", "<|code_prefix|>", "{{FILL_HERE}}",
+)
+
+
+@dataclass(frozen=True)
+class Message:
+    """One `writeLog` text: its 1-based first line in the file and its body."""
+
+    line: int
+    body: str
+
+
+def split_channel(text: str) -> tuple[list[Message], str]:
+    """Messages of an output-channel copy, and any text before the first separator."""
+    matches = list(_SPLIT.finditer(text))
+    if not matches:
+        return [], text
+    messages = []
+    for i, m in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+        line = text.count("\n", 0, m.end()) + 1
+        messages.append(Message(line, text[m.end() : end]))
+    return messages, text[: matches[0].start()]
+
+
+def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
+               messages: list[Message] | None = None, trailer: str = "") -> Iterator[tuple[int, CaptureRecord | Ignored | Reject]]:
+    """(line, record | Ignored | Reject) for each request in the channel text.
+
+    `messages`/`trailer` let the JetBrains era-1 prompt.log (the same messages, each followed by
+    "\\n\\n" instead of preceded by separators) share the message parser.
+    """
+    if messages is None:
+        if re.search(rf"={{74}}\r\n={{74}}\r\n", text):
+            # The copy was saved with CRLF line ends: the original "\r\n" of CRLF sources can no
+            # longer be told from converted ones.
+            text = text.replace("\r\n", "\n")
+            lossy = True
+        messages, head = split_channel(text)
+        if head.strip():
+            yield 1, Reject("text before the first separator (a partial entry)")
+    one_newline = _completion_has_one_newline([m.body for m in messages], trailer)
+    pending: list[tuple[Message, dict[str, Any]]] = []
+    for msg in messages:
+        body = msg.body[: len(msg.body) - len(trailer)] if trailer and msg.body.endswith(trailer) else msg.body
+        if body.startswith("Completion:\n"):
+            completion = body[len("Completion:\n") :]
+            if not one_newline and completion.startswith("\n"):
+                completion = completion[1:]
+            if completion.endswith("\n\n"):
+                completion = completion[:-2]
+            if not pending:
+                yield msg.line, Reject("completion without a prompt before it")
+                continue
+            prompt_msg, prompt = pending.pop()
+            for older_msg, older in pending:  # requests cancelled before they completed
+                yield older_msg.line, _record(older, None, older_msg.line, file, fmt, lossy)
+            pending.clear()
+            prompt["raw"] += f"{SEPARATOR}\n{SEPARATOR}\n{msg.body}"
+            yield prompt_msg.line, _record(prompt, completion, prompt_msg.line, file, fmt, lossy)
+            continue
+        try:
+            pending.append((msg, _parse_prompt_message(body) | {"raw": msg.body}))
+        except Reject as exc:
+            yield msg.line, exc
+    for msg, prompt in pending:
+        yield msg.line, _record(prompt, None, msg.line, file, fmt, lossy)
+
+
+def _completion_has_one_newline(bodies: list[str], trailer: str) -> bool:
+    """Whether the completion messages use 2024-11-21's `Completion:\\n{c}` (one newline).
+
+    A file is written by one Continue version: if any completion message has a non-newline right
+    after `Completion:\\n`, the file is of the one-newline form; if every one starts with a blank
+    line, it is taken as the earlier `Completion:\\n\\n{c}` form (the era-1 form always is).
+    """
+    completions = [b for b in bodies if b.startswith("Completion:\n")]
+    if any(b.startswith("Settings:\n") for b in bodies):
+        return False
+    return any(not b.startswith("Completion:\n\n") for b in completions) or not completions
+
+
+def _parse_prompt_message(body: str) -> dict[str, Any]:
+    if body.startswith("Settings:\n"):
+        head, sep, prompt = body.partition(_ERA1_RULE)
+        if not sep:
+            raise Reject("era-1 entry without the '#' rule before the prompt")
+        options: dict[str, Any] = {}
+        for line in head[len("Settings:\n") :].split("\n"):
+            key, colon, value = line.partition(": ")
+            if colon:
+                options[key] = value
+        return {"era": 1, "options": options, "prompt": prompt}
+    if body.startswith(_OPTIONS_HEAD):
+        head, sep, prompt = body.partition(_PROMPT_HEAD)
+        if not sep:
+            raise Reject("entry without '##### Prompt #####'")
+        opts_text, _, request_text = head[len(_OPTIONS_HEAD) :].partition(_REQUEST_HEAD)
+        try:
+            options = json.loads(opts_text)
+            request = json.loads(request_text) if request_text else None
+        except json.JSONDecodeError as exc:
+            raise Reject(f"invalid completion options JSON: {exc.msg} (line {exc.lineno})") from None
+        if not isinstance(options, dict):
+            raise Reject("completion options are not a JSON object")
+        out: dict[str, Any] = {"era": 2, "options": options, "prompt": prompt}
+        if request is not None:
+            out["request_options"] = request
+        return out
+    raise Reject("unknown entry head")
+
+
+def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, fmt: str, lossy: bool) -> CaptureRecord | Ignored:
+    prompt: str = msg["prompt"]
+    extra: dict[str, Any] = {"era": msg["era"], "options": redact_obj(msg["options"])}
+    if "request_options" in msg:
+        extra["request_options"] = redact_obj(msg["request_options"])
+    segments = None
+    route = "raw"
+    if msg["era"] == 2 and prompt.startswith("Prefix: ") and "\nSuffix: " in prompt:
+        route = "fim"
+        extra["fim_rendering"] = "Prefix/Suffix"
+        prefix, _, suffix = prompt[len("Prefix: ") :].partition("\nSuffix: ")
+        if prompt.count("\nSuffix: ") > 1:
+            extra["split_ambiguous"] = prompt.count("\nSuffix: ")
+        segments = Segments(prefix=prefix, suffix=suffix)
+    elif "<FIM>" in prompt and not any(mark in prompt for mark in _AUTOCOMPLETE_MARKS):
+        route = "fim"
+        extra["fim_rendering"] = "<FIM>"
+        prefix, _, suffix = prompt.partition("<FIM>")
+        if prompt.count("<FIM>") > 1:
+            extra["split_ambiguous"] = prompt.count("<FIM>")
+        segments = Segments(prefix=prefix, suffix=suffix)
+    elif not any(mark in prompt for mark in _AUTOCOMPLETE_MARKS):
+        return Ignored("not an autocomplete prompt (chat or edit)")
+    extra["route"] = route
+    if completion is None:
+        extra["no_completion"] = True
+    model = msg["options"].get("model")
+    return CaptureRecord(
+        source=Source(file=file, line=line),
+        editor="continue",
+        format=fmt,
+        model=model if isinstance(model, str) else None,
+        segments=segments,
+        logged_prompt=prompt,
+        completion=completion,
+        lossy=lossy,
+        extra=extra,
+        raw=redact(msg["raw"]),
+    )

@@ -1,0 +1,58 @@
+"""Which capture format a file holds, from its first bytes (`--format` overrides it).
+
+Each format has a signature that the others cannot have: Tabby event lines are JSON objects
+whose keys are `ts`/`event` (and `user` since 2024-04-23, written first by serde); Continue dev
+data lines are JSON objects naming `completionId`/`modelProvider`/`eventName`; the VS Code
+output channel has its two 74-"=" separator lines; prompt.log has the LLMLogFormatter columns or
+the bare `##### Completion options #####` / `Settings:` message heads.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from replay.importers.common import Reject, open_binary
+from replay.importers.continue_jetbrains import is_formatter_log
+
+FORMATS = ("tabby", "continue-devdata", "continue-console", "continue-jetbrains")
+LINE_FORMATS = ("tabby", "continue-devdata")  # JSON Lines: read and tailed line by line
+HEAD_BYTES = 64 * 1024
+_TABBY_KEYS = re.compile(rb'^\{"(?:user|ts)":')
+_SEP = b"=" * 74
+
+
+def detect_bytes(head: bytes) -> str:
+    """The format of a file that starts with `head`; Reject (empty, binary, unknown) otherwise."""
+    if not head:
+        raise Reject("empty file")
+    if b"\x00" in head:
+        raise Reject("binary file (NUL bytes), not a capture log")
+    text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    if not text:
+        raise Reject("empty file (whitespace only)")
+    if text[:1] == b"{":
+        first = text.split(b"\n", 1)[0]
+        if _TABBY_KEYS.match(first) and b'"event":' in text:
+            return "tabby"
+        if any(key in text for key in (b'"completionId":', b'"modelProvider":', b'"eventName":')):
+            return "continue-devdata"
+        raise Reject("JSON lines of an unknown log (neither Tabby events nor Continue dev data)")
+    if _SEP + b"\n" + _SEP in text or _SEP + b"\r\n" + _SEP in text:
+        return "continue-console"
+    decoded = text.decode("utf-8", errors="replace")
+    if is_formatter_log(decoded) or decoded.startswith(("##### Completion options #####\n", "Settings:\n")):
+        return "continue-jetbrains"
+    if decoded.count("\ufffd") > len(decoded) // 10:
+        raise Reject("binary file (not UTF-8 text), not a capture log")
+    raise Reject("format not recognized (use --format to force one)")
+
+
+def detect_file(path: Path) -> str:
+    """The format of the file at `path` (`.gz` is looked into); Reject when it is none."""
+    try:
+        with open_binary(path) as f:
+            head = f.read(HEAD_BYTES)
+    except (OSError, EOFError) as exc:
+        raise Reject(f"cannot read: {exc}") from None
+    return detect_bytes(head)

@@ -1,0 +1,192 @@
+"""Tail capture folders and import new records as they are written (watchdog).
+
+Threads: watchdog's observer thread runs the handler, which only puts the changed path on a
+queue; one worker thread (started by `Watcher.start`) reads files and writes the store, and
+calls `on_imported` from there, never from the UI thread or watchdog's. The worker also rescans
+every known file when idle, so an event that the OS coalesced or dropped is caught up.
+
+Per JSON Lines file the store keeps (inode, byte offset, line number, first bytes) in
+`watch_offsets`: only complete lines are read (Tabby flushes a BufWriter every 5 s, so a
+partial last line is usual and waits for its newline), a restart continues at the offset, and
+a file that was replaced (inode changed), truncated (shorter than the offset) or rewritten (its
+first bytes changed) is read again from its start; the content hash in the store keeps that
+from adding anything twice. Text logs (console copies, prompt.log) and `.gz` files are re-read
+whole when their size or first bytes change.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from replay.importers.common import Reject, RejectLog
+from replay.importers.detect import LINE_FORMATS
+from replay.importers.importer import Importer, ImportSummary
+from replay.store import Store
+
+HEAD_LEN = 64
+OnImported = Callable[[Path, ImportSummary], None]
+
+
+class _Handoff(FileSystemEventHandler):
+    """Runs on watchdog's thread: hands the paths over and does nothing else."""
+
+    def __init__(self, q: queue.Queue[str | None]) -> None:
+        self.q = q
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.is_directory:
+            return
+        self.q.put(os.fsdecode(event.src_path))
+        dest = getattr(event, "dest_path", "")
+        if dest:
+            self.q.put(os.fsdecode(dest))
+
+
+class Watcher:
+    """`Watcher(store, [dir], on_imported=cb).start()` ... `.stop()`; `total` sums every import."""
+
+    def __init__(self, store: Store, dirs: Iterable[Path], on_imported: OnImported | None = None,
+                 fmt: str | None = None, rejects: RejectLog | None = None, rescan_s: float = 1.0) -> None:
+        self.store = store
+        self.dirs = [Path(d).resolve() for d in dirs]
+        self.on_imported = on_imported
+        self.rejects = rejects or RejectLog()
+        self.importer = Importer(store, self.rejects, fmt)
+        self.rescan_s = rescan_s
+        self.total = ImportSummary()
+        self._q: queue.Queue[str | None] = queue.Queue()
+        self._observer = Observer()
+        self._worker: threading.Thread | None = None
+        self._unrecognized: dict[str, tuple[int, int]] = {}
+        self._unreadable: set[str] = set()
+        self.error: BaseException | None = None
+
+    def start(self) -> None:
+        for d in self.dirs:
+            self._observer.schedule(_Handoff(self._q), str(d), recursive=True)
+        self._observer.start()
+        self._worker = threading.Thread(target=self._run, name="fimreplay-watch", daemon=True)
+        self._worker.start()
+
+    def stop(self) -> None:
+        self._observer.stop()
+        self._observer.join()
+        self._q.put(None)
+        if self._worker is not None:
+            self._worker.join()
+        self.importer.close()
+        self.rejects.close()
+
+    def __enter__(self) -> Watcher:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- the worker -----------------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            self._scan()
+            while True:
+                try:
+                    first = self._q.get(timeout=self.rescan_s)
+                except queue.Empty:
+                    self._scan()
+                    continue
+                paths = {first}
+                while True:  # coalesce a burst of events into one read per file
+                    try:
+                        paths.add(self._q.get_nowait())
+                    except queue.Empty:
+                        break
+                for p in sorted(x for x in paths if x is not None):
+                    self._poll_safely(Path(p))
+                if None in paths:
+                    return
+        except BaseException as exc:  # surfaced to the caller through `error`
+            self.error = exc
+            raise
+
+    def _scan(self) -> None:
+        for d in self.dirs:
+            for p in sorted(d.rglob("*")):
+                if p.is_file():
+                    self._poll_safely(p)
+
+    def _poll_safely(self, path: Path) -> None:
+        """poll(), with a file that cannot be read (gone between two calls, no permission)
+        reported once as a reject instead of ending the watch."""
+        try:
+            self.poll(path)
+        except OSError as exc:
+            key = str(path.resolve())
+            if key not in self._unreadable:
+                self._unreadable.add(key)
+                summary = ImportSummary()
+                summary.count("unreadable", "rejected")
+                self.rejects.add(key, 0, f"cannot read: {exc.strerror or exc}")
+                self._report(path, summary)
+        else:
+            self._unreadable.discard(str(path.resolve()))
+
+    def poll(self, path: Path) -> ImportSummary | None:
+        """Read what is new in one file (called on the worker thread; public for tests)."""
+        path = path.resolve()
+        if not any(path.is_relative_to(d) for d in self.dirs):
+            return None
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            return None
+        if not path.is_file() or st.st_size == 0:
+            return None
+        key = str(path)
+        head = _head(path)
+        if b"\n" not in head and st.st_size < HEAD_LEN:
+            return None  # the first line is still being written: detect it once it is whole
+        try:
+            fmt = self.importer.format_of(path)
+        except Reject as exc:
+            if self._unrecognized.get(key) != (st.st_ino, st.st_size):
+                self._unrecognized[key] = (st.st_ino, st.st_size)
+                summary = ImportSummary()
+                summary.count("unrecognized", "rejected")
+                self.rejects.add(key, 0, str(exc))
+                self._report(path, summary)
+            return None
+        self._unrecognized.pop(key, None)
+        stored = self.store.get_offset(key)
+        fresh = stored is None or stored[0] != st.st_ino or st.st_size < stored[1] or head[: len(stored[3])] != stored[3]
+        offset, line = (0, 0) if fresh else (stored[1], stored[2])  # type: ignore[index]
+        if fmt in LINE_FORMATS and not key.endswith(".gz"):
+            summary, offset, line = self.importer.tail_lines(path, fmt, offset, line)
+            if offset == 0 and stored is None:
+                return None
+        else:
+            if not fresh and st.st_size == offset:
+                return None
+            summary = self.importer.import_file(path)
+            offset, line = st.st_size, 0
+        self.store.set_offset(key, st.st_ino, offset, line, head[:offset] if offset < HEAD_LEN else head)
+        self._report(path, summary)
+        return summary
+
+    def _report(self, path: Path, summary: ImportSummary) -> None:
+        summary.rejects_file = str(self.rejects.path) if self.rejects.count else None
+        self.total.merge(summary)
+        changed = summary.imported or summary.outcomes or summary.rejected or summary.ignored or summary.duplicates
+        if changed and self.on_imported is not None:
+            self.on_imported(path, summary)
+
+
+def _head(path: Path) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(HEAD_LEN)

@@ -1,0 +1,119 @@
+"""`fimreplay import` / `captures` end to end, and every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from replay.importers.common import MAX_LINE_BYTES, RejectLog, iter_lines
+from replay.importers.importer import Importer
+from replay.store import Store
+from tests.conftest import CAPTURES
+
+GOOD = [str(CAPTURES / "tabby"), str(CAPTURES / "continue"), str(CAPTURES / "jetbrains")]
+VIEW = b'{"user":null,"ts":1732200000100,"event":{"view":{"completion_id":"c1","choice_index":0}}}'
+COMPLETION = (b'{"user":null,"ts":1732200000000,"event":{"completion":{"completion_id":"c1","language":"python",'
+              b'"prompt":"x = ","choices":[{"index":0,"text":"1"}],"user_agent":null}}}')
+
+
+def _rejects(path: str) -> list[dict]:
+    return [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines()]
+
+
+def test_import_samples_json_and_idempotent(cli, tmp_path: Path) -> None:
+    db = str(tmp_path / "s.db")
+    out = cli("import", *GOOD, "--db", db, "--json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert set(got) >= {"imported", "duplicates", "outcomes", "ignored", "rejected", "rejects_file", "by_format"}
+    assert (got["imported"], got["outcomes"], got["ignored"], got["rejected"], got["rejects_file"]) == (23, 14, 4, 0, None)
+    again = json.loads(cli("import", *GOOD, "--db", db, "--json").stdout)
+    assert (again["imported"], again["outcomes"], again["duplicates"]) == (0, 0, 37)
+    rows = [json.loads(x) for x in cli("captures", "--db", db, "--json").stdout.splitlines()]
+    assert len(rows) == 23
+    assert set(rows[0]) == {"id", "completion_id", "editor", "model", "language", "filepath", "outcome", "source"}
+    assert rows[0]["source"].endswith("2023-05-31.json:1") and rows[0]["outcome"] == "accepted"
+    text = cli("captures", "--db", db).stdout
+    assert "accepted_line" in text and "continue" in text
+
+
+def test_bad_samples_counted_kept_and_never_stop_the_rest(cli, tmp_path: Path) -> None:
+    rejects = tmp_path / "rej.jsonl"
+    out = cli("import", str(CAPTURES / "bad"), str(CAPTURES / "tabby" / "events" / "2023-05-31.json"),
+              "--db", str(tmp_path / "s.db"), "--rejects", str(rejects), "--json")
+    assert out.returncode == 0
+    got = json.loads(out.stdout)
+    assert (got["imported"], got["rejected"], got["rejects_file"]) == (2, 6, str(rejects))
+    reasons = {(Path(r["file"]).name, r["line"]): r["reason"] for r in _rejects(str(rejects))}
+    assert reasons[("2024-11-21.json", 2)].startswith("invalid JSON")
+    assert reasons[("2024-11-21.json", 3)].startswith("wrong field type") and "$.ts" in reasons[("2024-11-21.json", 3)]
+    assert reasons[("2024-11-21.json", 4)].startswith("invalid UTF-8")
+    assert reasons[("2024-11-21.json", 5)].startswith("truncated last line")
+    assert reasons[("empty.json", 0)] == "empty file"
+    assert reasons[("binary.json", 0)].startswith("binary file")
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 6 and all(line.startswith("fimreplay: ") for line in lines)
+    assert any("2024-11-21.json:3: wrong field type" in line for line in lines)
+
+
+def test_raw_of_invalid_utf8_is_kept_escaped(tmp_path: Path) -> None:
+    f = tmp_path / "2024-01-01.json"
+    f.write_bytes(COMPLETION.replace(b"x = ", b"caf\xe9") + b"\n")
+    log = RejectLog(path=tmp_path / "r.jsonl")
+    with Store(tmp_path / "s.db") as store:
+        with Importer(store, log) as imp:
+            s = imp.import_paths([f])
+    log.close()
+    assert s.rejected == 1
+    assert "caf\\xe9" in _rejects(str(tmp_path / "r.jsonl"))[0]["raw"]
+
+
+def test_a_100_mb_line_is_rejected_without_holding_it(tmp_path: Path) -> None:
+    f = tmp_path / "2024-01-02.json"
+    with open(f, "wb") as fh:
+        fh.write(COMPLETION + b"\n")
+        fh.write(b'{"user":null,"ts":1,"event":{"completion":{"prompt":"')
+        chunk = b"a" * (1 << 20)
+        for _ in range(100):
+            fh.write(chunk)
+        fh.write(b'"}}}\n')
+        fh.write(VIEW + b"\n")
+    log = RejectLog(path=tmp_path / "r.jsonl")
+    with Store(tmp_path / "s.db") as store:
+        with Importer(store, log) as imp:
+            s = imp.import_paths([f])
+        assert (s.imported, s.outcomes, s.rejected) == (1, 1, 1)
+        assert next(store.captures())[2] == "viewed"  # the line after the huge one was read
+    log.close()
+    (rej,) = _rejects(str(tmp_path / "r.jsonl"))
+    assert rej["line"] == 2 and rej["reason"].startswith(f"line longer than {MAX_LINE_BYTES} bytes")
+    assert rej["raw_truncated_from"] > 100 * (1 << 20) and len(rej["raw"]) == 4096
+
+
+def test_iter_lines_offsets_across_a_long_line(tmp_path: Path) -> None:
+    data = b"ab\n" + b"x" * 50 + b"\ncd\nef"
+    with open(tmp_path / "f", "wb") as fh:
+        fh.write(data)
+    with open(tmp_path / "f", "rb") as fh:
+        got = list(iter_lines(fh, max_line=10))
+    assert [(ln.number, ln.offset, ln.complete, ln.too_long) for ln in got] == [(1, 0, True, False), (2, 3, True, True), (3, 54, True, False), (4, 57, False, False)]
+    assert got[1].length == 50 and got[2].data == b"cd" and got[3].data == b"ef"
+
+
+def test_missing_path_exits_2_with_one_line(cli, tmp_path: Path) -> None:
+    out = cli("import", str(CAPTURES / "tabby"), str(tmp_path / "nope.json"), "--db", str(tmp_path / "s.db"))
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"fimreplay: {tmp_path / 'nope.json'}: no such file or directory"
+    assert json.loads(cli("import", str(CAPTURES / "tabby"), "--db", str(tmp_path / "s.db"), "--json").stdout)["imported"] == 9
+
+
+def test_format_forced_and_default_rejects_dir(cli, home: Path, tmp_path: Path) -> None:
+    odd = tmp_path / "events.log"  # Tabby lines with a leading blank line and unusual key order
+    odd.write_bytes(b"\n" + COMPLETION.replace(b'{"user":null,"ts":1732200000000,', b'{"ts":1732200000000,"user":null,') + b"\n")
+    db = str(tmp_path / "s.db")
+    out = json.loads(cli("import", str(odd), "--db", db, "--json", "--format", "tabby").stdout)
+    assert out["imported"] == 1 and out["by_format"]["tabby"]["files"] == 1
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"{not json}\n")
+    out = json.loads(cli("import", str(bad), "--db", db, "--json", "--format", "tabby").stdout)
+    assert out["rejected"] == 1 and out["rejects_file"].startswith(str(home / "data" / "rejects"))

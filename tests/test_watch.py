@@ -1,0 +1,203 @@
+"""`watch` with a real watchdog observer on real files: chunks, rotation, truncation,
+replacement, restart, and the CLI. Waits are bounded polls, never fixed sleeps."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from replay.importers.common import RejectLog
+from replay.importers.importer import ImportSummary
+from replay.importers.watch import Watcher
+from replay.store import Store
+from tests.conftest import ROOT
+
+
+def _completion(cid: str, ts: int = 1727740790000) -> bytes:
+    return (b'{"user":null,"ts":%d,"event":{"completion":{"completion_id":"%s","language":"python","prompt":"x = ",'
+            b'"choices":[{"index":0,"text":"1"}],"user_agent":null}}}\n' % (ts, cid.encode()))
+
+
+def _select(cid: str) -> bytes:
+    return b'{"user":null,"ts":1727740799000,"event":{"select":{"completion_id":"%s","choice_index":0}}}\n' % cid.encode()
+
+
+def _wait(cond: Callable[[], bool], timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return
+        time.sleep(0.02)
+    raise AssertionError("condition not met in time")
+
+
+class _Seen:
+    def __init__(self) -> None:
+        self.calls: list[tuple[Path, ImportSummary, str]] = []
+
+    def __call__(self, path: Path, summary: ImportSummary) -> None:
+        self.calls.append((path, summary, threading.current_thread().name))
+
+    @property
+    def imported(self) -> int:
+        return sum(s.imported for _, s, _ in self.calls)
+
+
+def _ids(store: Store) -> list[str]:
+    return [r.completion_id for _, r, _ in store.captures()]
+
+
+def _watcher(store: Store, d: Path, tmp: Path, seen: _Seen | None = None) -> Watcher:
+    return Watcher(store, [d], on_imported=seen, rejects=RejectLog(path=tmp / "rejects.jsonl"), rescan_s=0.3)
+
+
+def test_chunks_partial_line_and_new_daily_file(tmp_path: Path) -> None:
+    d = tmp_path / "events"
+    d.mkdir()
+    seen = _Seen()
+    with Store(tmp_path / "s.db") as store, _watcher(store, d, tmp_path, seen):
+        f = d / "2024-09-30.json"
+        line = _completion("a")
+        with open(f, "ab") as fh:
+            fh.write(line[:40])  # a buffered writer flushed mid-line
+            fh.flush()
+            time.sleep(0.5)
+            assert store.count_captures() == 0  # the partial line waits for its newline
+            fh.write(line[40:] + _completion("b")[:10])
+            fh.flush()
+            _wait(lambda: store.count_captures() == 1)
+            fh.write(_completion("b")[10:])
+            fh.flush()
+            _wait(lambda: store.count_captures() == 2)
+        (d / "2024-10-01.json").write_bytes(_select("a") + _completion("c"))  # rotation at midnight
+        _wait(lambda: store.count_captures() == 3)
+        _wait(lambda: dict((r.completion_id, o) for _, r, o in store.captures())["a"] == "accepted")
+        assert _ids(store) == ["a", "b", "c"]
+        assert seen.imported == 3 and all(name == "fimreplay-watch" for _, _, name in seen.calls)
+        off = store.get_offset(str(f.resolve()))
+        assert off[1] == f.stat().st_size and off[2] == 2
+
+
+def test_truncate_replace_and_restart_without_duplicates_or_misses(tmp_path: Path) -> None:
+    d = tmp_path / "events"
+    d.mkdir()
+    f = d / "2024-09-30.json"
+    f.write_bytes(_completion("a") + _completion("b"))
+    db = tmp_path / "s.db"
+    with Store(db) as store:
+        seen = _Seen()
+        with _watcher(store, d, tmp_path, seen):
+            _wait(lambda: store.count_captures() == 2)
+            f.write_bytes(_completion("a"))  # truncated, then rewritten with its first line
+            _wait(lambda: any(s.duplicates for _, s, _ in seen.calls))
+            with open(f, "ab") as fh:
+                fh.write(_completion("d"))
+            _wait(lambda: store.count_captures() == 3)
+            tmp = d / ".swap"
+            tmp.write_bytes(_completion("a") + _completion("e"))
+            os.replace(tmp, f)  # replaced: a new inode under the same name
+            _wait(lambda: store.count_captures() == 4)
+        assert sorted(_ids(store)) == ["a", "b", "d", "e"]
+        # while stopped: more lines arrive; a restart reads only those
+        with open(f, "ab") as fh:
+            fh.write(_completion("f"))
+    with Store(db) as store:
+        seen = _Seen()
+        with _watcher(store, d, tmp_path, seen):
+            _wait(lambda: store.count_captures() == 5)
+            time.sleep(0.4)  # one rescan more: nothing may be read twice
+        assert sorted(_ids(store)) == ["a", "b", "d", "e", "f"]
+        assert sum(s.duplicates for _, s, _ in seen.calls) == 0 and seen.imported == 1
+
+
+def test_unrecognized_file_rejected_once_and_text_logs_reread(tmp_path: Path) -> None:
+    d = tmp_path / "logs"
+    d.mkdir()
+    seen = _Seen()
+    sep = "=" * 74 + "\n" + "=" * 74 + "\n"
+    entry = sep + '##### Completion options #####\n{"model": "qwen2.5-coder:0.5b"}\n\n##### Prompt #####\nPrefix: a\nSuffix: b'
+    with Store(tmp_path / "s.db") as store, _watcher(store, d, tmp_path, seen):
+        (d / "notes.bin").write_bytes(b"\x00\x01\x02" * 40)
+        console = d / "channel.txt"
+        console.write_text(entry + sep + "Completion:\nc\n\n", encoding="utf-8")
+        _wait(lambda: store.count_captures() == 1)
+        with open(console, "a", encoding="utf-8") as fh:
+            fh.write(entry.replace("Prefix: a", "Prefix: z") + sep + "Completion:\nq\n\n")
+        _wait(lambda: store.count_captures() == 2)
+        time.sleep(0.4)
+        rejected = sum(s.rejected for _, s, _ in seen.calls)
+        assert rejected == 1
+        assert [r.completion for _, r, _ in store.captures()] == ["c", "q"]
+
+
+def test_watch_cli_imports_and_stops_on_sigint(tmp_path: Path, home: Path) -> None:
+    d = tmp_path / "events"
+    d.mkdir()
+    (d / "2024-09-30.json").write_bytes(_completion("a"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FIMREPLAY_HOME=str(home))
+    db = tmp_path / "s.db"
+    proc = subprocess.Popen([sys.executable, "-m", "replay", "watch", str(d), "--db", str(db), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        first = json.loads(proc.stdout.readline())
+        assert first["imported"] == 1 and first["file"].endswith("2024-09-30.json")
+        with open(d / "2024-09-30.json", "ab") as fh:
+            fh.write(_select("a"))
+        second = json.loads(proc.stdout.readline())
+        assert second["outcomes"] == 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    with Store(db) as store:
+        assert [o for _, _, o in store.captures()] == ["accepted"]
+
+
+def test_watch_cli_rejects_a_missing_dir(cli, tmp_path: Path) -> None:
+    out = cli("watch", str(tmp_path / "nope"), "--db", str(tmp_path / "s.db"))
+    assert out.returncode == 2 and out.stderr.strip() == f"fimreplay: {tmp_path / 'nope'}: not a directory"
+
+
+def test_tail_lines_keeps_the_offset_when_nothing_is_new(tmp_path: Path) -> None:
+    from replay.importers.importer import Importer
+
+    f = tmp_path / "2024-09-30.json"
+    f.write_bytes(_completion("a") + _completion("b")[:20])
+    with Store(tmp_path / "s.db") as store:
+        with Importer(store, RejectLog(path=tmp_path / "r.jsonl")) as imp:
+            s, off, line = imp.tail_lines(f, "tabby", 0, 0)
+            assert (s.imported, off, line) == (1, len(_completion("a")), 1)
+            s, off2, line2 = imp.tail_lines(f, "tabby", off, line)
+            assert (s.imported, off2, line2) == (0, off, 1)  # the partial line still waits
+
+
+def test_an_unreadable_file_is_reported_once_and_the_watch_goes_on(tmp_path: Path, monkeypatch) -> None:
+    import replay.importers.watch as watch_mod
+
+    real_head = watch_mod._head
+
+    def head(path: Path) -> bytes:
+        if path.name == "locked.json":
+            raise PermissionError(13, "Permission denied")
+        return real_head(path)
+
+    monkeypatch.setattr(watch_mod, "_head", head)
+    d = tmp_path / "events"
+    d.mkdir()
+    (d / "locked.json").write_bytes(_completion("x"))
+    seen = _Seen()
+    with Store(tmp_path / "s.db") as store, _watcher(store, d, tmp_path, seen) as w:
+        (d / "2024-09-30.json").write_bytes(_completion("a"))
+        _wait(lambda: store.count_captures() == 1)
+        time.sleep(0.7)  # two rescans: the unreadable file is not reported again
+        assert w.error is None
+    assert [s.rejected for _, s, _ in seen.calls if s.rejected] == [1]
+    rej = json.loads((tmp_path / "rejects.jsonl").read_text(encoding="utf-8"))
+    assert rej["reason"] == "cannot read: Permission denied" and rej["file"].endswith("locked.json")
