@@ -40,8 +40,8 @@ def add_runs(store: Store) -> None:
     for run_id, model, values in (("run-a", "qwen2.5-coder-0.5b", (1.0, 0.5, 0.75)), ("run-b", "starcoder2-3b", (0.25, 0.5, 1.0))):
         store.create_run(run_id, {"model": model, "backend": "llamacpp"})
         for i, value in enumerate(values):
-            store.add_completion(run_id, Completion(item_id=f"cmpl-{i:06d}", text=f"{i} + 2", raw_text=f"{i} + 2",
+            store.add_completion(run_id, Completion(item_id=f"capture-{i + 1}", text=f"{i} + 2", raw_text=f"{i} + 2",
                                                     backend="llamacpp", model=model))
-        store.add_scores(run_id, [(f"cmpl-{i:06d}", f"contracts/C{i}.sol", "indel", v) for i, v in enumerate(values)]
-                         + [(f"cmpl-{i:06d}", f"contracts/C{i}.sol", "exact", float(v == 1.0)) for i, v in enumerate(values)])
+        store.add_scores(run_id, [(f"capture-{i + 1}", f"contracts/C{i}.sol", "indel", v) for i, v in enumerate(values)]
+                         + [(f"capture-{i + 1}", f"contracts/C{i}.sol", "exact", float(v == 1.0)) for i, v in enumerate(values)])
         store.set_run_status(run_id, "done")

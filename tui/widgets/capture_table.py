@@ -19,6 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from replay.store import CAPTURE_SORT_KEYS, CaptureRow, Store
+from tui.library import capture_stats
 from tui.errors import WorkerErrors
 
 PAGE = 100
@@ -83,6 +84,9 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
             self.capture_id = capture_id
             super().__init__()
 
+    class StatsReady(Message):
+        """Prompt-token and gotcha counts of some rows were computed and stored."""
+
     class Counted(Message):
         """The number of rows matching the filter (posted by the counting worker)."""
 
@@ -102,6 +106,10 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
         self.count = 0
         self._pages: OrderedDict[int, list[CaptureRow]] = OrderedDict()
         self._frame: tuple[list[int], int, dict[str, Style]] = ([], 0, {})
+        self._stats_tried: set[int] = set()
+        self._stats_wanted: list[int] = []
+        self._stats_running = False
+        self.tokenizer_spec: str | None = None
 
     # -- data -----------------------------------------------------------------------------
     @property
@@ -209,7 +217,63 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
                 "even": base,
             },
         )
-        return super().render_lines(crop)
+        lines = super().render_lines(crop)
+        self._want_stats()
+        return lines
+
+    # -- prompt tokens and gotchas, computed for the rows on screen --------------------------------
+    def _want_stats(self) -> None:
+        """Ask for the counts of the rows on screen that have none. One worker at a time takes
+        the latest request, so fast scrolling counts what is seen, not every row passed."""
+        top = int(self.scroll_y)
+        missing = []
+        for index in range(top, min(top + self.size.height, self.count)):
+            row = self.row(index)
+            if row is not None and row.prompt_tokens is None and row.id not in self._stats_tried:
+                missing.append(row.id)
+        self._stats_wanted = missing
+        if missing and not self._stats_running:
+            self._stats_running = True
+            self.run_worker(self._stats_loop, thread=True, group="capture-stats", exit_on_error=False, name="prompt tokens")
+
+    def _stats_loop(self) -> None:
+        try:
+            while True:
+                ids, self._stats_wanted = self._stats_wanted, []
+                if not ids:
+                    return
+                self._stats_tried.update(ids)
+                self._compute_stats(ids)
+        finally:
+            self._stats_running = False
+
+    def _compute_stats(self, ids: list[int]) -> None:
+        """Tokenize and audit (tui.library.capture_stats) and keep the counts in the store, so
+        a capture is counted once. Captures with no known tokenizer are reported once per batch."""
+        from replay.tokens.tokenizer import TokenizerError
+
+        rows, unknown = [], []
+        for capture_id in ids:
+            capture = self.store.capture(capture_id)
+            if capture is None:
+                continue
+            try:
+                stats = capture_stats(capture, self.tokenizer_spec)
+            except TokenizerError:
+                unknown.append(capture.source.where())
+                continue
+            if stats is not None:
+                rows.append((capture_id, *stats))
+        if rows:
+            self.store.set_capture_stats(rows)
+            self.post_message(self.StatsReady())
+        if unknown:
+            raise TokenizerError(f"{len(unknown)} captures have no known tokenizer (first: {unknown[0]}); "
+                                 "start the TUI with --tokenizer SPEC")
+
+    def on_capture_table_stats_ready(self, message: StatsReady) -> None:
+        self._pages.clear()
+        self.refresh()
 
     def render_line(self, y: int) -> Strip:
         widths, width, styles = self._frame
