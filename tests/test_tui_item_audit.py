@@ -59,13 +59,11 @@ async def test_item_view_shows_tokens_cursor_and_completion_diff(store) -> None:
         # The cursor is where the logged prefix ends in the prompt.
         assert capture.logged_prompt[: cursor_offset(capture)].endswith(capture.segments.prefix)
         diff = text_of(item, "#item-diff")
-        assert "run run-a (qwen2.5-coder-0.5b) vs editor's completion · Indel 0.800" in diff
-        await pilot.press("n")
-        assert "run run-b (starcoder2-3b)" in text_of(item, "#item-diff")
+        assert "run run-cap (qwen2.5-coder-0.5b) vs editor's completion · Indel 0.800" in diff
         await pilot.press("y")
         assert app.clipboard == capture.logged_prompt
         await pilot.press("Y")
-        assert app.clipboard == "--- run-b\n+++ editor\n0 + 2\n0 + 1"
+        assert app.clipboard == "--- run-cap\n+++ editor\n0 + 2\n0 + 1"
 
 
 async def test_token_diff_modes_switch_with_one_key(store) -> None:

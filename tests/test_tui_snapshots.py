@@ -54,7 +54,7 @@ class TestRuns:
         async def run_before(pilot) -> None:
             await settle(pilot)
             await pilot.press("3", "space", "down", "space", "c")
-            await pilot.pause()
+            await settle(pilot)
 
         assert snap_compare(create_app(store=store), terminal_size=SIZE, run_before=run_before)
 
