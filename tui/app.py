@@ -67,6 +67,7 @@ class FimReplayApp(App[None]):
         self.owns_store = owns_store
         self._watcher: StoreWatcher | None = None
         self._importer: object | None = None
+        self._dashboard_screen: Screen | None = None
         self._import_store: Store | None = None
 
     # -- modes and screens ----------------------------------------------------------------------
@@ -90,7 +91,8 @@ class FimReplayApp(App[None]):
     def _dashboard(self) -> Screen:
         from tui.screens.dashboard import DashboardScreen
 
-        return DashboardScreen(self.store)
+        self._dashboard_screen = DashboardScreen(self.store)
+        return self._dashboard_screen
 
     def open_item(self, capture_id: int, marked_token: int | None = None) -> None:
         from tui.screens.item import ItemScreen
@@ -136,10 +138,9 @@ class FimReplayApp(App[None]):
 
     async def action_quit(self) -> None:
         """Ask running replays to stop between two items (each finished completion is already
-        committed), wait for them, then leave: the store is consistent when the app exits."""
-        for worker in self.workers:
-            worker.cancel()
-        await self.workers.wait_for_complete()
+        committed), wait for their threads, then leave: the store is consistent on exit."""
+        if self._dashboard_screen is not None:
+            await self._dashboard_screen.stop_runs()  # type: ignore[attr-defined]
         self.exit()
 
     def on_unmount(self) -> None:

@@ -7,7 +7,10 @@ cancelled run (`x`, or quitting) stops between two items and resumes (`u`) where
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,7 +27,7 @@ from textual.worker import get_current_worker
 from replay.backends import BACKENDS
 from replay.backends.base import GenParams
 from replay.records import Completion, FimItem
-from replay.runner import new_run_id, run_source
+from replay.runner import SourceRun, new_run_id, run_source
 from replay.scoring import exact, indel
 from replay.store import Store
 from tui.errors import WorkerErrors
@@ -113,6 +116,7 @@ class DashboardScreen(WorkerErrors, Screen):
         self.store = store
         self.runs: dict[str, ModelRun] = {}
         self._plots: dict[str, Sparkline] = {}
+        self._run_ended: dict[str, threading.Event] = {}  # set when the run's thread has returned
 
     def compose(self) -> ComposeResult:
         yield Static("Replay", classes="screen-title")
@@ -184,13 +188,21 @@ class DashboardScreen(WorkerErrors, Screen):
 
     def _launch(self, run: ModelRun, source: str, editor: str, backend: str, endpoints: list[str], params: GenParams) -> None:
         self.runs[run.model] = run
+        self._run_ended[run.run_id] = threading.Event()
         self._show(run)
         self.replay(run, source, editor, backend, endpoints, params)
+
+    async def stop_runs(self) -> None:
+        """Cancel every run and wait until their threads have returned: each stops after the
+        completion in progress, which is committed (the app calls this before quitting)."""
+        self.action_cancel()
+        events = list(self._run_ended.values())
+        await asyncio.to_thread(lambda: [event.wait() for event in events])
 
     @work(thread=True, group="replay", exit_on_error=False)
     def replay(self, run: ModelRun, source: str, editor: str, backend: str, endpoints: list[str], params: GenParams) -> None:
         worker = get_current_worker()
-        refs = references(source, self.store)
+        refs: dict[str, str] = {}
 
         def progress(done: int, total: int, completion: Completion | None) -> None:
             scores = None
@@ -202,14 +214,26 @@ class DashboardScreen(WorkerErrors, Screen):
                 raise RunCancelled(run.run_id)
 
         try:
-            result = run_source(self.store, source, backend, model=run.model, editor=editor, params=params,
-                                run_id=run.run_id, endpoints=endpoints, on_progress=progress)
+            refs.update(references(source, self.store))
+            result = self._run(run, source, editor, backend, endpoints, params, progress)
+        finally:
+            self._run_ended[run.run_id].set()
+        if result is not None:
+            self._finished(run, result)
+
+    def _run(self, run: ModelRun, source: str, editor: str, backend: str, endpoints: list[str], params: GenParams,
+             progress: Callable[[int, int, Completion | None], None]) -> SourceRun | None:
+        try:
+            return run_source(self.store, source, backend, model=run.model, editor=editor, params=params,
+                              run_id=run.run_id, endpoints=endpoints, on_progress=progress)
         except RunCancelled:
             self.post_message(self.Finished(run.model, "cancelled"))
-            return
+            return None
         except BaseException:
             self.post_message(self.Finished(run.model, "failed"))
             raise
+
+    def _finished(self, run: ModelRun, result: SourceRun) -> None:
         status = "done" if result.summary.errors == 0 else f"done, {result.summary.errors} errors"
         if result.rejects:
             status += f", {len(result.rejects)} rejects ({result.rejects_file})"
