@@ -506,30 +506,20 @@ def corpus_list_cmd(as_json: bool) -> None:
 def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
     from replay.paths import data_dir
-    from replay.scoring import aggregate, jsonl_pairs, metric_key, run_pairs, score_rows
+    from replay.scoring import aggregate, jsonl_pairs, score_rows, score_run
 
     path = Path(source)
     if path.is_file():
         pairs, rejects, counts = jsonl_pairs(path)
         rejects_path = path.with_name(path.name + ".rejects.jsonl")
-        run_id = None
-    elif (run := store.run(source)) is not None:
-        run_id = source
-        pairs, rejects, counts = run_pairs(store, run_id)
-        from replay.report import run_profile
-
-        config = run["config"]
-        counts = {**counts, "backend": config.get("backend"), "model": config.get("model"),  # type: ignore[dict-item]
-                  "profile": run_profile(store, run_id, config)}
-        rejects_path = data_dir() / "rejects" / f"score-{run_id}.jsonl"
+        result = aggregate(score_rows(pairs, lines), seed=seed)
+        result.update(source=source, run=None, lines=lines, scored="completion text after post-processing (stop words)",
+                      **counts, n_rejects=len(rejects))
+    elif store.run(source) is not None:
+        result, rejects = score_run(store, source, lines, seed)
+        rejects_path = data_dir() / "rejects" / f"score-{source}.jsonl"
     else:
         raise UsageFailure(f"{source}: neither a JSONL file nor a run in {store.path}")
-    rows = score_rows(pairs, lines)
-    result = aggregate(rows, seed=seed)
-    if run_id is not None:
-        store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
-    result.update(source=source, run=run_id, lines=lines, scored="completion text after post-processing (stop words)",
-                  **counts, n_rejects=len(rejects))
     if rejects:
         rejects_path.parent.mkdir(parents=True, exist_ok=True)
         rejects_path.write_text("".join(json.dumps({"where": r.where, "reason": r.reason}) + "\n" for r in rejects), encoding="utf-8")
@@ -676,7 +666,7 @@ def export_cmd(source: str, fmt: str, output: Path, model: str | None, editor: s
     """Write a run's prompts (or a file's) as an OpenAI batch file for `vllm run-batch`."""
     from replay.backends import GenParams
     from replay.batch import export_openai_batch
-    from replay.run_inputs import editor_renderer, load_inputs
+    from replay.run_inputs import load_inputs
 
     run = store.run(source)
     rejects = []
@@ -687,7 +677,7 @@ def export_cmd(source: str, fmt: str, output: Path, model: str | None, editor: s
         if not model:
             raise UsageFailure("--model is needed when exporting items, prompts or captures")
         try:
-            inputs = load_inputs(source, store, lambda: editor_renderer(editor, model or ""))
+            inputs = load_inputs(source, store, editor, model or "")
         except LookupError as exc:
             raise UsageFailure(str(exc)) from exc
         prompts, rejects = inputs.prompts, inputs.rejects
@@ -729,6 +719,46 @@ def import_results_cmd(results: Path, run_id: str, as_json: bool, store: Store) 
                    "rejects": len(summary.rejects), "rejects_file": rejects_file})
     else:
         click.echo(f"run {run_id}: {summary.imported} results imported, {summary.errors} errors, {len(summary.rejects)} rejected lines")
+
+
+@cli.command("demo")
+@click.option("--files", type=click.IntRange(min=1), default=6, show_default=True, help="Solidity files taken from the demo corpus.")
+@click.option("--per-file", type=click.IntRange(min=1), default=2, show_default=True, help="Benchmark items per file.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--model", default="default", show_default=True, help="`default` (the demo GGUF) or a GGUF file.")
+@click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
+              help="Tokens to generate (default: each profile's own: 128 standard, 64 Tabby).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="llama.cpp CPU threads.")
+@click.option("--tui", "with_tui", is_flag=True, help="Show the demo live in the TUI.")
+@json_option
+@db_option
+def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: int | None, threads: int | None,
+             with_tui: bool, as_json: bool, store: Store) -> None:
+    """The main job on the embedded defaults: import captures/, verify, audit, build a Solidity
+    benchmark, replay both against the local model, score and report."""
+    from replay.assets import AssetError, MissingAsset
+    from replay.backends import BackendError
+    from replay.backends.models import ModelError
+    from replay.corpus.sources import CorpusError
+    from replay.demo import DemoOptions, run_demo
+
+    opts = DemoOptions(files=files, per_file=per_file, seed=seed, model=model, max_new_tokens=max_new_tokens, threads=threads)
+    if with_tui:
+        from tui.app import create_app
+
+        create_app(store=store, demo=opts).run()
+        return
+    say = (lambda s: None) if as_json else (lambda s: click.echo(f"fimreplay demo: {s}", err=True))
+    try:
+        result = run_demo(store, opts, say=say, on_progress=_Progress(not as_json and sys.stderr.isatty()))
+    except (ModelError, MissingAsset, CorpusError, ValueError) as exc:
+        raise UsageFailure(str(exc)) from exc
+    except (AssetError, BackendError, OSError) as exc:
+        raise WorkFailure(str(exc)) from exc
+    if as_json:
+        emit_json({"runs": result.runs, "steps": result.steps})
+    else:
+        click.echo(result.report, nl=False)
 
 
 

@@ -36,16 +36,31 @@ class Inputs(msgspec.Struct):
 
 Renderer = Callable[[EditorInput], RenderedPrompt]
 
+# `--editor own`: each capture through the profile of the editor that made it (benchmark items,
+# which have no editor, through the standard profile).
+OWN = "own"
+
 
 def editor_renderer(editor: str, model: str) -> Renderer:
     """Render through the editor profile `editor` ("standard", "tabby@0.25", "continue@1.0")."""
     from replay import editors
 
-    render = getattr(editors, "render", None)
-    if render is None:
-        raise LookupError("rendering items and captures needs replay.editors.render (not in this build)")
     name, _, version = editor.partition("@")
-    return lambda inp: render(name, inp, model, version or None)
+    return lambda inp: editors.render(name, inp, model, version or None)
+
+
+class Renderers:
+    """The renderer for each input, made once per editor profile when first needed."""
+
+    def __init__(self, editor: str, model: str) -> None:
+        self.editor, self.model = editor, model
+        self._made: dict[str, Renderer] = {}
+
+    def __call__(self, inp: EditorInput, own: str | None = None) -> RenderedPrompt:
+        name = (own or "standard") if self.editor == OWN else self.editor
+        if name not in self._made:
+            self._made[name] = editor_renderer(name, self.model)
+        return self._made[name](inp)
 
 
 def item_input(item: FimItem) -> EditorInput:
@@ -60,11 +75,12 @@ def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
                        language=rec.language, snippets=seg.snippets, item_id=f"capture-{capture_id}")
 
 
-def load_inputs(source: str, store: Store, render: Callable[[], Renderer]) -> Inputs:
-    """Read `source` (a JSONL path or `captures`). `render` gives the renderer when needed."""
+def load_inputs(source: str, store: Store, editor: str, model: str) -> Inputs:
+    """Read `source` (a JSONL path or `captures`); items and captures go through `editor`'s profile."""
     prompts: list[RenderedPrompt] = []
     rejects: list[Reject] = []
     seen: set[str] = set()
+    render = Renderers(editor, model)
 
     def add(prompt: RenderedPrompt, where: str, raw: str) -> None:
         if not prompt.item_id:
@@ -77,14 +93,12 @@ def load_inputs(source: str, store: Store, render: Callable[[], Renderer]) -> In
 
     if source == "captures":
         digest = hashlib.sha256()
-        renderer = None
         for capture_id, rec, _ in store.captures():
             digest.update(rec.content_hash().encode())
             where = rec.source.where()
             try:
                 inp = capture_input(capture_id, rec)
-                renderer = renderer or render()
-                add(_with_id(renderer(inp), inp.item_id), where, "")
+                add(_with_id(render(inp, rec.editor), inp.item_id), where, "")
             except (ValueError, KeyError) as exc:
                 rejects.append(Reject(where, str(exc), rec.raw))
         return Inputs(prompts, rejects, digest.hexdigest(), "captures")
@@ -92,7 +106,6 @@ def load_inputs(source: str, store: Store, render: Callable[[], Renderer]) -> In
     path = Path(source)
     data = path.read_bytes()
     kind = "prompts"
-    renderer = None
     for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
         if not line.strip():
             continue
@@ -104,8 +117,7 @@ def load_inputs(source: str, store: Store, render: Callable[[], Renderer]) -> In
             if "middle" in obj:
                 kind = "items"
                 item = msgspec.convert(obj, FimItem)
-                renderer = renderer or render()
-                add(_with_id(renderer(item_input(item)), item.id), where, line)
+                add(_with_id(render(item_input(item)), item.id), where, line)
             elif "profile" in obj and "text" in obj:
                 add(msgspec.convert(obj, RenderedPrompt), where, line)
             else:

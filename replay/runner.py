@@ -191,11 +191,11 @@ def run_source(store: Store, source: str, backend_kind: str, model: str = "defau
     from replay.backends import open_backend
     from replay.backends.models import resolve_model
     from replay.paths import data_dir
-    from replay.run_inputs import editor_renderer, load_inputs, write_rejects
+    from replay.run_inputs import load_inputs, write_rejects
 
     params = params or GenParams()
     ref = resolve_model(model, family=family)
-    inputs = load_inputs(source, store, lambda: editor_renderer(editor, ref.name))
+    inputs = load_inputs(source, store, editor, ref.name)
     run_id = run_id or new_run_id()
     rejects_file = None
     if inputs.rejects:
