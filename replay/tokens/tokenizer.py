@@ -134,9 +134,9 @@ class BackendTokenizer(Tokenizer):
     def _run(self, special: bool, fn):  # noqa: ANN001, ANN202 - a small local helper
         """Run `fn(hf)` with special tokens parsed (the default) or left as text
         (`encode_special_tokens=True`, llama.cpp parse_special=false), switched under a lock."""
-        if special:
-            return fn(self.hf)
         with self._lock:
+            if special:
+                return fn(self.hf)
             self.hf.encode_special_tokens = True
             try:
                 return fn(self.hf)
