@@ -119,11 +119,13 @@ def assets_list(store: Store, as_json: bool, verify: bool) -> None:
 @click.argument("names", nargs=-1)
 @click.option("--find-links", "find_links", multiple=True, help="Extra pip --find-links location (a folder or URL).")
 @click.option("--no-index", is_flag=True, help="Use only --find-links locations, not PyPI.")
-def assets_install(store: Store, as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool) -> None:
+@click.option("--pip-arg", "pip_extra", multiple=True, help="Another argument for `pip download` (repeatable).")
+def assets_install(store: Store, as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool,
+                   pip_extra: tuple[str, ...]) -> None:
     """Get assets (all when none are named): verify sha256, keep what is already there."""
     from replay import assets
 
-    pip_args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else [])
+    pip_args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else []) + list(pip_extra)
     for n in names:
         try:
             assets.find_asset(n)
