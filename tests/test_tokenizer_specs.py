@@ -130,3 +130,21 @@ def test_transformers_gguf_import_disagrees_on_deepseek() -> None:
     exact = load_tokenizer(f"gguf:{path}")
     text = "x = 12345 <｜fim▁begin｜>"
     assert hf.encode(text) != exact.encode(text)
+
+
+@pytest.mark.slow
+def test_hf_spec_loads_a_local_dir_through_transformers(tmp_path: Path) -> None:
+    """`hf:DIR` goes through transformers' AutoTokenizer; BOS is what transformers really does
+    with add_special_tokens=True (here: a bare tokenizer.json has no post-processor, so none,
+    whatever tokenizer_config.json says)."""
+    exact = load_tokenizer("deepseek-coder")
+    exact.hf.save(str(tmp_path / "tokenizer.json"))
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({
+        "tokenizer_class": "PreTrainedTokenizerFast", "add_bos_token": True,
+        "bos_token": "<｜begin▁of▁sentence｜>", "eos_token": "<｜end▁of▁sentence｜>"}))
+    tok = load_tokenizer(f"hf:{tmp_path}")
+    text = "<｜fim▁begin｜>x = 1<｜fim▁hole｜>"
+    assert tok.kind == "hf" and tok.encode(text) == exact.encode(text)
+    assert tok.bos_id == 32013 and tok.add_bos is False
+    with pytest.raises(TokenizerError, match="transformers could not load"):
+        load_tokenizer(f"hf:{tmp_path / 'missing'}")

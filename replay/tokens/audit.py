@@ -101,8 +101,6 @@ def subject_from_rendered(r: RenderedPrompt, where: str = "") -> Subject:
 def subject_from_capture(c: CaptureRecord, where: str = "") -> Subject | None:
     """A capture is audited through its logged prompt; None when nothing was logged."""
     text = c.logged_prompt
-    if text is None and c.segments is not None:
-        return None
     if text is None:
         return None
     seg = c.segments
