@@ -220,6 +220,7 @@ def _atomic_from(dest: Path, write: Callable[[io.BufferedWriter], object]) -> No
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; the cache is readable like any download
         os.replace(tmp, dest)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -321,6 +322,7 @@ def _copy_verified(dest: Path, sha: str, write: Callable[[io.BufferedWriter], ob
         digest = sha256_file(Path(tmp))
         if digest != sha:
             raise AssetError(f"{dest.name}: sha256 {digest} does not match the pinned {sha}")
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; the cache is readable like any download
         os.replace(tmp, dest)
     finally:
         Path(tmp).unlink(missing_ok=True)

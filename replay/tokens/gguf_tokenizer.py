@@ -26,8 +26,7 @@ from __future__ import annotations
 from tokenizers import AddedToken, Regex, decoders, models, normalizers, pre_tokenizers
 from tokenizers import Tokenizer as HFTokenizer
 
-from replay.tokens.gguf_vocab import (TOKEN_BYTE, TOKEN_CONTROL, TOKEN_UNKNOWN, TOKEN_UNUSED, TOKEN_USER_DEFINED,
-                                      GgufVocab)
+from replay.tokens.gguf_vocab import TOKEN_CONTROL, TOKEN_UNKNOWN, TOKEN_USER_DEFINED, GgufVocab
 from replay.tokens.llama_pretok import pre_tokenizer
 
 SPM_SPACE = "\u2581"
@@ -73,9 +72,7 @@ _FORCED_USER = ("<|channel|>", "<|message|>", "<|start|>", "<|constrain|>")
 def control_ids(vocab: GgufVocab) -> set[int]:
     """Ids llama.cpp treats as CONTROL after loading: typed so in the GGUF, or made so by text."""
     ids = {i for i, t in enumerate(vocab.token_types) if t == TOKEN_CONTROL}
-    by_text: dict[str, int] = {}
-    for i, t in enumerate(vocab.tokens):
-        by_text.setdefault(t, i)
+    by_text = {t: i for i, t in enumerate(vocab.tokens)}
     for keys, texts in _ROLE_TEXTS.items():
         if any(f"tokenizer.ggml.{k}" in vocab.special_ids for k in keys):
             continue
@@ -123,9 +120,7 @@ def _spm_merges(vocab: GgufVocab) -> list[tuple[str, str]]:
 
 def build(vocab: GgufVocab) -> HFTokenizer:
     """The tokenizer llama.cpp would use for this vocabulary (byte-level BPE or SPM)."""
-    vocab_map = {}
-    for i, t in enumerate(vocab.tokens):
-        vocab_map.setdefault(t, i)
+    vocab_map = {t: i for i, t in enumerate(vocab.tokens)}  # a repeated text maps to its last id, as llama.cpp's token_to_id
     if vocab.model == "gpt2":
         pt = pre_tokenizer(vocab.pre)
         merges = [tuple(m.split(" ", 1)) for m in (vocab.merges or [])]
@@ -147,11 +142,3 @@ def build(vocab: GgufVocab) -> HFTokenizer:
     tok.add_tokens(_added_tokens(vocab))
     return tok
 
-
-def byte_token_ids(vocab: GgufVocab) -> set[int]:
-    """Ids of <0xXX> byte tokens (SPM byte fallback)."""
-    return {i for i, t in enumerate(vocab.token_types) if t == TOKEN_BYTE}
-
-
-def unused_token_ids(vocab: GgufVocab) -> set[int]:
-    return {i for i, t in enumerate(vocab.token_types) if t == TOKEN_UNUSED}

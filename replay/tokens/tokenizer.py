@@ -116,7 +116,8 @@ class BackendTokenizer(Tokenizer):
 
     def __init__(self, spec: str, kind: str, hf: HFTokenizer, *, bos_id: int | None, eos_id: int | None, add_bos: bool,
                  byte_level: bool, spm: bool = False, strip_first_space: bool = False,
-                 byte_ids: set[int] | None = None, special_ids: set[int] | None = None) -> None:
+                 byte_ids: set[int] | None = None, special_ids: set[int] | None = None,
+                 texts: Sequence[str] | None = None) -> None:
         self.spec, self.kind, self.hf = spec, kind, hf
         self.bos_id, self.eos_id, self.add_bos = bos_id, eos_id, add_bos
         self.byte_level, self.spm, self.strip_first_space = byte_level, spm, strip_first_space
@@ -124,6 +125,7 @@ class BackendTokenizer(Tokenizer):
         self._added = {i: t.content for i, t in added.items()}
         self._special = special_ids if special_ids is not None else {i for i, t in added.items() if t.special}
         self._byte_ids = byte_ids if byte_ids is not None else set()
+        self._texts = texts  # every id's vocab text (GGUF), for ids a repeated text hides from the model
         self._lock = threading.Lock()
         self._bytes_cache: dict[int, bytes] = {}
 
@@ -161,6 +163,8 @@ class BackendTokenizer(Tokenizer):
             out = self._added[token].encode("utf-8")
         else:
             text = self.hf.id_to_token(token)
+            if text is None and self._texts is not None and 0 <= token < len(self._texts):
+                text = self._texts[token]
             if text is None:
                 raise IndexError(f"token id {token} is outside the vocabulary of {self.spec}")
             if self.byte_level:
@@ -292,7 +296,8 @@ def from_gguf_vocab(spec: str, vocab: GgufVocab) -> BackendTokenizer:
     return BackendTokenizer(spec, "gguf", hf, bos_id=vocab.bos_id, eos_id=vocab.eos_id,
                             add_bos=gguf_tokenizer.effective_add_bos(vocab), byte_level=vocab.model == "gpt2", spm=add_prefix,
                             strip_first_space=add_prefix,
-                            byte_ids={i for i, t in enumerate(vocab.token_types) if t == TOKEN_BYTE}, special_ids=special)
+                            byte_ids={i for i, t in enumerate(vocab.token_types) if t == TOKEN_BYTE}, special_ids=special,
+                            texts=vocab.tokens)
 
 
 # --- tokenizer.json / transformers -------------------------------------------------------
