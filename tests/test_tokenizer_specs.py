@@ -148,3 +148,23 @@ def test_hf_spec_loads_a_local_dir_through_transformers(tmp_path: Path) -> None:
     assert tok.bos_id == 32013 and tok.add_bos is False
     with pytest.raises(TokenizerError, match="transformers could not load"):
         load_tokenizer(f"hf:{tmp_path / 'missing'}")
+
+
+def test_fim_route_ids() -> None:
+    """The engine builds the ids itself when prefix and suffix go apart: mistral-common puts its
+    control tokens; llama-cpp-python 0.3.36 puts token 0 where the sentinels should be."""
+    from mistral_common.protocol.fim.request import FIMRequest
+    from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
+
+    from replay.tokens.engine import fim_route_ids
+
+    want = MistralTokenizer.v3().encode_fim(FIMRequest(prompt="def f():", suffix="\n    pass\n")).tokens
+    assert fim_route_ids(load_tokenizer("mistral:v3"), "def f():", "\n    pass\n", "mistral").ids == want
+    qwen = load_tokenizer("qwen2.5-coder")
+    got = fim_route_ids(qwen, "x = ", "\n", "llama.cpp").ids
+    assert got == [0, *qwen.encode("x = "), 0, *qwen.encode("\n"), 0] and 151659 not in got
+    spm = load_tokenizer("codellama")
+    ids = fim_route_ids(spm, "a", "b", "llama.cpp").ids
+    assert ids[0] == 1 and spm.pieces(ids[-2:-1]) == ["b"] and spm.pieces(spm.encode("b")) == [" b"]  # no dummy space
+    with pytest.raises(EngineError):
+        fim_route_ids(qwen, "a", "b", "vllm")
