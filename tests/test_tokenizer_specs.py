@@ -124,12 +124,19 @@ def test_unknown_engine() -> None:
 
 @pytest.mark.slow
 def test_transformers_gguf_import_disagrees_on_deepseek() -> None:
-    """transformers' own GGUF import (hf-gguf:) is lossy for DeepSeek-Coder: the audit can show it."""
-    path = asset_path("vocab-deepseek-coder")
-    hf = load_tokenizer(f"hf-gguf:{path}")
-    exact = load_tokenizer(f"gguf:{path}")
-    text = "x = 12345 <｜fim▁begin｜>"
+    """transformers' own GGUF import (hf-gguf:) garbles DeepSeek-Coder's FIM tokens; the audit says so."""
+    from replay.tokens.audit import Auditor, Subject
+    from replay.tokens.tokenizer import converter_spec
+
+    exact = load_tokenizer("deepseek-coder")
+    assert converter_spec(exact) == f"hf-gguf:{asset_path('vocab-deepseek-coder')}"
+    hf = load_tokenizer(converter_spec(exact))
+    text = "<｜fim▁begin｜>x = 12345<｜fim▁hole｜>\n<｜fim▁end｜>"
     assert hf.encode(text) != exact.encode(text)
+    found = [f for f in Auditor(exact, compare=hf).audit(Subject(text)) if f.kind == "converter-disagreement"]
+    assert len(found) == 1 and found[0].token == 1  # after the BOS llama.cpp adds
+    with pytest.raises(TokenizerError, match="not read from a GGUF"):
+        converter_spec(load_tokenizer("mistral:v3"))
 
 
 @pytest.mark.slow

@@ -46,6 +46,7 @@ class Tokenizer(ABC):
     eos_id: int | None = None
     add_bos: bool = False  # what the model's own config says (GGUF add_bos_token / HF config)
     spm: bool = False  # SentencePiece-style: a space is prepended to text after a special token
+    gguf_path: Path | None = None  # the GGUF file the vocabulary was read from, when it was
 
     @abstractmethod
     def encode(self, text: str, *, special: bool = True) -> list[int]:
@@ -289,6 +290,12 @@ def codellama_vocab(base: GgufVocab) -> GgufVocab:
 
 
 def from_gguf_vocab(spec: str, vocab: GgufVocab) -> BackendTokenizer:
+    tok = _from_gguf_vocab(spec, vocab)
+    tok.gguf_path = Path(vocab.path)
+    return tok
+
+
+def _from_gguf_vocab(spec: str, vocab: GgufVocab) -> BackendTokenizer:
     hf = gguf_tokenizer.build(vocab)
     spm = vocab.model == "llama"
     add_prefix = spm and (vocab.add_space_prefix is None or bool(vocab.add_space_prefix))
@@ -468,6 +475,14 @@ def _load(spec: str) -> Tokenizer:
     if name == "codellama":
         vocab = codellama_vocab(vocab)
     return from_gguf_vocab(spec, vocab)
+
+
+def converter_spec(tok: Tokenizer) -> str:
+    """The `hf-gguf:` spec of transformers' own import of the same GGUF (for the audit's
+    converter-disagreement check)."""
+    if tok.gguf_path is None:
+        raise TokenizerError(f"{tok.spec} was not read from a GGUF file: there is no converter to compare with")
+    return f"hf-gguf:{tok.gguf_path}"
 
 
 @lru_cache(maxsize=16)
