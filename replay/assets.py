@@ -141,13 +141,13 @@ DEMO_MODEL = Asset(
     aliases=("demo-model",),
 )
 
-REGISTRY: dict[str, Asset] = {a.name: a for a in [DEMO_MODEL, *(_vocab_asset(n, *s) for n, s in _VOCABS.items())]}
+# npm packages unpacked under <cache>/npm/: one line each, e.g.
+#   Asset("solidity-openzeppelin", "@openzeppelin/contracts 5.7.0 (MIT)",
+#         NpmTarball("@openzeppelin/contracts@5.7.0", "<sha256 of the .tgz>"),
+#         (AssetFile("npm/openzeppelin-contracts-5.7.0", "<the same sha256>"),)),
+NPM_ASSETS: list[Asset] = []
 
-
-def register(asset: Asset) -> Asset:
-    """Add an asset to the registry (other modules declare their npm assets this way)."""
-    REGISTRY[asset.name] = asset
-    return asset
+REGISTRY: dict[str, Asset] = {a.name: a for a in [DEMO_MODEL, *(_vocab_asset(n, *s) for n, s in _VOCABS.items()), *NPM_ASSETS]}
 
 
 def find_asset(name: str) -> Asset:
