@@ -125,3 +125,23 @@ def test_codellama_pieces_tokenize_as_llama_cpp_does(tmp_path) -> None:  # noqa:
     for text in texts:
         assert ours.encode(text) == llm.tokenize(text.encode("utf-8"), add_bos=False, special=True), text
     assert llm.tokenize(texts[0].encode("utf-8"), add_bos=True, special=True)[:2] == [1, 32007]
+
+
+FUZZ_ALPHABET = [*"abcXYZ019 _-+*/=<>()[]{};:'\",.!?\n\t\r\\", "  ", "\u00a0", "\u2009", "\u3000", "\u200b", "é", "ß", "中文",
+                 "🦙", "\u0301", "\u2028", "\x0b", "\x0c", "\x85", "'s", "'S", "'ll", "１２", "٣", "Ⅻ", "<|fim_prefix|>",
+                 "<fim_prefix>", "<｜fim▁hole｜>", "<s>", "</s>", "<|endoftext|>", "▁", "\x00"]
+
+
+@pytest.mark.parametrize("name", ["qwen2.5-coder", "starcoder", "deepseek-coder", "llama-spm", "phi-3"])
+def test_random_strings_equal_llama_cpp(name: str) -> None:
+    """Random mixes of Unicode whitespace, sentinels, digits and contractions, both parse_special
+    settings (phi-3 covers llama.cpp's rstrip of C-isspace bytes after its special tokens)."""
+    import random
+
+    llm, path = oracle(name)
+    ours = load_tokenizer(f"gguf:{path}")
+    rnd = random.Random(20261122)
+    for _ in range(400):
+        text = "".join(rnd.choice(FUZZ_ALPHABET) for _ in range(rnd.randint(1, 30)))
+        for special in (True, False):
+            assert ours.encode(text, special=special) == llm.tokenize(text.encode("utf-8"), add_bos=False, special=special), (text, special)

@@ -18,7 +18,9 @@ llama.cpp (src/llama-vocab.cpp in llama-cpp-python 0.3.36) tokenizes in two step
      entries, ranked by the entry's score (ties by id).
 Per-token lstrip/rstrip: llama.cpp sets rstrip on the special tokens of models named
 phi-3/phi3 (except <unk>, <s>, <|endoftext|>) (`llama_vocab::impl::load`, "Handle per token
-attributes").
+attributes"), and `tokenizer_st_partition` then drops the C `isspace` bytes (ASCII space,
+\t \n \v \f \r only) after such a token. `tokenizers`' own rstrip removes Unicode
+whitespace too, so the stripping is done by `strip_ids` + the tokenizer wrapper instead.
 """
 
 from __future__ import annotations
@@ -82,9 +84,21 @@ def control_ids(vocab: GgufVocab) -> set[int]:
     return ids
 
 
-def _added_tokens(vocab: GgufVocab) -> list[AddedToken]:
+def rstrip_ids(vocab: GgufVocab) -> set[int]:
+    """Special tokens after which llama.cpp strips whitespace (phi-3 models)."""
     name = vocab.name.lower()
-    phi3 = "phi-3" in name or "phi3" in name
+    if "phi-3" not in name and "phi3" not in name:
+        return set()
+    control = control_ids(vocab)
+    out = {i for i, (t, ttype) in enumerate(zip(vocab.tokens, vocab.token_types))
+           if (i in control or ttype in (TOKEN_USER_DEFINED, TOKEN_UNKNOWN)) and t}
+    by_text = {t: i for i, t in enumerate(vocab.tokens)}
+    out |= {by_text[t] for t in ("</s>",) if t in by_text}
+    out -= {by_text[t] for t in ("<unk>", "<s>", "<|endoftext|>") if t in by_text}
+    return out
+
+
+def _added_tokens(vocab: GgufVocab) -> list[AddedToken]:
     control = control_ids(vocab)
     out = []
     for i, (text, ttype) in enumerate(zip(vocab.tokens, vocab.token_types)):
@@ -92,11 +106,8 @@ def _added_tokens(vocab: GgufVocab) -> list[AddedToken]:
             continue
         if text in _FORCED_USER:
             ttype = TOKEN_USER_DEFINED
-        rstrip = phi3 and text not in ("<unk>", "<s>", "<|endoftext|>")
-        out.append(AddedToken(text, special=(i in control or ttype == TOKEN_UNKNOWN), normalized=False, rstrip=rstrip,
+        out.append(AddedToken(text, special=(i in control or ttype == TOKEN_UNKNOWN), normalized=False, rstrip=False,
                               lstrip=False, single_word=False))
-    if phi3 and "</s>" in vocab.tokens and all(t.content != "</s>" for t in out):
-        out.append(AddedToken("</s>", special=True, normalized=False, rstrip=True))
     return out
 
 
