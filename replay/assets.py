@@ -141,13 +141,13 @@ DEMO_MODEL = Asset(
     aliases=("demo-model",),
 )
 
-REGISTRY: dict[str, Asset] = {a.name: a for a in [DEMO_MODEL, *(_vocab_asset(n, *s) for n, s in _VOCABS.items())]}
+# npm packages unpacked under <cache>/npm/: one line each, e.g.
+#   Asset("solidity-openzeppelin", "@openzeppelin/contracts 5.7.0 (MIT)",
+#         NpmTarball("@openzeppelin/contracts@5.7.0", "<sha256 of the .tgz>"),
+#         (AssetFile("npm/openzeppelin-contracts-5.7.0", "<the same sha256>"),)),
+NPM_ASSETS: list[Asset] = []
 
-
-def register(asset: Asset) -> Asset:
-    """Add an asset to the registry (other modules declare their npm assets this way)."""
-    REGISTRY[asset.name] = asset
-    return asset
+REGISTRY: dict[str, Asset] = {a.name: a for a in [DEMO_MODEL, *(_vocab_asset(n, *s) for n, s in _VOCABS.items()), *NPM_ASSETS]}
 
 
 # npm assets of the editor profiles (issue 3): the real Tabby client (its dist/cli.js bundles
@@ -232,6 +232,7 @@ def _atomic_from(dest: Path, write: Callable[[io.BufferedWriter], object]) -> No
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; the cache is readable like any download
         os.replace(tmp, dest)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -333,6 +334,7 @@ def _copy_verified(dest: Path, sha: str, write: Callable[[io.BufferedWriter], ob
         digest = sha256_file(Path(tmp))
         if digest != sha:
             raise AssetError(f"{dest.name}: sha256 {digest} does not match the pinned {sha}")
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; the cache is readable like any download
         os.replace(tmp, dest)
     finally:
         Path(tmp).unlink(missing_ok=True)

@@ -272,11 +272,13 @@ def assets_list(store: Store, as_json: bool, verify: bool) -> None:
 @click.argument("names", nargs=-1)
 @click.option("--find-links", "find_links", multiple=True, help="Extra pip --find-links location (a folder or URL).")
 @click.option("--no-index", is_flag=True, help="Use only --find-links locations, not PyPI.")
-def assets_install(store: Store, as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool) -> None:
+@click.option("--pip-arg", "pip_extra", multiple=True, help="Another argument for `pip download` (repeatable).")
+def assets_install(store: Store, as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool,
+                   pip_extra: tuple[str, ...]) -> None:
     """Get assets (all when none are named): verify sha256, keep what is already there."""
     from replay import assets
 
-    pip_args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else [])
+    pip_args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else []) + list(pip_extra)
     for n in names:
         try:
             assets.find_asset(n)
@@ -348,7 +350,8 @@ def tokens_cmd(store: Store, as_json: bool, text: str, spec: str, engine: str | 
 @click.option("--tokenizer", "spec", required=True, help="The tokenizer the model uses (see `fimreplay tokens`).")
 @click.option("--engine", default="llama.cpp", show_default=True, help="The engine whose ids are audited.")
 @click.option("--ctx", default=1024, show_default=True, type=int, help="Context size in tokens.")
-@click.option("--compare", "compare_spec", default=None, help="A second tokenizer (e.g. hf-gguf:PATH) to report disagreement with.")
+@click.option("--compare", "compare_spec", default=None,
+              help="A second tokenizer to report disagreement with; `hf-gguf` alone: transformers' import of the same GGUF.")
 @click.option("--captures", is_flag=True, help="Audit the logged prompts of the captures in the store.")
 @click.option("--rejects", "rejects_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where unusable input lines go (default: the data dir's rejects folder).")
@@ -365,7 +368,14 @@ def audit_cmd(store: Store, as_json: bool, inputs: tuple[str, ...], spec: str, e
         engine_rule(engine)
     except EngineError as exc:
         raise UsageFailure(str(exc)) from exc
+    from replay.tokens.tokenizer import TokenizerError, converter_spec
+
     tok = _tokenizer(spec)
+    if compare_spec == "hf-gguf":
+        try:
+            compare_spec = converter_spec(tok)
+        except TokenizerError as exc:
+            raise UsageFailure(str(exc)) from exc
     compare = _tokenizer(compare_spec) if compare_spec else None
     rejects: list[audit_input.Reject] = []
     subjects = []
