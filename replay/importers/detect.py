@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from replay.importers.common import Reject, open_binary
+from replay.importers.common import READ_ERRORS, Reject, open_binary
 from replay.importers.continue_jetbrains import is_formatter_log
 
 FORMATS = ("tabby", "continue-devdata", "continue-console", "continue-jetbrains")
@@ -50,9 +50,15 @@ def detect_bytes(head: bytes) -> str:
 
 def detect_file(path: Path) -> str:
     """The format of the file at `path` (`.gz` is looked into); Reject when it is none."""
+    head = b""
     try:
         with open_binary(path) as f:
-            head = f.read(HEAD_BYTES)
-    except (OSError, EOFError) as exc:
-        raise Reject(f"cannot read: {exc}") from None
+            while len(head) < HEAD_BYTES:  # in steps, so a `.gz` cut short still shows its start
+                chunk = f.read(4096)
+                if not chunk:
+                    break
+                head += chunk
+    except READ_ERRORS as exc:
+        if not head:
+            raise Reject(f"cannot read: {exc}") from None
     return detect_bytes(head)
