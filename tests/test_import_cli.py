@@ -117,6 +117,8 @@ def test_format_forced_and_default_rejects_dir(cli, home: Path, tmp_path: Path) 
     bad.write_bytes(b"{not json}\n")
     out = json.loads(cli("import", str(bad), "--db", db, "--json", "--format", "tabby").stdout)
     assert out["rejected"] == 1 and out["rejects_file"].startswith(str(home / "data" / "rejects"))
+    out = json.loads(cli("import", str(CAPTURES / "bad" / "empty.json"), "--db", db, "--json", "--format", "tabby").stdout)
+    assert out["rejected"] == 1  # forcing a format does not let an empty file pass unnoticed
 
 
 def test_unrecognized_and_corrupt_files_are_rejected_with_reasons(tmp_path: Path) -> None:

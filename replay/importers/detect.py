@@ -22,8 +22,9 @@ _TABBY_KEYS = re.compile(rb'^\{"(?:user|ts)":')
 _SEP = b"=" * 74
 
 
-def detect_bytes(head: bytes) -> str:
-    """The format of a file that starts with `head`; Reject (empty, binary, unknown) otherwise."""
+def check_head(head: bytes) -> bytes:
+    """`head` without a BOM and leading whitespace; Reject when the file is empty or binary
+    (checked even when `--format` is forced)."""
     if not head:
         raise Reject("empty file")
     if b"\x00" in head:
@@ -31,6 +32,12 @@ def detect_bytes(head: bytes) -> str:
     text = head.lstrip(b"\xef\xbb\xbf").lstrip()
     if not text:
         raise Reject("empty file (whitespace only)")
+    return text
+
+
+def detect_bytes(head: bytes) -> str:
+    """The format of a file that starts with `head`; Reject (empty, binary, unknown) otherwise."""
+    text = check_head(head)
     if text[:1] == b"{":
         first = text.split(b"\n", 1)[0]
         if _TABBY_KEYS.match(first) and b'"event":' in text:
@@ -50,6 +57,11 @@ def detect_bytes(head: bytes) -> str:
 
 def detect_file(path: Path) -> str:
     """The format of the file at `path` (`.gz` is looked into); Reject when it is none."""
+    return detect_bytes(read_head(path))
+
+
+def read_head(path: Path) -> bytes:
+    """The first HEAD_BYTES of a file (decompressed for `.gz`); Reject when unreadable."""
     head = b""
     try:
         with open_binary(path) as f:
@@ -61,4 +73,4 @@ def detect_file(path: Path) -> str:
     except READ_ERRORS as exc:
         if not head:
             raise Reject(f"cannot read: {exc}") from None
-    return detect_bytes(head)
+    return head

@@ -16,7 +16,7 @@ from typing import Any
 
 from replay.importers import continue_console, continue_devdata, continue_jetbrains, tabby
 from replay.importers.common import MAX_LINE_BYTES, READ_ERRORS, Ignored, Line, Parsed, Reject, RejectLog, iter_lines, open_binary, read_text
-from replay.importers.detect import FORMATS, LINE_FORMATS, detect_file
+from replay.importers.detect import FORMATS, LINE_FORMATS, check_head, detect_file, read_head
 from replay.records import CaptureRecord, OutcomeEvent, Source
 from replay.store import Store
 
@@ -105,7 +105,11 @@ class Importer:
         return summary
 
     def format_of(self, path: Path) -> str:
-        return self.fmt or detect_file(path)
+        """The forced format (the file must still be non-empty text) or the detected one."""
+        if self.fmt:
+            check_head(read_head(path))
+            return self.fmt
+        return detect_file(path)
 
     def import_file(self, path: Path) -> ImportSummary:
         """Import one whole file (the last line is taken even without its newline)."""
