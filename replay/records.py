@@ -149,6 +149,7 @@ class RenderedPrompt(msgspec.Struct, frozen=True, omit_defaults=True):
     token_ids: tuple[int, ...] = ()
     request: dict[str, Any] | None = None  # the client's HTTP body, where the editor has one
     item_id: str | None = None
+    logged_prompt: str | None = None  # what the editor's own log would show (Tabby: before clipping)
 
 
 class Completion(msgspec.Struct, frozen=True, omit_defaults=True):

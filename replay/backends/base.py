@@ -1,0 +1,87 @@
+"""The one interface every engine implements, and what they share: parameters, errors, stops.
+
+A backend turns one RenderedPrompt into one Completion. Engines that can do several prompts at
+once (transformers' batched generate) also implement `complete_batch`; the runner uses it when
+present. `max_concurrency` tells the runner how many calls may be in flight at once: 1 for an
+in-process engine that is not thread-safe (a llama.cpp context), more for HTTP servers.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import msgspec
+
+from replay.records import Completion, RenderedPrompt
+
+
+class GenParams(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Generation settings of a run. Greedy always: replay must be repeatable.
+
+    `max_new_tokens` None means: the prompt's own (the editor profile's limit, e.g. Tabby's 64).
+    """
+
+    ctx: int = 1024
+    max_new_tokens: int | None = None
+    temperature: float = 0.0
+
+    def new_tokens(self, prompt: RenderedPrompt) -> int:
+        return self.max_new_tokens if self.max_new_tokens is not None else prompt.max_new_tokens
+
+
+class BackendError(Exception):
+    """One prompt failed. `retryable` errors (5xx, 429, connection, timeout) are retried with
+    backoff before they become the item's error; the run goes on either way."""
+
+    def __init__(self, message: str, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+
+class Backend:
+    """One engine and one model. Subclasses set `name` and implement `complete`."""
+
+    name: str = ""
+    max_concurrency: int = 1
+
+    def __init__(self, model: str, model_id: str) -> None:
+        self.model = model  # what the user named (shown in results)
+        self.model_id = model_id  # what identifies the weights in the cache key (sha256 or name@revision)
+
+    def complete(self, prompt: RenderedPrompt, params: GenParams) -> Completion:
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        """The backend part of a run's config. Never holds a secret."""
+        return {"backend": self.name, "model": self.model, "model_id": self.model_id}
+
+    def close(self) -> None:
+        """Free the engine (model memory, HTTP connections)."""
+
+    def finish(self, prompt: RenderedPrompt, raw_text: str, n_tokens: int, finish_reason: str, started: float,
+               stop_applied: bool = True) -> Completion:
+        """Build the Completion: the raw engine output and the editor-processed text beside it."""
+        text = apply_stop(raw_text, prompt.stop) if stop_applied else raw_text
+        return Completion(item_id=prompt.item_id or "", text=text, raw_text=raw_text, backend=self.name,
+                          model=self.model, n_tokens=n_tokens, finish_reason=finish_reason,
+                          latency_s=time.perf_counter() - started)
+
+
+def apply_stop(text: str, stop: tuple[str, ...] | list[str]) -> str:
+    """Cut the text at the earliest occurrence of any stop word; the stop word itself is dropped.
+
+    This is what both editors do with the engine's output: Tabby's stop-condition cuts the
+    matched stop string off (TabbyML/tabby crates/tabby-inference/src/decoding.rs), Continue
+    passes `stop` to the LLM, which ends the text before it (continuedev/continue
+    core/autocomplete/templating/getStopTokens.ts; the llm providers' `stop` parameter). The
+    engine itself only stops on the model's end-of-generation ids, so the raw output stays
+    whole; cutting afterwards gives the same text as stopping during greedy decoding.
+    """
+    cut = len(text)
+    for word in stop:
+        if word:
+            at = text.find(word)
+            if 0 <= at < cut:
+                cut = at
+    return text[:cut]

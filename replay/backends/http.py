@@ -1,0 +1,147 @@
+"""What every HTTP backend shares: endpoints balanced by load, timeouts, retries with backoff,
+and API keys that never leave the request headers.
+
+An endpoint is picked per request: the one with the fewest requests in flight (ties go round
+robin), so several `--endpoint`s share the work by their speed. 5xx, 429, connection errors
+and timeouts are retried with exponential backoff (a 429's Retry-After is honoured, capped);
+other 4xx and unreadable bodies fail at once. After the last try the item gets the error and
+the run goes on (replay.runner). The API key is read from the environment variable named by
+the backend, sent only as a header, and scrubbed from every error message.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import threading
+import time
+from typing import Any
+
+import httpx
+
+from replay.backends.base import Backend, BackendError
+
+RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+
+
+class Endpoints:
+    """Base URLs with in-flight counts: `acquire` picks the least busy one."""
+
+    def __init__(self, urls: list[str]) -> None:
+        if not urls:
+            raise BackendError("no --endpoint given")
+        self.urls = [u.rstrip("/") for u in urls]
+        self.in_flight = [0] * len(self.urls)
+        self.served = [0] * len(self.urls)
+        self._turn = itertools.count()
+        self._lock = threading.Lock()
+
+    def acquire(self) -> int:
+        with self._lock:
+            n = len(self.urls)
+            start = next(self._turn) % n
+            index = min(((start + i) % n for i in range(n)), key=lambda j: self.in_flight[j])
+            self.in_flight[index] += 1
+            return index
+
+    def release(self, index: int) -> None:
+        with self._lock:
+            self.in_flight[index] -= 1
+            self.served[index] += 1
+
+
+class HttpBackend(Backend):
+    """A backend that POSTs JSON to one of several endpoints."""
+
+    max_concurrency = 64
+    api_key_env: str | None = None  # the environment variable holding the key, if any
+
+    def __init__(self, model: str, model_id: str, endpoints: list[str], timeout: float = 60.0, retries: int = 3,
+                 backoff: float = 0.5, api_key_env: str | None = None) -> None:
+        super().__init__(model, model_id)
+        self.endpoints = Endpoints(endpoints)
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        if api_key_env:
+            self.api_key_env = api_key_env
+        self._api_key = os.environ.get(self.api_key_env) if self.api_key_env else None
+        limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
+        self.client = httpx.Client(timeout=httpx.Timeout(timeout), limits=limits)
+
+    def auth_headers(self, key: str) -> dict[str, str]:
+        """How the key is sent (Bearer by default; Anthropic uses x-api-key)."""
+        return {"Authorization": f"Bearer {key}"}
+
+    def headers(self) -> dict[str, str]:
+        return self.auth_headers(self._api_key) if self._api_key else {}
+
+    def scrub(self, message: str) -> str:
+        return message.replace(self._api_key, "***") if self._api_key else message
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """POST with retries; the parsed JSON object, or BackendError with a one-line reason."""
+        last = ""
+        delay = self.backoff
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(delay)
+                delay = self.backoff * (2 ** attempt)
+            index = self.endpoints.acquire()
+            url = self.endpoints.urls[index] + path
+            try:
+                response = self.client.post(url, json=body, headers=self.headers())
+            except httpx.TimeoutException:
+                last = f"{url}: timed out after {self.timeout:g} s"
+                continue
+            except httpx.TransportError as exc:
+                last = f"{url}: connection failed ({type(exc).__name__})"
+                continue
+            finally:
+                self.endpoints.release(index)
+            if response.status_code in RETRY_STATUS:
+                last = f"{url}: HTTP {response.status_code} {_short(response.text)}"
+                if response.status_code == 429 and (after := _retry_after(response)) is not None:
+                    delay = min(after, 30.0)
+                continue
+            if response.status_code >= 400:
+                raise BackendError(self.scrub(f"{url}: HTTP {response.status_code} {_short(response.text)}"))
+            try:
+                data = response.json()
+            except (json.JSONDecodeError, UnicodeDecodeError):
+                raise BackendError(self.scrub(f"{url}: response is not JSON: {_short(response.text)}")) from None
+            if not isinstance(data, dict):
+                raise BackendError(self.scrub(f"{url}: response is not a JSON object: {_short(response.text)}"))
+            return data
+        raise BackendError(self.scrub(f"{last} (after {self.retries + 1} tries)"), retryable=True)
+
+    def describe(self) -> dict[str, Any]:
+        """Endpoints and the key's variable name, never the key."""
+        return {**super().describe(), "endpoints": self.endpoints.urls, "api_key_env": self.api_key_env}
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def field(data: dict[str, Any], *path: str | int) -> Any:
+    """data[path...] or a BackendError naming the missing field (malformed responses)."""
+    cur: Any = data
+    for step in path:
+        try:
+            cur = cur[step]
+        except (KeyError, IndexError, TypeError):
+            raise BackendError(f"malformed response: no {'.'.join(map(str, path))} in {_short(json.dumps(data))}") from None
+    return cur
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    try:
+        return float(response.headers.get("retry-after", ""))
+    except ValueError:
+        return None
+
+
+def _short(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "…"

@@ -1,0 +1,67 @@
+"""Any OpenAI-compatible `/v1/completions` server: vLLM, TGI, llama.cpp's server, Ollama's /v1.
+
+Raw route: `prompt` is the rendered text, or the audited token ids when `send_ids` is on (vLLM
+takes a list of ids as the prompt; llama-cpp-python's server takes text only: its
+CreateCompletionRequest.prompt is `str | list[str]`, llama_cpp/server/types.py). FIM route:
+`prompt` = prefix and `suffix` = suffix, the separate-parameters form Continue uses for FIM
+providers (continuedev/continue core/autocomplete/CompletionStreamer.ts) and that Tabby's
+openai/completion kind sends (TabbyML/tabby crates/http-api-bindings/src/completion/openai.rs).
+Greedy: temperature 0, and `repeat_penalty` 1.0 because llama.cpp servers default to 1.1
+(llama_cpp/server/types.py repeat_penalty_field) while vLLM ignores the unknown field; an
+`extra_body` replaces these engine-specific fields. Stop words are not sent: the engine stops on
+EOS/sentinels and the editor's stops are applied afterwards, so the raw output is kept whole.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from replay.backends.base import GenParams
+from replay.backends.http import HttpBackend, field
+from replay.records import Completion, RenderedPrompt
+
+DEFAULT_EXTRA: dict[str, Any] = {"repeat_penalty": 1.0}
+
+
+def completion_body(model: str, prompt: RenderedPrompt, params: GenParams, send_ids: bool = False,
+                    extra_body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The `/v1/completions` body for one prompt (also a line of an OpenAI batch file)."""
+    body: dict[str, Any] = {"model": model, "max_tokens": params.new_tokens(prompt), "temperature": params.temperature,
+                            **(DEFAULT_EXTRA if extra_body is None else extra_body)}
+    if prompt.route == "fim":
+        body.update(prompt=prompt.prefix_sent, suffix=prompt.suffix_sent)
+    elif send_ids and prompt.token_ids:
+        body["prompt"] = list(prompt.token_ids)
+    else:
+        body["prompt"] = prompt.text
+    return body
+
+
+class OpenAICompatBackend(HttpBackend):
+    name = "openai"
+    api_key_env = "OPENAI_API_KEY"
+
+    def __init__(self, model: str, model_id: str, endpoints: list[str], send_ids: bool = False,
+                 extra_body: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(model, model_id, endpoints, **kwargs)
+        self.sends_ids = send_ids
+        self.extra_body = DEFAULT_EXTRA if extra_body is None else extra_body
+
+    def body(self, prompt: RenderedPrompt, params: GenParams) -> dict[str, Any]:
+        return completion_body(self.model, prompt, params, self.sends_ids, self.extra_body)
+
+    def complete(self, prompt: RenderedPrompt, params: GenParams) -> Completion:
+        started = time.perf_counter()
+        data = self.post("/v1/completions", self.body(prompt, params))
+        return self.parse(prompt, data, started)
+
+    def parse(self, prompt: RenderedPrompt, data: dict[str, Any], started: float) -> Completion:
+        """A `/v1/completions` response (also the body of a batch result line)."""
+        text = field(data, "choices", 0, "text")
+        usage = data.get("usage") or {}
+        return self.finish(prompt, str(text), int(usage.get("completion_tokens") or 0),
+                           str(data["choices"][0].get("finish_reason") or ""), started)
+
+    def cache_extra(self) -> dict[str, Any]:
+        return {"extra_body": self.extra_body}

@@ -1,0 +1,119 @@
+"""Render inputs: one JSON object per line, read into EditorInput, and rendered prompts out.
+
+A line holds either `{"document", "cursor"}` (cursor: a character offset, in Unicode code
+points, into document) or `{"prefix", "suffix"}`, plus optional `filepath` (a path or file://
+URI, as the editor has it), `workspace` (root folder or URI; give it in the same form as
+filepath, since Tabby computes the relative path textually), `language` (the editor's language
+id), `snippets` ([{"filepath", "content", "kind"?}], kind one of declaration | changed |
+opened | clipboard | snippet), `options` (overrides of the editor's settings, keyed by the
+editor's own names), and `id`. FimItem lines (from `fimreplay evalgen`) are accepted too: their
+`middle`, `file`, `mode` and offsets are carried in the item, not used for the prompt.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+
+from replay.records import EditorInput, RenderedPrompt, Snippet
+
+SNIPPET_KINDS = ("declaration", "changed", "opened", "clipboard", "snippet")
+_FIMITEM_KEYS = {"middle", "file", "mode", "start", "end", "chunk_start", "corpus_hash"}
+_KEYS = {"document", "cursor", "prefix", "suffix", "filepath", "workspace", "language", "snippets", "options", "id",
+         "item_id"} | _FIMITEM_KEYS
+
+
+class BadInputLine(ValueError):
+    """A render input line that cannot be used; the message says why (the caller adds file:line)."""
+
+
+def _str(obj: dict[str, Any], key: str, required: bool = False) -> str | None:
+    value = obj.get(key)
+    if value is None:
+        if required:
+            raise BadInputLine(f"missing {key!r}")
+        return None
+    if not isinstance(value, str):
+        raise BadInputLine(f"{key!r} must be a string, got {type(value).__name__}")
+    return value
+
+
+def parse_line(text: str) -> EditorInput:
+    """One input line -> EditorInput; BadInputLine says what is wrong with it."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInputLine(f"not JSON: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(obj, dict):
+        raise BadInputLine(f"expected a JSON object, got {type(obj).__name__}")
+    unknown = sorted(set(obj) - _KEYS)
+    if unknown:
+        raise BadInputLine(f"unknown key(s) {', '.join(map(repr, unknown))}")
+    if "document" in obj or "cursor" in obj:
+        if "prefix" in obj or "suffix" in obj:
+            raise BadInputLine("give either document+cursor or prefix+suffix, not both")
+        document = _str(obj, "document", required=True)
+        cursor = obj.get("cursor")
+        if type(cursor) is not int:
+            raise BadInputLine("'cursor' must be an integer character offset")
+        assert document is not None
+        if not 0 <= cursor <= len(document):
+            raise BadInputLine(f"'cursor' {cursor} is outside the document (0..{len(document)})")
+        prefix, suffix = document[:cursor], document[cursor:]
+    else:
+        prefix = _str(obj, "prefix", required=True) or ""
+        suffix = _str(obj, "suffix") or ""
+    snippets = obj.get("snippets") or []
+    if not isinstance(snippets, list):
+        raise BadInputLine("'snippets' must be a list")
+    parsed: list[Snippet] = []
+    for n, snip in enumerate(snippets):
+        if not isinstance(snip, dict) or not isinstance(snip.get("content"), str):
+            raise BadInputLine(f"snippets[{n}] must be an object with a string 'content'")
+        kind = snip.get("kind", "snippet")
+        if kind not in SNIPPET_KINDS:
+            raise BadInputLine(f"snippets[{n}].kind {kind!r} is not one of {', '.join(SNIPPET_KINDS)}")
+        filepath = snip.get("filepath", "")
+        if not isinstance(filepath, str):
+            raise BadInputLine(f"snippets[{n}].filepath must be a string")
+        parsed.append(Snippet(filepath=filepath, content=snip["content"], kind=kind))
+    options = obj.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadInputLine("'options' must be an object")
+    item_id = obj.get("id", obj.get("item_id"))
+    if item_id is not None and not isinstance(item_id, (str, int)):
+        raise BadInputLine("'id' must be a string or integer")
+    return EditorInput(prefix=prefix, suffix=suffix, filepath=_str(obj, "filepath"), workspace=_str(obj, "workspace"),
+                       language=_str(obj, "language"), snippets=tuple(parsed), options=options,
+                       item_id=None if item_id is None else str(item_id))
+
+
+def read_lines(data: str) -> Iterator[tuple[int, str]]:
+    """(1-based line number, text) of every non-blank line; a blank line is not an input."""
+    for number, line in enumerate(data.splitlines(), start=1):
+        if line.strip():
+            yield number, line
+
+
+def output_row(rendered: RenderedPrompt, line: int) -> dict[str, Any]:
+    """One output line: the engine's prompt as `prompt`, and every field of the rendering."""
+    row: dict[str, Any] = {"line": line}
+    if rendered.item_id is not None:
+        row["id"] = rendered.item_id
+    row.update({"profile": rendered.profile, "family": rendered.family, "route": rendered.route,
+                "prompt": rendered.text, "prefix_sent": rendered.prefix_sent, "suffix_sent": rendered.suffix_sent,
+                "stop": list(rendered.stop), "max_new_tokens": rendered.max_new_tokens})
+    if rendered.request is not None or rendered.profile.startswith("tabby"):
+        row["request"] = rendered.request
+    if rendered.logged_prompt is not None:
+        row["logged_prompt"] = rendered.logged_prompt
+    if rendered.token_ids:
+        row["token_ids"] = list(rendered.token_ids)
+    return row
+
+
+def to_json_line(row: dict[str, Any]) -> str:
+    return msgspec.json.encode(row).decode()

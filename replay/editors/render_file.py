@@ -1,0 +1,74 @@
+"""`fimreplay render`: a JSONL file of cursors in, one rendered prompt per line out.
+
+A bad line stops the run with its file:line and reason (a usage error), or, with keep_going,
+is counted and kept, with its reason, in a rejects file beside the output (OUT.rejects.jsonl;
+without -o, in the data dir's rejects/ folder). A missing asset (tokenizer) is not the line's
+fault: it stops the run as a work failure whatever keep_going says.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from replay.assets import MissingAsset
+from replay.editors import render
+from replay.editors.inputs import BadInputLine, output_row, parse_line, read_lines, to_json_line
+from replay.paths import data_dir
+
+
+class RenderFailure(Exception):
+    """The run stopped: `usage` for bad input (exit 2), else the work failed (exit 1)."""
+
+    def __init__(self, message: str, usage: bool) -> None:
+        super().__init__(message)
+        self.usage = usage
+
+
+def rejects_path(input_path: Path, output: Path | None) -> Path:
+    if output is not None:
+        return output.with_name(output.name + ".rejects.jsonl")
+    folder = data_dir() / "rejects"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"render-{input_path.name}.rejects.jsonl"
+
+
+def render_file(input_path: Path, editor: str, model: str, version: str | None, output: Path | None,
+                keep_going: bool) -> dict[str, Any]:
+    """Render every line of `input_path`; returns the summary (rendered, rejected, files)."""
+    try:
+        data = input_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RenderFailure(f"{input_path}: cannot read: {exc}", usage=True) from exc
+    rejected: list[dict[str, Any]] = []
+    rendered = 0
+    out: TextIO = open(output, "w", encoding="utf-8") if output is not None else sys.stdout  # noqa: SIM115
+    try:
+        for number, line in read_lines(data):
+            where = f"{input_path}:{number}"
+            try:
+                row = output_row(render(editor, parse_line(line), model, version), number)
+            except MissingAsset as exc:
+                raise RenderFailure(str(exc), usage=False) from exc
+            except (BadInputLine, ValueError, KeyError) as exc:
+                reason = str(exc).strip("'\"") if isinstance(exc, KeyError) else str(exc)
+                if not keep_going:
+                    raise RenderFailure(f"{where}: {reason}", usage=True) from exc
+                rejected.append({"source": where, "reason": reason, "raw": line})
+                continue
+            out.write(to_json_line(row) + "\n")
+            rendered += 1
+    finally:
+        if output is not None:
+            out.close()
+        else:
+            out.flush()
+    summary: dict[str, Any] = {"input": str(input_path), "output": str(output) if output else "-", "rendered": rendered,
+                               "rejected": len(rejected), "rejects_file": None}
+    if rejected:
+        path = rejects_path(input_path, output)
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rejected), encoding="utf-8")
+        summary["rejects_file"] = str(path)
+    return summary

@@ -1,0 +1,94 @@
+"""Check the simulator against an editor's own log: rebuild each logged prompt from the segments
+captured beside it and compare byte for byte.
+
+A capture is checked when it carries both segments (Tabby) or a compiled prefix/suffix
+(Continue dev data) and a logged prompt. A mismatch is reported with the first differing byte
+offset (UTF-8) and a short excerpt of both sides there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from replay.editors import rebuild_logged_prompt
+from replay.records import CaptureRecord
+
+EXCERPT = 40
+
+
+def first_difference(a: bytes, b: bytes) -> int:
+    """The first byte offset where a and b differ (the shorter length when one is a prefix)."""
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i
+    return min(len(a), len(b))
+
+
+@dataclass
+class VerifyReport:
+    checked: int = 0
+    matched: int = 0
+    mismatches: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)
+    by_editor: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"checked": self.checked, "matched": self.matched, "mismatched": len(self.mismatches),
+                "errors": len(self.errors), "skipped": self.skipped, "by_editor": self.by_editor,
+                "mismatches": self.mismatches, "error_details": self.errors}
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches and not self.errors
+
+
+def _skip(report: VerifyReport, reason: str) -> None:
+    report.skipped[reason] = report.skipped.get(reason, 0) + 1
+
+
+def verify(captures: Iterable[tuple[int, CaptureRecord]], model: str | None = None,
+           version: str | None = None) -> VerifyReport:
+    """Rebuild and compare every capture that can be checked; the rest are counted as skipped.
+
+    `model` / `version` stand in for what a capture does not record (Tabby's log names neither)."""
+    report = VerifyReport()
+    for capture_id, record in captures:
+        if model and not record.model:
+            record = msgspec.structs.replace(record, model=model)
+        if version and not record.editor_version:
+            record = msgspec.structs.replace(record, editor_version=version)
+        if record.logged_prompt is None:
+            _skip(report, "no logged prompt")
+            continue
+        if record.segments is None:
+            _skip(report, "no segments")
+            continue
+        where = record.source.where()
+        tally = report.by_editor.setdefault(record.editor, {"checked": 0, "matched": 0})
+        try:
+            rebuilt = rebuild_logged_prompt(record)
+        except (ValueError, KeyError, ImportError) as exc:
+            report.errors.append({"capture_id": capture_id, "source": where, "reason": str(exc)})
+            continue
+        if rebuilt is None:
+            _skip(report, "cannot be rebuilt from what was logged")
+            continue
+        report.checked += 1
+        tally["checked"] += 1
+        if rebuilt == record.logged_prompt:
+            report.matched += 1
+            tally["matched"] += 1
+            continue
+        logged, ours = record.logged_prompt.encode("utf-8"), rebuilt.encode("utf-8")
+        offset = first_difference(logged, ours)
+        report.mismatches.append({
+            "capture_id": capture_id, "source": where, "editor": record.editor, "offset": offset,
+            "logged": logged[offset:offset + EXCERPT].decode("utf-8", errors="replace"),
+            "rebuilt": ours[offset:offset + EXCERPT].decode("utf-8", errors="replace"),
+        })
+    return report

@@ -1,0 +1,305 @@
+"""Side-by-side reports of scored runs: Markdown, CSV, JSON and a self-contained HTML page.
+
+A run comes from the store (its config names backend, model and editor profile); its scores are
+the stored ones when every completion has them, otherwise they are computed (and stored). The
+HTML page draws its plots as inline SVG (no script, no CDN): mean per run with its bootstrap 95%
+interval, the distribution of the headline score, and the score by middle length.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import html
+import io
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from replay.scoring import METRIC_NAMES, ScoredItem, aggregate, metric_key, run_pairs, score_rows
+
+HEADLINE = "indel"
+LENGTH_BINS = (0, 16, 32, 64, 128, 256, 10**9)  # middle length in characters
+
+
+@dataclass
+class RunReport:
+    run_id: str
+    backend: str
+    model: str
+    profile: str
+    rows: list[ScoredItem]
+    summary: dict[str, Any]
+    n_rejects: int = 0
+
+    @property
+    def label(self) -> str:
+        return f"{self.model} · {self.profile} ({self.run_id})"
+
+
+def load_run(store: Any, run_id: str, lines: int | None = None, seed: int = 0) -> RunReport:
+    """Score one stored run (reusing stored scores when complete) and summarise it."""
+    run = store.run(run_id)
+    if run is None:
+        raise KeyError(run_id)
+    config = run["config"]
+    pairs, rejects, _ = run_pairs(store, run_id)
+    stored: dict[str, dict[str, float]] = {}
+    for item_id, _, metric, value in store.scores(run_id):
+        for m in METRIC_NAMES:
+            if metric == metric_key(m, lines):
+                stored.setdefault(item_id, {})[m] = value
+    if pairs and all(p[0] in stored and {"indel", "exact", "bleu"} <= stored[p[0]].keys() for p in pairs):
+        rows = [ScoredItem(item_id=i, file=f, values=stored[i], middle_len=len(ref), reference=ref, completion=comp)
+                for i, f, _, ref, comp in pairs]
+    else:
+        rows = score_rows(pairs, lines)
+        store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
+    return RunReport(run_id=run_id, backend=str(config.get("backend", "?")), model=str(config.get("model", "?")),
+                     profile=run_profile(store, run_id, config), rows=rows, summary=aggregate(rows, seed=seed),
+                     n_rejects=len(rejects))
+
+
+def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:
+    """The editor profile of a run: from its config, else from the prompts it replayed
+    (RenderedPrompt.profile, kept by the runner), joined with "+" if they differ."""
+    for key in ("profile", "editor_profile", "editor"):
+        if config.get(key):
+            return str(config[key])
+    profiles = sorted({p.profile for p in store.run_prompts(run_id)})
+    return "+".join(profiles) or "?"
+
+
+def _diff(reference: str, completion: str) -> str:
+    return "".join(difflib.unified_diff(reference.splitlines(keepends=True), completion.splitlines(keepends=True),
+                                        "reference", "completion", n=2)) or "(identical)\n"
+
+
+def extremes(report: RunReport, k: int = 3) -> dict[str, list[dict[str, Any]]]:
+    """The k best and k worst items by the headline score (ties broken by item id)."""
+    ranked = sorted(report.rows, key=lambda r: (r.values.get(HEADLINE, 0.0), r.item_id))
+
+    def show(r: ScoredItem) -> dict[str, Any]:
+        return {"item_id": r.item_id, "file": r.file, "values": r.values, "reference": r.reference,
+                "completion": r.completion, "diff": _diff(r.reference, r.completion)}
+
+    return {"best": [show(r) for r in reversed(ranked[-k:])], "worst": [show(r) for r in ranked[:k]]}
+
+
+def by_length(report: RunReport, metric: str = HEADLINE) -> list[dict[str, Any]]:
+    out = []
+    for lo, hi in zip(LENGTH_BINS, LENGTH_BINS[1:]):
+        vals = [r.values[metric] for r in report.rows if lo <= r.middle_len < hi and metric in r.values]
+        if vals:
+            out.append({"bin": f"{lo}-{hi - 1}" if hi < 10**9 else f"{lo}+", "n": len(vals), "mean": sum(vals) / len(vals)})
+    return out
+
+
+def groups(reports: list[RunReport]) -> list[dict[str, Any]]:
+    """Runs pooled per (model, editor profile): the same files scored together."""
+    pooled: dict[tuple[str, str], list[ScoredItem]] = {}
+    for rep in reports:
+        pooled.setdefault((rep.model, rep.profile), []).extend(rep.rows)
+    return [{"model": m, "profile": p, **{k: v for k, v in aggregate(rows).items() if k != "per_file"}}
+            for (m, p), rows in sorted(pooled.items())]
+
+
+def to_dict(reports: list[RunReport]) -> dict[str, Any]:
+    return {
+        "runs": [{"run": r.run_id, "backend": r.backend, "model": r.model, "profile": r.profile, "n_rejects": r.n_rejects,
+                  **r.summary, "by_length": by_length(r), **extremes(r)} for r in reports],
+        "groups": groups(reports),
+    }
+
+
+def _metrics(reports: list[RunReport]) -> list[str]:
+    return [m for m in METRIC_NAMES if any(m in r.summary["mean"] for r in reports)]
+
+
+def _fmt(x: float | None) -> str:
+    return "" if x is None else f"{x:.4f}"
+
+
+def to_markdown(reports: list[RunReport]) -> str:
+    metrics = _metrics(reports)
+    out = ["# fimreplay report", "", "## Runs (mean over files, bootstrap 95% interval; total = sum of per-file means)", ""]
+    out.append("| run | model | profile | backend | items | files | " + " | ".join(f"{m} mean [95%] | {m} total" for m in metrics) + " |")
+    out.append("|" + "---|" * (6 + 2 * len(metrics)))
+    for r in reports:
+        s = r.summary
+        cells = []
+        for m in metrics:
+            lo, hi = s["ci95"].get(m, [None, None])
+            cells += [f"{_fmt(s['mean'].get(m))} [{_fmt(lo)}, {_fmt(hi)}]", _fmt(s["total"].get(m))]
+        out.append(f"| {r.run_id} | {r.model} | {r.profile} | {r.backend} | {s['n_items']} | {s['n_files']} | " + " | ".join(cells) + " |")
+    files = sorted({f for r in reports for f in r.summary["per_file"]})
+    out += ["", f"## Per file ({HEADLINE})", "", "| file | " + " | ".join(r.run_id for r in reports) + " |",
+            "|" + "---|" * (1 + len(reports))]
+    for f in files:
+        out.append(f"| {f} | " + " | ".join(_fmt(r.summary["per_file"].get(f, {}).get(HEADLINE)) for r in reports) + " |")
+    for r in reports:
+        ex = extremes(r)
+        for kind in ("best", "worst"):
+            out += ["", f"## {kind.capitalize()} items of {r.run_id}", ""]
+            for e in ex[kind]:
+                out += [f"**{e['item_id']}** `{e['file']}` {HEADLINE}={_fmt(e['values'].get(HEADLINE))}", "", "```diff", e["diff"].rstrip("\n"), "```", ""]
+    return "\n".join(out) + "\n"
+
+
+def to_csv(reports: list[RunReport]) -> str:
+    """One row per (run, file) and one `*` row per run with the totals and means."""
+    metrics = _metrics(reports)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["run", "model", "profile", "backend", "file", "n_items"] + metrics
+               + [f"{m}_total" for m in metrics] + [f"{m}_ci95_low" for m in metrics] + [f"{m}_ci95_high" for m in metrics])
+    for r in reports:
+        counts: dict[str, int] = {}
+        for row in r.rows:
+            counts[row.file] = counts.get(row.file, 0) + 1
+        for f, vals in r.summary["per_file"].items():
+            w.writerow([r.run_id, r.model, r.profile, r.backend, f, counts[f]] + [vals.get(m, "") for m in metrics]
+                       + [""] * (3 * len(metrics)))
+        s = r.summary
+        w.writerow([r.run_id, r.model, r.profile, r.backend, "*", s["n_items"]] + [s["mean"].get(m, "") for m in metrics]
+                   + [s["total"].get(m, "") for m in metrics] + [s["ci95"].get(m, ["", ""])[0] for m in metrics]
+                   + [s["ci95"].get(m, ["", ""])[1] for m in metrics])
+    return buf.getvalue()
+
+
+def to_json(reports: list[RunReport]) -> str:
+    return json.dumps(to_dict(reports), ensure_ascii=False, indent=1)
+
+
+# -- HTML with inline SVG ---------------------------------------------------------------------
+
+_COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
+
+
+def _y_axis(h: int, pad: int, top: float, label: str) -> str:
+    """A left axis from 0 to `top` with three ticks, and its label."""
+    scale = h - pad - 10
+    parts = [f'<line x1="{pad}" y1="10" x2="{pad}" y2="{h - pad}" stroke="#333"/>']
+    for frac in (0, 0.5, 1):
+        y = h - pad - frac * scale
+        parts.append(f'<text x="{pad - 4}" y="{y + 4:.1f}" font-size="10" text-anchor="end">{frac * top:.2g}</text>')
+    parts.append(f'<text x="10" y="{(h - pad) / 2:.0f}" font-size="10" transform="rotate(-90 10 {(h - pad) / 2:.0f})" text-anchor="middle">{html.escape(label)}</text>')
+    return "".join(parts)
+
+
+def _svg_bars(reports: list[RunReport], metric: str) -> str:
+    """Mean per run with its 95% interval as a whisker; the y axis is 0..1."""
+    w, h, pad = 120 + 90 * len(reports), 240, 40
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img" aria-label="{metric} by run">',
+             f'<line x1="{pad}" y1="{h - pad}" x2="{w - 10}" y2="{h - pad}" stroke="#333"/>', _y_axis(h, pad, 1.0, metric)]
+    scale = h - pad - 10
+    for i, r in enumerate(reports):
+        mean = r.summary["mean"].get(metric)
+        if mean is None:
+            continue
+        lo, hi = r.summary["ci95"][metric]
+        x = pad + 20 + 90 * i
+        parts.append(f'<rect x="{x}" y="{h - pad - mean * scale:.1f}" width="50" height="{mean * scale:.1f}" fill="{_COLORS[i % len(_COLORS)]}">'
+                     f"<title>{html.escape(r.label)}: {mean:.4f} [{lo:.4f}, {hi:.4f}]</title></rect>")
+        parts.append(f'<line x1="{x + 25}" y1="{h - pad - hi * scale:.1f}" x2="{x + 25}" y2="{h - pad - lo * scale:.1f}" stroke="#000" stroke-width="2"/>')
+        parts.append(f'<text x="{x + 25}" y="{h - pad + 14}" font-size="10" text-anchor="middle">{html.escape(r.run_id[:14])}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _svg_hist(reports: list[RunReport], metric: str = HEADLINE, bins: int = 10) -> str:
+    """Share of items per score bin (0..1 in `bins` steps), one polyline per run."""
+    w, h, pad = 420, 220, 36
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img" aria-label="{metric} distribution">',
+             f'<line x1="{pad}" y1="{h - pad}" x2="{w - 10}" y2="{h - pad}" stroke="#333"/>']
+    for t in range(0, bins + 1, 2):
+        parts.append(f'<text x="{pad + t * (w - pad - 10) / bins:.1f}" y="{h - pad + 14}" font-size="10" text-anchor="middle">{t / bins:g}</text>')
+    shares = []
+    for r in reports:
+        vals = [row.values[metric] for row in r.rows if metric in row.values]
+        counts = [0] * bins
+        for v in vals:
+            counts[min(bins - 1, int(v * bins))] += 1
+        shares.append([c / len(vals) for c in counts] if vals else [])
+    top = max([x for sh in shares for x in sh] + [0.01])
+    parts.append(_y_axis(h, pad, top, "share of items"))
+    for i, (r, sh) in enumerate(zip(reports, shares)):
+        if not sh:
+            continue
+        pts = " ".join(f"{pad + (k + 0.5) * (w - pad - 10) / bins:.1f},{h - pad - (x / top) * (h - pad - 10):.1f}" for k, x in enumerate(sh))
+        parts.append(f'<polyline points="{pts}" fill="none" stroke="{_COLORS[i % len(_COLORS)]}" stroke-width="2"><title>{html.escape(r.label)}</title></polyline>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _svg_length(reports: list[RunReport], metric: str = HEADLINE) -> str:
+    """Mean score per middle-length bin, one polyline per run."""
+    labels = [f"{lo}-{hi - 1}" if hi < 10**9 else f"{lo}+" for lo, hi in zip(LENGTH_BINS, LENGTH_BINS[1:])]
+    w, h, pad = 460, 220, 36
+    step = (w - pad - 30) / max(1, len(labels) - 1)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img" aria-label="{metric} by middle length">',
+             f'<line x1="{pad}" y1="{h - pad}" x2="{w - 10}" y2="{h - pad}" stroke="#333"/>']
+    parts.append(_y_axis(h, pad, 1.0, metric))
+    for k, lab in enumerate(labels):
+        parts.append(f'<text x="{pad + 10 + k * step:.1f}" y="{h - pad + 14}" font-size="10" text-anchor="middle">{lab}</text>')
+    for i, r in enumerate(reports):
+        color = _COLORS[i % len(_COLORS)]
+        pts = [(pad + 10 + labels.index(b["bin"]) * step, h - pad - b["mean"] * (h - pad - 10), b) for b in by_length(r, metric)]
+        if pts:
+            parts.append(f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y, _ in pts)}" fill="none" stroke="{color}" stroke-width="2"/>')
+        parts.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{color}"><title>{html.escape(r.label)}: {b["mean"]:.4f} over {b["n"]} items</title></circle>' for x, y, b in pts)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def to_html(reports: list[RunReport]) -> str:
+    """One self-contained page: tables, inline SVG plots, best/worst items with their diffs."""
+    metrics = _metrics(reports)
+    legend = "".join(f'<li><span style="color:{_COLORS[i % len(_COLORS)]}">■</span> {html.escape(r.label)}</li>' for i, r in enumerate(reports))
+    rows = []
+    for r in reports:
+        s = r.summary
+        cells = "".join(f"<td>{_fmt(s['mean'].get(m))} [{_fmt(s['ci95'].get(m, [None])[0])}, {_fmt(s['ci95'].get(m, [None, None])[1])}]</td><td>{_fmt(s['total'].get(m))}</td>" for m in metrics)
+        rows.append(f"<tr><td>{html.escape(r.run_id)}</td><td>{html.escape(r.model)}</td><td>{html.escape(r.profile)}</td><td>{html.escape(r.backend)}</td><td>{s['n_items']}</td><td>{s['n_files']}</td>{cells}</tr>")
+    head = "".join(f"<th>{m} mean [95%]</th><th>{m} total</th>" for m in metrics)
+    plots = "".join(f"<figure>{_svg_bars(reports, m)}<figcaption>{m}: mean over files, 95% bootstrap interval</figcaption></figure>" for m in metrics)
+    items = []
+    for r in reports:
+        ex = extremes(r)
+        for kind in ("best", "worst"):
+            items.append(f"<h3>{kind.capitalize()} items of {html.escape(r.run_id)}</h3>")
+            for e in ex[kind]:
+                items.append(f"<p><b>{html.escape(e['item_id'])}</b> <code>{html.escape(e['file'])}</code> {HEADLINE}={_fmt(e['values'].get(HEADLINE))}</p><pre>{html.escape(e['diff'])}</pre>")
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>fimreplay report</title>
+<style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 6px;font-size:13px}}figure{{display:inline-block;margin:0 1em 1em 0}}pre{{background:#f6f6f6;padding:6px;overflow:auto}}</style>
+</head><body>
+<h1>fimreplay report</h1>
+<ul>{legend}</ul>
+<table><tr><th>run</th><th>model</th><th>profile</th><th>backend</th><th>items</th><th>files</th>{head}</tr>{"".join(rows)}</table>
+<h2>Plots</h2>
+{plots}
+<figure>{_svg_hist(reports)}<figcaption>{HEADLINE}: share of items per score bin</figcaption></figure>
+<figure>{_svg_length(reports)}<figcaption>{HEADLINE} by middle length (characters)</figcaption></figure>
+<h2>Best and worst items</h2>
+{"".join(items)}
+</body></html>
+"""
+
+
+RENDERERS = {"md": to_markdown, "csv": to_csv, "json": to_json, "html": to_html}
+
+
+def score_table(result: dict[str, Any]) -> str:
+    """A plain-text table of a `fimreplay score` result: per-file means, then totals and means."""
+    metrics = [m for m in METRIC_NAMES if m in result["mean"]]
+    width = max([len(f) for f in result["per_file"]] + [8])
+    lines = [f"{'file':<{width}}  " + "  ".join(f"{m:>8}" for m in metrics)]
+    for f, vals in result["per_file"].items():
+        lines.append(f"{f:<{width}}  " + "  ".join(f"{vals.get(m, float('nan')):>8.4f}" for m in metrics))
+    lines.append(f"{'total':<{width}}  " + "  ".join(f"{result['total'][m]:>8.4f}" for m in metrics))
+    lines.append(f"{'mean':<{width}}  " + "  ".join(f"{result['mean'][m]:>8.4f}" for m in metrics))
+    lines.append(f"{'95% low':<{width}}  " + "  ".join(f"{result['ci95'][m][0]:>8.4f}" for m in metrics))
+    lines.append(f"{'95% high':<{width}}  " + "  ".join(f"{result['ci95'][m][1]:>8.4f}" for m in metrics))
+    lines.append(f"{result['n_items']} items, {result['n_files']} files" + (f", {result['n_rejects']} rejected" if result.get("n_rejects") else ""))
+    return "\n".join(lines)

@@ -1,0 +1,213 @@
+"""Replay a list of rendered prompts through a backend into a run of the store.
+
+Resumable and loss-free: each completion is committed the moment it arrives (Store.add_completion
+is its own transaction), and a restarted run skips every item that already has a good
+completion, so a run killed with SIGKILL redoes nothing finished and loses nothing. Errors are
+stored as the item's completion with `error` set (the run goes on) and are tried again when the
+run is resumed. Requests go out with bounded concurrency (a thread pool of `concurrency`, capped
+by what the backend allows); a backend with `complete_batch` gets prompts in batches instead.
+Retries with backoff for HTTP errors live in the HTTP backends (replay.backends.http).
+"""
+
+from __future__ import annotations
+
+import platform
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from importlib import metadata
+from typing import Any
+
+import msgspec
+
+from replay import __version__
+from replay.backends.base import Backend, BackendError, GenParams, apply_stop
+from replay.backends.cache import cache_key, remember
+from replay.records import Completion, RenderedPrompt
+from replay.store import Store
+
+ProgressFn = Callable[[int, int, Completion | None], None]
+
+
+class RunSummary(msgspec.Struct, frozen=True):
+    """What `fimreplay run --json` prints: `run`, `items`, `completed`, `cached`, `errors`.
+
+    `completed` counts items with a good completion at the end (resumed ones included),
+    `resumed` those already done before this start, `cached` those served from the cache.
+    """
+
+    run: str
+    items: int
+    completed: int
+    cached: int
+    errors: int
+    resumed: int = 0
+    wall_s: float = 0.0
+
+
+def versions() -> dict[str, str]:
+    """Versions of what can change a completion: fimreplay and the engines' libraries."""
+    out = {"fimreplay": __version__, "python": platform.python_version()}
+    for dist in ("llama_cpp_python", "transformers", "torch", "tokenizers", "httpx"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+def new_run_id() -> str:
+    return time.strftime("run-%Y%m%d-%H%M%S-", time.gmtime()) + uuid.uuid4().hex[:6]
+
+
+def check_prompts(prompts: Sequence[RenderedPrompt]) -> None:
+    """Every prompt needs its own item id: completions are stored per (run, item)."""
+    seen: set[str] = set()
+    for n, prompt in enumerate(prompts, 1):
+        if not prompt.item_id:
+            raise ValueError(f"prompt {n}: no item_id")
+        if prompt.item_id in seen:
+            raise ValueError(f"prompt {n}: item_id {prompt.item_id!r} appears twice")
+        seen.add(prompt.item_id)
+
+
+def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Backend, params: GenParams | None = None,
+                   run_id: str | None = None, config: dict[str, Any] | None = None, concurrency: int = 1,
+                   batch_size: int = 8, use_cache: bool = True, on_progress: ProgressFn | None = None) -> RunSummary:
+    """Run `prompts` through `backend` into run `run_id` (new, or resumed when it exists).
+
+    `config` is stored with the run beside the backend's description, the parameters and the
+    library versions. `on_progress(done, total, completion)` is called from a worker thread after
+    every item (completion None for the first call, with the resumed count).
+    """
+    params = params or GenParams()
+    check_prompts(prompts)
+    run_id = run_id or new_run_id()
+    run_config = {**(config or {}), **backend.describe(), "params": msgspec.to_builtins(params), "versions": versions()}
+    store.create_run(run_id, run_config)
+    store.add_run_prompts(run_id, prompts)
+    done = store.good_item_ids(run_id)
+    todo = [p for p in prompts if p.item_id not in done]
+    total = len(prompts)
+    state = {"done": total - len(todo), "cached": 0}
+    lock = threading.Lock()
+    started = time.perf_counter()
+    store.set_run_status(run_id, "running")
+    if on_progress:
+        on_progress(state["done"], total, None)
+
+    def record(prompt: RenderedPrompt, completion: Completion, cached: bool) -> None:
+        store.add_completion(run_id, completion)
+        with lock:
+            state["done"] += 1
+            state["cached"] += cached
+            done_now = state["done"]
+        if on_progress:
+            on_progress(done_now, total, completion)
+
+    def run_one(prompt: RenderedPrompt) -> None:
+        key = cache_key(backend, prompt, params)
+        hit = store.cache_get(key) if use_cache else None
+        if hit is not None:
+            # The cache holds the engine's raw output; the stop words are this prompt's own.
+            record(prompt, msgspec.structs.replace(hit, item_id=prompt.item_id or "", text=apply_stop(hit.raw_text, prompt.stop),
+                                                   cache_key=key), True)
+            return
+        try:
+            completion = msgspec.structs.replace(backend.complete(prompt, params), cache_key=key)
+        except BackendError as exc:
+            completion = error_completion(backend, prompt, str(exc), key)
+        remember(store, key, completion)
+        record(prompt, completion, False)
+
+    def run_batch(batch: list[RenderedPrompt]) -> None:
+        keys = [cache_key(backend, p, params) for p in batch]
+        misses = []
+        for prompt, key in zip(batch, keys):
+            hit = store.cache_get(key) if use_cache else None
+            if hit is None:
+                misses.append((prompt, key))
+            else:
+                record(prompt, msgspec.structs.replace(hit, item_id=prompt.item_id or "", text=apply_stop(hit.raw_text, prompt.stop),
+                                                       cache_key=key), True)
+        if not misses:
+            return
+        try:
+            results = backend.complete_batch([p for p, _ in misses], params)  # type: ignore[attr-defined]
+        except BackendError as exc:
+            results = [error_completion(backend, p, str(exc), k) for p, k in misses]
+        for (prompt, key), completion in zip(misses, results):
+            completion = msgspec.structs.replace(completion, cache_key=key)
+            remember(store, key, completion)
+            record(prompt, completion, False)
+
+    try:
+        if hasattr(backend, "complete_batch"):
+            for start in range(0, len(todo), batch_size):
+                run_batch(todo[start : start + batch_size])
+        else:
+            workers = max(1, min(concurrency, backend.max_concurrency, len(todo) or 1))
+            if workers == 1:
+                for prompt in todo:
+                    run_one(prompt)
+            else:
+                with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="replay") as pool:
+                    for future in [pool.submit(run_one, p) for p in todo]:
+                        future.result()
+    except BaseException:
+        store.set_run_status(run_id, "interrupted")
+        raise
+    ids = {p.item_id for p in prompts}
+    errors = sum(1 for c in store.completions(run_id) if c.item_id in ids and c.error is not None)
+    store.set_run_status(run_id, "done" if errors == 0 else "done_with_errors")
+    return RunSummary(run=run_id, items=total, completed=total - errors, cached=state["cached"], errors=errors,
+                      resumed=total - len(todo), wall_s=round(time.perf_counter() - started, 3))
+
+
+def error_completion(backend: Backend, prompt: RenderedPrompt, message: str, key: str) -> Completion:
+    return Completion(item_id=prompt.item_id or "", text="", raw_text="", backend=backend.name, model=backend.model,
+                      finish_reason="error", cache_key=key, error=message)
+
+
+class SourceRun(msgspec.Struct, frozen=True):
+    """A run from an input file or the captures: the summary and the rejected inputs."""
+
+    summary: RunSummary
+    rejects: list[Any]
+    rejects_file: str | None = None
+
+
+def run_source(store: Store, source: str, backend_kind: str, model: str = "default", editor: str = "standard",
+               family: str | None = None, params: GenParams | None = None, run_id: str | None = None,
+               endpoints: list[str] | None = None, concurrency: int = 1, use_cache: bool = True,
+               backend_options: dict[str, Any] | None = None, on_progress: ProgressFn | None = None) -> SourceRun:
+    """`fimreplay run`: resolve the model, read and render the inputs, replay them into a run.
+
+    The run config records what makes the run repeatable: backend, model and its sha256,
+    family, editor profile, parameters, library versions and the hash of the input (the corpus).
+    """
+    from replay.backends import open_backend
+    from replay.backends.models import resolve_model
+    from replay.paths import data_dir
+    from replay.run_inputs import editor_renderer, load_inputs, write_rejects
+
+    params = params or GenParams()
+    ref = resolve_model(model, family=family)
+    inputs = load_inputs(source, store, lambda: editor_renderer(editor, ref.name))
+    run_id = run_id or new_run_id()
+    rejects_file = None
+    if inputs.rejects:
+        path = data_dir() / "rejects" / f"{run_id}.jsonl"
+        write_rejects(path, inputs.rejects)
+        rejects_file = str(path)
+    config = {"source": source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash, "editor": editor,
+              "family": ref.family, "model_spec": model, "model_sha256": ref.sha256, "rejects": len(inputs.rejects)}
+    backend = open_backend(backend_kind, ref, ctx=params.ctx, endpoints=endpoints, **(backend_options or {}))
+    try:
+        summary = replay_prompts(store, inputs.prompts, backend, params, run_id=run_id, config=config,
+                                 concurrency=concurrency, use_cache=use_cache, on_progress=on_progress)
+    finally:
+        backend.close()
+    return SourceRun(summary=summary, rejects=inputs.rejects, rejects_file=rejects_file)

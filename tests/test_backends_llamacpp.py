@@ -1,0 +1,125 @@
+"""The real engines on the real demo model: llama.cpp in process, and llama-cpp-python's own
+OpenAI-compatible server on 127.0.0.1 through the `openai` backend; both must give the same
+greedy text for the same prompt. Short generations keep this fast on 2 cores."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from replay.backends.base import GenParams
+from replay.backends.llamacpp import LlamaCppBackend
+from replay.backends.models import ModelRef, resolve_model
+from replay.backends.openai_compat import OpenAICompatBackend
+from replay.records import RenderedPrompt
+
+PROMPT = RenderedPrompt(profile="standard", family="qwen2.5-coder",
+                        text="<|fim_prefix|>def fibonacci(n):\n    <|fim_suffix|>\n    return a\n<|fim_middle|>",
+                        prefix_sent="def fibonacci(n):\n    ", suffix_sent="\n    return a\n", item_id="fib", stop=("\n",))
+# Qwen2.5-Coder FIM ids (ASSETS.md): <|fim_prefix|> 151659, <|fim_suffix|> 151661, <|fim_middle|> 151660;
+# BOS would be 151643 (<|endoftext|>), which this GGUF does not add (add_bos_token false).
+FIM_PREFIX, FIM_SUFFIX, FIM_MIDDLE, BOS = 151659, 151661, 151660, 151643
+
+
+def with_ids(prompt: RenderedPrompt, ids: tuple[int, ...]) -> RenderedPrompt:
+    import msgspec
+
+    return msgspec.structs.replace(prompt, token_ids=ids)
+
+
+@pytest.fixture(scope="module")
+def ref() -> ModelRef:
+    return resolve_model("default")
+
+
+@pytest.fixture(scope="module")
+def engine(ref: ModelRef) -> Iterator[LlamaCppBackend]:
+    backend = LlamaCppBackend(ref, ctx=1024, n_threads=1)
+    yield backend
+    backend.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(ref: ModelRef, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`python -m llama_cpp.server` with the demo model; ready within a bounded wait."""
+    port = free_port()
+    log_path = tmp_path_factory.mktemp("llama-server") / "server.log"
+    log = log_path.open("w")  # a file, not a pipe: the server's verbose start-up would fill a pipe
+    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(ref.path), "--host", "127.0.0.1",
+                             "--port", str(port), "--n_ctx", "2048", "--n_threads", "1"],
+                            stdout=subprocess.DEVNULL, stderr=log, text=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    try:
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"llama_cpp.server exited: {log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{url}/v1/models", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("llama_cpp.server not ready in 90 s")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def test_the_engine_gets_the_prompt_ids_verbatim(engine: LlamaCppBackend) -> None:
+    ids = engine.token_ids(PROMPT)  # no ids given: llama.cpp tokenizes, sentinels parsed, no BOS
+    assert ids[0] == FIM_PREFIX and ids[-1] == FIM_MIDDLE and ids.count(FIM_SUFFIX) == 1 and BOS not in ids
+    assert engine.token_ids(with_ids(PROMPT, (1, 2, 3))) == [1, 2, 3]  # audited ids go in untouched
+
+
+def test_greedy_text_from_ids_and_text_is_the_same(engine: LlamaCppBackend) -> None:
+    by_text = engine.complete(PROMPT, GenParams(max_new_tokens=12))
+    from_ids = engine.complete(with_ids(PROMPT, tuple(engine.token_ids(PROMPT))), GenParams(max_new_tokens=12))
+    assert by_text.raw_text == from_ids.raw_text and by_text.n_tokens == 12 and by_text.finish_reason == "length"
+    assert by_text.raw_text.startswith("a, b = 0, 1")
+    assert by_text.text == by_text.raw_text.split("\n")[0]  # the prompt's stop "\n" applied, raw kept
+
+
+def test_the_engine_stops_on_end_of_generation(engine: LlamaCppBackend) -> None:
+    done = RenderedPrompt(profile="standard", family="qwen2.5-coder",
+                          text="<|fim_prefix|>def add(a, b):\n    return <|fim_suffix|>\n\nprint(add(1, 2))\n<|fim_middle|>", prefix_sent="", suffix_sent="",
+                          item_id="eog")
+    c = engine.complete(done, GenParams(max_new_tokens=24))
+    assert c.finish_reason == "stop" and c.n_tokens < 24 and c.raw_text.startswith("a + b")
+    assert "<|endoftext|>" not in c.raw_text and "<|file_sep|>" not in c.raw_text
+
+
+def test_prompt_longer_than_the_context_is_an_item_error(engine: LlamaCppBackend) -> None:
+    from replay.backends.base import BackendError
+
+    long = RenderedPrompt(profile="standard", family="q", text="", prefix_sent="", suffix_sent="", item_id="l",
+                          token_ids=tuple([198] * 1024))
+    with pytest.raises(BackendError, match="does not fit the context of 1024"):
+        engine.complete(long, GenParams(max_new_tokens=4))
+
+
+def test_llama_cpp_server_gives_the_in_process_greedy_text(engine: LlamaCppBackend, server: str, ref: ModelRef) -> None:
+    http = OpenAICompatBackend(ref.name, ref.model_id, [server], timeout=120)
+    remote = http.complete(PROMPT, GenParams(max_new_tokens=12))
+    local = engine.complete(PROMPT, GenParams(max_new_tokens=12))
+    assert remote.raw_text == local.raw_text
+    assert remote.text == local.text and remote.n_tokens == local.n_tokens == 12
+    http.close()

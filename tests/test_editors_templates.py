@@ -1,0 +1,111 @@
+"""The FIM family registry: templates as TabbyML/registry-tabby has them, model-name mapping."""
+
+from __future__ import annotations
+
+import pytest
+
+from replay.editors.templates import UnknownFamily, families, family_for_model, get_family
+
+
+@pytest.mark.parametrize(("family", "expected"), [
+    ("starcoder", "<fim_prefix>P<fim_suffix>S<fim_middle>"),
+    ("codeqwen", "<fim_prefix>P<fim_suffix>S<fim_middle>"),
+    ("codellama", "<PRE> P <SUF>S <MID>"),
+    ("deepseek-coder", "<｜fim▁begin｜>P<｜fim▁hole｜>S<｜fim▁end｜>"),
+    ("qwen2.5-coder", "<|fim_prefix|>P<|fim_suffix|>S<|fim_middle|>"),
+    ("codegemma", "<|fim_prefix|>P<|fim_suffix|>S<|fim_middle|>"),
+    ("codestral", "[SUFFIX]S[PREFIX]P"),
+    ("granite-4", "<|fim_prefix|>P<|fim_suffix|>S<|fim_middle|>"),
+    ("seed-coder", "<[fim-prefix]>P<[fim-suffix]>S<[fim-middle]>"),
+    ("codegeex", "<|code_suffix|>S<|code_prefix|>P<|code_middle|>"),
+    ("mercury", "P<|fim_suffix|>S<|fim_middle|>"),
+    ("tabby-http", "P<|FIM|>S"),
+    ("none", "P"),
+])
+def test_render_every_family(family: str, expected: str) -> None:
+    assert get_family(family).render("P", "S") == expected
+
+
+def test_placeholders_inside_code_stay_literal() -> None:
+    # strfmt substitutes once: "{suffix}" typed in the prefix is code, not a placeholder.
+    assert get_family("starcoder").render("a{suffix}{", "}b") == "<fim_prefix>a{suffix}{<fim_suffix>}b<fim_middle>"
+
+
+def test_qwen25_template_changed_on_2024_10_29() -> None:
+    qwen = get_family("qwen2.5-coder")
+    assert qwen.render("P", "S", date="2024-10-28") == "<fim_prefix>P<fim_suffix>S<fim_middle>"
+    assert qwen.render("P", "S", date="2024-10-29") == "<|fim_prefix|>P<|fim_suffix|>S<|fim_middle|>"
+    assert qwen.render("P", "S") == "<|fim_prefix|>P<|fim_suffix|>S<|fim_middle|>"
+
+
+@pytest.mark.parametrize(("model", "family"), [
+    ("TabbyML/Qwen2.5-Coder-1.5B", "qwen2.5-coder"),
+    ("Qwen2.5 Coder 0.5B Instruct AWQ", "qwen2.5-coder"),
+    ("/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", "qwen2.5-coder"),
+    ("TabbyML/StarCoder2-3B", "starcoder"),
+    ("bigcode/starcoder2-7b", "starcoder"),
+    ("TabbyML/CodeQwen-7B", "codeqwen"),
+    ("Qwen/CodeQwen1.5-7B", "codeqwen"),
+    ("TabbyML/DeepseekCoder-6.7B", "deepseek-coder"),
+    ("deepseek-ai/DeepSeek-Coder-V2-Lite-Base", "deepseek-coder"),
+    ("codellama/CodeLlama-7b-hf", "codellama"),
+    ("TabbyML/Codestral-22B", "codestral"),
+    ("google/codegemma-2b", "codegemma"),
+    ("ibm-granite/granite-4.0-h-tiny", "granite-4"),
+    ("ByteDance-Seed/Seed-Coder-8B-Base", "seed-coder"),
+    ("THUDM/codegeex4-all-9b", "codegeex"),
+    ("mercury-coder-small", "mercury"),
+    ("openai/completion", "tabby-http"),
+])
+def test_family_for_model(model: str, family: str) -> None:
+    found = family_for_model(model)
+    assert found is not None and found.name == family
+
+
+def test_unknown_model_and_family() -> None:
+    assert family_for_model("gpt-4o") is None
+    with pytest.raises(UnknownFamily):
+        get_family("no-such-family")
+
+
+@pytest.mark.parametrize(("family", "gguf"), [
+    ("starcoder", "vocab/ggml-vocab-starcoder.gguf"),
+    ("deepseek-coder", "vocab/ggml-vocab-deepseek-coder.gguf"),
+    ("codellama", "vocab/ggml-vocab-llama-spm.gguf"),
+    ("qwen2.5-coder", "models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"),
+])
+def test_bos_rule_is_what_llama_cpp_does(family: str, gguf: str) -> None:
+    """The BOS rule agrees with the real engine: llama.cpp's add_bos for the family's vocab."""
+    import llama_cpp
+
+    from replay.paths import cache_dir
+
+    model = llama_cpp.Llama(model_path=str(cache_dir() / gguf), vocab_only=True, verbose=False)
+    engine_adds_bos = bool(llama_cpp.llama_vocab_get_add_bos(llama_cpp.llama_model_get_vocab(model.model)))
+    assert get_family(family).adds_bos is engine_adds_bos
+
+
+def test_every_family_cites_a_source_and_its_sentinels_appear_in_its_template() -> None:
+    for family in families():
+        assert family.source
+        for token in family.sentinels():
+            assert token in (family.template or "")
+
+
+@pytest.mark.parametrize(("family", "gguf"), [
+    ("starcoder", "vocab/ggml-vocab-starcoder.gguf"),
+    ("deepseek-coder", "vocab/ggml-vocab-deepseek-coder.gguf"),
+    ("qwen2.5-coder", "models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"),
+])
+def test_sentinels_are_single_tokens_of_the_real_vocabulary(family: str, gguf: str) -> None:
+    """Each sentinel string is one special token for llama.cpp (special=True), and so are the
+    family's EOS and stop sentinels that look like tokens."""
+    import llama_cpp
+
+    from replay.paths import cache_dir
+
+    model = llama_cpp.Llama(model_path=str(cache_dir() / gguf), vocab_only=True, verbose=False)
+    fam = get_family(family)
+    for token in (*fam.sentinels(), fam.eos):
+        assert token is not None
+        assert len(model.tokenize(token.encode(), add_bos=False, special=True)) == 1, token

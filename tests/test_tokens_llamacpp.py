@@ -1,0 +1,80 @@
+"""Token-for-token equality with llama.cpp's own tokenizer (llama-cpp-python, vocab_only=True).
+
+The full figures on the 248 Solidity files of @openzeppelin/contracts 5.7.0 come from
+bench/tokens_exactness.py (npm is not reachable from CI); here: the reference strings, real
+Solidity written here, FIM prompts with sentinels, sentinel text with parse_special off.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from replay.assets import DEMO_MODEL, asset_path
+from replay.tokens.tokenizer import load_tokenizer
+
+llama_cpp = pytest.importorskip("llama_cpp")  # the pinned engine; installed in CI with the engines extra
+
+SOLIDITY = [
+    "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n\nimport {IERC20} from \"./IERC20.sol\";\n",
+    "contract Vault is Ownable {\n    mapping(address => uint256) private _balances;\n\n"
+    "    event Deposit(address indexed from, uint256 amount);\n\n"
+    "    function deposit(uint256 amount) external payable {\n        require(amount > 0, \"zero\");\n"
+    "        _balances[msg.sender] += amount;\n        emit Deposit(msg.sender, amount);\n    }\n}\n",
+    "\tuint256 constant MAX = 0xffffffffffffffffffffffffffffffff; // 2**128-1\r\n\tbytes32 h = keccak256(abi.encodePacked(a, b));\r\n",
+    "    /**\n     * @dev Returns the amount of tokens owned by `account`.\n     */\n    function balanceOf(address account) public view virtual returns (uint256) {\n",
+    "unchecked { x := add(mul(x, 0x10000000000000000), shr(192, y)) }   \n\n\n  ",
+    "string memory s = \"héllo wörld — ünïcode ✓ 🦙\";",
+]
+FIM = {
+    "qwen2.5-coder": "<|fim_prefix|>contract A {\n    function f() public {\n        <|fim_suffix|>\n    }\n}\n<|fim_middle|>",
+    "starcoder": "<fim_prefix>contract A {\n  uint x = 1;<fim_suffix>}\n<fim_middle>",
+    "deepseek-coder": "<｜fim▁begin｜>contract A {\n<｜fim▁hole｜>\n}<｜fim▁end｜>",
+    "llama-spm": "<s> contract A {\n</s>x",
+}
+
+
+@lru_cache(maxsize=None)
+def oracle(name: str):
+    path = asset_path(DEMO_MODEL.name) if name == "qwen2.5-coder" else asset_path(f"vocab-{name}")
+    return llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False), path
+
+
+def reference_strings() -> list[str]:
+    return asset_path("vocab-starcoder", 1).read_text(encoding="utf-8").split("\n__ggml_vocab_test__\n")
+
+
+@pytest.mark.parametrize("name", ["qwen2.5-coder", "starcoder", "deepseek-coder", "llama-spm", "gpt-2"])
+def test_equal_to_llama_cpp(name: str) -> None:
+    llm, path = oracle(name)
+    ours = load_tokenizer(f"gguf:{path}")
+    texts = reference_strings() + SOLIDITY + [FIM.get(name, "")]
+    for text in texts:
+        want = llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+        assert ours.encode(text) == want, text
+        plain = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        assert ours.encode(text, special=False) == plain, text
+    assert ours.add_bos == bool(llm._model.add_bos_token())
+    assert ours.bos_id == llm.token_bos()
+
+
+def test_qwen_fim_tokens_are_the_documented_ids() -> None:
+    tok = load_tokenizer("qwen2.5-coder")
+    assert [tok.token_id(s) for s in ("<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>",
+                                      "<|file_sep|>", "<|endoftext|>")] == [151659, 151660, 151661, 151662, 151663, 151664, 151643]
+    ids = tok.encode(FIM["qwen2.5-coder"])
+    assert ids[0] == 151659 and ids[-1] == 151660 and 151661 in ids
+
+
+def test_decode_is_llama_cpp_detokenize_without_clean_up() -> None:
+    """llama.cpp's llama_detokenize drops the SentencePiece dummy-prefix space of the first
+    token (remove_space = add_space_prefix); llama-cpp-python's piecewise detokenize keeps it."""
+    llm, path = oracle("llama-spm")
+    ours = load_tokenizer(f"gguf:{path}")
+    for text in SOLIDITY:
+        ids = ours.encode(text)
+        assert ours.decode(ids) == text
+        assert " " + ours.decode(ids) == llm.detokenize(ids).decode("utf-8", errors="replace")
+    star = load_tokenizer(f"gguf:{oracle('starcoder')[1]}")
+    assert star.decode(star.encode("a , b . c ' d")) == "a , b . c ' d"  # no clean_up_tokenization_spaces

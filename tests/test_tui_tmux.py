@@ -1,0 +1,87 @@
+"""End to end: `fimreplay tui` in a real terminal (tmux) against a store with captures; the
+screen text is read back with `tmux capture-pane`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.tui_data import add_runs, captures, make_store
+from replay.store import Store
+
+TMUX = shutil.which("tmux") or "/usr/bin/tmux"
+
+
+class Terminal:
+    def __init__(self, socket: str, session: str) -> None:
+        self.base = [TMUX, "-L", socket]
+        self.session = session
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:  # one at a time: ESC followed at once by a key reads as alt+key
+            subprocess.run([*self.base, "send-keys", "-t", self.session, key], check=True)
+            time.sleep(0.15)
+
+    def text(self) -> str:
+        return subprocess.run([*self.base, "capture-pane", "-p", "-t", self.session], check=True,
+                              capture_output=True, text=True).stdout
+
+    def wait_for(self, predicate: Callable[[str], bool], timeout: float = 20) -> str:
+        end = time.monotonic() + timeout
+        while True:
+            screen = self.text()
+            if predicate(screen) or time.monotonic() > end:
+                return screen
+            time.sleep(0.1)
+
+    def alive(self) -> bool:
+        return subprocess.run([*self.base, "has-session", "-t", self.session], capture_output=True).returncode == 0
+
+
+@pytest.fixture()
+def terminal(tmp_path) -> Iterator[tuple[Terminal, object]]:
+    db = tmp_path / "s.db"
+    with make_store(db, 3000) as store:
+        add_runs(store)
+    socket = f"fimreplay-test-{os.getpid()}"
+    env = {"PYTHONPATH": str(ROOT), "FIMREPLAY_HOME": str(tmp_path / "home"), "TERM": "xterm-256color"}
+    exports = " ".join(f"{k}={v}" for k, v in env.items())
+    # Textual sizes itself from $COLUMNS/$LINES when set (pytest sets them): unset, it asks tmux.
+    command = f"cd {ROOT} && unset COLUMNS LINES; {exports} {sys.executable} -m replay tui --db {db}; echo EXIT=$?; sleep 30"
+    subprocess.run([TMUX, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "120", "-y", "32", command], check=True)
+    term = Terminal(socket, "e2e")
+    try:
+        yield term, db
+    finally:
+        subprocess.run([TMUX, "-L", socket, "kill-server"], capture_output=True)
+
+
+def test_fimreplay_tui_in_tmux(terminal) -> None:
+    term, db = terminal
+    screen = term.wait_for(lambda s: "3,000 captures" in s and "gotchas" in s and "00:53:20" in s)
+    assert "3,000 captures · sorted by id (ascending)" in screen
+    assert "time (UTC)" in screen and "gotchas" in screen
+    assert "2025-11-20 00:53:20 continue qwen2.5-coder-0.5b" in screen
+    term.keys("/", "C", "4", "2", ".", "s", "o", "l")
+    screen = term.wait_for(lambda s: "60 captures matching 'C42.sol'" in s)
+    assert "60 captures matching 'C42.sol'" in screen
+    rows = [line for line in screen.splitlines() if line.startswith("2025-")]
+    assert rows and all("contracts/C42.sol" in line for line in rows)
+    # New captures written by another process appear live.
+    with Store(db) as writer:
+        writer.add_captures(captures(3000, 3050))
+    screen = term.wait_for(lambda s: "61 captures matching" in s)
+    assert "61 captures matching 'C42.sol'" in screen
+    term.keys("Escape", "3")
+    screen = term.wait_for(lambda s: "run-b" in s)
+    assert "run-a" in screen and "starcoder2-3b" in screen
+    term.keys("q")
+    screen = term.wait_for(lambda s: "EXIT=" in s)
+    assert "EXIT=0" in screen

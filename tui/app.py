@@ -1,0 +1,157 @@
+"""The fimreplay Textual app and its one factory, `create_app` (Posting's pattern: `main`, the
+CLI and the tests all build the app the same way; tests configure it through the environment
+and the factory's arguments, never by reaching into it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.theme import Theme
+from textual.worker import Worker
+
+from replay.paths import cache_dir
+from replay.store import Store, open_store
+from tui.errors import notify_worker_error
+from tui.screens.captures import CapturesScreen
+from tui.screens.help import HelpScreen
+from tui.screens.runs import RunsScreen
+from tui.watcher import StoreChanged, StoreWatcher
+
+# Colours picked from the xterm 16-colour palette's hues, so that a terminal that only has 16
+# colours (Rich downgrades to the nearest) still tells primary, accent, warning and error apart;
+# the cursor row also uses `reverse`, which every terminal has.
+THEME = Theme(
+    name="fimreplay",
+    primary="#0087ff",
+    secondary="#00afaf",
+    accent="#ffaf00",
+    warning="#ffff00",
+    error="#ff0000",
+    success="#00d700",
+    foreground="#e4e4e4",
+    background="#000000",
+    surface="#121212",
+    panel="#262626",
+    dark=True,
+)
+
+
+class FimReplayApp(App[None]):
+    """Captures, replay dashboard and runs as modes; item, audit and help pushed on top."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "fimreplay"
+    BINDINGS = [
+        Binding("1", "switch_mode('captures')", "Captures"),
+        Binding("2", "switch_mode('dashboard')", "Replay"),
+        Binding("3", "switch_mode('runs')", "Runs"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, store: Store, *, watch_dirs: Sequence[Path] = (), poll_interval: float = 0.5,
+                 export_dir: Path | None = None, owns_store: bool = False, tokenizer_spec: str | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.tokenizer_spec = tokenizer_spec or default_tokenizer_spec()
+        self.watch_dirs = tuple(watch_dirs)
+        self.poll_interval = poll_interval
+        self.export_dir = export_dir
+        self.owns_store = owns_store
+        self._watcher: StoreWatcher | None = None
+
+    # -- modes and screens ----------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.register_theme(THEME)
+        self.theme = "fimreplay"
+        self.add_mode("captures", lambda: CapturesScreen(self.store))
+        self.add_mode("runs", lambda: RunsScreen(self.store, self.export_dir))
+        self.add_mode("dashboard", self._dashboard)
+        self.switch_mode("captures")
+        self._watcher = StoreWatcher(self, self.store, self.poll_interval)
+        self._watcher.start()
+        if self.watch_dirs:
+            self.start_watching(self.watch_dirs)
+
+    def _dashboard(self) -> Screen:
+        from tui.screens.dashboard import DashboardScreen
+
+        return DashboardScreen(self.store)
+
+    def open_item(self, capture_id: int) -> None:
+        from tui.screens.item import ItemScreen
+
+        self.push_screen(ItemScreen(self.store, capture_id))
+
+    def open_audit(self, capture_id: int | None) -> None:
+        from tui.screens.audit import AuditScreen
+
+        self.push_screen(AuditScreen(self.store, capture_id))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Captures", "The live table of imported captures", lambda: self.switch_mode("captures"))
+        yield SystemCommand("Replay dashboard", "Run items or captures against models", lambda: self.switch_mode("dashboard"))
+        yield SystemCommand("Runs", "Compare, export and copy runs", lambda: self.switch_mode("runs"))
+        yield SystemCommand("Audit all captures", "Tokenizer gotcha findings of the whole set", lambda: self.open_audit(None))
+        yield SystemCommand("Keys", "Every key of every screen", self.action_help)
+
+    # -- live updates and errors ----------------------------------------------------------------
+    def on_store_changed(self, message: StoreChanged) -> None:
+        for screen in self.screen_stack:
+            refresh = getattr(screen, "store_changed", None)
+            if refresh is not None:
+                refresh()
+
+    def start_watching(self, folders: Sequence[Path]) -> None:
+        """`--watch DIR`: the library's watcher imports into the store from a worker thread;
+        the StoreWatcher then sees the commits like those of any other writer."""
+        from replay.importers.watch import watch_folders
+
+        self.run_worker(lambda: watch_folders(self.store, [Path(f) for f in folders], stop=self._stopping),
+                        thread=True, group="watch", exit_on_error=False, name="watch")
+
+    def _stopping(self) -> bool:
+        return self._exit or not self.is_running
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The app's own workers (`--watch`); screens and widgets route theirs here too."""
+        notify_worker_error(event)
+
+    async def action_quit(self) -> None:
+        """Ask running replays to stop between two items (each finished completion is already
+        committed), wait for them, then leave: the store is consistent when the app exits."""
+        for worker in self.workers:
+            worker.cancel()
+        await self.workers.wait_for_complete()
+        self.exit()
+
+    def on_unmount(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+        if self.owns_store:
+            self.store.close()
+
+
+def create_app(db_path: str | Path | None = None, watch_dirs: Sequence[str | Path] = (), *, store: Store | None = None,
+               poll_interval: float = 0.5, export_dir: str | Path | None = None,
+               tokenizer: str | None = None) -> FimReplayApp:
+    """The one way to build the app (CLI, `python -m tui`, tests). `db_path` None means the
+    default store ($FIMREPLAY_DB / $FIMREPLAY_HOME / user data dir), as for every command."""
+    owns = store is None
+    return FimReplayApp(store if store is not None else open_store(db_path), watch_dirs=[Path(d) for d in watch_dirs],
+                        poll_interval=poll_interval, export_dir=Path(export_dir) if export_dir else None, owns_store=owns,
+                        tokenizer_spec=tokenizer)
+
+
+def default_tokenizer_spec() -> str:
+    """The tokenizer of the offline demo model (Qwen2.5-Coder 0.5B GGUF in the asset cache)."""
+    return str(cache_dir() / "models" / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")

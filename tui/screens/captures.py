@@ -1,0 +1,75 @@
+"""The Captures screen: the live, virtual table of every imported capture."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from replay.store import Store
+from tui.widgets.capture_table import CaptureTable
+from tui.errors import WorkerErrors
+
+
+class CapturesScreen(WorkerErrors, Screen):
+    """Filter as you type (`/`), sort (`s`, `r`), open a capture (Enter), audit it (`a`)."""
+
+    BINDINGS = [
+        Binding("slash", "focus_filter", "Filter"),
+        Binding("escape", "focus_table", "Table", show=False),
+        Binding("a", "audit", "Audit"),
+    ]
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(name="captures")
+        self.store = store
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="captures-bar"):
+            yield Static("Captures", id="captures-title", classes="screen-title")
+            yield Input(placeholder="filter: editor, model, file, outcome", id="captures-filter")
+        yield CaptureTable(self.store, id="captures-table")
+        yield Static("", id="captures-status", classes="status")
+        yield Footer()
+
+    @property
+    def table(self) -> CaptureTable:
+        return self.query_one(CaptureTable)
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self.table.reload()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.table.set_filter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.table.focus()
+
+    def on_capture_table_counted(self, message: CaptureTable.Counted) -> None:
+        self.update_status()
+
+    def update_status(self) -> None:
+        table = self.table
+        order = "descending" if table.descending else "ascending"
+        shown = f"{table.count:,} captures" + (f" matching {table.text!r}" if table.text else "")
+        self.query_one("#captures-status", Static).update(f"{shown} · sorted by {table.sort} ({order})")
+
+    def action_focus_filter(self) -> None:
+        self.query_one(Input).focus()
+
+    def action_focus_table(self) -> None:
+        self.table.focus()
+
+    def action_audit(self) -> None:
+        row = self.table.selected
+        if row is not None:
+            self.app.open_audit(row.id)
+
+    def on_capture_table_selected(self, message: CaptureTable.Selected) -> None:
+        self.app.open_item(message.capture_id)
+
+    def store_changed(self) -> None:
+        self.table.reload()

@@ -1,0 +1,38 @@
+"""The help screen: every key of every screen, in one place."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+HELP = """\
+# fimreplay
+
+Keyboard first; the mouse works too (click a row, click a column title to sort).
+
+| key | where | does |
+|---|---|---|
+| `1` `2` `3` | anywhere | Captures, Replay dashboard, Runs |
+| `ctrl+p` | anywhere | command palette |
+| `?` / `f1` | anywhere | this help |
+| `q` | anywhere | quit (a running replay stops between two items) |
+| `/` | Captures | filter as you type (editor, model, file, outcome) |
+| `s` / `r` | Captures | next sort column / reverse the order |
+| `enter` | Captures | open the capture in the item view |
+| `a` | Captures, item | audit findings of the capture; `A` of the whole set |
+| `t` | item | token diff: logged vs rebuilt, editor vs standard, tokenizer A vs B |
+| `y` | item, Runs | copy the prompt / the diff / the comparison (OSC 52) |
+| `space` `c` `e` | Runs | mark runs, compare them side by side, export JSONL/CSV/Markdown |
+| `enter` | Audit | jump to the finding's token |
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Markdown(HELP)

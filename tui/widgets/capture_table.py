@@ -1,0 +1,264 @@
+"""A virtual table over the captures of the store (Toolong's approach: a ScrollView with the
+Line API). Only the rows on screen are read, a page of `PAGE` rows at a time; the next page is
+found by keyset (the last row's sort key and id: an index range), so neither the first paint
+nor a frame while scrolling costs more with 100k captures than with 100."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.events import Click
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from replay.store import CAPTURE_SORT_KEYS, CaptureRow, Store
+from tui.errors import WorkerErrors
+
+PAGE = 100
+MAX_PAGES = 64
+
+# (title, sort name or None when the column cannot be sorted on, width; 0 = takes the rest)
+COLUMNS: list[tuple[str, str | None, int]] = [
+    ("time (UTC)", "time", 19),
+    ("editor", "editor", 8),
+    ("model", "model", 22),
+    ("file", "file", 0),
+    ("outcome", "outcome", 13),
+    ("tokens", None, 6),
+    ("gotchas", None, 7),
+]
+
+
+def format_ts(ts: float | None) -> str:
+    """Captures keep UTC epoch seconds; shown in UTC so that a screen is the same everywhere."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ts)) if ts is not None else "-"
+
+
+def _cells(row: CaptureRow) -> list[str]:
+    return [
+        format_ts(row.ts), row.editor, row.model or "-", row.filepath or "-", row.outcome,
+        "" if row.prompt_tokens is None else str(row.prompt_tokens),
+        "" if row.gotchas is None else str(row.gotchas),
+    ]
+
+
+def _fit(text: str, width: int, right: bool = False) -> str:
+    if len(text) > width:
+        return text[: max(width - 1, 0)] + "…" if width else ""
+    return text.rjust(width) if right else text.ljust(width)
+
+
+class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
+    """The captures listing: filter, sort, cursor; Enter posts `Selected` with the capture id."""
+
+    COMPONENT_CLASSES = {"capture-table--header", "capture-table--cursor", "capture-table--odd"}
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False),
+        Binding("down,j", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home,g", "jump(0)", "First", show=False),
+        Binding("end,G", "jump(-1)", "Last", show=False),
+        Binding("enter", "select", "Open"),
+        Binding("s", "next_sort", "Sort"),
+        Binding("r", "reverse", "Reverse"),
+    ]
+    DEFAULT_CSS = """
+    CaptureTable { height: 1fr; }
+    CaptureTable > .capture-table--header { text-style: bold; background: $panel; }
+    CaptureTable > .capture-table--cursor { background: $accent; color: $text; }
+    CaptureTable > .capture-table--odd { background: $boost; }
+    """
+
+    class Selected(Message):
+        def __init__(self, capture_id: int) -> None:
+            self.capture_id = capture_id
+            super().__init__()
+
+    class Counted(Message):
+        """The number of rows matching the filter (posted by the counting worker)."""
+
+        def __init__(self, query: tuple[str, str, bool], count: int) -> None:
+            self.query = query
+            self.count = count
+            super().__init__()
+
+    cursor = reactive(0, repaint=False)
+
+    def __init__(self, store: Store, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.store = store
+        self.text = ""
+        self.sort = "id"
+        self.descending = False
+        self.count = 0
+        self._pages: OrderedDict[int, list[CaptureRow]] = OrderedDict()
+
+    # -- data -----------------------------------------------------------------------------
+    @property
+    def query(self) -> tuple[str, str, bool]:
+        return (self.text, self.sort, self.descending)
+
+    def _page(self, number: int) -> list[CaptureRow]:
+        """Rows [number*PAGE, (number+1)*PAGE): keyset after the previous page when it is held,
+        else an offset from whichever end of the listing is nearer."""
+        page = self._pages.get(number)
+        if page is not None:
+            self._pages.move_to_end(number)
+            return page
+        before = self._pages.get(number - 1)
+        if before and len(before) == PAGE:
+            last = before[-1]
+            page = self.store.capture_rows(self.text, self.sort, self.descending, after=(last.sort_key, last.id), limit=PAGE)
+        elif number * PAGE > self.count // 2 and self.count:
+            start = number * PAGE
+            end = min(start + PAGE, self.count)
+            tail = self.store.capture_rows(self.text, self.sort, not self.descending, offset=self.count - end,
+                                           limit=max(end - start, 0))
+            page = tail[::-1]
+        else:
+            page = self.store.capture_rows(self.text, self.sort, self.descending, offset=number * PAGE, limit=PAGE)
+        self._pages[number] = page
+        while len(self._pages) > MAX_PAGES:
+            self._pages.popitem(last=False)
+        return page
+
+    def row(self, index: int) -> CaptureRow | None:
+        if not 0 <= index < self.count:
+            return None
+        page = self._page(index // PAGE)
+        offset = index % PAGE
+        return page[offset] if offset < len(page) else None
+
+    def set_count(self, count: int, *, new_at_top: bool = False) -> None:
+        """Apply a new row count (after a filter change or new captures) without the view
+        jumping: when new rows sort above the view (newest first), the view moves down by
+        as many rows, so what the user was reading stays where it was."""
+        delta = count - self.count
+        self.count = count
+        self._pages.clear()
+        self.virtual_size = Size(self.virtual_size.width, count + 1)
+        if new_at_top and delta > 0 and self.scroll_y > 0:
+            self.scroll_to(y=self.scroll_y + delta, animate=False, immediate=True)
+            self.cursor += delta
+        self.cursor = min(self.cursor, max(count - 1, 0))
+        self.refresh()
+
+    def reload(self) -> None:
+        """Count again in a worker (a filtered count scans the table); `Counted` comes back."""
+        query = self.query
+        self.run_worker(lambda: self.post_message(self.Counted(query, self.store.count_capture_rows(query[0]))),
+                        thread=True, exclusive=True, group="capture-count", exit_on_error=False)
+
+    def on_capture_table_counted(self, message: Counted) -> None:
+        if message.query == self.query:
+            newest_first = self.descending and self.sort in ("id", "time")
+            self.set_count(message.count, new_at_top=newest_first)
+
+    def set_filter(self, text: str) -> None:
+        self.text = text
+        self._requery()
+
+    def set_sort(self, sort: str, descending: bool) -> None:
+        if sort not in CAPTURE_SORT_KEYS:
+            raise ValueError(f"unknown sort {sort!r}")
+        self.sort, self.descending = sort, descending
+        self._requery()
+
+    def _requery(self) -> None:
+        self._pages.clear()
+        self.cursor = 0
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self.refresh()
+        self.reload()
+
+    @property
+    def selected(self) -> CaptureRow | None:
+        return self.row(self.cursor)
+
+    # -- painting ---------------------------------------------------------------------------
+    def _widths(self) -> list[int]:
+        fixed = sum(w for _, _, w in COLUMNS) + len(COLUMNS) - 1
+        rest = max(self.scrollable_content_region.width - fixed, 8)
+        return [w or rest for _, _, w in COLUMNS]
+
+    def _line(self, cells: list[str], style: Style) -> Strip:
+        parts = []
+        for (title, _, _), width, cell in zip(COLUMNS, self._widths(), cells):
+            parts.append(_fit(cell, width, right=title in ("tokens", "gotchas")))
+        text = " ".join(parts)
+        return Strip([Segment(_fit(text, self.scrollable_content_region.width), style)])
+
+    def render_line(self, y: int) -> Strip:
+        if y == 0:
+            titles = []
+            for title, sort, _ in COLUMNS:
+                mark = (" ▼" if self.descending else " ▲") if sort == self.sort else ""
+                titles.append(title + mark)
+            return self._line(titles, self.get_component_rich_style("capture-table--header"))
+        index = int(self.scroll_y) + y - 1
+        row = self.row(index)
+        if row is None:
+            return Strip.blank(self.scrollable_content_region.width, self.rich_style)
+        if index == self.cursor:
+            style = self.get_component_rich_style("capture-table--cursor")
+        elif index % 2:
+            style = self.rich_style + self.get_component_rich_style("capture-table--odd")
+        else:
+            style = self.rich_style
+        return self._line(_cells(row), style)
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        top = int(self.scroll_y)
+        rows = max(self.size.height - 1, 1)
+        if new < top:
+            self.scroll_to(y=new, animate=False, immediate=True)
+        elif new >= top + rows:
+            self.scroll_to(y=new - rows + 1, animate=False, immediate=True)
+        self.refresh()
+
+    # -- actions ----------------------------------------------------------------------------
+    def action_cursor(self, step: int) -> None:
+        if self.count:
+            self.cursor = min(max(self.cursor + step, 0), self.count - 1)
+
+    def action_page(self, direction: int) -> None:
+        self.action_cursor(direction * max(self.size.height - 1, 1))
+
+    def action_jump(self, where: int) -> None:
+        if self.count:
+            self.cursor = 0 if where == 0 else self.count - 1
+
+    def action_select(self) -> None:
+        row = self.selected
+        if row is not None:
+            self.post_message(self.Selected(row.id))
+
+    def action_next_sort(self) -> None:
+        names = [s for _, s, _ in COLUMNS if s] + ["id"]
+        self.set_sort(names[(names.index(self.sort) + 1) % len(names)], self.descending)
+
+    def action_reverse(self) -> None:
+        self.set_sort(self.sort, not self.descending)
+
+    def on_click(self, event: Click) -> None:
+        if event.y == 0:
+            x = 0
+            for (_, sort, _), width in zip(COLUMNS, self._widths()):
+                if x <= event.x < x + width + 1 and sort:
+                    self.set_sort(sort, not self.descending if sort == self.sort else False)
+                    return
+                x += width + 1
+            return
+        index = int(self.scroll_y) + event.y - 1
+        if 0 <= index < self.count:
+            if index == self.cursor and event.chain == 2:
+                self.action_select()
+            self.cursor = index
