@@ -235,3 +235,21 @@ def test_watch_cli_stops_on_sigterm(tmp_path: Path, home: Path) -> None:
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0 and "watching" in err
+
+
+def test_a_first_line_still_being_written_is_not_rejected(tmp_path: Path) -> None:
+    """A Continue dev data line flushed in two writes: the head alone names no known key."""
+    d = tmp_path / "dev_data"
+    d.mkdir()
+    line = json.dumps({"timestamp": "2025-02-20T09:15:02.114Z", "userAgent": "x" * 80, "prefix": "a", "suffix": "",
+                       "prompt": "a", "completion": "b", "completionId": "id-1", "eventName": "autocomplete"}).encode() + b"\n"
+    seen = _Seen()
+    with Store(tmp_path / "s.db") as store, _watcher(store, d, tmp_path, seen):
+        f = d / "autocomplete.jsonl"
+        with open(f, "ab") as fh:
+            fh.write(line[:100])
+            fh.flush()
+            time.sleep(0.5)
+            fh.write(line[100:])
+        _wait(lambda: store.count_captures() == 1)
+    assert sum(s.rejected for _, s, _ in seen.calls) == 0

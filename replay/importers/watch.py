@@ -27,7 +27,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from replay.importers.common import Reject, RejectLog
-from replay.importers.detect import LINE_FORMATS
+from replay.importers.detect import HEAD_BYTES, LINE_FORMATS, read_head
 from replay.importers.importer import Importer, ImportSummary
 from replay.store import Store
 
@@ -151,7 +151,7 @@ class Watcher:
             return None
         key = str(path)
         head = _head(path)
-        if b"\n" not in head and st.st_size < HEAD_LEN:
+        if b"\n" not in head and b"\x00" not in head and st.st_size < HEAD_BYTES and b"\n" not in read_head(path):
             return None  # the first line is still being written: detect it once it is whole
         try:
             fmt = self.importer.format_of(path)
