@@ -149,7 +149,7 @@ def watch_cmd(dirs: tuple[Path, ...], fmt: str | None, rejects: Path | None, sto
     import signal
     import threading
 
-    from replay.importers.watch import Watcher
+    from replay.importers.watch import watch_folders
 
     for d in dirs:
         if not d.is_dir():
@@ -164,20 +164,14 @@ def watch_cmd(dirs: tuple[Path, ...], fmt: str | None, rejects: Path | None, sto
 
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
-    watcher = Watcher(store, dirs, on_imported=report, fmt=fmt, rejects=_reject_log(rejects))
-    watcher.start()
     if not as_json:
         click.echo(f"watching {', '.join(str(d) for d in dirs)} (Ctrl-C stops)", err=True)
     try:
-        while not done.wait(0.2):
-            if watcher.error is not None:
-                break
+        watch_folders(store, dirs, stop=done.is_set, on_imported=report, fmt=fmt, rejects=_reject_log(rejects))
     except KeyboardInterrupt:
         pass
-    finally:
-        watcher.stop()
-    if watcher.error is not None:
-        raise WorkFailure(f"watch failed: {watcher.error}")
+    except Exception as exc:  # the watcher thread's error, surfaced by watch_folders
+        raise WorkFailure(f"watch failed: {exc}") from exc
 
 
 # === editor pipelines: render, verify (issue 3) ===========================================
