@@ -120,6 +120,14 @@ def era_for(version: str | None) -> Era:
     return [e for e in ERAS if e.since <= day][-1]
 
 
+def release_day(version: str) -> str | None:
+    """The date of a Continue release ("0.9.262", "v0.9.262-vscode", "1.0.10-jetbrains") or of a
+    date-shaped version; None when unknown."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", version):
+        return version[:10]
+    return None
+
+
 def profile_name(era: Era) -> str:
     return f"continue@{era.since.isoformat()}"
 
@@ -594,11 +602,17 @@ def _build(template: Template | str, prefix: str, suffix: str, ctx: Ctx, comment
         prefix, suffix = compile_(prefix, suffix, ctx)
     else:
         prefix = format_snippets(ctx.snippets, ctx.filepath, comment, list(ctx.workspaces)) + "\n" + prefix
+    return _render(template, prefix, suffix, ctx), prefix, suffix
+
+
+def _render(template: Template | str, prefix: str, suffix: str, ctx: Ctx) -> str:
+    """The template applied to an already compiled prefix/suffix (renderStringTemplate or the
+    template function)."""
     body = template if isinstance(template, str) else template.template
     if isinstance(body, str):
         values = {"prefix": prefix, "suffix": suffix, "filename": uri_basename(ctx.filepath), "reponame": ctx.reponame, "language": ctx.language}
-        return render_handlebars(body, values), prefix, suffix
-    return body(prefix, suffix, ctx), prefix, suffix
+        return render_handlebars(body, values)
+    return body(prefix, suffix, ctx)
 
 
 def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
@@ -669,29 +683,51 @@ def reprune(prompt: str, prefix: str, suffix: str, model: str, context_length: f
     return prefix, suffix
 
 
-def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
-    """The `prompt` Continue logs in dev data, from the compiled prefix/suffix it logs beside it.
+FIM_LOG_ANGLE = dt.date(2024, 5, 23)  # core/llm/index.ts streamFim logs `${prefix}<FIM>${suffix}` (5c4e5124c8)
+FIM_LOG_LINES = dt.date(2024, 12, 13)  # ... then `Prefix: ${prefix}\nSuffix: ${suffix}` (1f36d42571)
 
-    Continue logs `prefix`/`suffix` after compilePrefixSuffix / the snippet header, and `prompt`
-    as the template applied to exactly those (templating/index.ts buildPrompt), so the template
-    alone rebuilds it. The era is the capture's date; a `template` in the logged options wins as
-    it did in Continue. Snippets are not logged: the CodeGeeX reference block cannot be rebuilt.
-    None when the record lacks the segments or a model name.
-    """
-    if record.segments is None or record.model is None:
-        return None
-    era = ERAS[-1]
+
+def capture_day(record: CaptureRecord) -> str | None:
+    """The date whose rules a capture was made under: its Continue release (editor_version, a
+    release number or a date), else its timestamp; None when neither is known."""
+    if record.editor_version:
+        day = release_day(record.editor_version)
+        if day is not None:
+            return day
     if record.ts is not None:
-        day = dt.datetime.fromtimestamp(record.ts, tz=dt.timezone.utc).date().isoformat()
-        era = era_for(max(day, ERAS[0].since.isoformat()))
+        return dt.datetime.fromtimestamp(record.ts, tz=dt.timezone.utc).date().isoformat()
+    return None
+
+
+def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
+    """The prompt text Continue logged, rebuilt from the prefix/suffix logged beside it.
+
+    Dev data logs `prefix`/`suffix` after compilePrefixSuffix / the snippet header, and `prompt`
+    as the template applied to exactly those (templating/index.ts buildPrompt), so the template
+    alone rebuilds it; a `template` in the logged options wins as it did in Continue. Snippets
+    are not logged: the CodeGeeX reference block cannot be rebuilt. The output channel logs the
+    FIM route as `{prefix}<FIM>{suffix}` or `Prefix: {prefix}\nSuffix: {suffix}` by date; with no
+    date known (the channel has none) the form the importer saw stands. The era is the
+    capture's release or date (capture_day). None when there is nothing to rebuild from.
+    """
+    if record.segments is None or record.lossy:
+        return None
+    day = capture_day(record)
+    prefix, suffix = record.segments.prefix, record.segments.suffix or ""
+    if record.extra.get("route") == "fim":
+        style = record.extra.get("fim_rendering")
+        if day is not None:
+            when = dt.date.fromisoformat(day)
+            style = "Prefix/Suffix" if when >= FIM_LOG_LINES else "<FIM>" if when >= FIM_LOG_ANGLE else None
+        if style == "Prefix/Suffix":
+            return f"Prefix: {prefix}\nSuffix: {suffix}"
+        return f"{prefix}<FIM>{suffix}" if style == "<FIM>" else None
+    if record.model is None:
+        return None
+    era = era_for(max(day, ERAS[0].since.isoformat())) if day else ERAS[-1]
     logged_options = record.extra.get("options") if isinstance(record.extra.get("options"), dict) else {}
     override = logged_options.get("template") or None
     template: Template | str = override if isinstance(override, str) else template_for_model(record.model, era)
     filepath = to_uri(record.filepath or record.segments.filepath or "Untitled.txt")
     ctx = Ctx(filepath=filepath, reponame="myproject", language=language_for(filepath)[0], snippets=(), workspaces=(), era=era)
-    body = template if isinstance(template, str) else template.template
-    prefix, suffix = record.segments.prefix, record.segments.suffix or ""
-    if isinstance(body, str):
-        values = {"prefix": prefix, "suffix": suffix, "filename": uri_basename(filepath), "reponame": ctx.reponame, "language": ctx.language}
-        return render_handlebars(body, values)
-    return body(prefix, suffix, ctx)
+    return _render(template, prefix, suffix, ctx)
