@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 
+import msgspec
 import pytest
 
 from replay.editors import continue_ as c
@@ -89,8 +90,25 @@ def test_option_eras() -> None:
     assert c.render(inp(), "starcoder2").profile == f"continue@{c.ERAS[-1].since}"
     with pytest.raises(c.ContinueError):
         c.era_for("2024-01-01")
-    with pytest.raises(c.ContinueError):
-        c.era_for("0.9.250")
+    with pytest.raises(c.ContinueError, match="unknown Continue version"):
+        c.era_for("9.9.9")
+
+
+def test_release_table() -> None:
+    """Releases carry the rules read from the source at their tag, not from their date."""
+    era = c.era_for("0.9.262")
+    assert era.label == "0.9.262-vscode" and era.since.isoformat() == "2025-02-09"
+    assert c.render(inp(), "starcoder2", "v0.9.262-vscode").profile == "continue@0.9.262-vscode"
+    assert (era.max_prompt_tokens, era.prefix_percentage, era.qwen_coder, era.fim_log) == (1024, 0.3, "plain", "Prefix/Suffix")
+    assert c.era_for("0.8.40").qwen_coder == "stable" and c.era_for("0.8.40").prefix_percentage == 0.85
+    # 1.0.10 was cut from a release branch after 2025-04-23 without the per-line pruning change.
+    assert c.era_for("1.0.10").since > dt.date(2025, 4, 23) and not c.era_for("1.0.10").per_line_pruning
+    assert c.era_for("2025-05-17").per_line_pruning
+    assert c.era_for("1.0.15-jetbrains").mercury
+    # The newest release has exactly the rules of the newest source.
+    newest = c.era_for("2.1.0")
+    fields = [f.name for f in c.dataclasses.fields(c.Era) if f.name not in ("since", "label")]
+    assert {f: getattr(newest, f) for f in fields} == {f: getattr(c.ERAS[-1], f) for f in fields}
 
 
 def _kept_lines(line_tokens: int, budget: float) -> int:
@@ -364,3 +382,21 @@ def test_js_trim_is_not_python_strip() -> None:
     # A snippet of only U+0085 is not blank for Continue: it is kept and commented.
     r = c.render(inp(prefix="x", snippets=(Snippet(filepath="lib/n.py", content="\u0085"),)), "starcoder2")
     assert "# Path: lib/n.py\n# \u0085\n# app/main.py\nx" in r.prefix_sent
+
+
+def test_rebuild_uses_the_release_before_the_date() -> None:
+    r = c.render(inp(prefix="x", suffix="y"), "qwen2.5-coder", "0.8.40")  # StarCoder sentinels then
+    rec = msgspec.structs.replace(_record(r, "qwen2.5-coder", "2026-06-01"), editor_version="0.8.40")
+    assert r.text.startswith("<fim_prefix>") and c.rebuild_logged_prompt(rec) == r.text
+    assert c.rebuild_logged_prompt(msgspec.structs.replace(rec, editor_version=None)) != r.text
+
+
+def test_rebuild_output_channel_fim_forms() -> None:
+    seg = Segments(prefix="a\n", suffix="b\n")
+    base = CaptureRecord(source=Source(file="ch.txt", line=3), editor="continue", format="continue-console", model="codestral",
+                         segments=seg, logged_prompt="", extra={"route": "fim", "fim_rendering": "<FIM>"})
+    assert c.rebuild_logged_prompt(base) == "a\n<FIM>b\n"  # no date known: the form the importer saw
+    assert c.rebuild_logged_prompt(msgspec.structs.replace(base, editor_version="0.9.262")) == "Prefix: a\n\nSuffix: b\n"
+    assert c.rebuild_logged_prompt(msgspec.structs.replace(base, editor_version="0.8.40")) == "a\n<FIM>b\n"
+    assert c.rebuild_logged_prompt(msgspec.structs.replace(base, editor_version="2024-05-01")) is None
+    assert c.rebuild_logged_prompt(msgspec.structs.replace(base, lossy=True)) is None
