@@ -467,7 +467,7 @@ _GROUPS = (  # (key, option enabling it, default priority), filtering.ts snippet
     ("base", None, 99),
 )
 _KIND_GROUP = {"clipboard": "clipboard", "opened": "recentlyOpenedFiles", "visited": "recentlyVisitedRanges",
-               "edited": "recentlyEditedRanges", "diff": "diff"}
+               "edited": "recentlyEditedRanges", "changed": "recentlyEditedRanges", "diff": "diff"}
 
 
 def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str, opts: dict[str, Any], era: Era) -> tuple[Snippet, ...]:
@@ -475,9 +475,10 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
     (not stopped at) when it does not fit what is left of maxPromptTokens after the caret window.
 
     Snippet kinds map to Continue's payload groups: clipboard, opened (recently opened files,
-    first fitted by format_opened_files), visited, edited, diff; everything else (declarations,
-    root-path and import-definition context) is a "base" snippet, dropped when blank or already
-    inside the caret window. Clipboard snippets count as fresh (their copiedAt is not known).
+    first fitted by format_opened_files), visited, edited or changed (recently edited ranges),
+    diff; everything else (declarations, root-path and import-definition context) is a "base"
+    snippet, dropped when blank or already inside the caret window. Clipboard snippets count as
+    fresh (their copiedAt is not known).
     """
     enabled_default = {"experimental_includeClipboard": era.include_clipboard}
     order = []
