@@ -400,3 +400,17 @@ def test_rebuild_output_channel_fim_forms() -> None:
     assert c.rebuild_logged_prompt(msgspec.structs.replace(base, editor_version="0.8.40")) == "a\n<FIM>b\n"
     assert c.rebuild_logged_prompt(msgspec.structs.replace(base, editor_version="2024-05-01")) is None
     assert c.rebuild_logged_prompt(msgspec.structs.replace(base, lossy=True)) is None
+
+
+def test_snippet_groups_follow_their_options() -> None:
+    changed = Snippet(filepath="lib/edit.py", content="edited = True", kind="changed")
+    opened = Snippet(filepath="lib/open.py", content="opened = True", kind="opened")
+    both = (changed, opened)
+    assert "edited = True" in c.render(inp(snippets=both), "starcoder2").prefix_sent
+    off = c.render(inp(snippets=both, options={"experimental_includeRecentlyEditedRanges": False, "useRecentlyOpened": False}), "starcoder2")
+    assert "edited = True" not in off.prefix_sent and "opened = True" not in off.prefix_sent
+    # A number is a priority: edited ranges (default 4) before opened files (default 2).
+    first = c.render(inp(snippets=both, options={"experimental_includeRecentlyEditedRanges": 1}), "starcoder2").prefix_sent
+    assert first.index("edited = True") < first.index("opened = True")
+    default = c.render(inp(snippets=both), "starcoder2").prefix_sent
+    assert default.index("opened = True") < default.index("edited = True")
