@@ -414,3 +414,29 @@ def test_snippet_groups_follow_their_options() -> None:
     assert first.index("edited = True") < first.index("opened = True")
     default = c.render(inp(snippets=both), "starcoder2").prefix_sent
     assert default.index("opened = True") < default.index("edited = True")
+
+
+def _code(name: str, content: str) -> Snippet:
+    return Snippet(filepath=name, content=content, kind="opened")
+
+
+def test_opened_files_golden_cases() -> None:
+    """Transcribed from continuedev/continue core/autocomplete/templating/__tests__/
+    formatOpenedFilesContext.vitest.ts (model "test-model": Continue's Llama counting)."""
+    era, m = c.ERAS[-1], "test-model"
+    assert c.format_opened_files([], 1000, m, [], era) == []
+    assert c.format_opened_files([_code("file1.ts", "content of file 1"), _code("file2.ts", "content of file 2")], 0, m, [], era) == []
+    assert len(c.format_opened_files([_code("empty1.ts", ""), _code("empty2.ts", "")], 1000, m, [], era)) == 2
+    assert len(c.format_opened_files([_code(f"small{i}.ts", ch) for i, ch in enumerate("abc")], 1000, m, [], era)) == 3
+    large = c.format_opened_files([_code("large.ts", "x" * 10000)], 200, m, [], era)
+    assert len(large) == 1 and large[0].filepath == "large.ts" and len(large[0].content) < 10000
+    recent = c.format_opened_files([_code("recent1.ts", "a" * 10), _code("recent2.ts", "b" * 10000), _code("recent3.ts", "c" * 10000)], 200, m, [], era)
+    assert any(s.filepath == "recent1.ts" for s in recent)
+    mixed = c.format_opened_files([_code("small1.ts", "a" * 10), _code("large1.ts", "b" * 5000), _code("small2.ts", "c" * 10),
+                                   _code("large2.ts", "d" * 5000)], 500, m, [], era)
+    assert any(s.filepath.startswith("small") for s in mixed)
+    few = c.format_opened_files([_code("large1.ts", "a" * 5000), _code("large2.ts", "b" * 5000)], 150, m, [], era)
+    assert len(few) <= 1 and all(len(s.content) < 5000 for s in few)
+    # Files already added by an earlier group are not offered again (diff snippets do not count).
+    already = [_code("file1.ts", "x"), Snippet(filepath="", content="diff", kind="diff")]
+    assert [s.filepath for s in c.format_opened_files([_code("file1.ts", "a"), _code("file2.ts", "b")], 1000, m, already, era)] == ["file2.ts"]
