@@ -171,6 +171,17 @@ def error_completion(backend: Backend, prompt: RenderedPrompt, message: str, key
                       finish_reason="error", cache_key=key, error=message)
 
 
+def render_model(ref: Any) -> str:
+    """The model as the editor profiles take it: the GGUF path (its name picks the template and
+    the standard profile loads its tokenizer from it), else the name, else the family."""
+    from replay.editors.templates import family_for_model
+
+    model = ref.path if ref.path and ref.path.endswith(".gguf") else ref.name
+    if family_for_model(model) is None and ref.family:
+        return str(ref.family)
+    return str(model)
+
+
 class SourceRun(msgspec.Struct, frozen=True):
     """A run from an input file or the captures: the summary and the rejected inputs."""
 
@@ -179,7 +190,7 @@ class SourceRun(msgspec.Struct, frozen=True):
     rejects_file: str | None = None
 
 
-def run_source(store: Store, source: str, backend_kind: str, model: str = "default", editor: str = "standard",
+def run_source(store: Store, source: str, backend_kind: str, model: str = "default", editor: str | None = None,
                family: str | None = None, params: GenParams | None = None, run_id: str | None = None,
                endpoints: list[str] | None = None, concurrency: int = 1, use_cache: bool = True,
                backend_options: dict[str, Any] | None = None, on_progress: ProgressFn | None = None) -> SourceRun:
@@ -195,14 +206,15 @@ def run_source(store: Store, source: str, backend_kind: str, model: str = "defau
 
     params = params or GenParams()
     ref = resolve_model(model, family=family)
-    inputs = load_inputs(source, store, lambda: editor_renderer(editor, ref.name))
+    inputs = load_inputs(source, store, lambda: editor_renderer(editor, render_model(ref)))
     run_id = run_id or new_run_id()
     rejects_file = None
     if inputs.rejects:
         path = data_dir() / "rejects" / f"{run_id}.jsonl"
         write_rejects(path, inputs.rejects)
         rejects_file = str(path)
-    config = {"source": source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash, "editor": editor,
+    config = {"source": source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash,
+              "editor": editor or ("captures' own" if source == "captures" else "standard"),
               "family": ref.family, "model_spec": model, "model_sha256": ref.sha256, "rejects": len(inputs.rejects)}
     backend = open_backend(backend_kind, ref, ctx=params.ctx, endpoints=endpoints, **(backend_options or {}))
     try:
