@@ -45,7 +45,7 @@ def test_run_with_the_demo_model_json_summary_and_rejects(cli, home: Path, tmp_p
     summary = json.loads(out.stdout)
     assert {k: summary[k] for k in ("run", "items", "completed", "cached", "errors", "rejects")} == \
         {"run": "r1", "items": 2, "completed": 2, "cached": 0, "errors": 0, "rejects": 2}
-    assert f"{src}:3:" in out.stderr and f"{src}:4: neither a rendered prompt" in out.stderr
+    assert f"{src}:3:" in out.stderr and f"{src}:4: unknown key(s) 'some'" in out.stderr
     rejects = [json.loads(line) for line in Path(summary["rejects_file"]).read_text().splitlines()]
     assert [r["where"] for r in rejects] == [f"{src}:3", f"{src}:4"] and rejects[0]["raw"] == "{broken"
     rows = completions(db, "r1")
