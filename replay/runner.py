@@ -86,6 +86,13 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
     check_prompts(prompts)
     run_id = run_id or new_run_id()
     run_config = {**(config or {}), **backend.describe(), "params": msgspec.to_builtins(params), "versions": versions()}
+    existing = store.run(run_id)
+    if existing is not None:
+        before = existing["config"]
+        for key in ("backend", "model_id", "params"):
+            if key in before and before[key] != run_config[key]:
+                raise ValueError(f"run {run_id} was started with {key} {before[key]!r}, not {run_config[key]!r}: "
+                                 "resume it with the same settings or give a new --run-id")
     store.create_run(run_id, run_config)
     store.add_run_prompts(run_id, prompts)
     done = store.good_item_ids(run_id)
