@@ -603,7 +603,8 @@ class _Progress:
 @click.option("--backend", type=click.Choice(_BACKEND_NAMES), default="llamacpp", show_default=True)
 @click.option("--model", default="default", show_default=True,
               help="`default` (the demo GGUF), a GGUF file, an HF folder, or a name the server knows.")
-@click.option("--editor", default="standard", show_default=True, help="Editor profile for items and captures: standard, tabby@V, continue@V.")
+@click.option("--editor", default=None,
+              help="Editor profile: standard, tabby[@V], continue[@V] (default: standard for items, the capture's own editor for captures).")
 @click.option("--family", default=None, help="FIM family when the model's metadata does not say it.")
 @click.option("--ctx", type=click.IntRange(min=16), default=1024, show_default=True, help="Context length (tokens).")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
@@ -619,7 +620,7 @@ class _Progress:
 @click.option("--no-cache", is_flag=True, help="Do not read the completion cache.")
 @json_option
 @db_option
-def run_cmd(source: str, backend: str, model: str, editor: str, family: str | None, ctx: int, max_new_tokens: int | None,
+def run_cmd(source: str, backend: str, model: str, editor: str | None, family: str | None, ctx: int, max_new_tokens: int | None,
             run_id: str | None, endpoints: tuple[str, ...], concurrency: int, timeout: float, retries: int,
             api_key_env: str | None, send_ids: bool, threads: int | None, no_cache: bool, as_json: bool, store: Store) -> None:
     """Replay items, rendered prompts or `captures` against a model into a run (resumable)."""
@@ -629,6 +630,11 @@ def run_cmd(source: str, backend: str, model: str, editor: str, family: str | No
 
     if source != "captures" and not Path(source).is_file():
         raise UsageFailure(f"{source}: no such file (give a JSONL file or `captures`)")
+    if editor is not None:
+        from replay.editors import EDITORS
+
+        if editor.partition("@")[0] not in EDITORS:
+            raise UsageFailure(f"--editor {editor}: unknown editor (known: {', '.join(EDITORS)})")
     if backend in _HTTP_BACKENDS and not endpoints:
         raise UsageFailure(f"--backend {backend} needs --endpoint URL")
     options = {"timeout": timeout, "retries": retries, "api_key_env": api_key_env, "send_ids": send_ids, "n_threads": threads}
@@ -660,30 +666,35 @@ def run_cmd(source: str, backend: str, model: str, editor: str, family: str | No
 @click.option("--format", "fmt", type=click.Choice(["openai-batch"]), default="openai-batch", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 @click.option("--model", default=None, help="Model name for the batch body (default: the run's).")
-@click.option("--editor", default="standard", show_default=True, help="Editor profile (when SOURCE is items or captures).")
+@click.option("--editor", default=None, help="Editor profile (when SOURCE is items or captures; default as for `run`).")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None)
 @click.option("--send-ids", is_flag=True, help="Token ids as the prompt (vLLM).")
 @json_option
 @db_option
-def export_cmd(source: str, fmt: str, output: Path, model: str | None, editor: str, max_new_tokens: int | None,
+def export_cmd(source: str, fmt: str, output: Path, model: str | None, editor: str | None, max_new_tokens: int | None,
                send_ids: bool, as_json: bool, store: Store) -> None:
     """Write a run's prompts (or a file's) as an OpenAI batch file for `vllm run-batch`."""
     from replay.backends import GenParams
     from replay.batch import export_openai_batch
-    from replay.run_inputs import load_inputs
+    from replay.run_inputs import Reject, editor_renderer, load_inputs
 
     run = store.run(source)
-    rejects = []
+    rejects: list[Reject] = []
     if run is not None:
         prompts = store.run_prompts(source)
         model = model or str(run["config"].get("model", ""))
     elif source == "captures" or Path(source).is_file():
+        from replay.backends.models import ModelError, resolve_model
+        from replay.runner import render_model
+
         if not model:
             raise UsageFailure("--model is needed when exporting items, prompts or captures")
         try:
-            inputs = load_inputs(source, store, editor, model or "")
-        except LookupError as exc:
+            ref = resolve_model(model)
+        except ModelError as exc:
             raise UsageFailure(str(exc)) from exc
+        inputs = load_inputs(source, store, lambda: editor_renderer(editor, render_model(ref)))
+        model = ref.name
         prompts, rejects = inputs.prompts, inputs.rejects
     else:
         raise UsageFailure(f"{source}: neither a run in the store nor a file")
