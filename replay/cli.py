@@ -784,15 +784,16 @@ def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: i
               help="The store file (default: fimreplay.db in the user data dir; $FIMREPLAY_DB).")
 @click.option("--watch", "watch_dirs", multiple=True, type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Also tail this capture folder and import what is written to it (repeatable).")
-@click.option("--tokenizer", default=None, help="Tokenizer spec for prompt tokens (default: the demo model's).")
-def tui_command(db_path: Path | None, watch_dirs: tuple[Path, ...], tokenizer: str | None) -> None:
+@click.option("--tokenizer", default=None, help="Read every prompt with this tokenizer (default: each capture's model family's).")
+@click.option("--compare-tokenizer", default=None, help="Tokenizer B of the item view's A-vs-B token diff.")
+def tui_command(db_path: Path | None, watch_dirs: tuple[Path, ...], tokenizer: str | None, compare_tokenizer: str | None) -> None:
     """The Textual app: live captures, replay dashboard, item/audit views, runs."""
     try:
         from tui.app import create_app  # lazy: the library never loads textual
     except ImportError as exc:
         raise WorkFailure(f"the TUI is not installed: {exc}") from exc
     try:
-        app = create_app(db_path, watch_dirs, tokenizer=tokenizer)
+        app = create_app(db_path, watch_dirs, tokenizer=tokenizer, compare_tokenizer=compare_tokenizer)
     except (StoreError, OSError) as exc:
         raise UsageFailure(str(exc)) from exc
     app.run()
