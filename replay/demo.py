@@ -109,7 +109,8 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_prog
     result.steps["evalgen"] = {"items": len(gen.items), "files": len(files), "path": str(items_path)}
 
     for label, source, editor in (("benchmark", str(items_path), "standard"), ("captures", "captures", None)):
-        say(f"run {label}: {editor or 'each capture's own editor's'} profile, llama.cpp, model {opts.model}")
+        profile = editor or "each capture's own editor"
+        say(f"run {label}: {profile} profile, llama.cpp, model {opts.model}")
         out = run_source(store, source, "llamacpp", model=opts.model, editor=editor,
                          params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens),
                          backend_options={"n_threads": opts.threads}, on_progress=on_progress)
