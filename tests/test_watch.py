@@ -20,9 +20,9 @@ from replay.store import Store
 from tests.conftest import ROOT
 
 
-def _completion(cid: str, ts: int = 1727740790000) -> bytes:
+def _completion(cid: str, ts: int = 1727740790000, text: str = "1") -> bytes:
     return (b'{"user":null,"ts":%d,"event":{"completion":{"completion_id":"%s","language":"python","prompt":"x = ",'
-            b'"choices":[{"index":0,"text":"1"}],"user_agent":null}}}\n' % (ts, cid.encode()))
+            b'"choices":[{"index":0,"text":"%s"}],"user_agent":null}}}\n' % (ts, cid.encode(), text.encode()))
 
 
 def _select(cid: str) -> bytes:
@@ -253,3 +253,20 @@ def test_a_first_line_still_being_written_is_not_rejected(tmp_path: Path) -> Non
             fh.write(line[100:])
         _wait(lambda: store.count_captures() == 1)
     assert sum(s.rejected for _, s, _ in seen.calls) == 0
+
+
+def test_a_file_rewritten_past_the_old_offset_is_read_again(tmp_path: Path) -> None:
+    """Truncated and rewritten between two polls to a larger size with the same first line:
+    the bytes before the old offset changed, so nothing is skipped."""
+    d = tmp_path / "events"
+    d.mkdir()
+    f = d / "2024-09-30.json"
+    f.write_bytes(_completion("a") + _completion("b"))
+    with Store(tmp_path / "s.db") as store:
+        w = _watcher(store, d, tmp_path)
+        w.poll(f)
+        f.write_bytes(_completion("a") + _completion("c", text="42") + _completion("d"))  # same inode, longer
+        s = w.poll(f)
+        assert (s.imported, s.duplicates) == (2, 1)
+        assert sorted(_ids(store)) == ["a", "b", "c", "d"]
+        assert w.poll(f) is not None and w.poll(f).imported == 0
