@@ -177,6 +177,7 @@ def test_snippet_selection() -> None:
 def test_clipboard_default_changed_2025_09_11() -> None:
     clip = Snippet(filepath="", content="copied_text()", kind="clipboard")
     assert "copied_text" not in c.render(inp(snippets=(clip,)), "starcoder2").prefix_sent
+    assert "copied_text" not in c.render(inp(snippets=(clip,)), "starcoder2", "2025-01-31").prefix_sent
     old = c.render(inp(snippets=(clip,)), "starcoder2", "2025-06-01").prefix_sent
     assert "# Path: Untitled.txt\n# copied_text()" in old
     on = c.render(inp(snippets=(clip,), options={"experimental_includeClipboard": True}), "starcoder2").prefix_sent
