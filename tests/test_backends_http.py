@@ -221,3 +221,14 @@ def test_env_key_absent_sends_no_auth(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "authorization" not in srv.requests[0].headers
     assert json.dumps(OpenAICompatBackend("m", "m@1", [srv.url]).describe()).count("sk-") == 0
     assert os.environ.get("OPENAI_API_KEY") is None
+
+
+def test_resuming_a_run_with_other_settings_is_refused(tmp_path: Path) -> None:
+    with StubServer(lambda r: openai_reply("x")) as srv, Store(tmp_path / "s.db") as store:
+        replay_prompts(store, [prompt("a")], OpenAICompatBackend("m", "m@1", [srv.url]), GenParams(max_new_tokens=8), run_id="r")
+        with pytest.raises(ValueError, match="started with model_id 'm@1', not 'm@2'"):
+            replay_prompts(store, [prompt("a")], OpenAICompatBackend("m", "m@2", [srv.url]), GenParams(max_new_tokens=8), run_id="r")
+        with pytest.raises(ValueError, match="started with params"):
+            replay_prompts(store, [prompt("a")], OpenAICompatBackend("m", "m@1", [srv.url]), GenParams(max_new_tokens=9), run_id="r")
+        assert replay_prompts(store, [prompt("a"), prompt("b")], OpenAICompatBackend("m", "m@1", [srv.url]),
+                              GenParams(max_new_tokens=8), run_id="r").resumed == 1

@@ -67,6 +67,7 @@ def test_console_era1_fim_marker_raw_prompt_and_chat() -> None:
     assert fim.extra["route"] == "fim" and fim.extra["fim_rendering"] == "<FIM>" and fim.extra["era"] == 1
     assert fim.segments.prefix.endswith("function increment() public {\n        ") and fim.segments.suffix == "\n    }\n}\n"
     assert fim.completion == "count += 1;" and fim.model == "deepseek-coder:1.3b-base"
+    assert fim.logged_prompt is None and fim.extra["logged_text"] == fim.segments.prefix + "<FIM>" + fim.segments.suffix
     assert fim.extra["options"]["contextLength"] == "8192"
     # the prompt holds 74-"=" comment lines; the separator is glued to its last line
     assert raw.extra["route"] == "raw" and raw.logged_prompt.startswith("<fim_prefix># " + "=" * 74)

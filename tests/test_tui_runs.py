@@ -1,14 +1,14 @@
-"""The Runs screen through its keys: mark, compare side by side, export, copy (OSC 52)."""
+"""The Runs screen through its keys: mark, compare side by side (replay.report's numbers),
+export JSONL/CSV/Markdown (replay.report's formats), copy through OSC 52."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 import pytest
 from textual.widgets import DataTable
 
+from replay import report
 from tests.tui_data import add_runs, make_store
 from tui.app import create_app
 
@@ -31,38 +31,50 @@ def cells(table: DataTable) -> list[list[str]]:
     return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
 
 
+async def settle(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def test_compare_marked_runs_side_by_side(store) -> None:
     app = create_app(store=store)
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(140, 40)) as pilot:
         await pilot.press("3")
         await pilot.pause()
         runs = app.screen.query_one("#runs-table", DataTable)
-        assert [r[1:] for r in cells(runs)] == [["run-a", "done", "qwen2.5-coder-0.5b", "llamacpp", "3"],
-                                                ["run-b", "done", "starcoder2-3b", "llamacpp", "3"]]
+        assert [r[1:] for r in cells(runs)] == [["run-a", "done", "qwen2.5-coder-0.5b", "llamacpp", "standard", "3"],
+                                                ["run-b", "done", "starcoder2-3b", "llamacpp", "standard", "3"],
+                                                ["run-cap", "done", "qwen2.5-coder-0.5b", "llamacpp", "tabby", "3"]]
         await pilot.press("down", "space", "c")  # only run-b
+        await settle(pilot)
         compare = app.screen.query_one("#runs-compare", DataTable)
         assert [str(c.label) for c in compare.ordered_columns] == ["", "run-b"]
         assert cells(runs)[1][0] == "●"
         await pilot.press("up", "space", "c")  # run-b then run-a, in marking order
+        await settle(pilot)
         assert [str(c.label) for c in compare.ordered_columns] == ["", "run-b", "run-a"]
         rows = {r[0]: r[1:] for r in cells(compare)}
-        assert rows["indel"] == ["0.5833 (n=3)", "0.7500 (n=3)"]
-        assert rows["exact"] == ["0.3333 (n=3)", "0.3333 (n=3)"]
-        assert rows["model"] == ["starcoder2-3b", "qwen2.5-coder-0.5b"]
+        expected = [report.load_run(store, r).summary for r in ("run-b", "run-a")]
+        assert rows["exact mean [95%]"][0].startswith(f"{expected[0]['mean']['exact']:.4f} [")
+        assert rows["indel total"] == [f"{s['total']['indel']:.4f}" for s in expected]
+        assert rows["files"] == ["2", "2"] and rows["model"] == ["starcoder2-3b", "qwen2.5-coder-0.5b"]
+        # run-a: two of three exact, so its exact mean over files A (1/2) and B (1) is 0.75.
+        assert rows["exact mean [95%]"][1].startswith("0.7500 [")
 
 
 async def test_export_and_copy(store, tmp_path) -> None:
     app = create_app(store=store, export_dir=tmp_path / "out")
-    async with app.run_test(size=(120, 30)) as pilot:
-        await pilot.press("3", "e")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("3", "space", "down", "space", "e")
+        await settle(pilot)
         await pilot.pause()
+        reports = [report.load_run(store, r) for r in ("run-a", "run-b")]
         lines = (tmp_path / "out" / "compare.jsonl").read_text().splitlines()
         assert [json.loads(line)["run"] for line in lines] == ["run-a", "run-b"]
-        assert json.loads(lines[0])["indel"] == "0.7500 (n=3)"
-        table = list(csv.reader(io.StringIO((tmp_path / "out" / "compare.csv").read_text())))
-        assert table[0] == ["", "run-a", "run-b"] and ["completions", "3", "3"] in table
+        assert json.loads(lines[0])["mean"] == reports[0].summary["mean"]
+        assert (tmp_path / "out" / "compare.csv").read_text() == report.to_csv(reports)
         markdown = (tmp_path / "out" / "compare.md").read_text()
-        assert markdown.splitlines()[:2] == ["|  | run-a | run-b |", "| --- | --- | --- |"]
+        assert markdown == report.to_markdown(reports)
         await pilot.press("y")
         await pilot.pause()
         assert app.clipboard == markdown

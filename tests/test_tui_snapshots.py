@@ -20,8 +20,13 @@ def store(tmp_path):
 
 
 async def settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Wait until no worker runs (counts, prompt-token stats) and the screen has repainted:
+    painting can start a stats worker, so loop until a paint starts none."""
+    for _ in range(100):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.05)
+        if not any(w.is_running for w in pilot.app.workers):
+            return
 
 
 class TestCaptures:
@@ -47,8 +52,9 @@ class TestCaptures:
 class TestRuns:
     def test_compare_two_runs(self, snap_compare, store) -> None:
         async def run_before(pilot) -> None:
+            await settle(pilot)
             await pilot.press("3", "space", "down", "space", "c")
-            await pilot.pause()
+            await settle(pilot)
 
         assert snap_compare(create_app(store=store), terminal_size=SIZE, run_before=run_before)
 
@@ -56,6 +62,7 @@ class TestRuns:
 class TestHelp:
     def test_help_screen(self, snap_compare, store) -> None:
         async def run_before(pilot) -> None:
+            await settle(pilot)
             await pilot.press("question_mark")
             await pilot.pause()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from replay.records import CaptureRecord, Completion, Segments, Source
+from replay.records import CaptureRecord, Completion, FimItem, Segments, Source
 from replay.store import Store
 
 MODELS = ("qwen2.5-coder-0.5b", "starcoder2-3b", "deepseek-coder-1.3b")
@@ -35,13 +35,23 @@ def make_store(path: Path, n: int) -> Store:
     return store
 
 
+ITEMS = (("item-0", "contracts/A.sol", "x = 1;"), ("item-1", "contracts/A.sol", "return y;"),
+         ("item-2", "contracts/B.sol", "emit E();"))
+
+
 def add_runs(store: Store) -> None:
-    """Two runs over the first three captures, with completions and scores."""
-    for run_id, model, values in (("run-a", "qwen2.5-coder-0.5b", (1.0, 0.5, 0.75)), ("run-b", "starcoder2-3b", (0.25, 0.5, 1.0))):
-        store.create_run(run_id, {"model": model, "backend": "llamacpp"})
-        for i, value in enumerate(values):
-            store.add_completion(run_id, Completion(item_id=f"cmpl-{i:06d}", text=f"{i} + 2", raw_text=f"{i} + 2",
-                                                    backend="llamacpp", model=model))
-        store.add_scores(run_id, [(f"cmpl-{i:06d}", f"contracts/C{i}.sol", "indel", v) for i, v in enumerate(values)]
-                         + [(f"cmpl-{i:06d}", f"contracts/C{i}.sol", "exact", float(v == 1.0)) for i, v in enumerate(values)])
+    """Two runs over three benchmark items (scored by replay.report) and one run that replayed
+    the first three captures (item ids `capture-N`, as replay.run_inputs names them)."""
+    store.add_items(FimItem(id=i, file=f, prefix="contract A {\n", middle=m, suffix="\n}\n", mode="line")
+                    for i, f, m in ITEMS)
+    answers = {"run-a": ("x = 1;", "return x;", "emit E();"), "run-b": ("x = 2;", "return y;", "")}
+    for run_id, model in (("run-a", "qwen2.5-coder-0.5b"), ("run-b", "starcoder2-3b")):
+        store.create_run(run_id, {"model": model, "backend": "llamacpp", "editor": "standard"})
+        for (item_id, _, _), text in zip(ITEMS, answers[run_id]):
+            store.add_completion(run_id, Completion(item_id=item_id, text=text, raw_text=text, backend="llamacpp", model=model))
         store.set_run_status(run_id, "done")
+    store.create_run("run-cap", {"model": "qwen2.5-coder-0.5b", "backend": "llamacpp", "editor": "tabby"})
+    for i in range(3):
+        store.add_completion("run-cap", Completion(item_id=f"capture-{i + 1}", text=f"{i} + 2", raw_text=f"{i} + 2",
+                                                   backend="llamacpp", model="qwen2.5-coder-0.5b"))
+    store.set_run_status("run-cap", "done")

@@ -4,6 +4,7 @@ and the factory's arguments, never by reaching into it)."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -13,7 +14,6 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.worker import Worker
 
-from replay.paths import cache_dir
 from replay.store import Store, open_store
 from tui.errors import notify_worker_error
 from tui.screens.captures import CapturesScreen
@@ -54,24 +54,34 @@ class FimReplayApp(App[None]):
     ]
 
     def __init__(self, store: Store, *, watch_dirs: Sequence[Path] = (), poll_interval: float = 0.5,
-                 export_dir: Path | None = None, owns_store: bool = False, tokenizer_spec: str | None = None) -> None:
+                 export_dir: Path | None = None, owns_store: bool = False, tokenizer_spec: str | None = None,
+                 compare_tokenizer_spec: str | None = None) -> None:
         super().__init__()
         self.store = store
-        self.tokenizer_spec = tokenizer_spec or default_tokenizer_spec()
+        # None: each capture is read with its model family's tokenizer (tui.library).
+        self.tokenizer_spec = tokenizer_spec
+        self.compare_tokenizer_spec = compare_tokenizer_spec
         self.watch_dirs = tuple(watch_dirs)
         self.poll_interval = poll_interval
         self.export_dir = export_dir
         self.owns_store = owns_store
         self._watcher: StoreWatcher | None = None
+        self._importer: object | None = None
+        self._import_store: Store | None = None
 
     # -- modes and screens ----------------------------------------------------------------------
     def on_mount(self) -> None:
+        """Builds the modes, starts the store watcher. Once the first screen is up, everything
+        alive (Textual, Rich, the library) is moved out of the collector's generations
+        (`gc.freeze`): a full collection otherwise walks all of it and costs a 100-200 ms frame
+        every few seconds of scrolling (bench/tui_bench.py)."""
         self.register_theme(THEME)
         self.theme = "fimreplay"
         self.add_mode("captures", lambda: CapturesScreen(self.store))
         self.add_mode("runs", lambda: RunsScreen(self.store, self.export_dir))
         self.add_mode("dashboard", self._dashboard)
         self.switch_mode("captures")
+        self.call_after_refresh(gc.freeze)
         self._watcher = StoreWatcher(self, self.store, self.poll_interval)
         self._watcher.start()
         if self.watch_dirs:
@@ -82,10 +92,10 @@ class FimReplayApp(App[None]):
 
         return DashboardScreen(self.store)
 
-    def open_item(self, capture_id: int) -> None:
+    def open_item(self, capture_id: int, marked_token: int | None = None) -> None:
         from tui.screens.item import ItemScreen
 
-        self.push_screen(ItemScreen(self.store, capture_id))
+        self.push_screen(ItemScreen(self.store, capture_id, marked_token=marked_token))
 
     def open_audit(self, capture_id: int | None) -> None:
         from tui.screens.audit import AuditScreen
@@ -112,15 +122,13 @@ class FimReplayApp(App[None]):
                 refresh()
 
     def start_watching(self, folders: Sequence[Path]) -> None:
-        """`--watch DIR`: the library's watcher imports into the store from a worker thread;
-        the StoreWatcher then sees the commits like those of any other writer."""
-        from replay.importers.watch import watch_folders
+        """`--watch DIR`: the library's Watcher imports into the store on its own thread and
+        connection; its commits reach the screens like any other writer's (StoreWatcher)."""
+        from replay.importers.watch import Watcher
 
-        self.run_worker(lambda: watch_folders(self.store, [Path(f) for f in folders], stop=self._stopping),
-                        thread=True, group="watch", exit_on_error=False, name="watch")
-
-    def _stopping(self) -> bool:
-        return self._exit or not self.is_running
+        self._import_store = Store(self.store.path)
+        self._importer = Watcher(self._import_store, folders, on_imported=lambda *_: self.post_message(StoreChanged()))
+        self._importer.start()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The app's own workers (`--watch`); screens and widgets route theirs here too."""
@@ -137,21 +145,20 @@ class FimReplayApp(App[None]):
     def on_unmount(self) -> None:
         if self._watcher is not None:
             self._watcher.stop()
+        if self._importer is not None:
+            self._importer.stop()  # type: ignore[attr-defined]
+            assert self._import_store is not None
+            self._import_store.close()
         if self.owns_store:
             self.store.close()
 
 
 def create_app(db_path: str | Path | None = None, watch_dirs: Sequence[str | Path] = (), *, store: Store | None = None,
                poll_interval: float = 0.5, export_dir: str | Path | None = None,
-               tokenizer: str | None = None) -> FimReplayApp:
+               tokenizer: str | None = None, compare_tokenizer: str | None = None) -> FimReplayApp:
     """The one way to build the app (CLI, `python -m tui`, tests). `db_path` None means the
     default store ($FIMREPLAY_DB / $FIMREPLAY_HOME / user data dir), as for every command."""
     owns = store is None
     return FimReplayApp(store if store is not None else open_store(db_path), watch_dirs=[Path(d) for d in watch_dirs],
                         poll_interval=poll_interval, export_dir=Path(export_dir) if export_dir else None, owns_store=owns,
-                        tokenizer_spec=tokenizer)
-
-
-def default_tokenizer_spec() -> str:
-    """The tokenizer of the offline demo model (Qwen2.5-Coder 0.5B GGUF in the asset cache)."""
-    return str(cache_dir() / "models" / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
+                        tokenizer_spec=tokenizer, compare_tokenizer_spec=compare_tokenizer)

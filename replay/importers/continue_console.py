@@ -12,6 +12,8 @@ The messages (core/llm/index.ts `_compileLogMessage`, `streamComplete`, `streamF
   `Completion:\n{c}\n\n` on 2024-11-21.
 - the FIM route (prefix and suffix sent separately) is logged as `{prefix}<FIM>{suffix}` from
   2024-05-23 and as `Prefix: {prefix}\nSuffix: {suffix}` from 2024-12-13 (commit 1f36d42571).
+  Such a record has segments and no `logged_prompt` (no prompt string was sent); the logged
+  rendering is kept in `extra["logged_text"]` and `raw`.
 
 Chat requests go to the same channel; only prompts that are autocomplete requests (the FIM
 route, a FIM template's sentinels, or the hole-filler QUERY) become captures, the rest is
@@ -181,6 +183,10 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
     elif not any(mark in prompt for mark in _AUTOCOMPLETE_MARKS):
         return Ignored("not an autocomplete prompt (chat or edit)")
     extra["route"] = route
+    if route == "fim":
+        # No prompt string was sent: prefix and suffix went separately (they are the segments).
+        # The made-up rendering stays in `raw` and here, not in `logged_prompt`.
+        extra["logged_text"] = prompt
     if completion is None:
         extra["no_completion"] = True
     model = msg["options"].get("model")
@@ -190,7 +196,7 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
         format=fmt,
         model=model if isinstance(model, str) else None,
         segments=segments,
-        logged_prompt=prompt,
+        logged_prompt=prompt if route == "raw" else None,
         completion=completion,
         lossy=lossy,
         extra=extra,

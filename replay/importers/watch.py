@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from replay.importers.common import Reject, RejectLog
-from replay.importers.detect import LINE_FORMATS
+from replay.importers.detect import HEAD_BYTES, LINE_FORMATS, read_head
 from replay.importers.importer import Importer, ImportSummary
 from replay.store import Store
 
@@ -150,7 +151,7 @@ class Watcher:
             return None
         key = str(path)
         head = _head(path)
-        if b"\n" not in head and st.st_size < HEAD_LEN:
+        if b"\n" not in head and b"\x00" not in head and st.st_size < HEAD_BYTES and b"\n" not in read_head(path):
             return None  # the first line is still being written: detect it once it is whole
         try:
             fmt = self.importer.format_of(path)
@@ -185,6 +186,23 @@ class Watcher:
         changed = summary.imported or summary.outcomes or summary.rejected or summary.ignored or summary.duplicates
         if changed and self.on_imported is not None:
             self.on_imported(path, summary)
+
+
+def watch_folders(store: Store, dirs: Iterable[Path], stop: Callable[[], bool], on_imported: OnImported | None = None,
+                  fmt: str | None = None, rejects: RejectLog | None = None, check_s: float = 0.2) -> ImportSummary:
+    """Watch until `stop()` is true (checked every `check_s` s), for a caller that gives this a
+    thread of its own (the TUI's worker, the CLI's main thread). Returns the sum of every import;
+    an error on the watcher's thread is raised here."""
+    watcher = Watcher(store, dirs, on_imported=on_imported, fmt=fmt, rejects=rejects)
+    watcher.start()
+    try:
+        while not stop() and watcher.error is None:
+            time.sleep(check_s)
+    finally:
+        watcher.stop()
+    if watcher.error is not None:
+        raise watcher.error
+    return watcher.total
 
 
 def _head(path: Path) -> bytes:

@@ -3,8 +3,6 @@ to the finding's token in the item view."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,11 +11,14 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from replay.store import Store
+from tui import library
 from tui.errors import WorkerErrors
 
 
 class AuditScreen(WorkerErrors, Screen):
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("enter", "jump", "Go to token")]
+    """Enter (or a click) on a finding opens the item view with its token underlined."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
     class Findings(Message):
         def __init__(self, rows: list[tuple[int, int | None, str, str]]) -> None:
@@ -45,14 +46,25 @@ class AuditScreen(WorkerErrors, Screen):
 
     @work(thread=True, exclusive=True, group="audit", exit_on_error=False)
     def audit(self) -> None:
-        from replay.tokens.audit import audit_capture
-
-        where, params = ("id = ?", (self.capture_id,)) if self.capture_id is not None else ("", ())
+        """Findings of the capture, or of every capture (read a page at a time)."""
         rows: list[tuple[int, int | None, str, str]] = []
-        for capture_id, capture, _ in self.store.captures(where, params):
-            for finding in audit_capture(capture, self.app.tokenizer_spec):
-                rows.append((capture_id, _attr(finding, "token_index"), _attr(finding, "kind"), _attr(finding, "message")))
+        if self.capture_id is not None:
+            scope = self.store.captures("id = ?", (self.capture_id,))
+        else:
+            scope = self.store.captures()
+        for capture_id, capture, _ in scope:
+            if self.workers_cancelled():
+                return
+            spec = library.tokenizer_spec(capture, self.app.tokenizer_spec)
+            for finding in library.audit_capture(capture, spec):
+                rows.append((capture_id, finding.token if finding.token >= 0 else None,
+                             f"{finding.severity}: {finding.kind}", finding.message))
         self.post_message(self.Findings(rows))
+
+    def workers_cancelled(self) -> bool:
+        from textual.worker import get_current_worker
+
+        return get_current_worker().is_cancelled
 
     def on_audit_screen_findings(self, message: Findings) -> None:
         self.rows = message.rows
@@ -61,14 +73,6 @@ class AuditScreen(WorkerErrors, Screen):
             table.add_row(str(capture_id), "-" if token is None else str(token), kind, detail)
         self.query_one("#audit-status", Static).update(f"{len(message.rows)} findings")
 
-    def action_jump(self) -> None:
-        table = self.query_one(DataTable)
-        if self.rows:
-            capture_id, token, _, _ = self.rows[table.cursor_row]
-            from tui.screens.item import ItemScreen
-
-            self.app.push_screen(ItemScreen(self.store, capture_id, marked_token=token))
-
-
-def _attr(finding: Any, name: str) -> Any:
-    return finding.get(name) if isinstance(finding, dict) else getattr(finding, name, None)
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        capture_id, token, _, _ = self.rows[event.cursor_row]
+        self.app.open_item(capture_id, marked_token=token)

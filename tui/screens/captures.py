@@ -39,6 +39,7 @@ class CapturesScreen(WorkerErrors, Screen):
         return self.query_one(CaptureTable)
 
     def on_mount(self) -> None:
+        self.table.tokenizer_spec = self.app.tokenizer_spec
         self.table.focus()
         self.table.reload()
 

@@ -3,9 +3,7 @@ text or a replayed completion as a character diff with its Indel score, and toke
 
 from __future__ import annotations
 
-from typing import Any
-
-from rapidfuzz.distance import Indel
+import msgspec
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -15,14 +13,19 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from replay.records import CaptureRecord
+from replay.records import CaptureRecord, Completion
+from replay.tokens.diff import TokenDiff
+from replay.tokens.tokenizer import load_tokenizer
+from replay.tokens.view import render_diff
+from replay.scoring import indel
 from replay.store import Store
 from tui.widgets.capture_table import format_ts
 from tui.widgets.char_diff import render_char_diff
-from tui.widgets.token_view import render_text, render_tokens
+from tui import library
+from tui.library import DIFF_MODES
+from tui.widgets.token_view import render_text, render_token_diff, render_tokens
 from tui.errors import WorkerErrors
 
-DIFF_MODES = ("logged vs rebuilt", "editor vs standard", "tokenizer A vs B")
 
 
 def cursor_offset(capture: CaptureRecord) -> int | None:
@@ -51,15 +54,14 @@ class ItemScreen(WorkerErrors, Screen):
     ]
 
     class Tokenized(Message):
-        def __init__(self, pieces: list[str], special: list[bool]) -> None:
-            self.pieces = pieces
-            self.special = special
+        def __init__(self, tokens: library.PromptTokens) -> None:
+            self.tokens = tokens
             super().__init__()
 
     class TokenDiffReady(Message):
-        def __init__(self, mode: str, text: Text) -> None:
+        def __init__(self, mode: str, diff: TokenDiff) -> None:
             self.mode = mode
-            self.text = text
+            self.diff = diff
             super().__init__()
 
     def __init__(self, store: Store, capture_id: int, marked_token: int | None = None) -> None:
@@ -76,16 +78,13 @@ class ItemScreen(WorkerErrors, Screen):
         self.replay_index = 0
         self.diff_mode = 0
         self.diff_text = ""
+        self.tokens: library.PromptTokens | None = None
 
-    def _replayed(self) -> list[tuple[str, Any]]:
-        """(run id, completion) of every run that replayed this capture (item id = capture id
-        or the editor's completion id)."""
-        from replay.records import Completion
-        import msgspec
-
-        keys = [str(self.capture_id)] + ([self.capture.completion_id] if self.capture.completion_id else [])
-        rows = self.store.query(
-            f"SELECT run_id, record FROM completions WHERE item_id IN ({','.join('?' * len(keys))}) ORDER BY created", keys)
+    def _replayed(self) -> list[tuple[str, Completion]]:
+        """(run id, completion) of every run that replayed this capture (its item id is
+        `capture-<id>`: replay.run_inputs.capture_input)."""
+        rows = self.store.query("SELECT run_id, record FROM completions WHERE item_id = ? ORDER BY created",
+                                (f"capture-{self.capture_id}",))
         return [(r["run_id"], msgspec.json.decode(r["record"], type=Completion)) for r in rows]
 
     def compose(self) -> ComposeResult:
@@ -94,7 +93,7 @@ class ItemScreen(WorkerErrors, Screen):
                 f"{c.model or '-'} · {c.filepath or '-'} · {c.outcome} · {c.source.where()}")
         yield Static(meta, id="item-meta", classes="status")
         with VerticalScroll(id="item-body"):
-            yield Static("Prompt (tokens)", classes="section-title")
+            yield Static("Prompt (tokenizing…)", id="item-prompt-title", classes="section-title")
             yield Static(render_text(c.logged_prompt or "", self.cursor), id="item-prompt")
             yield Static("Completion vs reference", classes="section-title")
             yield Static("", id="item-diff")
@@ -110,16 +109,15 @@ class ItemScreen(WorkerErrors, Screen):
     # -- prompt tokens ----------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="tokenize", exit_on_error=False)
     def tokenize(self, prompt: str) -> None:
-        from replay.tokens import load_tokenizer
-
-        tokenizer = load_tokenizer(self.app.tokenizer_spec)
-        ids = tokenizer.encode(prompt)
-        pieces = tokenizer.pieces(ids)
-        self.post_message(self.Tokenized(list(pieces), [tokenizer.is_special(i) for i in ids]))
+        spec = library.tokenizer_spec(self.capture, self.app.tokenizer_spec)
+        self.post_message(self.Tokenized(library.prompt_tokens(prompt, load_tokenizer(spec))))
 
     def on_item_screen_tokenized(self, message: Tokenized) -> None:
-        title = self.query_one("#item-prompt", Static)
-        title.update(render_tokens(message.pieces, message.special, self.cursor, self.marked_token))
+        tokens = message.tokens
+        self.tokens = tokens
+        self.query_one("#item-prompt-title", Static).update(
+            f"Prompt: {len(tokens.ids)} tokens ({tokens.spec}) · ▮ cursor · special tokens highlighted")
+        self.query_one("#item-prompt", Static).update(render_tokens(tokens.pieces, tokens.special, self.cursor, self.marked_token))
 
     # -- completion diff --------------------------------------------------------------------
     def show_completion(self) -> None:
@@ -133,7 +131,7 @@ class ItemScreen(WorkerErrors, Screen):
                                         render_char_diff(editor_text, editor_text)))
             return
         run_id, completion = self.replays[self.replay_index % len(self.replays)]
-        score = Indel.normalized_similarity(completion.text, editor_text)
+        score = indel(editor_text, completion.text)
         self.diff_text = f"--- {run_id}\n+++ editor\n{completion.text}\n{editor_text}"
         target.update(Text.assemble(f"run {run_id} ({completion.model}) vs editor's completion · Indel {score:.3f}\n",
                                     render_char_diff(completion.text, editor_text)))
@@ -146,17 +144,20 @@ class ItemScreen(WorkerErrors, Screen):
     def action_next_diff(self) -> None:
         mode = DIFF_MODES[self.diff_mode % len(DIFF_MODES)]
         self.diff_mode += 1
-        self.query_one("#item-token-diff-title", Static).update(f"Token diff: {mode} (t: next)")
+        self.query_one("#item-token-diff-title", Static).update(f"Token diff: {mode} (t: next) …")
         self.token_diff(mode)
 
     @work(thread=True, exclusive=True, group="token-diff", exit_on_error=False)
     def token_diff(self, mode: str) -> None:
-        from replay.tokens.diff import render_token_diff
-
-        self.post_message(self.TokenDiffReady(mode, render_token_diff(self.capture, mode, self.app.tokenizer_spec)))
+        spec = library.tokenizer_spec(self.capture, self.app.tokenizer_spec)
+        diff = library.token_diff(self.capture_id, self.capture, mode, spec, self.app.compare_tokenizer_spec)
+        self.post_message(self.TokenDiffReady(mode, diff))
 
     def on_item_screen_token_diff_ready(self, message: TokenDiffReady) -> None:
-        self.query_one("#item-token-diff", Static).update(message.text)
+        diff = message.diff
+        self.diff_text = render_diff(diff)
+        self.query_one("#item-token-diff-title", Static).update(f"Token diff: {message.mode} (t: next)")
+        self.query_one("#item-token-diff", Static).update(render_token_diff(diff))
 
     # -- copy, audit ------------------------------------------------------------------------------
     def action_copy_prompt(self) -> None:

@@ -1,70 +1,49 @@
-"""The Runs screen: every run with its means, side-by-side comparison, export, copy."""
+"""The Runs screen: every run, the report's side-by-side comparison, export, copy (OSC 52).
+Scores, aggregates and the export formats are replay.report's; this screen lays them out."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
-from typing import Any
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from replay import report
 from replay.paths import data_dir
+from replay.scoring import METRIC_NAMES
 from replay.store import Store
 from tui.errors import WorkerErrors
 
 
-def compare_table(store: Store, run_ids: list[str]) -> tuple[list[str], list[list[str]]]:
-    """Rows = run fields then metric means, one column per run (the report's side-by-side)."""
-    runs = [store.run(r) for r in run_ids]
-    summaries = [store.run_summary(r) for r in run_ids]
-    metrics = sorted({m for s in summaries for m in s["metrics"]})
-    header = ["", *run_ids]
-    rows = [
-        ["model", *[str((r or {}).get("config", {}).get("model", "-")) for r in runs]],
-        ["backend", *[str((r or {}).get("config", {}).get("backend", "-")) for r in runs]],
-        ["status", *[str((r or {}).get("status", "-")) for r in runs]],
-        ["completions", *[str(s["completions"]) for s in summaries]],
-    ]
-    for metric in metrics:
+def compare_rows(reports: list[report.RunReport]) -> list[list[str]]:
+    """The report's runs table turned sideways: one row per field, one column per run."""
+    metrics = [m for m in METRIC_NAMES if any(m in r.summary["mean"] for r in reports)]
+    rows = [["model", *[r.model for r in reports]], ["profile", *[r.profile for r in reports]],
+            ["backend", *[r.backend for r in reports]], ["items", *[str(r.summary["n_items"]) for r in reports]],
+            ["files", *[str(r.summary["n_files"]) for r in reports]]]
+    for m in metrics:
         cells = []
-        for s in summaries:
-            mean_n = s["metrics"].get(metric)
-            cells.append("-" if mean_n is None else f"{mean_n[0]:.4f} (n={mean_n[1]})")
-        rows.append([metric, *cells])
-    return header, rows
+        for r in reports:
+            mean, (low, high) = r.summary["mean"].get(m), r.summary["ci95"].get(m, [None, None])
+            cells.append("-" if mean is None else f"{mean:.4f} [{low:.4f}, {high:.4f}]")
+        rows.append([f"{m} mean [95%]", *cells])
+        rows.append([f"{m} total", *["-" if m not in r.summary["total"] else f"{r.summary['total'][m]:.4f}" for r in reports]])
+    return rows
 
 
-def to_markdown(header: list[str], rows: list[list[str]]) -> str:
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
-
-    return "\n".join([line(header), line(["---"] * len(header)), *(line(r) for r in rows)]) + "\n"
-
-
-def to_csv(header: list[str], rows: list[list[str]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
-    return out.getvalue()
-
-
-def to_jsonl(header: list[str], rows: list[list[str]]) -> str:
-    """One object per run: the comparison table read by column."""
-    objects: list[dict[str, Any]] = []
-    for col, run_id in enumerate(header[1:], start=1):
-        objects.append({"run": run_id, **{row[0]: row[col] for row in rows}})
-    return "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in objects)
+def to_jsonl(reports: list[report.RunReport]) -> str:
+    """One JSON object per run: report.to_dict's run entries, one per line."""
+    return "".join(json.dumps(run, ensure_ascii=False) + "\n" for run in report.to_dict(reports)["runs"])
 
 
 class RunsScreen(WorkerErrors, Screen):
     """Space marks runs, `c` compares the marked ones (all when none), `e` exports the
-    comparison (JSONL, CSV, Markdown), `y` copies it as Markdown through OSC 52."""
+    comparison (JSONL, CSV, Markdown), `y` copies its Markdown through OSC 52."""
 
     BINDINGS = [
         Binding("space", "mark", "Mark"),
@@ -74,17 +53,23 @@ class RunsScreen(WorkerErrors, Screen):
         Binding("R", "refresh_runs", "Refresh", show=False),
     ]
 
+    class Compared(Message):
+        def __init__(self, reports: list[report.RunReport], then: str | None) -> None:
+            self.reports = reports
+            self.then = then
+            super().__init__()
+
     def __init__(self, store: Store, export_dir: Path | None = None) -> None:
         super().__init__(name="runs")
         self.store = store
         self.export_dir = export_dir
         self.marked: list[str] = []
-        self.compared: tuple[list[str], list[list[str]]] | None = None
+        self.reports: list[report.RunReport] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Runs", classes="screen-title")
         yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
-        yield Static("Comparison (c)", classes="section-title")
+        yield Static("Comparison (c)", id="runs-compare-title", classes="section-title")
         yield DataTable(id="runs-compare", cursor_type="none")
         yield Footer()
 
@@ -92,15 +77,21 @@ class RunsScreen(WorkerErrors, Screen):
         self.action_refresh_runs()
         self.query_one("#runs-table", DataTable).focus()
 
+    def store_changed(self) -> None:
+        self.action_refresh_runs()
+
     def action_refresh_runs(self) -> None:
         table = self.query_one("#runs-table", DataTable)
+        cursor = table.cursor_row
         table.clear(columns=True)
-        table.add_columns(" ", "run", "status", "model", "backend", "completions")
+        table.add_columns(" ", "run", "status", "model", "backend", "editor", "completions")
         for run in self.store.runs():
-            summary = self.store.run_summary(run["id"])
             config = run["config"]
+            done = self.store.query("SELECT COUNT(*) FROM completions WHERE run_id = ?", (run["id"],))[0][0]
             table.add_row("●" if run["id"] in self.marked else " ", run["id"], run["status"], str(config.get("model", "-")),
-                          str(config.get("backend", "-")), str(summary["completions"]), key=run["id"])
+                          str(config.get("backend", "-")), str(config.get("editor", "-")), str(done), key=run["id"])
+        if table.row_count:
+            table.move_cursor(row=min(cursor, table.row_count - 1))
 
     def action_mark(self) -> None:
         table = self.query_one("#runs-table", DataTable)
@@ -114,30 +105,44 @@ class RunsScreen(WorkerErrors, Screen):
             self.marked.append(run_id)
         table.update_cell(run_id, table.ordered_columns[0].key, "●" if run_id in self.marked else " ")
 
-    def action_compare(self) -> None:
-        run_ids = self.marked or [r["id"] for r in self.store.runs()]
-        header, rows = self.compared = compare_table(self.store, run_ids)
+    def action_compare(self, then: str | None = None) -> None:
+        self.query_one("#runs-compare-title", Static).update("Comparison (scoring…)")
+        self.compare(self.marked or [r["id"] for r in self.store.runs()], then)
+
+    @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
+    def compare(self, run_ids: list[str], then: str | None) -> None:
+        """report.load_run scores what is not scored yet (and stores the scores): a worker."""
+        self.post_message(self.Compared([report.load_run(self.store, r) for r in run_ids], then))
+
+    def on_runs_screen_compared(self, message: Compared) -> None:
+        self.reports = message.reports
         table = self.query_one("#runs-compare", DataTable)
         table.clear(columns=True)
-        table.add_columns(*header)
-        table.add_rows(rows)
+        table.add_columns("", *[r.run_id for r in message.reports])
+        table.add_rows(compare_rows(message.reports))
+        self.query_one("#runs-compare-title", Static).update(f"Comparison of {len(message.reports)} runs (c)")
+        if message.then == "export":
+            self.action_export()
+        elif message.then == "copy":
+            self.action_copy()
 
     def action_export(self) -> None:
-        if self.compared is None:
-            self.action_compare()
-        assert self.compared is not None
+        if self.reports is None:
+            self.action_compare(then="export")
+            return
         folder = self.export_dir or data_dir() / "exports"
         folder.mkdir(parents=True, exist_ok=True)
         written = []
-        for name, fn in (("compare.jsonl", to_jsonl), ("compare.csv", to_csv), ("compare.md", to_markdown)):
+        for name, text in (("compare.jsonl", to_jsonl(self.reports)), ("compare.csv", report.to_csv(self.reports)),
+                           ("compare.md", report.to_markdown(self.reports))):
             path = folder / name
-            path.write_text(fn(*self.compared), encoding="utf-8")
+            path.write_text(text, encoding="utf-8")
             written.append(str(path))
         self.notify("Exported " + ", ".join(written), title="Export")
 
     def action_copy(self) -> None:
-        if self.compared is None:
-            self.action_compare()
-        assert self.compared is not None
-        self.app.copy_to_clipboard(to_markdown(*self.compared))
+        if self.reports is None:
+            self.action_compare(then="copy")
+            return
+        self.app.copy_to_clipboard(report.to_markdown(self.reports))
         self.notify("Comparison copied to the clipboard (OSC 52)", title="Copy")

@@ -12,13 +12,14 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
 from textual.events import Click
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from replay.store import CAPTURE_SORT_KEYS, CaptureRow, Store
+from tui.library import capture_stats
 from tui.errors import WorkerErrors
 
 PAGE = 100
@@ -34,6 +35,7 @@ COLUMNS: list[tuple[str, str | None, int]] = [
     ("tokens", None, 6),
     ("gotchas", None, 7),
 ]
+NUMERIC = [title in ("tokens", "gotchas") for title, _, _ in COLUMNS]  # right-aligned
 
 
 def format_ts(ts: float | None) -> str:
@@ -82,6 +84,9 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
             self.capture_id = capture_id
             super().__init__()
 
+    class StatsReady(Message):
+        """Prompt-token and gotcha counts of some rows were computed and stored."""
+
     class Counted(Message):
         """The number of rows matching the filter (posted by the counting worker)."""
 
@@ -100,6 +105,11 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
         self.descending = False
         self.count = 0
         self._pages: OrderedDict[int, list[CaptureRow]] = OrderedDict()
+        self._frame: tuple[list[int], int, dict[str, Style]] = ([], 0, {})
+        self._stats_tried: set[int] = set()
+        self._stats_wanted: list[int] = []
+        self._stats_running = False
+        self.tokenizer_spec: str | None = None
 
     # -- data -----------------------------------------------------------------------------
     @property
@@ -189,31 +199,96 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
         rest = max(self.scrollable_content_region.width - fixed, 8)
         return [w or rest for _, _, w in COLUMNS]
 
-    def _line(self, cells: list[str], style: Style) -> Strip:
-        parts = []
-        for (title, _, _), width, cell in zip(COLUMNS, self._widths(), cells):
-            parts.append(_fit(cell, width, right=title in ("tokens", "gotchas")))
-        text = " ".join(parts)
-        return Strip([Segment(_fit(text, self.scrollable_content_region.width), style)])
+    @staticmethod
+    def _line(cells: list[str], widths: list[int], width: int, style: Style) -> Strip:
+        text = " ".join(_fit(cell, w, right) for cell, w, right in zip(cells, widths, NUMERIC))
+        return Strip([Segment(_fit(text, width), style)], width)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """One frame: look the styles and column widths up once, not once per line."""
+        base = self.rich_style
+        self._frame = (
+            self._widths(),
+            self.scrollable_content_region.width,
+            {
+                "header": self.get_component_rich_style("capture-table--header"),
+                "cursor": self.get_component_rich_style("capture-table--cursor"),
+                "odd": base + self.get_component_rich_style("capture-table--odd"),
+                "even": base,
+            },
+        )
+        lines = super().render_lines(crop)
+        self._want_stats()
+        return lines
+
+    # -- prompt tokens and gotchas, computed for the rows on screen --------------------------------
+    def _want_stats(self) -> None:
+        """Ask for the counts of the rows on screen that have none. One worker at a time takes
+        the latest request, so fast scrolling counts what is seen, not every row passed."""
+        top = int(self.scroll_y)
+        missing = []
+        for index in range(top, min(top + self.size.height, self.count)):
+            row = self.row(index)
+            if row is not None and row.prompt_tokens is None and row.id not in self._stats_tried:
+                missing.append(row.id)
+        self._stats_wanted = missing
+        if missing and not self._stats_running:
+            self._stats_running = True
+            self.run_worker(self._stats_loop, thread=True, group="capture-stats", exit_on_error=False, name="prompt tokens")
+
+    def _stats_loop(self) -> None:
+        try:
+            while True:
+                ids, self._stats_wanted = self._stats_wanted, []
+                if not ids:
+                    return
+                self._stats_tried.update(ids)
+                self._compute_stats(ids)
+        finally:
+            self._stats_running = False
+
+    def _compute_stats(self, ids: list[int]) -> None:
+        """Tokenize and audit (tui.library.capture_stats) and keep the counts in the store, so
+        a capture is counted once. Captures with no known tokenizer are reported once per batch."""
+        from replay.tokens.tokenizer import TokenizerError
+
+        rows, unknown = [], []
+        for capture_id in ids:
+            capture = self.store.capture(capture_id)
+            if capture is None:
+                continue
+            try:
+                stats = capture_stats(capture, self.tokenizer_spec)
+            except TokenizerError:
+                unknown.append(capture.source.where())
+                continue
+            if stats is not None:
+                rows.append((capture_id, *stats))
+        if rows:
+            self.store.set_capture_stats(rows)
+            self.post_message(self.StatsReady())
+        if unknown:
+            raise TokenizerError(f"{len(unknown)} captures have no known tokenizer (first: {unknown[0]}); "
+                                 "start the TUI with --tokenizer SPEC")
+
+    def on_capture_table_stats_ready(self, message: StatsReady) -> None:
+        self._pages.clear()
+        self.refresh()
 
     def render_line(self, y: int) -> Strip:
+        widths, width, styles = self._frame
         if y == 0:
             titles = []
             for title, sort, _ in COLUMNS:
                 mark = (" ▼" if self.descending else " ▲") if sort == self.sort else ""
                 titles.append(title + mark)
-            return self._line(titles, self.get_component_rich_style("capture-table--header"))
+            return self._line(titles, widths, width, styles["header"])
         index = int(self.scroll_y) + y - 1
         row = self.row(index)
         if row is None:
-            return Strip.blank(self.scrollable_content_region.width, self.rich_style)
-        if index == self.cursor:
-            style = self.get_component_rich_style("capture-table--cursor")
-        elif index % 2:
-            style = self.rich_style + self.get_component_rich_style("capture-table--odd")
-        else:
-            style = self.rich_style
-        return self._line(_cells(row), style)
+            return Strip.blank(width, styles["even"])
+        style = styles["cursor"] if index == self.cursor else styles["odd" if index % 2 else "even"]
+        return self._line(_cells(row), widths, width, style)
 
     def watch_cursor(self, old: int, new: int) -> None:
         top = int(self.scroll_y)

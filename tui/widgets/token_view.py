@@ -1,6 +1,7 @@
 """Renders a prompt as its tokens: each token boundary visible (alternating background),
-whitespace shown (· for a space, → for a tab, ↵ before a newline), special tokens highlighted,
-the cursor position marked with ▮. Pure rendering: the pieces come from `replay.tokens`."""
+whitespace shown (replay.tokens.pieces.visible: · space, → tab, ↵ newline, which also breaks
+the line), special tokens highlighted, the cursor position marked with ▮. Pure rendering: the
+pieces and diffs come from `replay.tokens`."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-WHITESPACE = {" ": "·", "\t": "→", "\r": "␍"}
+from replay.tokens.diff import TokenDiff
+from replay.tokens.pieces import visible
+
 STYLES = ("on grey23", "on grey35")
 SPECIAL = "bold black on yellow"
 CURSOR = "bold reverse"
 
 
 def show_whitespace(text: str) -> str:
-    return "".join("↵\n" if ch == "\n" else WHITESPACE.get(ch, ch) for ch in text)
+    return visible(text).replace("↵", "↵\n")
 
 
 def render_tokens(pieces: Sequence[str], special: Sequence[bool], cursor: int | None = None,
@@ -46,3 +49,21 @@ def render_tokens(pieces: Sequence[str], special: Sequence[bool], cursor: int | 
 def render_text(text: str, cursor: int | None = None) -> Text:
     """The prompt before it is tokenized: whitespace shown, cursor marked."""
     return render_tokens([text], [False], cursor)
+
+
+def render_token_diff(diff: TokenDiff) -> Text:
+    """Side A's tokens with B's changes inline: removed tokens struck red, added ones green,
+    each change labelled with its token index on both sides."""
+    out = Text(f"{diff.a_label} ({diff.a_len} tokens) vs {diff.b_label} ({diff.b_len} tokens): "
+               + ("identical" if diff.identical else f"{diff.distance} token edits") + "\n")
+    for op in diff.ops:
+        if op.tag == "equal":
+            for index, piece in enumerate(op.a_pieces):
+                out.append(show_whitespace(piece), STYLES[(op.a_start + index) % 2])
+            continue
+        out.append(f"[a{op.a_start}/b{op.b_start}]", "bold")
+        for piece in op.a_pieces:
+            out.append(show_whitespace(piece), "bold strike red")
+        for piece in op.b_pieces:
+            out.append(show_whitespace(piece), "bold underline green")
+    return out
