@@ -441,3 +441,9 @@ def test_opened_files_golden_cases() -> None:
     # Files already added by an earlier group are not offered again (diff snippets do not count).
     already = [_code("file1.ts", "x"), Snippet(filepath="", content="diff", kind="diff")]
     assert [s.filepath for s in c.format_opened_files([_code("file1.ts", "a"), _code("file2.ts", "b")], 1000, m, already, era)] == ["file2.ts"]
+
+
+@pytest.mark.parametrize("opts", [{"maxPromptTokens": "1024"}, {"prefixPercentage": True}, {"template": 3}, {"provider": ["x"]}])
+def test_bad_option_types_are_named(opts: dict) -> None:
+    with pytest.raises(c.ContinueError, match=f"option {next(iter(opts))} must be"):
+        c.render(inp(options=opts), "starcoder2")

@@ -623,9 +623,23 @@ def stop_tokens(template: Template | None, model: str) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------------
 # The pipeline
 
+_NUMBER_OPTIONS = ("maxPromptTokens", "prefixPercentage", "maxSuffixPercentage", "contextLength", "maxTokens")
+_TEXT_OPTIONS = ("template", "provider")
+
+
 def _options(inp_opts: dict[str, Any], era: Era) -> dict[str, Any]:
+    """The era's defaults overridden by the input's options, type-checked (ContinueError names
+    the bad option: a string where Continue needs a number would fail its arithmetic)."""
+    for key in _NUMBER_OPTIONS:
+        value = inp_opts.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ContinueError(f"option {key} must be a number, got {value!r}")
+    for key in _TEXT_OPTIONS:
+        value = inp_opts.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ContinueError(f"option {key} must be a string, got {value!r}")
     return {"maxPromptTokens": era.max_prompt_tokens, "prefixPercentage": era.prefix_percentage,
-            "maxSuffixPercentage": era.max_suffix_percentage, **inp_opts}
+            "maxSuffixPercentage": era.max_suffix_percentage, **{k: v for k, v in inp_opts.items() if v is not None}}
 
 
 def prune_prefix_suffix(prefix: str, suffix: str, model: str, opts: dict[str, Any], era: Era) -> tuple[str, str]:
