@@ -44,4 +44,4 @@ def test_verify_continue_captures(cli) -> None:
     done = cli("verify", "--editor", "continue", "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
-    assert report["checked"] >= 7 and report["matched"] == report["checked"]
+    assert report["checked"] >= 4 and report["matched"] == report["checked"]

@@ -177,6 +177,7 @@ def test_snippet_selection() -> None:
 def test_clipboard_default_changed_2025_09_11() -> None:
     clip = Snippet(filepath="", content="copied_text()", kind="clipboard")
     assert "copied_text" not in c.render(inp(snippets=(clip,)), "starcoder2").prefix_sent
+    assert "copied_text" not in c.render(inp(snippets=(clip,)), "starcoder2", "2025-01-31").prefix_sent
     old = c.render(inp(snippets=(clip,)), "starcoder2", "2025-06-01").prefix_sent
     assert "# Path: Untitled.txt\n# copied_text()" in old
     on = c.render(inp(snippets=(clip,), options={"experimental_includeClipboard": True}), "starcoder2").prefix_sent
@@ -440,3 +441,9 @@ def test_opened_files_golden_cases() -> None:
     # Files already added by an earlier group are not offered again (diff snippets do not count).
     already = [_code("file1.ts", "x"), Snippet(filepath="", content="diff", kind="diff")]
     assert [s.filepath for s in c.format_opened_files([_code("file1.ts", "a"), _code("file2.ts", "b")], 1000, m, already, era)] == ["file2.ts"]
+
+
+@pytest.mark.parametrize("opts", [{"maxPromptTokens": "1024"}, {"prefixPercentage": True}, {"template": 3}, {"provider": ["x"]}])
+def test_bad_option_types_are_named(opts: dict) -> None:
+    with pytest.raises(c.ContinueError, match=f"option {next(iter(opts))} must be"):
+        c.render(inp(options=opts), "starcoder2")

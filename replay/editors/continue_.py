@@ -24,8 +24,13 @@ templating/index.ts renderPromptWithTokenLimit):
    `text` and `logged_prompt` are the rendered template on every route (dev data logs it as
    `prompt` even on the FIM route); on the FIM route the engine gets prefix_sent/suffix_sent.
 
-Profiles are dated (`continue@YYYY-MM-DD`): each `_ERA_CHANGES` entry is a commit of
-continuedev/continue that changed a rule modelled here; the default is the newest.
+Profiles are releases (`continue@0.9.262-vscode`, rules read from the source at each release
+tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each `_ERA_CHANGES`
+entry is a commit of continuedev/continue that changed a rule modelled here); the default is the
+newest. The rules that vary are the budgets, the template choice, pruning, re-pruning, the empty
+suffix, the multipliers, the clipboard default and the FIM log form. Snippet selection and the
+snippet header are those of the newest source in every profile (Continue rewrote that pipeline
+on 2024-11-19..22; older profiles do not model the earlier one).
 """
 
 from __future__ import annotations
@@ -69,7 +74,7 @@ class Era:
     max_prompt_tokens: int = 500  # core/util/parameters.ts DEFAULT_AUTOCOMPLETE_OPTS
     prefix_percentage: float = 0.85
     max_suffix_percentage: float = 0.25
-    include_clipboard: bool = True  # experimental_includeClipboard default
+    include_clipboard: bool = False  # experimental_includeClipboard default (absent before 2025-02-01)
     empty_suffix_newline: bool = False  # templating/index.ts: suffix "" -> "\n"
     per_line_pruning: bool = False  # llm/countTokens.ts pruneLines* count lines + newlines
     context_reprune: bool = False  # templating/index.ts renderPromptWithTokenLimit
@@ -93,6 +98,7 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("2024-12-13", "707bc867fe templating/index.ts: empty suffix -> newline; 7621abcdcc uri.ts uniquePath; "
                    "1f36d42571 core/llm/index.ts: FIM route logged as Prefix:/Suffix:",
      {"empty_suffix_newline": True, "unique_path_objects": True, "fim_log": "Prefix/Suffix"}),
+    ("2025-02-01", "d92a7e08b9 core/util/parameters.ts: experimental_includeClipboard true", {"include_clipboard": True}),
     ("2025-04-23", "881f8b3139 llm/countTokens.ts: per-line pruning counts", {"per_line_pruning": True}),
     ("2025-04-26", "e39446d477 AutocompleteTemplate.ts: mercury", {"mercury": True}),
     ("2025-05-11", "ea3bf046a1 AutocompleteTemplate.ts: seed-coder", {"seed_coder": True}),
@@ -617,9 +623,23 @@ def stop_tokens(template: Template | None, model: str) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------------
 # The pipeline
 
+_NUMBER_OPTIONS = ("maxPromptTokens", "prefixPercentage", "maxSuffixPercentage", "contextLength", "maxTokens")
+_TEXT_OPTIONS = ("template", "provider")
+
+
 def _options(inp_opts: dict[str, Any], era: Era) -> dict[str, Any]:
+    """The era's defaults overridden by the input's options, type-checked (ContinueError names
+    the bad option: a string where Continue needs a number would fail its arithmetic)."""
+    for key in _NUMBER_OPTIONS:
+        value = inp_opts.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ContinueError(f"option {key} must be a number, got {value!r}")
+    for key in _TEXT_OPTIONS:
+        value = inp_opts.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ContinueError(f"option {key} must be a string, got {value!r}")
     return {"maxPromptTokens": era.max_prompt_tokens, "prefixPercentage": era.prefix_percentage,
-            "maxSuffixPercentage": era.max_suffix_percentage, **inp_opts}
+            "maxSuffixPercentage": era.max_suffix_percentage, **{k: v for k, v in inp_opts.items() if v is not None}}
 
 
 def prune_prefix_suffix(prefix: str, suffix: str, model: str, opts: dict[str, Any], era: Era) -> tuple[str, str]:
