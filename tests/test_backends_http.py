@@ -250,3 +250,17 @@ def test_a_progress_callback_that_raises_cancels_the_rest(tmp_path: Path) -> Non
         assert store.run("c")["status"] == "interrupted"
         done = len(store.completions("c"))
         assert 3 <= done < 40 and len(srv.requests) == done  # nothing asked that was not stored
+
+
+@pytest.mark.parametrize("cls", [TabbyServerBackend, OllamaBackend, ChatBackend, AnthropicBackend, OpenAICompatBackend])
+@pytest.mark.parametrize(("reply", "match"), [
+    (Reply(200, b"<html>proxy error</html>"), "not JSON"),
+    (Reply(200, {"unexpected": True}), "malformed response"),
+    (Reply(502, b"bad gateway"), r"HTTP 502 bad gateway \(after 2 tries\)"),
+    (Reply(429, {"error": "rate"}, headers={"retry-after": "0"}), r"HTTP 429 .* \(after 2 tries\)"),
+])
+def test_every_http_backend_reports_failures_per_item(cls: type, reply: Reply, match: str) -> None:
+    with StubServer(lambda r: reply) as srv:
+        backend = cls("m", "m@1", [srv.url], retries=1, backoff=0.01)
+        with pytest.raises(BackendError, match=match):
+            backend.complete(prompt(route="chat" if cls in (ChatBackend, AnthropicBackend) else "raw"), GenParams())
