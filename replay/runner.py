@@ -160,9 +160,14 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
                 for prompt in todo:
                     run_one(prompt)
             else:
-                with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="replay") as pool:
+                # A failure or a cancel (on_progress raising) drops the items not yet started; the
+                # ones in flight finish and are committed.
+                pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="replay")
+                try:
                     for future in [pool.submit(run_one, p) for p in todo]:
                         future.result()
+                finally:
+                    pool.shutdown(wait=True, cancel_futures=True)
     except BaseException:
         store.set_run_status(run_id, "interrupted")
         raise
