@@ -183,3 +183,10 @@ def test_tokens_are_redacted_everywhere(tmp_path: Path) -> None:
     assert (s.imported, s.rejected) == (2, 1)
     assert b"SECRET" not in dump and b"<redacted>" in dump
     assert "SECRET" not in (tmp_path / "r.jsonl").read_text(encoding="utf-8")
+
+
+def test_prompt_log_binary_era_raw_is_the_file_text() -> None:
+    path = CAPTURES / "jetbrains" / "prompt-2025-01.log"
+    text = path.read_text(encoding="utf-8")
+    (rec,) = _records(parse_jetbrains(text, str(path)))
+    assert rec.raw == text

@@ -88,7 +88,7 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
         messages, head = split_channel(text)
         if head.strip():
             yield 1, Reject("text before the first separator (a partial entry)")
-    one_newline = _completion_has_one_newline([m.body for m in messages], trailer)
+    one_newline = _completion_has_one_newline([m.body for m in messages])
     pending: list[tuple[Message, dict[str, Any]]] = []
     for msg in messages:
         body = msg.body[: len(msg.body) - len(trailer)] if trailer and msg.body.endswith(trailer) else msg.body
@@ -105,7 +105,8 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
             for older_msg, older in pending:  # requests cancelled before they completed
                 yield older_msg.line, _record(older, None, older_msg.line, file, fmt, lossy)
             pending.clear()
-            prompt["raw"] += f"{SEPARATOR}\n{SEPARATOR}\n{msg.body}"
+            # the original text: the channel puts separators before each message, prompt.log not
+            prompt["raw"] += ("" if trailer else f"{SEPARATOR}\n{SEPARATOR}\n") + msg.body
             yield prompt_msg.line, _record(prompt, completion, prompt_msg.line, file, fmt, lossy)
             continue
         try:
@@ -116,7 +117,7 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
         yield msg.line, _record(prompt, None, msg.line, file, fmt, lossy)
 
 
-def _completion_has_one_newline(bodies: list[str], trailer: str) -> bool:
+def _completion_has_one_newline(bodies: list[str]) -> bool:
     """Whether the completion messages use 2024-11-21's `Completion:\\n{c}` (one newline).
 
     A file is written by one Continue version: if any completion message has a non-newline right
