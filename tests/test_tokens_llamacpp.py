@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import llama_cpp  # the pinned engine (the `engines` extra): never skipped, CI installs it
 import pytest
 
 from replay.assets import DEMO_MODEL, asset_path
 from replay.tokens.tokenizer import load_tokenizer
-
-llama_cpp = pytest.importorskip("llama_cpp")  # the pinned engine; installed in CI with the engines extra
 
 SOLIDITY = [
     "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n\nimport {IERC20} from \"./IERC20.sol\";\n",
