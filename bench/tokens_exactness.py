@@ -44,7 +44,7 @@ def llama_cpp_tokenize(path: Path):
     import llama_cpp
 
     llm = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
-    return lambda text: llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+    return lambda text, special=True: llm.tokenize(text.encode("utf-8"), add_bos=False, special=special)
 
 
 def main() -> None:
@@ -63,17 +63,19 @@ def main() -> None:
         oracle = llama_cpp_tokenize(path)
         strings = asset_path("vocab-starcoder", 1).read_text(encoding="utf-8").split("\n__ggml_vocab_test__\n")
         inp_same = sum(ours.encode(s) == oracle(s) for s in strings)
-        sol_same = 0
-        sol_tokens = 0
+        sol_same = plain_same = sol_tokens = 0
         for t in texts:
             got, want = ours.encode(t), oracle(t)
             sol_same += got == want
+            plain_same += ours.encode(t, special=False) == oracle(t, False)
             sol_tokens += len(want)
         row = {"reference": f"{ref_ok}/{ref_n}", "llama_cpp_inp": f"{inp_same}/{len(strings)}",
-               "llama_cpp_solidity": f"{sol_same}/{len(texts)}", "solidity_tokens": sol_tokens}
+               "llama_cpp_solidity": f"{sol_same}/{len(texts)}", "llama_cpp_solidity_parse_special_off": f"{plain_same}/{len(texts)}",
+               "solidity_tokens": sol_tokens}
         summary["vocabs"][name] = row
         print(f"{name:16} reference {row['reference']:>6}  llama.cpp .inp {row['llama_cpp_inp']:>6}  "
-              f"llama.cpp solidity {row['llama_cpp_solidity']:>8}  ({sol_tokens} tokens)", flush=True)
+              f"llama.cpp solidity {row['llama_cpp_solidity']:>8} (parse_special off {plain_same}/{len(texts)})  "
+              f"({sol_tokens} tokens)", flush=True)
     print(json.dumps(summary))
 
 

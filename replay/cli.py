@@ -149,7 +149,7 @@ def watch_cmd(dirs: tuple[Path, ...], fmt: str | None, rejects: Path | None, sto
     import signal
     import threading
 
-    from replay.importers.watch import Watcher
+    from replay.importers.watch import watch_folders
 
     for d in dirs:
         if not d.is_dir():
@@ -164,20 +164,14 @@ def watch_cmd(dirs: tuple[Path, ...], fmt: str | None, rejects: Path | None, sto
 
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
-    watcher = Watcher(store, dirs, on_imported=report, fmt=fmt, rejects=_reject_log(rejects))
-    watcher.start()
     if not as_json:
         click.echo(f"watching {', '.join(str(d) for d in dirs)} (Ctrl-C stops)", err=True)
     try:
-        while not done.wait(0.2):
-            if watcher.error is not None:
-                break
+        watch_folders(store, dirs, stop=done.is_set, on_imported=report, fmt=fmt, rejects=_reject_log(rejects))
     except KeyboardInterrupt:
         pass
-    finally:
-        watcher.stop()
-    if watcher.error is not None:
-        raise WorkFailure(f"watch failed: {watcher.error}")
+    except Exception as exc:  # the watcher thread's error, surfaced by watch_folders
+        raise WorkFailure(f"watch failed: {exc}") from exc
 
 
 # === editor pipelines: render, verify (issue 3) ===========================================
@@ -272,11 +266,13 @@ def assets_list(store: Store, as_json: bool, verify: bool) -> None:
 @click.argument("names", nargs=-1)
 @click.option("--find-links", "find_links", multiple=True, help="Extra pip --find-links location (a folder or URL).")
 @click.option("--no-index", is_flag=True, help="Use only --find-links locations, not PyPI.")
-def assets_install(store: Store, as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool) -> None:
+@click.option("--pip-arg", "pip_extra", multiple=True, help="Another argument for `pip download` (repeatable).")
+def assets_install(store: Store, as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool,
+                   pip_extra: tuple[str, ...]) -> None:
     """Get assets (all when none are named): verify sha256, keep what is already there."""
     from replay import assets
 
-    pip_args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else [])
+    pip_args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else []) + list(pip_extra)
     for n in names:
         try:
             assets.find_asset(n)
@@ -348,7 +344,8 @@ def tokens_cmd(store: Store, as_json: bool, text: str, spec: str, engine: str | 
 @click.option("--tokenizer", "spec", required=True, help="The tokenizer the model uses (see `fimreplay tokens`).")
 @click.option("--engine", default="llama.cpp", show_default=True, help="The engine whose ids are audited.")
 @click.option("--ctx", default=1024, show_default=True, type=int, help="Context size in tokens.")
-@click.option("--compare", "compare_spec", default=None, help="A second tokenizer (e.g. hf-gguf:PATH) to report disagreement with.")
+@click.option("--compare", "compare_spec", default=None,
+              help="A second tokenizer to report disagreement with; `hf-gguf` alone: transformers' import of the same GGUF.")
 @click.option("--captures", is_flag=True, help="Audit the logged prompts of the captures in the store.")
 @click.option("--rejects", "rejects_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where unusable input lines go (default: the data dir's rejects folder).")
@@ -365,7 +362,14 @@ def audit_cmd(store: Store, as_json: bool, inputs: tuple[str, ...], spec: str, e
         engine_rule(engine)
     except EngineError as exc:
         raise UsageFailure(str(exc)) from exc
+    from replay.tokens.tokenizer import TokenizerError, converter_spec
+
     tok = _tokenizer(spec)
+    if compare_spec == "hf-gguf":
+        try:
+            compare_spec = converter_spec(tok)
+        except TokenizerError as exc:
+            raise UsageFailure(str(exc)) from exc
     compare = _tokenizer(compare_spec) if compare_spec else None
     rejects: list[audit_input.Reject] = []
     subjects = []
@@ -506,30 +510,20 @@ def corpus_list_cmd(as_json: bool) -> None:
 def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
     from replay.paths import data_dir
-    from replay.scoring import aggregate, jsonl_pairs, metric_key, run_pairs, score_rows
+    from replay.scoring import aggregate, jsonl_pairs, score_rows, score_run
 
     path = Path(source)
     if path.is_file():
         pairs, rejects, counts = jsonl_pairs(path)
         rejects_path = path.with_name(path.name + ".rejects.jsonl")
-        run_id = None
-    elif (run := store.run(source)) is not None:
-        run_id = source
-        pairs, rejects, counts = run_pairs(store, run_id)
-        from replay.report import run_profile
-
-        config = run["config"]
-        counts = {**counts, "backend": config.get("backend"), "model": config.get("model"),  # type: ignore[dict-item]
-                  "profile": run_profile(store, run_id, config)}
-        rejects_path = data_dir() / "rejects" / f"score-{run_id}.jsonl"
+        result = aggregate(score_rows(pairs, lines), seed=seed)
+        result.update(source=source, run=None, lines=lines, scored="completion text after post-processing (stop words)",
+                      **counts, n_rejects=len(rejects))
+    elif store.run(source) is not None:
+        result, rejects = score_run(store, source, lines, seed)
+        rejects_path = data_dir() / "rejects" / f"score-{source}.jsonl"
     else:
         raise UsageFailure(f"{source}: neither a JSONL file nor a run in {store.path}")
-    rows = score_rows(pairs, lines)
-    result = aggregate(rows, seed=seed)
-    if run_id is not None:
-        store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
-    result.update(source=source, run=run_id, lines=lines, scored="completion text after post-processing (stop words)",
-                  **counts, n_rejects=len(rejects))
     if rejects:
         rejects_path.parent.mkdir(parents=True, exist_ok=True)
         rejects_path.write_text("".join(json.dumps({"where": r.where, "reason": r.reason}) + "\n" for r in rejects), encoding="utf-8")
@@ -609,7 +603,8 @@ class _Progress:
 @click.option("--backend", type=click.Choice(_BACKEND_NAMES), default="llamacpp", show_default=True)
 @click.option("--model", default="default", show_default=True,
               help="`default` (the demo GGUF), a GGUF file, an HF folder, or a name the server knows.")
-@click.option("--editor", default="standard", show_default=True, help="Editor profile for items and captures: standard, tabby@V, continue@V.")
+@click.option("--editor", default=None,
+              help="Editor profile: standard, tabby[@V], continue[@V] (default: standard for items, the capture's own editor for captures).")
 @click.option("--family", default=None, help="FIM family when the model's metadata does not say it.")
 @click.option("--ctx", type=click.IntRange(min=16), default=1024, show_default=True, help="Context length (tokens).")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
@@ -625,7 +620,7 @@ class _Progress:
 @click.option("--no-cache", is_flag=True, help="Do not read the completion cache.")
 @json_option
 @db_option
-def run_cmd(source: str, backend: str, model: str, editor: str, family: str | None, ctx: int, max_new_tokens: int | None,
+def run_cmd(source: str, backend: str, model: str, editor: str | None, family: str | None, ctx: int, max_new_tokens: int | None,
             run_id: str | None, endpoints: tuple[str, ...], concurrency: int, timeout: float, retries: int,
             api_key_env: str | None, send_ids: bool, threads: int | None, no_cache: bool, as_json: bool, store: Store) -> None:
     """Replay items, rendered prompts or `captures` against a model into a run (resumable)."""
@@ -635,6 +630,11 @@ def run_cmd(source: str, backend: str, model: str, editor: str, family: str | No
 
     if source != "captures" and not Path(source).is_file():
         raise UsageFailure(f"{source}: no such file (give a JSONL file or `captures`)")
+    if editor is not None:
+        from replay.editors import EDITORS
+
+        if editor.partition("@")[0] not in EDITORS:
+            raise UsageFailure(f"--editor {editor}: unknown editor (known: {', '.join(EDITORS)})")
     if backend in _HTTP_BACKENDS and not endpoints:
         raise UsageFailure(f"--backend {backend} needs --endpoint URL")
     options = {"timeout": timeout, "retries": retries, "api_key_env": api_key_env, "send_ids": send_ids, "n_threads": threads}
@@ -666,30 +666,35 @@ def run_cmd(source: str, backend: str, model: str, editor: str, family: str | No
 @click.option("--format", "fmt", type=click.Choice(["openai-batch"]), default="openai-batch", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 @click.option("--model", default=None, help="Model name for the batch body (default: the run's).")
-@click.option("--editor", default="standard", show_default=True, help="Editor profile (when SOURCE is items or captures).")
+@click.option("--editor", default=None, help="Editor profile (when SOURCE is items or captures; default as for `run`).")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None)
 @click.option("--send-ids", is_flag=True, help="Token ids as the prompt (vLLM).")
 @json_option
 @db_option
-def export_cmd(source: str, fmt: str, output: Path, model: str | None, editor: str, max_new_tokens: int | None,
+def export_cmd(source: str, fmt: str, output: Path, model: str | None, editor: str | None, max_new_tokens: int | None,
                send_ids: bool, as_json: bool, store: Store) -> None:
     """Write a run's prompts (or a file's) as an OpenAI batch file for `vllm run-batch`."""
     from replay.backends import GenParams
     from replay.batch import export_openai_batch
-    from replay.run_inputs import editor_renderer, load_inputs
+    from replay.run_inputs import Reject, editor_renderer, load_inputs
 
     run = store.run(source)
-    rejects = []
+    rejects: list[Reject] = []
     if run is not None:
         prompts = store.run_prompts(source)
         model = model or str(run["config"].get("model", ""))
     elif source == "captures" or Path(source).is_file():
+        from replay.backends.models import ModelError, resolve_model
+        from replay.runner import render_model
+
         if not model:
             raise UsageFailure("--model is needed when exporting items, prompts or captures")
         try:
-            inputs = load_inputs(source, store, lambda: editor_renderer(editor, model or ""))
-        except LookupError as exc:
+            ref = resolve_model(model)
+        except ModelError as exc:
             raise UsageFailure(str(exc)) from exc
+        inputs = load_inputs(source, store, lambda: editor_renderer(editor, render_model(ref)))
+        model = ref.name
         prompts, rejects = inputs.prompts, inputs.rejects
     else:
         raise UsageFailure(f"{source}: neither a run in the store nor a file")
@@ -729,6 +734,46 @@ def import_results_cmd(results: Path, run_id: str, as_json: bool, store: Store) 
                    "rejects": len(summary.rejects), "rejects_file": rejects_file})
     else:
         click.echo(f"run {run_id}: {summary.imported} results imported, {summary.errors} errors, {len(summary.rejects)} rejected lines")
+
+
+@cli.command("demo")
+@click.option("--files", type=click.IntRange(min=1), default=6, show_default=True, help="Solidity files taken from the demo corpus.")
+@click.option("--per-file", type=click.IntRange(min=1), default=2, show_default=True, help="Benchmark items per file.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--model", default="default", show_default=True, help="`default` (the demo GGUF) or a GGUF file.")
+@click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
+              help="Tokens to generate (default: each profile's own: 128 standard, 64 Tabby).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="llama.cpp CPU threads.")
+@click.option("--tui", "with_tui", is_flag=True, help="Show the demo live in the TUI.")
+@json_option
+@db_option
+def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: int | None, threads: int | None,
+             with_tui: bool, as_json: bool, store: Store) -> None:
+    """The main job on the embedded defaults: import captures/, verify, audit, build a Solidity
+    benchmark, replay both against the local model, score and report."""
+    from replay.assets import AssetError, MissingAsset
+    from replay.backends import BackendError
+    from replay.backends.models import ModelError
+    from replay.corpus.sources import CorpusError
+    from replay.demo import DemoOptions, run_demo
+
+    opts = DemoOptions(files=files, per_file=per_file, seed=seed, model=model, max_new_tokens=max_new_tokens, threads=threads)
+    if with_tui:
+        from tui.app import create_app
+
+        create_app(store=store, demo=opts).run()
+        return
+    say = (lambda s: None) if as_json else (lambda s: click.echo(f"fimreplay demo: {s}", err=True))
+    try:
+        result = run_demo(store, opts, say=say, on_progress=_Progress(not as_json and sys.stderr.isatty()))
+    except (ModelError, MissingAsset, CorpusError, ValueError) as exc:
+        raise UsageFailure(str(exc)) from exc
+    except (AssetError, BackendError, OSError) as exc:
+        raise WorkFailure(str(exc)) from exc
+    if as_json:
+        emit_json({"runs": result.runs, "steps": result.steps})
+    else:
+        click.echo(result.report, nl=False)
 
 
 

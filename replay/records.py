@@ -35,7 +35,7 @@ class Snippet(msgspec.Struct, frozen=True):
 
     filepath: str
     content: str
-    kind: str = "snippet"  # declaration | changed | opened | clipboard | snippet
+    kind: str = "snippet"  # replay.editors.inputs.SNIPPET_KINDS
 
 
 class Segments(msgspec.Struct, frozen=True):

@@ -1,10 +1,12 @@
 """What `fimreplay run` and `export` replay: rendered prompts, benchmark items or captures.
 
 A JSONL file holds RenderedPrompt lines (the output of `fimreplay render`) or FimItem lines
-(`fimreplay evalgen`); the word `captures` takes the captures of the store. Items and captures
+(`fimreplay evalgen`) or render inputs; the word `captures` takes the captures of the store. Items and captures
 go through the editor profile (`replay.editors.render`) first. A line that cannot be used is
 counted and kept with its file:line and reason (a rejects file), never dropped and never stops
-the rest; an id seen twice is a reject too (completions are stored per item id).
+the rest; an id seen twice is a reject too (completions are stored per item id). Items and
+render inputs are read by replay.editors.inputs.parse_line, the reader `fimreplay render` uses;
+rendered prompts are `fimreplay render` output lines (or RenderedPrompt JSON).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from replay.records import CaptureRecord, EditorInput, FimItem, RenderedPrompt
+from replay.records import CaptureRecord, EditorInput, RenderedPrompt
 from replay.store import Store
 
 
@@ -34,22 +36,19 @@ class Inputs(msgspec.Struct):
     kind: str  # "prompts" | "items" | "captures"
 
 
-Renderer = Callable[[EditorInput], RenderedPrompt]
+Renderer = Callable[[EditorInput, str | None], RenderedPrompt]
 
 
-def editor_renderer(editor: str, model: str) -> Renderer:
-    """Render through the editor profile `editor` ("standard", "tabby@0.25", "continue@1.0")."""
-    from replay import editors
+def editor_renderer(editor: str | None, model: str) -> Renderer:
+    """Render through an editor profile: `editor` ("standard", "tabby@0.25", "continue@1.0"), or
+    when None the capture's own editor and version (items default to "standard")."""
+    from replay.editors import render
 
-    render = getattr(editors, "render", None)
-    if render is None:
-        raise LookupError("rendering items and captures needs replay.editors.render (not in this build)")
-    name, _, version = editor.partition("@")
-    return lambda inp: render(name, inp, model, version or None)
+    def run(inp: EditorInput, own: str | None) -> RenderedPrompt:
+        name, _, version = (editor or own or "standard").partition("@")
+        return render(name, inp, model, version or None)
 
-
-def item_input(item: FimItem) -> EditorInput:
-    return EditorInput(prefix=item.prefix, suffix=item.suffix, filepath=item.file, language=item.language, item_id=item.id)
+    return run
 
 
 def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
@@ -60,11 +59,24 @@ def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
                        language=rec.language, snippets=seg.snippets, item_id=f"capture-{capture_id}")
 
 
+def rendered_row(obj: dict[str, Any]) -> RenderedPrompt:
+    """A line of `fimreplay render` output (`prompt`, `id`, `line`) or a RenderedPrompt as stored."""
+    fields = {k: v for k, v in obj.items() if k != "line"}
+    if "prompt" in fields and "text" not in fields:
+        fields["text"] = fields.pop("prompt")
+    if "id" in fields and "item_id" not in fields:
+        fields["item_id"] = str(fields.pop("id"))
+    return msgspec.convert(fields, RenderedPrompt)
+
+
 def load_inputs(source: str, store: Store, render: Callable[[], Renderer]) -> Inputs:
     """Read `source` (a JSONL path or `captures`). `render` gives the renderer when needed."""
+    from replay.editors.inputs import parse_line
+
     prompts: list[RenderedPrompt] = []
     rejects: list[Reject] = []
     seen: set[str] = set()
+    renderer: Renderer | None = None
 
     def add(prompt: RenderedPrompt, where: str, raw: str) -> None:
         if not prompt.item_id:
@@ -77,42 +89,43 @@ def load_inputs(source: str, store: Store, render: Callable[[], Renderer]) -> In
 
     if source == "captures":
         digest = hashlib.sha256()
-        renderer = None
         for capture_id, rec, _ in store.captures():
             digest.update(rec.content_hash().encode())
             where = rec.source.where()
+            own = f"{rec.editor}@{rec.editor_version}" if rec.editor_version else rec.editor
             try:
                 inp = capture_input(capture_id, rec)
                 renderer = renderer or render()
-                add(_with_id(renderer(inp), inp.item_id), where, "")
+                add(_with_id(renderer(inp, own), inp.item_id), where, rec.raw)
             except (ValueError, KeyError) as exc:
-                rejects.append(Reject(where, str(exc), rec.raw))
+                rejects.append(Reject(where, _first_line(exc), rec.raw))
         return Inputs(prompts, rejects, digest.hexdigest(), "captures")
 
     path = Path(source)
     data = path.read_bytes()
-    kind = "prompts"
-    renderer = None
+    kinds: set[str] = set()
     for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
         if not line.strip():
             continue
         where = f"{path}:{n}"
         try:
             obj = json.loads(line)
-            if not isinstance(obj, dict):
-                raise ValueError("not a JSON object")
-            if "middle" in obj:
-                kind = "items"
-                item = msgspec.convert(obj, FimItem)
-                renderer = renderer or render()
-                add(_with_id(renderer(item_input(item)), item.id), where, line)
-            elif "profile" in obj and "text" in obj:
-                add(msgspec.convert(obj, RenderedPrompt), where, line)
+            if isinstance(obj, dict) and "profile" in obj and ("text" in obj or "prompt" in obj):
+                kinds.add("prompts")
+                add(rendered_row(obj), where, line)
             else:
-                raise ValueError("neither a rendered prompt (profile, text) nor a benchmark item (prefix, middle, suffix)")
+                inp = parse_line(line)  # a render input or a FimItem line (replay.editors.inputs)
+                kinds.add("items")
+                renderer = renderer or render()
+                add(_with_id(renderer(inp, None), inp.item_id), where, line)
         except (ValueError, msgspec.ValidationError, KeyError) as exc:
-            rejects.append(Reject(where, str(exc).splitlines()[0] if str(exc) else type(exc).__name__, line))
-    return Inputs(prompts, rejects, hashlib.sha256(data).hexdigest(), kind)
+            rejects.append(Reject(where, _first_line(exc), line))
+    return Inputs(prompts, rejects, hashlib.sha256(data).hexdigest(), "+".join(sorted(kinds)) or "empty")
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def write_rejects(path: Path, rejects: list[Reject]) -> None:
@@ -124,7 +137,3 @@ def write_rejects(path: Path, rejects: list[Reject]) -> None:
 
 def _with_id(prompt: RenderedPrompt, item_id: str | None) -> RenderedPrompt:
     return prompt if prompt.item_id else msgspec.structs.replace(prompt, item_id=item_id)
-
-
-def describe_rejects(rejects: list[Reject]) -> list[dict[str, Any]]:
-    return [{"where": r.where, "reason": r.reason} for r in rejects]

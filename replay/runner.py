@@ -86,6 +86,13 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
     check_prompts(prompts)
     run_id = run_id or new_run_id()
     run_config = {**(config or {}), **backend.describe(), "params": msgspec.to_builtins(params), "versions": versions()}
+    existing = store.run(run_id)
+    if existing is not None:
+        before = existing["config"]
+        for key in ("backend", "model_id", "params"):
+            if key in before and before[key] != run_config[key]:
+                raise ValueError(f"run {run_id} was started with {key} {before[key]!r}, not {run_config[key]!r}: "
+                                 "resume it with the same settings or give a new --run-id")
     store.create_run(run_id, run_config)
     store.add_run_prompts(run_id, prompts)
     done = store.good_item_ids(run_id)
@@ -153,9 +160,14 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
                 for prompt in todo:
                     run_one(prompt)
             else:
-                with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="replay") as pool:
+                # A failure or a cancel (on_progress raising) drops the items not yet started; the
+                # ones in flight finish and are committed.
+                pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="replay")
+                try:
                     for future in [pool.submit(run_one, p) for p in todo]:
                         future.result()
+                finally:
+                    pool.shutdown(wait=True, cancel_futures=True)
     except BaseException:
         store.set_run_status(run_id, "interrupted")
         raise
@@ -171,6 +183,17 @@ def error_completion(backend: Backend, prompt: RenderedPrompt, message: str, key
                       finish_reason="error", cache_key=key, error=message)
 
 
+def render_model(ref: Any) -> str:
+    """The model as the editor profiles take it: the GGUF path (its name picks the template and
+    the standard profile loads its tokenizer from it), else the name, else the family."""
+    from replay.editors.templates import family_for_model
+
+    model = ref.path if ref.path and ref.path.endswith(".gguf") else ref.name
+    if family_for_model(model) is None and ref.family:
+        return str(ref.family)
+    return str(model)
+
+
 class SourceRun(msgspec.Struct, frozen=True):
     """A run from an input file or the captures: the summary and the rejected inputs."""
 
@@ -179,7 +202,7 @@ class SourceRun(msgspec.Struct, frozen=True):
     rejects_file: str | None = None
 
 
-def run_source(store: Store, source: str, backend_kind: str, model: str = "default", editor: str = "standard",
+def run_source(store: Store, source: str, backend_kind: str, model: str = "default", editor: str | None = None,
                family: str | None = None, params: GenParams | None = None, run_id: str | None = None,
                endpoints: list[str] | None = None, concurrency: int = 1, use_cache: bool = True,
                backend_options: dict[str, Any] | None = None, on_progress: ProgressFn | None = None) -> SourceRun:
@@ -195,14 +218,15 @@ def run_source(store: Store, source: str, backend_kind: str, model: str = "defau
 
     params = params or GenParams()
     ref = resolve_model(model, family=family)
-    inputs = load_inputs(source, store, lambda: editor_renderer(editor, ref.name))
+    inputs = load_inputs(source, store, lambda: editor_renderer(editor, render_model(ref)))
     run_id = run_id or new_run_id()
     rejects_file = None
     if inputs.rejects:
         path = data_dir() / "rejects" / f"{run_id}.jsonl"
         write_rejects(path, inputs.rejects)
         rejects_file = str(path)
-    config = {"source": source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash, "editor": editor,
+    config = {"source": source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash,
+              "editor": editor or ("captures' own" if source == "captures" else "standard"),
               "family": ref.family, "model_spec": model, "model_sha256": ref.sha256, "rejects": len(inputs.rejects)}
     backend = open_backend(backend_kind, ref, ctx=params.ctx, endpoints=endpoints, **(backend_options or {}))
     try:

@@ -188,19 +188,57 @@ def run_pairs(store: Any, run_id: str) -> tuple[list[tuple[str, str, str, str, s
     (stop words), which the run recorded beside `raw_text`. A completion that failed (error) is
     scored as an empty completion, counted in `n_errors`.
     """
-    items = {it.id: it for it in store.items()}
+    items = {it.id: (it.file, it.language, it.middle) for it in store.items()}
     pairs, rejects = [], []
     counts = {"n_errors": 0, "n_postprocessed": 0}
     for comp in store.completions(run_id):
-        item = items.get(comp.item_id)
-        if item is None:
-            rejects.append(Reject(f"{run_id}:{comp.item_id}", "no such item in the store"))
+        ref = items.get(comp.item_id)
+        if ref is None and comp.item_id.startswith(CAPTURE_PREFIX):
+            ref, reason = capture_reference(store, comp.item_id)
+        else:
+            reason = "no such item in the store"
+        if ref is None:
+            rejects.append(Reject(f"{run_id}:{comp.item_id}", reason))
             continue
         if comp.error:
             counts["n_errors"] += 1
         counts["n_postprocessed"] += int(comp.text != comp.raw_text)
-        pairs.append((item.id, item.file, item.language, item.middle, "" if comp.error else comp.text))
+        pairs.append((comp.item_id, *ref, "" if comp.error else comp.text))
     return pairs, rejects, counts
+
+
+CAPTURE_PREFIX = "capture-"  # item ids of replayed captures (replay.run_inputs.capture_input)
+
+
+def capture_reference(store: Any, item_id: str) -> tuple[tuple[str, str, str] | None, str]:
+    """(file, language, reference) of a replayed capture, or None and why not.
+
+    A capture has a reference only when the user accepted the editor's completion: the accepted
+    text is what the user wanted at that cursor. A dismissed or merely viewed completion says
+    nothing about the right answer, so such captures are not scored (counted as rejects)."""
+    rec = store.capture(int(item_id[len(CAPTURE_PREFIX):]))
+    if rec is None:
+        return None, "no such capture in the store"
+    if rec.outcome not in ("accepted", "accepted_line") or not rec.completion:
+        return None, f"capture outcome {rec.outcome}: no accepted text to score against"
+    reference = rec.completion.split("\n", 1)[0] if rec.outcome == "accepted_line" else rec.completion
+    return (rec.filepath or rec.source.file, rec.language or "", reference), ""
+
+
+def score_run(store: Any, run_id: str, lines: int | None = None, seed: int = 0) -> tuple[dict[str, Any], list[Reject]]:
+    """Score a stored run, keep the per-item scores in the store, return the aggregate (what
+    `fimreplay score RUN --json` prints) and the rejects."""
+    from replay.report import run_profile
+
+    pairs, rejects, counts = run_pairs(store, run_id)
+    rows = score_rows(pairs, lines)
+    result = aggregate(rows, seed=seed)
+    store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
+    config = store.run(run_id)["config"]
+    result.update(source=run_id, run=run_id, lines=lines, scored="completion text after post-processing (stop words)",
+                  **counts, backend=config.get("backend"), model=config.get("model"),
+                  profile=run_profile(store, run_id, config), n_rejects=len(rejects))
+    return result, rejects
 
 
 def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:

@@ -221,3 +221,46 @@ def test_env_key_absent_sends_no_auth(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "authorization" not in srv.requests[0].headers
     assert json.dumps(OpenAICompatBackend("m", "m@1", [srv.url]).describe()).count("sk-") == 0
     assert os.environ.get("OPENAI_API_KEY") is None
+
+
+def test_resuming_a_run_with_other_settings_is_refused(tmp_path: Path) -> None:
+    with StubServer(lambda r: openai_reply("x")) as srv, Store(tmp_path / "s.db") as store:
+        replay_prompts(store, [prompt("a")], OpenAICompatBackend("m", "m@1", [srv.url]), GenParams(max_new_tokens=8), run_id="r")
+        with pytest.raises(ValueError, match="started with model_id 'm@1', not 'm@2'"):
+            replay_prompts(store, [prompt("a")], OpenAICompatBackend("m", "m@2", [srv.url]), GenParams(max_new_tokens=8), run_id="r")
+        with pytest.raises(ValueError, match="started with params"):
+            replay_prompts(store, [prompt("a")], OpenAICompatBackend("m", "m@1", [srv.url]), GenParams(max_new_tokens=9), run_id="r")
+        assert replay_prompts(store, [prompt("a"), prompt("b")], OpenAICompatBackend("m", "m@1", [srv.url]),
+                              GenParams(max_new_tokens=8), run_id="r").resumed == 1
+
+
+def test_a_progress_callback_that_raises_cancels_the_rest(tmp_path: Path) -> None:
+    class Cancelled(Exception):
+        pass
+
+    def progress(done: int, total: int, completion: object) -> None:
+        if done >= 3:
+            raise Cancelled
+
+    with StubServer(lambda r: Reply(body=openai_reply("x").body, delay=0.02)) as srv, Store(tmp_path / "s.db") as store:
+        prompts = [prompt(f"i{n}", text=f"p{n}") for n in range(40)]
+        with pytest.raises(Cancelled):
+            replay_prompts(store, prompts, OpenAICompatBackend("m", "m@1", [srv.url]), run_id="c", concurrency=2,
+                           on_progress=progress)
+        assert store.run("c")["status"] == "interrupted"
+        done = len(store.completions("c"))
+        assert 3 <= done < 40 and len(srv.requests) == done  # nothing asked that was not stored
+
+
+@pytest.mark.parametrize("cls", [TabbyServerBackend, OllamaBackend, ChatBackend, AnthropicBackend, OpenAICompatBackend])
+@pytest.mark.parametrize(("reply", "match"), [
+    (Reply(200, b"<html>proxy error</html>"), "not JSON"),
+    (Reply(200, {"unexpected": True}), "malformed response"),
+    (Reply(502, b"bad gateway"), r"HTTP 502 bad gateway \(after 2 tries\)"),
+    (Reply(429, {"error": "rate"}, headers={"retry-after": "0"}), r"HTTP 429 .* \(after 2 tries\)"),
+])
+def test_every_http_backend_reports_failures_per_item(cls: type, reply: Reply, match: str) -> None:
+    with StubServer(lambda r: reply) as srv:
+        backend = cls("m", "m@1", [srv.url], retries=1, backoff=0.01)
+        with pytest.raises(BackendError, match=match):
+            backend.complete(prompt(route="chat" if cls in (ChatBackend, AnthropicBackend) else "raw"), GenParams())

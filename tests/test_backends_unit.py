@@ -131,3 +131,19 @@ def test_endpoints_go_to_the_least_busy() -> None:
         eps.release(i)
         picks.append(i)
     assert picks.count(0) == picks.count(1) == 3
+
+
+def test_cli_progress_line_counts_and_estimates(capsys: pytest.CaptureFixture[str]) -> None:
+    from replay.cli import _Progress
+
+    bar = _Progress(True)
+    ticks = iter([0.0, 10.0, 20.0])
+    bar.clock = lambda: next(ticks)  # type: ignore[method-assign]
+    bar.started = 0.0
+    bar(2, 6, None)  # resumed: 2 already done, no rate yet
+    bar(3, 6, None)  # 1 fresh item in 10 s -> 3 left -> 30 s
+    bar(6, 6, None)
+    err = capsys.readouterr().err
+    assert "2/6 ETA ?" in err and "3/6 ETA 30s" in err and "6/6" in err and err.endswith("\n")
+    _Progress(False)(1, 2, None)
+    assert capsys.readouterr().err == ""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 
+import msgspec
 import pytest
 
 from replay.editors import continue_ as c
@@ -89,8 +90,25 @@ def test_option_eras() -> None:
     assert c.render(inp(), "starcoder2").profile == f"continue@{c.ERAS[-1].since}"
     with pytest.raises(c.ContinueError):
         c.era_for("2024-01-01")
-    with pytest.raises(c.ContinueError):
-        c.era_for("0.9.250")
+    with pytest.raises(c.ContinueError, match="unknown Continue version"):
+        c.era_for("9.9.9")
+
+
+def test_release_table() -> None:
+    """Releases carry the rules read from the source at their tag, not from their date."""
+    era = c.era_for("0.9.262")
+    assert era.label == "0.9.262-vscode" and era.since.isoformat() == "2025-02-09"
+    assert c.render(inp(), "starcoder2", "v0.9.262-vscode").profile == "continue@0.9.262-vscode"
+    assert (era.max_prompt_tokens, era.prefix_percentage, era.qwen_coder, era.fim_log) == (1024, 0.3, "plain", "Prefix/Suffix")
+    assert c.era_for("0.8.40").qwen_coder == "stable" and c.era_for("0.8.40").prefix_percentage == 0.85
+    # 1.0.10 was cut from a release branch after 2025-04-23 without the per-line pruning change.
+    assert c.era_for("1.0.10").since > dt.date(2025, 4, 23) and not c.era_for("1.0.10").per_line_pruning
+    assert c.era_for("2025-05-17").per_line_pruning
+    assert c.era_for("1.0.15-jetbrains").mercury
+    # The newest release has exactly the rules of the newest source.
+    newest = c.era_for("2.1.0")
+    fields = [f.name for f in c.dataclasses.fields(c.Era) if f.name not in ("since", "label")]
+    assert {f: getattr(newest, f) for f in fields} == {f: getattr(c.ERAS[-1], f) for f in fields}
 
 
 def _kept_lines(line_tokens: int, budget: float) -> int:
@@ -159,6 +177,7 @@ def test_snippet_selection() -> None:
 def test_clipboard_default_changed_2025_09_11() -> None:
     clip = Snippet(filepath="", content="copied_text()", kind="clipboard")
     assert "copied_text" not in c.render(inp(snippets=(clip,)), "starcoder2").prefix_sent
+    assert "copied_text" not in c.render(inp(snippets=(clip,)), "starcoder2", "2025-01-31").prefix_sent
     old = c.render(inp(snippets=(clip,)), "starcoder2", "2025-06-01").prefix_sent
     assert "# Path: Untitled.txt\n# copied_text()" in old
     on = c.render(inp(snippets=(clip,), options={"experimental_includeClipboard": True}), "starcoder2").prefix_sent
@@ -364,3 +383,67 @@ def test_js_trim_is_not_python_strip() -> None:
     # A snippet of only U+0085 is not blank for Continue: it is kept and commented.
     r = c.render(inp(prefix="x", snippets=(Snippet(filepath="lib/n.py", content="\u0085"),)), "starcoder2")
     assert "# Path: lib/n.py\n# \u0085\n# app/main.py\nx" in r.prefix_sent
+
+
+def test_rebuild_uses_the_release_before_the_date() -> None:
+    r = c.render(inp(prefix="x", suffix="y"), "qwen2.5-coder", "0.8.40")  # StarCoder sentinels then
+    rec = msgspec.structs.replace(_record(r, "qwen2.5-coder", "2026-06-01"), editor_version="0.8.40")
+    assert r.text.startswith("<fim_prefix>") and c.rebuild_logged_prompt(rec) == r.text
+    assert c.rebuild_logged_prompt(msgspec.structs.replace(rec, editor_version=None)) != r.text
+
+
+def test_rebuild_output_channel_fim_forms() -> None:
+    seg = Segments(prefix="a\n", suffix="b\n")
+    base = CaptureRecord(source=Source(file="ch.txt", line=3), editor="continue", format="continue-console", model="codestral",
+                         segments=seg, logged_prompt="", extra={"route": "fim", "fim_rendering": "<FIM>"})
+    assert c.rebuild_logged_prompt(base) == "a\n<FIM>b\n"  # no date known: the form the importer saw
+    assert c.rebuild_logged_prompt(msgspec.structs.replace(base, editor_version="0.9.262")) == "Prefix: a\n\nSuffix: b\n"
+    assert c.rebuild_logged_prompt(msgspec.structs.replace(base, editor_version="0.8.40")) == "a\n<FIM>b\n"
+    assert c.rebuild_logged_prompt(msgspec.structs.replace(base, editor_version="2024-05-01")) is None
+    assert c.rebuild_logged_prompt(msgspec.structs.replace(base, lossy=True)) is None
+
+
+def test_snippet_groups_follow_their_options() -> None:
+    changed = Snippet(filepath="lib/edit.py", content="edited = True", kind="changed")
+    opened = Snippet(filepath="lib/open.py", content="opened = True", kind="opened")
+    both = (changed, opened)
+    assert "edited = True" in c.render(inp(snippets=both), "starcoder2").prefix_sent
+    off = c.render(inp(snippets=both, options={"experimental_includeRecentlyEditedRanges": False, "useRecentlyOpened": False}), "starcoder2")
+    assert "edited = True" not in off.prefix_sent and "opened = True" not in off.prefix_sent
+    # A number is a priority: edited ranges (default 4) before opened files (default 2).
+    first = c.render(inp(snippets=both, options={"experimental_includeRecentlyEditedRanges": 1}), "starcoder2").prefix_sent
+    assert first.index("edited = True") < first.index("opened = True")
+    default = c.render(inp(snippets=both), "starcoder2").prefix_sent
+    assert default.index("opened = True") < default.index("edited = True")
+
+
+def _code(name: str, content: str) -> Snippet:
+    return Snippet(filepath=name, content=content, kind="opened")
+
+
+def test_opened_files_golden_cases() -> None:
+    """Transcribed from continuedev/continue core/autocomplete/templating/__tests__/
+    formatOpenedFilesContext.vitest.ts (model "test-model": Continue's Llama counting)."""
+    era, m = c.ERAS[-1], "test-model"
+    assert c.format_opened_files([], 1000, m, [], era) == []
+    assert c.format_opened_files([_code("file1.ts", "content of file 1"), _code("file2.ts", "content of file 2")], 0, m, [], era) == []
+    assert len(c.format_opened_files([_code("empty1.ts", ""), _code("empty2.ts", "")], 1000, m, [], era)) == 2
+    assert len(c.format_opened_files([_code(f"small{i}.ts", ch) for i, ch in enumerate("abc")], 1000, m, [], era)) == 3
+    large = c.format_opened_files([_code("large.ts", "x" * 10000)], 200, m, [], era)
+    assert len(large) == 1 and large[0].filepath == "large.ts" and len(large[0].content) < 10000
+    recent = c.format_opened_files([_code("recent1.ts", "a" * 10), _code("recent2.ts", "b" * 10000), _code("recent3.ts", "c" * 10000)], 200, m, [], era)
+    assert any(s.filepath == "recent1.ts" for s in recent)
+    mixed = c.format_opened_files([_code("small1.ts", "a" * 10), _code("large1.ts", "b" * 5000), _code("small2.ts", "c" * 10),
+                                   _code("large2.ts", "d" * 5000)], 500, m, [], era)
+    assert any(s.filepath.startswith("small") for s in mixed)
+    few = c.format_opened_files([_code("large1.ts", "a" * 5000), _code("large2.ts", "b" * 5000)], 150, m, [], era)
+    assert len(few) <= 1 and all(len(s.content) < 5000 for s in few)
+    # Files already added by an earlier group are not offered again (diff snippets do not count).
+    already = [_code("file1.ts", "x"), Snippet(filepath="", content="diff", kind="diff")]
+    assert [s.filepath for s in c.format_opened_files([_code("file1.ts", "a"), _code("file2.ts", "b")], 1000, m, already, era)] == ["file2.ts"]
+
+
+@pytest.mark.parametrize("opts", [{"maxPromptTokens": "1024"}, {"prefixPercentage": True}, {"template": 3}, {"provider": ["x"]}])
+def test_bad_option_types_are_named(opts: dict) -> None:
+    with pytest.raises(c.ContinueError, match=f"option {next(iter(opts))} must be"):
+        c.render(inp(options=opts), "starcoder2")

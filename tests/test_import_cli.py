@@ -117,3 +117,39 @@ def test_format_forced_and_default_rejects_dir(cli, home: Path, tmp_path: Path) 
     bad.write_bytes(b"{not json}\n")
     out = json.loads(cli("import", str(bad), "--db", db, "--json", "--format", "tabby").stdout)
     assert out["rejected"] == 1 and out["rejects_file"].startswith(str(home / "data" / "rejects"))
+    out = json.loads(cli("import", str(CAPTURES / "bad" / "empty.json"), "--db", db, "--json", "--format", "tabby").stdout)
+    assert out["rejected"] == 1  # forcing a format does not let an empty file pass unnoticed
+
+
+def test_unrecognized_and_corrupt_files_are_rejected_with_reasons(tmp_path: Path) -> None:
+    d = tmp_path / "in"
+    d.mkdir()
+    (d / "notes.txt").write_text("just some notes\n", encoding="utf-8")
+    (d / "other.jsonl").write_text('{"level":"info","msg":"hello"}\n', encoding="utf-8")
+    (d / "2024-01-03.json.gz").write_bytes(b"\x1f\x8b\x08\x00not really gzip")
+    (d / "2024-01-04.json").write_bytes(COMPLETION + b"\n")
+    log = RejectLog(path=tmp_path / "r.jsonl")
+    with Store(tmp_path / "s.db") as store:
+        with Importer(store, log) as imp:
+            s = imp.import_paths([d])
+    log.close()
+    assert (s.imported, s.rejected, s.by_format["unrecognized"]["files"]) == (1, 3, 3)
+    reasons = {Path(r["file"]).name: r["reason"] for r in _rejects(str(tmp_path / "r.jsonl"))}
+    assert reasons["notes.txt"].startswith("format not recognized")
+    assert reasons["other.jsonl"].startswith("JSON lines of an unknown log")
+    assert reasons["2024-01-03.json.gz"].startswith("cannot read")
+
+
+def test_records_before_a_cut_gz_are_kept(tmp_path: Path) -> None:
+    import gzip
+
+    body = gzip.compress(b"".join(COMPLETION.replace(b'"c1"', b'"c%d"' % i) + b"\n" for i in range(200)))
+    f = tmp_path / "2024-01-05.json.gz"
+    f.write_bytes(body[: len(body) * 2 // 3])
+    log = RejectLog(path=tmp_path / "r.jsonl")
+    with Store(tmp_path / "s.db") as store:
+        with Importer(store, log) as imp:
+            s = imp.import_paths([f])
+        assert s.rejected == 1 and s.imported == store.count_captures() > 0
+    log.close()
+    assert _rejects(str(tmp_path / "r.jsonl"))[0]["reason"].startswith("cannot read")

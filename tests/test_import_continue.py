@@ -67,6 +67,7 @@ def test_console_era1_fim_marker_raw_prompt_and_chat() -> None:
     assert fim.extra["route"] == "fim" and fim.extra["fim_rendering"] == "<FIM>" and fim.extra["era"] == 1
     assert fim.segments.prefix.endswith("function increment() public {\n        ") and fim.segments.suffix == "\n    }\n}\n"
     assert fim.completion == "count += 1;" and fim.model == "deepseek-coder:1.3b-base"
+    assert fim.logged_prompt is None and fim.extra["logged_text"] == fim.segments.prefix + "<FIM>" + fim.segments.suffix
     assert fim.extra["options"]["contextLength"] == "8192"
     # the prompt holds 74-"=" comment lines; the separator is glued to its last line
     assert raw.extra["route"] == "raw" and raw.logged_prompt.startswith("<fim_prefix># " + "=" * 74)
@@ -182,3 +183,10 @@ def test_tokens_are_redacted_everywhere(tmp_path: Path) -> None:
     assert (s.imported, s.rejected) == (2, 1)
     assert b"SECRET" not in dump and b"<redacted>" in dump
     assert "SECRET" not in (tmp_path / "r.jsonl").read_text(encoding="utf-8")
+
+
+def test_prompt_log_binary_era_raw_is_the_file_text() -> None:
+    path = CAPTURES / "jetbrains" / "prompt-2025-01.log"
+    text = path.read_text(encoding="utf-8")
+    (rec,) = _records(parse_jetbrains(text, str(path)))
+    assert rec.raw == text

@@ -178,9 +178,19 @@ def test_gz_and_logged_prompt_kept_exactly(tmp_path: Path) -> None:
     assert json.loads(rec.raw) == first
 
 
-def test_crlf_segments_and_lf_prompt_in_samples() -> None:
-    rows = [json.loads(x) for x in (TABBY / "2024-09-30.json").read_text(encoding="utf-8").splitlines()]
-    c = rows[0]["event"]["completion"]
-    assert "\r\n" in c["segments"]["prefix"] and "\r" not in c["prompt"]
+def _first_completion(path: Path) -> dict:
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        return json.loads(f.readline())["event"]["completion"]
+
+
+def test_crlf_in_samples_follows_the_server_of_their_date() -> None:
+    """completion.rs override_prompt (0e75cb296, 2024-10-28) logs CRLF sources with LF; before
+    it the prompt kept the CRLF. Segments keep it always."""
+    before = _first_completion(TABBY / "2024-09-30.json")
+    assert "\r\n" in before["segments"]["prefix"] and "\r\n" in before["prompt"]
+    after = _first_completion(TABBY / "2025-04-02.json.gz")
+    assert "\r\n" in after["segments"]["prefix"] and "\r" not in after["prompt"]
+    assert "\r\n" in after["choices"][0]["text"]  # override_generated_text
     # Tabby's 768-byte snippet budget: the second declaration does not fit and is left out
-    assert "Path: src/libraries/FullMath.sol" in c["prompt"] and "TickMath" not in c["prompt"]
+    assert "Path: src/libraries/FullMath.sol" in before["prompt"] and "TickMath" not in before["prompt"]

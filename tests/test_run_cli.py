@@ -45,7 +45,7 @@ def test_run_with_the_demo_model_json_summary_and_rejects(cli, home: Path, tmp_p
     summary = json.loads(out.stdout)
     assert {k: summary[k] for k in ("run", "items", "completed", "cached", "errors", "rejects")} == \
         {"run": "r1", "items": 2, "completed": 2, "cached": 0, "errors": 0, "rejects": 2}
-    assert f"{src}:3:" in out.stderr and f"{src}:4: neither a rendered prompt" in out.stderr
+    assert f"{src}:3:" in out.stderr and f"{src}:4: unknown key(s) 'some'" in out.stderr
     rejects = [json.loads(line) for line in Path(summary["rejects_file"]).read_text().splitlines()]
     assert [r["where"] for r in rejects] == [f"{src}:3", f"{src}:4"] and rejects[0]["raw"] == "{broken"
     rows = completions(db, "r1")
@@ -158,3 +158,38 @@ def test_export_openai_batch_and_import_results(cli, home: Path, tmp_path: Path)
     assert rows["item-1"]["text"] == "2" and rows["item-2"]["error"] == "HTTP 400"
     unknown = cli("import-results", str(results), "--run", "nope", "--db", str(db))
     assert unknown.returncode == 2 and "no run 'nope'" in unknown.stderr
+
+
+def test_items_render_through_the_standard_profile_and_captures_through_their_editor(cli, home: Path, tmp_path: Path) -> None:
+    items = tmp_path / "items.jsonl"
+    items.write_text("\n".join([
+        json.dumps({"id": "sol-1", "file": "A.sol", "prefix": "contract A {\n    uint256 public ", "middle": "total;",
+                    "suffix": "\n}\n", "mode": "line", "language": "solidity"}),
+        json.dumps({"id": "row-2", "prompt": "<|fim_prefix|>a<|fim_suffix|>b<|fim_middle|>", "profile": "standard",
+                    "family": "qwen2.5-coder", "prefix_sent": "a", "suffix_sent": "b", "line": 7, "stop": ["\n"]}),
+        json.dumps({"id": "sol-1", "prefix": "dup", "suffix": ""}),
+    ]) + "\n")
+    db = tmp_path / "s.db"
+    with StubServer(lambda r: openai_reply("ok\nmore")) as srv:
+        out = cli("run", str(items), "--backend", "openai", "--endpoint", srv.url, "--model", "default", "--db", str(db),
+                  "--run-id", "it", "--json")
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout)["rejects"] == 1 and f"{items}:3: item id 'sol-1' seen before" in out.stderr
+        sent = [r.body["prompt"] for r in srv.requests]
+        assert sorted(sent) == sorted(["<|fim_prefix|>contract A {\n    uint256 public <|fim_suffix|>\n}\n<|fim_middle|>",
+                                       "<|fim_prefix|>a<|fim_suffix|>b<|fim_middle|>"])
+        assert all(r.body["max_tokens"] == 128 for r in srv.requests)  # the standard profile's own limit
+        import_out = cli("import", str(ROOT / "captures" / "tabby"), "--db", str(db), "--json")
+        assert import_out.returncode == 0, import_out.stderr
+        caps = cli("run", "captures", "--backend", "openai", "--endpoint", srv.url, "--model", "default", "--db", str(db),
+                   "--run-id", "caps", "--json")
+        assert caps.returncode == 0, caps.stderr
+    from replay.store import Store
+
+    with Store(db) as store:
+        prompts = {p.item_id: p for p in store.run_prompts("it")}
+        assert prompts["sol-1"].profile == "standard" and prompts["sol-1"].token_ids[0] == 151659
+        assert {c.item_id: c.text for c in store.completions("it")}["row-2"] == "ok"
+        cap_prompts = store.run_prompts("caps")
+        assert cap_prompts and all(p.profile.startswith("tabby@") and p.max_new_tokens == 64 for p in cap_prompts)
+        assert store.run("caps")["config"]["editor"] == "captures' own"

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import llama_cpp  # the pinned engine (the `engines` extra): never skipped, CI installs it
 import pytest
 
 from replay.assets import DEMO_MODEL, asset_path
 from replay.tokens.tokenizer import load_tokenizer
-
-llama_cpp = pytest.importorskip("llama_cpp")  # the pinned engine; installed in CI with the engines extra
 
 SOLIDITY = [
     "// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n\nimport {IERC20} from \"./IERC20.sol\";\n",
@@ -78,3 +77,70 @@ def test_decode_is_llama_cpp_detokenize_without_clean_up() -> None:
         assert " " + ours.decode(ids) == llm.detokenize(ids).decode("utf-8", errors="replace")
     star = load_tokenizer(f"gguf:{oracle('starcoder')[1]}")
     assert star.decode(star.encode("a , b . c ' d")) == "a , b . c ' d"  # no clean_up_tokenization_spaces
+
+
+def write_codellama_gguf(path) -> None:  # noqa: ANN001
+    """A vocab-only GGUF of the `codellama` tokenizer (Llama-2 + CodeLlama's 16 pieces)."""
+    import gguf
+
+    from replay.tokens.gguf_vocab import read_metadata, read_vocab
+    from replay.tokens.tokenizer import codellama_vocab
+
+    src = asset_path("vocab-llama-spm")
+    meta = read_metadata(src, prefix=("llama.",))
+    vocab = codellama_vocab(read_vocab(src))
+    w = gguf.GGUFWriter(str(path), arch="llama")
+    for key, value in meta.items():
+        if key == "llama.attention.layer_norm_rms_epsilon":
+            w.add_float32(key, value)
+        elif key != "llama.vocab_size":
+            w.add_uint32(key, value)
+    w.add_uint32("llama.vocab_size", len(vocab.tokens))
+    w.add_name("codellama")
+    w.add_tokenizer_model("llama")
+    w.add_tokenizer_pre("default")
+    w.add_token_list(vocab.tokens)
+    w.add_token_scores(vocab.scores)
+    w.add_token_types(vocab.token_types)
+    w.add_bos_token_id(1)
+    w.add_eos_token_id(2)
+    w.add_unk_token_id(0)
+    w.add_add_bos_token(True)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+
+
+def test_codellama_pieces_tokenize_as_llama_cpp_does(tmp_path) -> None:  # noqa: ANN001
+    """The merge emulation of SentencePiece with CodeLlama's extra pieces agrees with llama.cpp's
+    own SPM tokenizer on the same vocabulary ("▁<PRE>" formed by merges from " <PRE>")."""
+    path = tmp_path / "codellama.gguf"
+    write_codellama_gguf(path)
+    llm = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+    ours = load_tokenizer("codellama")
+    texts = ["<PRE> def f(x):\n    return <SUF>\n\nprint(f(2)) <MID>", "<PRE> contract A {\n  uint x; <SUF>} <MID>",
+             "x<PRE>y <EOT><EOT> <EOT>", "<PRE>  <SUF> <MID>", *SOLIDITY]
+    for text in texts:
+        assert ours.encode(text) == llm.tokenize(text.encode("utf-8"), add_bos=False, special=True), text
+    assert llm.tokenize(texts[0].encode("utf-8"), add_bos=True, special=True)[:2] == [1, 32007]
+
+
+FUZZ_ALPHABET = [*"abcXYZ019 _-+*/=<>()[]{};:'\",.!?\n\t\r\\", "  ", "\u00a0", "\u2009", "\u3000", "\u200b", "é", "ß", "中文",
+                 "🦙", "\u0301", "\u2028", "\x0b", "\x0c", "\x85", "'s", "'S", "'ll", "１２", "٣", "Ⅻ", "<|fim_prefix|>",
+                 "<fim_prefix>", "<｜fim▁hole｜>", "<s>", "</s>", "<|endoftext|>", "▁", "\x00"]
+
+
+@pytest.mark.parametrize("name", ["qwen2.5-coder", "starcoder", "deepseek-coder", "llama-spm", "phi-3"])
+def test_random_strings_equal_llama_cpp(name: str) -> None:
+    """Random mixes of Unicode whitespace, sentinels, digits and contractions, both parse_special
+    settings (phi-3 covers llama.cpp's rstrip of C-isspace bytes after its special tokens)."""
+    import random
+
+    llm, path = oracle(name)
+    ours = load_tokenizer(f"gguf:{path}")
+    rnd = random.Random(20261122)
+    for _ in range(400):
+        text = "".join(rnd.choice(FUZZ_ALPHABET) for _ in range(rnd.randint(1, 30)))
+        for special in (True, False):
+            assert ours.encode(text, special=special) == llm.tokenize(text.encode("utf-8"), add_bos=False, special=special), (text, special)

@@ -20,9 +20,9 @@ from replay.store import Store
 from tests.conftest import ROOT
 
 
-def _completion(cid: str, ts: int = 1727740790000) -> bytes:
+def _completion(cid: str, ts: int = 1727740790000, text: str = "1") -> bytes:
     return (b'{"user":null,"ts":%d,"event":{"completion":{"completion_id":"%s","language":"python","prompt":"x = ",'
-            b'"choices":[{"index":0,"text":"1"}],"user_agent":null}}}\n' % (ts, cid.encode()))
+            b'"choices":[{"index":0,"text":"%s"}],"user_agent":null}}}\n' % (ts, cid.encode(), text.encode()))
 
 
 def _select(cid: str) -> bytes:
@@ -201,3 +201,72 @@ def test_an_unreadable_file_is_reported_once_and_the_watch_goes_on(tmp_path: Pat
     assert [s.rejected for _, s, _ in seen.calls if s.rejected] == [1]
     rej = json.loads((tmp_path / "rejects.jsonl").read_text(encoding="utf-8"))
     assert rej["reason"] == "cannot read: Permission denied" and rej["file"].endswith("locked.json")
+
+
+def test_watch_folders_runs_until_stop_on_the_callers_thread(tmp_path: Path) -> None:
+    from replay.importers.watch import watch_folders
+
+    d = tmp_path / "events"
+    d.mkdir()
+    stop = threading.Event()
+    result: list[ImportSummary] = []
+    with Store(tmp_path / "s.db") as store:
+        t = threading.Thread(target=lambda: result.append(watch_folders(
+            store, [d], stop=stop.is_set, rejects=RejectLog(path=tmp_path / "r.jsonl"), check_s=0.05)))
+        t.start()
+        (d / "2024-09-30.json").write_bytes(_completion("a") + _select("a"))
+        _wait(lambda: store.count_captures() == 1)
+        stop.set()
+        t.join(timeout=10)
+        assert not t.is_alive()
+    assert (result[0].imported, result[0].outcomes) == (1, 1)
+
+
+def test_watch_cli_stops_on_sigterm(tmp_path: Path, home: Path) -> None:
+    d = tmp_path / "events"
+    d.mkdir()
+    (d / "2024-09-30.json").write_bytes(_completion("a"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FIMREPLAY_HOME=str(home))
+    proc = subprocess.Popen([sys.executable, "-m", "replay", "watch", str(d), "--db", str(tmp_path / "s.db")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        assert "imported 1" in proc.stdout.readline()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and "watching" in err
+
+
+def test_a_first_line_still_being_written_is_not_rejected(tmp_path: Path) -> None:
+    """A Continue dev data line flushed in two writes: the head alone names no known key."""
+    d = tmp_path / "dev_data"
+    d.mkdir()
+    line = json.dumps({"timestamp": "2025-02-20T09:15:02.114Z", "userAgent": "x" * 80, "prefix": "a", "suffix": "",
+                       "prompt": "a", "completion": "b", "completionId": "id-1", "eventName": "autocomplete"}).encode() + b"\n"
+    seen = _Seen()
+    with Store(tmp_path / "s.db") as store, _watcher(store, d, tmp_path, seen):
+        f = d / "autocomplete.jsonl"
+        with open(f, "ab") as fh:
+            fh.write(line[:100])
+            fh.flush()
+            time.sleep(0.5)
+            fh.write(line[100:])
+        _wait(lambda: store.count_captures() == 1)
+    assert sum(s.rejected for _, s, _ in seen.calls) == 0
+
+
+def test_a_file_rewritten_past_the_old_offset_is_read_again(tmp_path: Path) -> None:
+    """Truncated and rewritten between two polls to a larger size with the same first line:
+    the bytes before the old offset changed, so nothing is skipped."""
+    d = tmp_path / "events"
+    d.mkdir()
+    f = d / "2024-09-30.json"
+    f.write_bytes(_completion("a") + _completion("b"))
+    with Store(tmp_path / "s.db") as store:
+        w = _watcher(store, d, tmp_path)
+        w.poll(f)
+        f.write_bytes(_completion("a") + _completion("c", text="42") + _completion("d"))  # same inode, longer
+        s = w.poll(f)
+        assert (s.imported, s.duplicates) == (2, 1)
+        assert sorted(_ids(store)) == ["a", "b", "c", "d"]
+        assert w.poll(f) is not None and w.poll(f).imported == 0

@@ -6,7 +6,7 @@ texts that ggml-org/llama.cpp src/llama-vocab.cpp marks as end-of-generation (fo
 <|endoftext|>, <|im_end|>, <|fim_pad|>, <|repo_name|>, <|file_sep|>). The generated ids are
 decoded with `clean_up_tokenization_spaces=False` (clean-up rewrites " ." and " 's" and so
 changes code) and with special tokens kept, up to the first stop id. Prompts are the audited
-token ids, else the text tokenized without added special tokens beyond the tokenizer's own.
+token ids, else the text tokenized with the tokenizer's own special-token rule (its BOS setting).
 """
 
 from __future__ import annotations

@@ -24,17 +24,25 @@ templating/index.ts renderPromptWithTokenLimit):
    `text` and `logged_prompt` are the rendered template on every route (dev data logs it as
    `prompt` even on the FIM route); on the FIM route the engine gets prefix_sent/suffix_sent.
 
-Profiles are dated (`continue@YYYY-MM-DD`): each `_ERA_CHANGES` entry is a commit of
-continuedev/continue that changed a rule modelled here; the default is the newest.
+Profiles are releases (`continue@0.9.262-vscode`, rules read from the source at each release
+tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each `_ERA_CHANGES`
+entry is a commit of continuedev/continue that changed a rule modelled here); the default is the
+newest. The rules that vary are the budgets, the template choice, pruning, re-pruning, the empty
+suffix, the multipliers, the clipboard default and the FIM log form. Snippet selection and the
+snippet header are those of the newest source in every profile (Continue rewrote that pipeline
+on 2024-11-19..22; older profiles do not model the earlier one).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
+import json
 import math
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from replay.editors import continue_tokens as ct
@@ -57,13 +65,16 @@ class ContinueError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class Era:
-    """The rules of one Continue version range. Rules not listed are those of the newest source."""
+    """The rules of one Continue version (a dated range, or one release). Rules not listed are
+    those of the newest source."""
 
     since: dt.date
+    label: str = ""  # the release it was read from ("0.9.262-vscode"); "" for a dated range
+    fim_log: str = ""  # core/llm/index.ts streamFim log form: "" | "<FIM>" | "Prefix/Suffix"
     max_prompt_tokens: int = 500  # core/util/parameters.ts DEFAULT_AUTOCOMPLETE_OPTS
     prefix_percentage: float = 0.85
     max_suffix_percentage: float = 0.25
-    include_clipboard: bool = True  # experimental_includeClipboard default
+    include_clipboard: bool = False  # experimental_includeClipboard default (absent before 2025-02-01)
     empty_suffix_newline: bool = False  # templating/index.ts: suffix "" -> "\n"
     per_line_pruning: bool = False  # llm/countTokens.ts pruneLines* count lines + newlines
     context_reprune: bool = False  # templating/index.ts renderPromptWithTokenLimit
@@ -79,11 +90,15 @@ class Era:
 _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     # (date, commit in continuedev/continue, changes)
     ("2024-04-12", "6c99a34532 core/util/parameters.ts: 500 / 0.85 / 0.25", {}),
+    ("2024-05-23", "5c4e5124c8 core/llm/index.ts: FIM route logged as prefix<FIM>suffix", {"fim_log": "<FIM>"}),
     ("2024-05-24", "08dc5db183 core/util/parameters.ts: maxPromptTokens 1024", {"max_prompt_tokens": 1024}),
     ("2024-09-21", "387a76aa5b AutocompleteTemplate.ts: Qwen2.5-Coder template", {"qwen_coder": "plain"}),
     ("2024-11-21", "3934e8d81f AutocompleteTemplate.ts: granite3 -> hole filler", {"granite3_hole_filler": True}),
     ("2024-11-29", "63e63f54cd core/util/parameters.ts: prefix 0.3, suffix 0.2", {"prefix_percentage": 0.3, "max_suffix_percentage": 0.2}),
-    ("2024-12-13", "707bc867fe templating/index.ts: empty suffix -> newline; 7621abcdcc uri.ts uniquePath", {"empty_suffix_newline": True, "unique_path_objects": True}),
+    ("2024-12-13", "707bc867fe templating/index.ts: empty suffix -> newline; 7621abcdcc uri.ts uniquePath; "
+                   "1f36d42571 core/llm/index.ts: FIM route logged as Prefix:/Suffix:",
+     {"empty_suffix_newline": True, "unique_path_objects": True, "fim_log": "Prefix/Suffix"}),
+    ("2025-02-01", "d92a7e08b9 core/util/parameters.ts: experimental_includeClipboard true", {"include_clipboard": True}),
     ("2025-04-23", "881f8b3139 llm/countTokens.ts: per-line pruning counts", {"per_line_pruning": True}),
     ("2025-04-26", "e39446d477 AutocompleteTemplate.ts: mercury", {"mercury": True}),
     ("2025-05-11", "ea3bf046a1 AutocompleteTemplate.ts: seed-coder", {"seed_coder": True}),
@@ -107,21 +122,55 @@ def _build_eras() -> tuple[Era, ...]:
 ERAS = _build_eras()
 
 
+# Release tags -> the rules their source has (replay/data/continue_releases.json, read from the
+# files at each v*-vscode / v*-jetbrains tag of continuedev/continue; see its "source").
+_RELEASES_FILE = Path(__file__).resolve().parent.parent / "data" / "continue_releases.json"
+_FLAGS = ("include_clipboard", "empty_suffix_newline", "per_line_pruning", "context_reprune", "multipliers",
+          "granite3_hole_filler", "mercury", "seed_coder", "granite4", "unique_path_objects")
+
+
+@functools.lru_cache(maxsize=1)
+def releases() -> dict[str, Era]:
+    """Every Continue release of the table, keyed like "0.9.262-vscode" / "1.0.10-jetbrains"."""
+    data = json.loads(_RELEASES_FILE.read_text(encoding="utf-8"))
+    assert data["columns"][6:] == list(_FLAGS), "continue_releases.json columns changed"
+    out = {}
+    for name, (day, mpt, pp, msp, qwen, fim_log, bits) in data["releases"].items():
+        out[name] = Era(since=dt.date.fromisoformat(day), label=name, fim_log=fim_log, max_prompt_tokens=mpt,
+                        prefix_percentage=pp, max_suffix_percentage=msp, qwen_coder=qwen,
+                        **{flag: bit == "1" for flag, bit in zip(_FLAGS, bits, strict=True)})
+    return out
+
+
+def _release_key(version: str) -> str | None:
+    v = version.strip().removeprefix("v")
+    table = releases()
+    for key in (v, f"{v}-vscode"):  # a bare number is a VS Code release (JetBrains numbers differ)
+        if key in table:
+            return key
+    return None
+
+
 def era_for(version: str | None) -> Era:
-    """The era in force on a date (`YYYY-MM-DD`, or an ISO timestamp); None is the newest."""
+    """The rules of a Continue release ("0.9.262", "v1.0.10-jetbrains") or of a date
+    (`YYYY-MM-DD`, or an ISO timestamp: the dated ranges of _ERA_CHANGES); None is the newest."""
     if not version:
         return ERAS[-1]
+    key = _release_key(version)
+    if key is not None:
+        return releases()[key]
     try:
         day = dt.date.fromisoformat(version[:10])
     except ValueError:
-        raise ContinueError(f"Continue profile version must be a date YYYY-MM-DD, got {version!r}") from None
+        raise ContinueError(f"unknown Continue version {version!r}: give a release from v0.8.24 "
+                            f"({len(releases())} known) or a date YYYY-MM-DD") from None
     if day < ERAS[0].since:
         raise ContinueError(f"no Continue profile before {ERAS[0].since} (autocomplete defaults of parameters.ts), got {version}")
     return [e for e in ERAS if e.since <= day][-1]
 
 
 def profile_name(era: Era) -> str:
-    return f"continue@{era.since.isoformat()}"
+    return f"continue@{era.label or era.since.isoformat()}"
 
 
 # JavaScript's String.prototype.trim() removes WhiteSpace and LineTerminator (ECMA-262): not the
@@ -424,7 +473,7 @@ _GROUPS = (  # (key, option enabling it, default priority), filtering.ts snippet
     ("base", None, 99),
 )
 _KIND_GROUP = {"clipboard": "clipboard", "opened": "recentlyOpenedFiles", "visited": "recentlyVisitedRanges",
-               "edited": "recentlyEditedRanges", "diff": "diff"}
+               "edited": "recentlyEditedRanges", "changed": "recentlyEditedRanges", "diff": "diff"}
 
 
 def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str, opts: dict[str, Any], era: Era) -> tuple[Snippet, ...]:
@@ -432,9 +481,10 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
     (not stopped at) when it does not fit what is left of maxPromptTokens after the caret window.
 
     Snippet kinds map to Continue's payload groups: clipboard, opened (recently opened files,
-    first fitted by format_opened_files), visited, edited, diff; everything else (declarations,
-    root-path and import-definition context) is a "base" snippet, dropped when blank or already
-    inside the caret window. Clipboard snippets count as fresh (their copiedAt is not known).
+    first fitted by format_opened_files), visited, edited or changed (recently edited ranges),
+    diff; everything else (declarations, root-path and import-definition context) is a "base"
+    snippet, dropped when blank or already inside the caret window. Clipboard snippets count as
+    fresh (their copiedAt is not known).
     """
     enabled_default = {"experimental_includeClipboard": era.include_clipboard}
     order = []
@@ -573,9 +623,23 @@ def stop_tokens(template: Template | None, model: str) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------------
 # The pipeline
 
+_NUMBER_OPTIONS = ("maxPromptTokens", "prefixPercentage", "maxSuffixPercentage", "contextLength", "maxTokens")
+_TEXT_OPTIONS = ("template", "provider")
+
+
 def _options(inp_opts: dict[str, Any], era: Era) -> dict[str, Any]:
+    """The era's defaults overridden by the input's options, type-checked (ContinueError names
+    the bad option: a string where Continue needs a number would fail its arithmetic)."""
+    for key in _NUMBER_OPTIONS:
+        value = inp_opts.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ContinueError(f"option {key} must be a number, got {value!r}")
+    for key in _TEXT_OPTIONS:
+        value = inp_opts.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ContinueError(f"option {key} must be a string, got {value!r}")
     return {"maxPromptTokens": era.max_prompt_tokens, "prefixPercentage": era.prefix_percentage,
-            "maxSuffixPercentage": era.max_suffix_percentage, **inp_opts}
+            "maxSuffixPercentage": era.max_suffix_percentage, **{k: v for k, v in inp_opts.items() if v is not None}}
 
 
 def prune_prefix_suffix(prefix: str, suffix: str, model: str, opts: dict[str, Any], era: Era) -> tuple[str, str]:
@@ -594,11 +658,17 @@ def _build(template: Template | str, prefix: str, suffix: str, ctx: Ctx, comment
         prefix, suffix = compile_(prefix, suffix, ctx)
     else:
         prefix = format_snippets(ctx.snippets, ctx.filepath, comment, list(ctx.workspaces)) + "\n" + prefix
+    return _render(template, prefix, suffix, ctx), prefix, suffix
+
+
+def _render(template: Template | str, prefix: str, suffix: str, ctx: Ctx) -> str:
+    """The template applied to an already compiled prefix/suffix (renderStringTemplate or the
+    template function)."""
     body = template if isinstance(template, str) else template.template
     if isinstance(body, str):
         values = {"prefix": prefix, "suffix": suffix, "filename": uri_basename(ctx.filepath), "reponame": ctx.reponame, "language": ctx.language}
-        return render_handlebars(body, values), prefix, suffix
-    return body(prefix, suffix, ctx), prefix, suffix
+        return render_handlebars(body, values)
+    return body(prefix, suffix, ctx)
 
 
 def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
@@ -669,29 +739,46 @@ def reprune(prompt: str, prefix: str, suffix: str, model: str, context_length: f
     return prefix, suffix
 
 
-def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
-    """The `prompt` Continue logs in dev data, from the compiled prefix/suffix it logs beside it.
-
-    Continue logs `prefix`/`suffix` after compilePrefixSuffix / the snippet header, and `prompt`
-    as the template applied to exactly those (templating/index.ts buildPrompt), so the template
-    alone rebuilds it. The era is the capture's date; a `template` in the logged options wins as
-    it did in Continue. Snippets are not logged: the CodeGeeX reference block cannot be rebuilt.
-    None when the record lacks the segments or a model name.
-    """
-    if record.segments is None or record.model is None:
-        return None
-    era = ERAS[-1]
+def capture_era(record: CaptureRecord) -> Era | None:
+    """The rules a capture was made under: its editor_version (a release the table knows, or a
+    date), else the dated range of its timestamp; None when neither is known."""
+    if record.editor_version:
+        try:
+            return era_for(record.editor_version)
+        except ContinueError:
+            pass  # a release newer than the table, or an unusable string: the timestamp decides
     if record.ts is not None:
-        day = dt.datetime.fromtimestamp(record.ts, tz=dt.timezone.utc).date().isoformat()
-        era = era_for(max(day, ERAS[0].since.isoformat()))
+        day = dt.datetime.fromtimestamp(record.ts, tz=dt.timezone.utc).date()
+        return era_for(max(day, ERAS[0].since).isoformat())
+    return None
+
+
+def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
+    """The prompt text Continue logged, rebuilt from the prefix/suffix logged beside it.
+
+    Dev data logs `prefix`/`suffix` after compilePrefixSuffix / the snippet header, and `prompt`
+    as the template applied to exactly those (templating/index.ts buildPrompt), so the template
+    alone rebuilds it; a `template` in the logged options wins as it did in Continue. Snippets
+    are not logged: the CodeGeeX reference block cannot be rebuilt. The output channel logs the
+    FIM route as `{prefix}<FIM>{suffix}` or `Prefix: {prefix}\nSuffix: {suffix}` by version; with
+    no version or date known (the channel has none) the form the importer saw stands. None when
+    there is nothing to rebuild from.
+    """
+    if record.segments is None or record.lossy:
+        return None
+    era = capture_era(record)
+    prefix, suffix = record.segments.prefix, record.segments.suffix or ""
+    if record.extra.get("route") == "fim":
+        style = era.fim_log if era is not None else record.extra.get("fim_rendering")
+        if style == "Prefix/Suffix":
+            return f"Prefix: {prefix}\nSuffix: {suffix}"
+        return f"{prefix}<FIM>{suffix}" if style == "<FIM>" else None
+    if record.model is None:
+        return None
+    era = era or ERAS[-1]
     logged_options = record.extra.get("options") if isinstance(record.extra.get("options"), dict) else {}
     override = logged_options.get("template") or None
     template: Template | str = override if isinstance(override, str) else template_for_model(record.model, era)
     filepath = to_uri(record.filepath or record.segments.filepath or "Untitled.txt")
     ctx = Ctx(filepath=filepath, reponame="myproject", language=language_for(filepath)[0], snippets=(), workspaces=(), era=era)
-    body = template if isinstance(template, str) else template.template
-    prefix, suffix = record.segments.prefix, record.segments.suffix or ""
-    if isinstance(body, str):
-        values = {"prefix": prefix, "suffix": suffix, "filename": uri_basename(filepath), "reponame": ctx.reponame, "language": ctx.language}
-        return render_handlebars(body, values)
-    return body(prefix, suffix, ctx)
+    return _render(template, prefix, suffix, ctx)

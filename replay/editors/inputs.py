@@ -20,7 +20,9 @@ import msgspec
 
 from replay.records import EditorInput, RenderedPrompt, Snippet
 
-SNIPPET_KINDS = ("declaration", "changed", "opened", "clipboard", "snippet")
+# Tabby's kinds (declaration, changed, opened, clipboard) and Continue's own payload groups
+# (visited, edited, diff, static: replay/editors/continue_.py maps them); "snippet" is any other.
+SNIPPET_KINDS = ("declaration", "changed", "opened", "clipboard", "snippet", "visited", "edited", "diff", "static")
 _FIMITEM_KEYS = {"middle", "file", "mode", "start", "end", "chunk_start", "corpus_hash"}
 _KEYS = {"document", "cursor", "prefix", "suffix", "filepath", "workspace", "language", "snippets", "options", "id",
          "item_id"} | _FIMITEM_KEYS

@@ -11,6 +11,7 @@ import gzip
 import os
 import re
 import time
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,11 @@ from replay.records import CaptureRecord, OutcomeEvent
 MAX_LINE_BYTES = 16 * 1024 * 1024
 RAW_KEEP_BYTES = 4096  # how much of a rejected line the rejects file keeps
 _SKIP_CHUNK = 1024 * 1024
+
+
+# What reading a capture file can raise besides a bad record: I/O errors, and a corrupt or cut
+# `.gz` (EOFError from gzip, zlib.error from its decompressor).
+READ_ERRORS = (OSError, EOFError, zlib.error)
 
 
 class Reject(Exception):

@@ -12,6 +12,8 @@ The messages (core/llm/index.ts `_compileLogMessage`, `streamComplete`, `streamF
   `Completion:\n{c}\n\n` on 2024-11-21.
 - the FIM route (prefix and suffix sent separately) is logged as `{prefix}<FIM>{suffix}` from
   2024-05-23 and as `Prefix: {prefix}\nSuffix: {suffix}` from 2024-12-13 (commit 1f36d42571).
+  Such a record has segments and no `logged_prompt` (no prompt string was sent); the logged
+  rendering is kept in `extra["logged_text"]` and `raw`.
 
 Chat requests go to the same channel; only prompts that are autocomplete requests (the FIM
 route, a FIM template's sentinels, or the hole-filler QUERY) become captures, the rest is
@@ -86,7 +88,7 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
         messages, head = split_channel(text)
         if head.strip():
             yield 1, Reject("text before the first separator (a partial entry)")
-    one_newline = _completion_has_one_newline([m.body for m in messages], trailer)
+    one_newline = _completion_has_one_newline([m.body for m in messages])
     pending: list[tuple[Message, dict[str, Any]]] = []
     for msg in messages:
         body = msg.body[: len(msg.body) - len(trailer)] if trailer and msg.body.endswith(trailer) else msg.body
@@ -103,7 +105,8 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
             for older_msg, older in pending:  # requests cancelled before they completed
                 yield older_msg.line, _record(older, None, older_msg.line, file, fmt, lossy)
             pending.clear()
-            prompt["raw"] += f"{SEPARATOR}\n{SEPARATOR}\n{msg.body}"
+            # the original text: the channel puts separators before each message, prompt.log not
+            prompt["raw"] += ("" if trailer else f"{SEPARATOR}\n{SEPARATOR}\n") + msg.body
             yield prompt_msg.line, _record(prompt, completion, prompt_msg.line, file, fmt, lossy)
             continue
         try:
@@ -114,7 +117,7 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
         yield msg.line, _record(prompt, None, msg.line, file, fmt, lossy)
 
 
-def _completion_has_one_newline(bodies: list[str], trailer: str) -> bool:
+def _completion_has_one_newline(bodies: list[str]) -> bool:
     """Whether the completion messages use 2024-11-21's `Completion:\\n{c}` (one newline).
 
     A file is written by one Continue version: if any completion message has a non-newline right
@@ -181,6 +184,10 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
     elif not any(mark in prompt for mark in _AUTOCOMPLETE_MARKS):
         return Ignored("not an autocomplete prompt (chat or edit)")
     extra["route"] = route
+    if route == "fim":
+        # No prompt string was sent: prefix and suffix went separately (they are the segments).
+        # The made-up rendering stays in `raw` and here, not in `logged_prompt`.
+        extra["logged_text"] = prompt
     if completion is None:
         extra["no_completion"] = True
     model = msg["options"].get("model")
@@ -190,7 +197,7 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
         format=fmt,
         model=model if isinstance(model, str) else None,
         segments=segments,
-        logged_prompt=prompt,
+        logged_prompt=prompt if route == "raw" else None,
         completion=completion,
         lossy=lossy,
         extra=extra,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from replay.importers.common import Reject, open_binary
+from replay.importers.common import READ_ERRORS, Reject, open_binary
 from replay.importers.continue_jetbrains import is_formatter_log
 
 FORMATS = ("tabby", "continue-devdata", "continue-console", "continue-jetbrains")
@@ -22,8 +22,9 @@ _TABBY_KEYS = re.compile(rb'^\{"(?:user|ts)":')
 _SEP = b"=" * 74
 
 
-def detect_bytes(head: bytes) -> str:
-    """The format of a file that starts with `head`; Reject (empty, binary, unknown) otherwise."""
+def check_head(head: bytes) -> bytes:
+    """`head` without a BOM and leading whitespace; Reject when the file is empty or binary
+    (checked even when `--format` is forced)."""
     if not head:
         raise Reject("empty file")
     if b"\x00" in head:
@@ -31,6 +32,12 @@ def detect_bytes(head: bytes) -> str:
     text = head.lstrip(b"\xef\xbb\xbf").lstrip()
     if not text:
         raise Reject("empty file (whitespace only)")
+    return text
+
+
+def detect_bytes(head: bytes) -> str:
+    """The format of a file that starts with `head`; Reject (empty, binary, unknown) otherwise."""
+    text = check_head(head)
     if text[:1] == b"{":
         first = text.split(b"\n", 1)[0]
         if _TABBY_KEYS.match(first) and b'"event":' in text:
@@ -50,9 +57,20 @@ def detect_bytes(head: bytes) -> str:
 
 def detect_file(path: Path) -> str:
     """The format of the file at `path` (`.gz` is looked into); Reject when it is none."""
+    return detect_bytes(read_head(path))
+
+
+def read_head(path: Path) -> bytes:
+    """The first HEAD_BYTES of a file (decompressed for `.gz`); Reject when unreadable."""
+    head = b""
     try:
         with open_binary(path) as f:
-            head = f.read(HEAD_BYTES)
-    except (OSError, EOFError) as exc:
-        raise Reject(f"cannot read: {exc}") from None
-    return detect_bytes(head)
+            while len(head) < HEAD_BYTES:  # in steps, so a `.gz` cut short still shows its start
+                chunk = f.read(4096)
+                if not chunk:
+                    break
+                head += chunk
+    except READ_ERRORS as exc:
+        if not head:
+            raise Reject(f"cannot read: {exc}") from None
+    return head

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from replay.importers import continue_console, continue_devdata, continue_jetbrains, tabby
-from replay.importers.common import MAX_LINE_BYTES, Ignored, Line, Parsed, Reject, RejectLog, iter_lines, open_binary, read_text
-from replay.importers.detect import FORMATS, LINE_FORMATS, detect_file
+from replay.importers.common import MAX_LINE_BYTES, READ_ERRORS, Ignored, Line, Parsed, Reject, RejectLog, iter_lines, open_binary, read_text
+from replay.importers.detect import FORMATS, LINE_FORMATS, check_head, detect_file, read_head
 from replay.records import CaptureRecord, OutcomeEvent, Source
 from replay.store import Store
 
@@ -105,7 +105,11 @@ class Importer:
         return summary
 
     def format_of(self, path: Path) -> str:
-        return self.fmt or detect_file(path)
+        """The forced format (the file must still be non-empty text) or the detected one."""
+        if self.fmt:
+            check_head(read_head(path))
+            return self.fmt
+        return detect_file(path)
 
     def import_file(self, path: Path) -> ImportSummary:
         """Import one whole file (the last line is taken even without its newline)."""
@@ -122,7 +126,7 @@ class Importer:
             try:
                 with open_binary(path) as f:
                     self._read_lines(summary, fmt, name, iter_lines(f), final=True)
-            except (OSError, EOFError) as exc:  # a corrupt .gz, a file that vanished
+            except READ_ERRORS as exc:  # a corrupt .gz, a file that vanished
                 self._reject(summary, fmt, name, 0, f"cannot read: {exc}", b"")
         else:
             self._read_text(summary, fmt, path, name)
@@ -151,34 +155,36 @@ class Importer:
         events: list[OutcomeEvent] = []
         end_offset = end_line = None
         last = start
-        for ln in lines:
-            if not ln.complete and not final and not ln.too_long:
-                end_offset, end_line = ln.offset, ln.number - 1  # wait for the rest of the line
-                break
-            last = (ln.offset + ln.length + (1 if ln.complete else 0), ln.number)
-            if ln.too_long:
-                self._reject(summary, fmt, name, ln.number, f"line longer than {MAX_LINE_BYTES} bytes ({ln.length} bytes)", ln.data, ln.length)
-                continue
-            data = ln.data
-            if not data.strip():
-                continue  # a blank line holds no record (neither writer emits one)
-            try:
-                rec = parse(data, Source(file=name, line=ln.number, offset=ln.offset))
-            except Reject as exc:
-                reason = str(exc) if ln.complete else f"truncated last line (no newline at end of file): {exc}"
-                self._reject(summary, fmt, name, ln.number, reason, data)
-                continue
-            if type(rec) is CaptureRecord:
-                captures.append(rec)
-                if len(captures) >= self.batch:
-                    self._flush(summary, fmt, captures, events, wait=False)
-            elif type(rec) is OutcomeEvent:
-                events.append(rec)
-                if len(events) >= self.batch:
-                    self._flush(summary, fmt, captures, events, wait=False)
-            else:
-                summary.count(fmt, "ignored")
-        self._flush(summary, fmt, captures, events)
+        try:
+            for ln in lines:
+                if not ln.complete and not final and not ln.too_long:
+                    end_offset, end_line = ln.offset, ln.number - 1  # wait for the rest of the line
+                    break
+                last = (ln.offset + ln.length + (1 if ln.complete else 0), ln.number)
+                if ln.too_long:
+                    self._reject(summary, fmt, name, ln.number, f"line longer than {MAX_LINE_BYTES} bytes ({ln.length} bytes)", ln.data, ln.length)
+                    continue
+                data = ln.data
+                if not data.strip():
+                    continue  # a blank line holds no record (neither writer emits one)
+                try:
+                    rec = parse(data, Source(file=name, line=ln.number, offset=ln.offset))
+                except Reject as exc:
+                    reason = str(exc) if ln.complete else f"truncated last line (no newline at end of file): {exc}"
+                    self._reject(summary, fmt, name, ln.number, reason, data)
+                    continue
+                if type(rec) is CaptureRecord:
+                    captures.append(rec)
+                    if len(captures) >= self.batch:
+                        self._flush(summary, fmt, captures, events, wait=False)
+                elif type(rec) is OutcomeEvent:
+                    events.append(rec)
+                    if len(events) >= self.batch:
+                        self._flush(summary, fmt, captures, events, wait=False)
+                else:
+                    summary.count(fmt, "ignored")
+        finally:  # what was read before a read error (a cut .gz) is still stored
+            self._flush(summary, fmt, captures, events)
         if end_offset is None:
             end_offset, end_line = last
         return end_offset, end_line  # type: ignore[return-value]
@@ -205,7 +211,7 @@ class Importer:
         except Reject as exc:
             self._reject(summary, fmt, name, 0, str(exc), b"")
             return
-        except (OSError, EOFError) as exc:
+        except READ_ERRORS as exc:
             self._reject(summary, fmt, name, 0, f"cannot read: {exc}", b"")
             return
         parser = continue_console.parse_text if fmt == "continue-console" else continue_jetbrains.parse

@@ -5,12 +5,12 @@ queue; one worker thread (started by `Watcher.start`) reads files and writes the
 calls `on_imported` from there, never from the UI thread or watchdog's. The worker also rescans
 every known file when idle, so an event that the OS coalesced or dropped is caught up.
 
-Per JSON Lines file the store keeps (inode, byte offset, line number, first bytes) in
+Per JSON Lines file the store keeps (inode, byte offset, line number, marks) in
 `watch_offsets`: only complete lines are read (Tabby flushes a BufWriter every 5 s, so a
 partial last line is usual and waits for its newline), a restart continues at the offset, and
-a file that was replaced (inode changed), truncated (shorter than the offset) or rewritten (its
-first bytes changed) is read again from its start; the content hash in the store keeps that
-from adding anything twice. Text logs (console copies, prompt.log) and `.gz` files are re-read
+a file that was replaced (inode changed), truncated (shorter than the offset) or rewritten (the
+marks, its first 64 bytes and the 64 before the offset, changed) is read again from its start;
+the content hash in the store keeps that from adding anything twice. Text logs (console copies, prompt.log) and `.gz` files are re-read
 whole when their size or first bytes change.
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from replay.importers.common import Reject, RejectLog
-from replay.importers.detect import LINE_FORMATS
+from replay.importers.detect import HEAD_BYTES, LINE_FORMATS, read_head
 from replay.importers.importer import Importer, ImportSummary
 from replay.store import Store
 
@@ -150,7 +151,7 @@ class Watcher:
             return None
         key = str(path)
         head = _head(path)
-        if b"\n" not in head and st.st_size < HEAD_LEN:
+        if b"\n" not in head and b"\x00" not in head and st.st_size < HEAD_BYTES and b"\n" not in read_head(path):
             return None  # the first line is still being written: detect it once it is whole
         try:
             fmt = self.importer.format_of(path)
@@ -164,7 +165,8 @@ class Watcher:
             return None
         self._unrecognized.pop(key, None)
         stored = self.store.get_offset(key)
-        fresh = stored is None or stored[0] != st.st_ino or st.st_size < stored[1] or head[: len(stored[3])] != stored[3]
+        fresh = (stored is None or stored[0] != st.st_ino or st.st_size < stored[1]
+                 or _marks(path, stored[1]) != stored[3])
         offset, line = (0, 0) if fresh else (stored[1], stored[2])  # type: ignore[index]
         if fmt in LINE_FORMATS and not key.endswith(".gz"):
             summary, offset, line = self.importer.tail_lines(path, fmt, offset, line)
@@ -175,7 +177,7 @@ class Watcher:
                 return None
             summary = self.importer.import_file(path)
             offset, line = st.st_size, 0
-        self.store.set_offset(key, st.st_ino, offset, line, head[:offset] if offset < HEAD_LEN else head)
+        self.store.set_offset(key, st.st_ino, offset, line, _marks(path, offset))
         self._report(path, summary)
         return summary
 
@@ -185,6 +187,33 @@ class Watcher:
         changed = summary.imported or summary.outcomes or summary.rejected or summary.ignored or summary.duplicates
         if changed and self.on_imported is not None:
             self.on_imported(path, summary)
+
+
+def watch_folders(store: Store, dirs: Iterable[Path], stop: Callable[[], bool], on_imported: OnImported | None = None,
+                  fmt: str | None = None, rejects: RejectLog | None = None, check_s: float = 0.2) -> ImportSummary:
+    """Watch until `stop()` is true (checked every `check_s` s), for a caller that gives this a
+    thread of its own (the TUI's worker, the CLI's main thread). Returns the sum of every import;
+    an error on the watcher's thread is raised here."""
+    watcher = Watcher(store, dirs, on_imported=on_imported, fmt=fmt, rejects=rejects)
+    watcher.start()
+    try:
+        while not stop() and watcher.error is None:
+            time.sleep(check_s)
+    finally:
+        watcher.stop()
+    if watcher.error is not None:
+        raise watcher.error
+    return watcher.total
+
+
+def _marks(path: Path, offset: int) -> bytes:
+    """The first and the last HEAD_LEN bytes before `offset` (kept in watch_offsets.head): if
+    either changed, the file was rewritten (even to the same size or longer) and is read again."""
+    n = min(HEAD_LEN, offset)
+    with open(path, "rb") as f:
+        first = f.read(n)
+        f.seek(offset - n)
+        return first + f.read(n)
 
 
 def _head(path: Path) -> bytes:

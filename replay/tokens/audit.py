@@ -61,7 +61,9 @@ SENTINEL_SETS: tuple[tuple[str, ...], ...] = (
     ("[SUFFIX]", "[PREFIX]"),
     ("<[fim-prefix]>", "<[fim-suffix]>", "<[fim-middle]>"),
 )
-_SENTINELS = sorted({s for group in SENTINEL_SETS for s in group}, key=len, reverse=True)
+# Other template tokens editors write as text (Continue's Qwen multi-file template, Tabby stop words).
+TEMPLATE_TOKENS: tuple[str, ...] = ("<|repo_name|>", "<|file_sep|>", "<repo_name>", "<file_sep>", "<|fim_pad|>", "<fim_pad>")
+_SENTINELS = sorted({s for group in SENTINEL_SETS for s in group} | set(TEMPLATE_TOKENS), key=len, reverse=True)
 _SENTINEL_RE = re.compile("|".join(re.escape(s) for s in _SENTINELS))
 
 
@@ -101,8 +103,6 @@ def subject_from_rendered(r: RenderedPrompt, where: str = "") -> Subject:
 def subject_from_capture(c: CaptureRecord, where: str = "") -> Subject | None:
     """A capture is audited through its logged prompt; None when nothing was logged."""
     text = c.logged_prompt
-    if text is None and c.segments is not None:
-        return None
     if text is None:
         return None
     seg = c.segments
@@ -171,10 +171,9 @@ class Auditor:
             return any(ua <= a and b <= ub for ua, ub in user)
 
         # sentinel-not-special / sentinel-in-user-code
-        for m in _SENTINEL_RE.finditer(text):
+        template_hits = [m for m in _SENTINEL_RE.finditer(text) if not in_user(*m.span())]
+        for m in template_hits:
             a, b = m.span()
-            if in_user(a, b):
-                continue
             covering = [i for i, (x, y) in enumerate(spans) if x < b and y > a]
             pieces = tok.pieces([ids[i] for i in covering])
             single = len(covering) == 1 and pieces[0].strip() == m.group(0)
@@ -198,8 +197,8 @@ class Auditor:
                 f"the recorded token_ids differ from {tok.spec} on {self.engine} from token {first} "
                 f"({len(s.token_ids)} vs {len(eng.ids)} ids)")
 
-        # seam-mismatch: pieces encoded apart vs the joined text
-        cuts = sorted({0, len(text), *[p for m in _SENTINEL_RE.finditer(text) for p in m.span()], *[p for sp in user for p in sp]})
+        # seam-mismatch: the pieces between template seams (sentinels) encoded apart vs the joined text
+        cuts = sorted({0, len(text), *[p for m in template_hits for p in m.span()]})
         parts = [text[x:y] for x, y in zip(cuts, cuts[1:]) if y > x]
         if len(parts) > 1:
             joined: list[int] = []
@@ -227,14 +226,13 @@ class Auditor:
         if pre_span and s.prefix:
             out += self._cursor(s, text, pre_span, shift)
 
-        # clipped-sentinel
+        # clipped-sentinel: a later sentinel of a set is in the template, its opening one is not
+        in_template = {m.group(0) for m in template_hits}
         for group in SENTINEL_SETS:
-            present = [x for x in group if x in text]
-            if present and group[0] not in text and len(present) >= 1:
-                if any(text.count(x) for x in group[1:]):
-                    add("clipped-sentinel", 0, shift,
-                        f"{present[0]!r} is in the prompt but the opening {group[0]!r} is not (clipped from the front?)")
-                break
+            later = [x for x in group[1:] if x in in_template]
+            if later and group[0] not in in_template:
+                add("clipped-sentinel", 0, shift,
+                    f"{later[0]!r} is in the prompt but the opening {group[0]!r} is not (clipped from the front?)")
 
         # over-context
         budget = self.ctx - s.max_new_tokens

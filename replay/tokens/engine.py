@@ -77,3 +77,32 @@ def engine_ids(tokenizer: Tokenizer, text: str, engine: str) -> EngineIds:
     body = tokenizer.encode(text, special=rule.parse_special)
     ids = ([tokenizer.bos_id] if add else []) + body  # type: ignore[list-item]
     return EngineIds(rule.name, ids, add, rule.parse_special, rule.source)
+
+
+def fim_route_ids(tokenizer: Tokenizer, prefix: str, suffix: str, engine: str) -> EngineIds:
+    """The ids an engine builds itself when prefix and suffix are sent apart (the FIM route).
+
+    - "mistral": mistral-common `InstructTokenizerV3.encode_fim`: [BOS, [SUFFIX]] + suffix without
+      the SentencePiece dummy prefix + [[PREFIX]] + prefix (mistral_common/tokens/tokenizers/instruct.py).
+    - "llama.cpp" (llama-cpp-python 0.3.36 `Llama._create_completion(prompt, suffix=...)`,
+      llama_cpp/llama.py): the FIM token ids are hard-coded to 0 there ("# TODO: Fix"), so the
+      model gets [BOS if add_bos] + [0] + tokenize(prefix, special=False) + [0] + suffix (the
+      "☺" trick drops the dummy prefix when add_space_prefix) + [0]: token 0, not the sentinels.
+    """
+    name = engine.lower()
+    if name == "mistral":
+        text = f"[SUFFIX]{suffix}[PREFIX]{prefix}" if suffix else f"[SUFFIX][PREFIX]{prefix}"
+        got = engine_ids(tokenizer, text, "mistral")
+        return EngineIds("mistral", got.ids, got.bos_added, True, ENGINES["mistral"].source)
+    if name == "llama.cpp":
+        fim = 0
+        bos = [tokenizer.bos_id] if tokenizer.add_bos and tokenizer.bos_id is not None else []
+        pre = tokenizer.encode(prefix, special=False) if prefix else []
+        if suffix and tokenizer.spm:
+            suf = tokenizer.encode("☺" + suffix, special=False)[2:]
+        else:
+            suf = tokenizer.encode(suffix, special=False) if suffix else []
+        return EngineIds("llama.cpp", [*bos, fim, *pre, fim, *suf, fim], bool(bos), False,
+                         "llama-cpp-python 0.3.36 llama_cpp/llama.py Llama._create_completion with suffix: "
+                         "prefix/suffix/middle token ids are 0 (hard-coded, '# TODO: Fix')")
+    raise EngineError(f"no FIM-route rule for engine {engine!r} (known: llama.cpp, mistral)")

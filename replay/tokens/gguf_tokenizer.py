@@ -18,7 +18,9 @@ llama.cpp (src/llama-vocab.cpp in llama-cpp-python 0.3.36) tokenizes in two step
      entries, ranked by the entry's score (ties by id).
 Per-token lstrip/rstrip: llama.cpp sets rstrip on the special tokens of models named
 phi-3/phi3 (except <unk>, <s>, <|endoftext|>) (`llama_vocab::impl::load`, "Handle per token
-attributes").
+attributes"), and `tokenizer_st_partition` then drops the C `isspace` bytes (ASCII space,
+\t \n \v \f \r only) after such a token. `tokenizers`' own rstrip removes Unicode
+whitespace too, so the stripping is done by `strip_ids` + the tokenizer wrapper instead.
 """
 
 from __future__ import annotations
@@ -26,8 +28,7 @@ from __future__ import annotations
 from tokenizers import AddedToken, Regex, decoders, models, normalizers, pre_tokenizers
 from tokenizers import Tokenizer as HFTokenizer
 
-from replay.tokens.gguf_vocab import (TOKEN_BYTE, TOKEN_CONTROL, TOKEN_UNKNOWN, TOKEN_UNUSED, TOKEN_USER_DEFINED,
-                                      GgufVocab)
+from replay.tokens.gguf_vocab import TOKEN_CONTROL, TOKEN_UNKNOWN, TOKEN_USER_DEFINED, GgufVocab
 from replay.tokens.llama_pretok import pre_tokenizer
 
 SPM_SPACE = "\u2581"
@@ -73,9 +74,7 @@ _FORCED_USER = ("<|channel|>", "<|message|>", "<|start|>", "<|constrain|>")
 def control_ids(vocab: GgufVocab) -> set[int]:
     """Ids llama.cpp treats as CONTROL after loading: typed so in the GGUF, or made so by text."""
     ids = {i for i, t in enumerate(vocab.token_types) if t == TOKEN_CONTROL}
-    by_text: dict[str, int] = {}
-    for i, t in enumerate(vocab.tokens):
-        by_text.setdefault(t, i)
+    by_text = {t: i for i, t in enumerate(vocab.tokens)}
     for keys, texts in _ROLE_TEXTS.items():
         if any(f"tokenizer.ggml.{k}" in vocab.special_ids for k in keys):
             continue
@@ -85,9 +84,21 @@ def control_ids(vocab: GgufVocab) -> set[int]:
     return ids
 
 
-def _added_tokens(vocab: GgufVocab) -> list[AddedToken]:
+def rstrip_ids(vocab: GgufVocab) -> set[int]:
+    """Special tokens after which llama.cpp strips whitespace (phi-3 models)."""
     name = vocab.name.lower()
-    phi3 = "phi-3" in name or "phi3" in name
+    if "phi-3" not in name and "phi3" not in name:
+        return set()
+    control = control_ids(vocab)
+    out = {i for i, (t, ttype) in enumerate(zip(vocab.tokens, vocab.token_types))
+           if (i in control or ttype in (TOKEN_USER_DEFINED, TOKEN_UNKNOWN)) and t}
+    by_text = {t: i for i, t in enumerate(vocab.tokens)}
+    out |= {by_text[t] for t in ("</s>",) if t in by_text}
+    out -= {by_text[t] for t in ("<unk>", "<s>", "<|endoftext|>") if t in by_text}
+    return out
+
+
+def _added_tokens(vocab: GgufVocab) -> list[AddedToken]:
     control = control_ids(vocab)
     out = []
     for i, (text, ttype) in enumerate(zip(vocab.tokens, vocab.token_types)):
@@ -95,11 +106,8 @@ def _added_tokens(vocab: GgufVocab) -> list[AddedToken]:
             continue
         if text in _FORCED_USER:
             ttype = TOKEN_USER_DEFINED
-        rstrip = phi3 and text not in ("<unk>", "<s>", "<|endoftext|>")
-        out.append(AddedToken(text, special=(i in control or ttype == TOKEN_UNKNOWN), normalized=False, rstrip=rstrip,
+        out.append(AddedToken(text, special=(i in control or ttype == TOKEN_UNKNOWN), normalized=False, rstrip=False,
                               lstrip=False, single_word=False))
-    if phi3 and "</s>" in vocab.tokens and all(t.content != "</s>" for t in out):
-        out.append(AddedToken("</s>", special=True, normalized=False, rstrip=True))
     return out
 
 
@@ -123,9 +131,7 @@ def _spm_merges(vocab: GgufVocab) -> list[tuple[str, str]]:
 
 def build(vocab: GgufVocab) -> HFTokenizer:
     """The tokenizer llama.cpp would use for this vocabulary (byte-level BPE or SPM)."""
-    vocab_map = {}
-    for i, t in enumerate(vocab.tokens):
-        vocab_map.setdefault(t, i)
+    vocab_map = {t: i for i, t in enumerate(vocab.tokens)}  # a repeated text maps to its last id, as llama.cpp's token_to_id
     if vocab.model == "gpt2":
         pt = pre_tokenizer(vocab.pre)
         merges = [tuple(m.split(" ", 1)) for m in (vocab.merges or [])]
@@ -147,11 +153,3 @@ def build(vocab: GgufVocab) -> HFTokenizer:
     tok.add_tokens(_added_tokens(vocab))
     return tok
 
-
-def byte_token_ids(vocab: GgufVocab) -> set[int]:
-    """Ids of <0xXX> byte tokens (SPM byte fallback)."""
-    return {i for i, t in enumerate(vocab.token_types) if t == TOKEN_BYTE}
-
-
-def unused_token_ids(vocab: GgufVocab) -> set[int]:
-    return {i for i, t in enumerate(vocab.token_types) if t == TOKEN_UNUSED}

@@ -46,6 +46,7 @@ class Tokenizer(ABC):
     eos_id: int | None = None
     add_bos: bool = False  # what the model's own config says (GGUF add_bos_token / HF config)
     spm: bool = False  # SentencePiece-style: a space is prepended to text after a special token
+    gguf_path: Path | None = None  # the GGUF file the vocabulary was read from, when it was
 
     @abstractmethod
     def encode(self, text: str, *, special: bool = True) -> list[int]:
@@ -116,7 +117,8 @@ class BackendTokenizer(Tokenizer):
 
     def __init__(self, spec: str, kind: str, hf: HFTokenizer, *, bos_id: int | None, eos_id: int | None, add_bos: bool,
                  byte_level: bool, spm: bool = False, strip_first_space: bool = False,
-                 byte_ids: set[int] | None = None, special_ids: set[int] | None = None) -> None:
+                 byte_ids: set[int] | None = None, special_ids: set[int] | None = None,
+                 texts: Sequence[str] | None = None, rstrip_ids: set[int] | None = None) -> None:
         self.spec, self.kind, self.hf = spec, kind, hf
         self.bos_id, self.eos_id, self.add_bos = bos_id, eos_id, add_bos
         self.byte_level, self.spm, self.strip_first_space = byte_level, spm, strip_first_space
@@ -124,6 +126,8 @@ class BackendTokenizer(Tokenizer):
         self._added = {i: t.content for i, t in added.items()}
         self._special = special_ids if special_ids is not None else {i for i, t in added.items() if t.special}
         self._byte_ids = byte_ids if byte_ids is not None else set()
+        self._texts = texts  # every id's vocab text (GGUF), for ids a repeated text hides from the model
+        self._rstrip = rstrip_ids or set()
         self._lock = threading.Lock()
         self._bytes_cache: dict[int, bytes] = {}
 
@@ -134,9 +138,9 @@ class BackendTokenizer(Tokenizer):
     def _run(self, special: bool, fn):  # noqa: ANN001, ANN202 - a small local helper
         """Run `fn(hf)` with special tokens parsed (the default) or left as text
         (`encode_special_tokens=True`, llama.cpp parse_special=false), switched under a lock."""
-        if special:
-            return fn(self.hf)
         with self._lock:
+            if special:
+                return fn(self.hf)
             self.hf.encode_special_tokens = True
             try:
                 return fn(self.hf)
@@ -144,14 +148,35 @@ class BackendTokenizer(Tokenizer):
                 self.hf.encode_special_tokens = False
 
     def encode(self, text: str, *, special: bool = True) -> list[int]:
+        if self._rstrip:
+            return self.encode_with_offsets(text, special=special)[0]
         return self._run(special, lambda hf: hf.encode(text, add_special_tokens=False).ids)
 
     def encode_batch(self, texts: Sequence[str], *, special: bool = True) -> list[list[int]]:
+        if self._rstrip:
+            return [self.encode(t, special=special) for t in texts]
         return self._run(special, lambda hf: [e.ids for e in hf.encode_batch_fast(list(texts), add_special_tokens=False)])
 
     def encode_with_offsets(self, text: str, *, special: bool = True) -> tuple[list[int], list[tuple[int, int]]]:
         enc = self._run(special, lambda hf: hf.encode(text, add_special_tokens=False))
-        return enc.ids, list(enc.offsets)
+        ids, offsets = enc.ids, list(enc.offsets)
+        if not self._rstrip:
+            return ids, offsets
+        # llama.cpp `tokenizer_st_partition`: after an RSTRIP token, drop the C-isspace chars.
+        keep = [True] * len(text)
+        for tid, (_, end) in zip(ids, offsets):
+            if tid in self._rstrip:
+                j = end
+                while j < len(text) and text[j] in _C_SPACE:
+                    keep[j] = False
+                    j += 1
+        if all(keep):
+            return ids, offsets
+        kept = [k for k in range(len(text)) if keep[k]]
+        stripped = "".join(text[k] for k in kept)
+        enc = self._run(special, lambda hf: hf.encode(stripped, add_special_tokens=False))
+        back = kept + [len(text)]
+        return enc.ids, [(back[a], back[b - 1] + 1 if b > a else back[a]) for a, b in enc.offsets]
 
     def token_bytes(self, token: int) -> bytes:
         cached = self._bytes_cache.get(token)
@@ -161,6 +186,8 @@ class BackendTokenizer(Tokenizer):
             out = self._added[token].encode("utf-8")
         else:
             text = self.hf.id_to_token(token)
+            if text is None and self._texts is not None and 0 <= token < len(self._texts):
+                text = self._texts[token]
             if text is None:
                 raise IndexError(f"token id {token} is outside the vocabulary of {self.spec}")
             if self.byte_level:
@@ -187,6 +214,7 @@ class BackendTokenizer(Tokenizer):
 
 
 _BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>")
+_C_SPACE = " \t\n\v\f\r"  # C isspace() in the "C" locale
 
 
 class MistralV3Tokenizer(Tokenizer):
@@ -285,6 +313,12 @@ def codellama_vocab(base: GgufVocab) -> GgufVocab:
 
 
 def from_gguf_vocab(spec: str, vocab: GgufVocab) -> BackendTokenizer:
+    tok = _from_gguf_vocab(spec, vocab)
+    tok.gguf_path = Path(vocab.path)
+    return tok
+
+
+def _from_gguf_vocab(spec: str, vocab: GgufVocab) -> BackendTokenizer:
     hf = gguf_tokenizer.build(vocab)
     spm = vocab.model == "llama"
     add_prefix = spm and (vocab.add_space_prefix is None or bool(vocab.add_space_prefix))
@@ -292,7 +326,8 @@ def from_gguf_vocab(spec: str, vocab: GgufVocab) -> BackendTokenizer:
     return BackendTokenizer(spec, "gguf", hf, bos_id=vocab.bos_id, eos_id=vocab.eos_id,
                             add_bos=gguf_tokenizer.effective_add_bos(vocab), byte_level=vocab.model == "gpt2", spm=add_prefix,
                             strip_first_space=add_prefix,
-                            byte_ids={i for i, t in enumerate(vocab.token_types) if t == TOKEN_BYTE}, special_ids=special)
+                            byte_ids={i for i, t in enumerate(vocab.token_types) if t == TOKEN_BYTE}, special_ids=special,
+                            texts=vocab.tokens, rstrip_ids=gguf_tokenizer.rstrip_ids(vocab))
 
 
 # --- tokenizer.json / transformers -------------------------------------------------------
@@ -463,6 +498,14 @@ def _load(spec: str) -> Tokenizer:
     if name == "codellama":
         vocab = codellama_vocab(vocab)
     return from_gguf_vocab(spec, vocab)
+
+
+def converter_spec(tok: Tokenizer) -> str:
+    """The `hf-gguf:` spec of transformers' own import of the same GGUF (for the audit's
+    converter-disagreement check)."""
+    if tok.gguf_path is None:
+        raise TokenizerError(f"{tok.spec} was not read from a GGUF file: there is no converter to compare with")
+    return f"hf-gguf:{tok.gguf_path}"
 
 
 @lru_cache(maxsize=16)

@@ -1,0 +1,126 @@
+"""`fimreplay demo`: the main job end to end on the embedded defaults.
+
+It imports the sample captures of this repository (captures/), checks that the editor profiles
+rebuild each logged prompt byte for byte, audits the prompts with the demo model's own
+tokenizer, cuts a small benchmark from a real Solidity package (npm), replays the benchmark
+under the standardized profile (1024-token context, 128 new tokens) and the captures under
+their own editor's profile against the default local model (Qwen2.5-Coder-0.5B GGUF in
+llama.cpp), scores both and prints the side-by-side report. Every step is the library call the
+matching CLI command makes, so the demo shows exactly what the commands do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from replay.backends import GenParams
+from replay.runner import ProgressFn, run_source
+from replay.store import Store
+
+# The assets the demo needs: the model (its vocabulary is the audit's tokenizer too) and the
+# tokenizers Continue counts its budget with.
+DEMO_ASSETS = ("qwen2.5-coder-0.5b-instruct-q4_k_m", "vocab-llama-spm", "js-tiktoken")
+DEMO_TOKENIZER = "qwen2.5-coder"
+
+Say = Callable[[str], None]
+
+
+def captures_dir() -> Path:
+    """captures/ beside the package (an editable install or a checkout)."""
+    return Path(__file__).resolve().parent.parent / "captures"
+
+
+@dataclass
+class DemoOptions:
+    files: int = 6  # Solidity files taken from the corpus (sorted by path)
+    per_file: int = 2
+    seed: int = 0
+    model: str = "default"
+    max_new_tokens: int | None = None  # None: each profile's own (128 standard, Tabby 64)
+    corpus: str = ""  # "" = replay.corpus.sources.DEMO_CORPUS
+    threads: int | None = None
+
+
+@dataclass
+class DemoResult:
+    steps: dict[str, Any] = field(default_factory=dict)
+    runs: list[str] = field(default_factory=list)
+    report: str = ""
+
+
+def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_progress: ProgressFn | None = None) -> DemoResult:
+    from replay import assets
+    from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
+    from replay.corpus.sources import DEMO_CORPUS, ensure_corpus
+    from replay.editors.verify import verify
+    from replay.importers.common import RejectLog
+    from replay.importers.importer import Importer
+    from replay.paths import data_dir
+    from replay.report import load_run, to_markdown
+    from replay.scoring import score_run
+    from replay.tokens.audit import Auditor, audit_all
+    from replay.tokens.audit_input import read_captures
+    from replay.tokens.tokenizer import load_tokenizer
+
+    result = DemoResult()
+    work = data_dir() / "demo"
+    work.mkdir(parents=True, exist_ok=True)
+
+    say("assets: checking the demo model and tokenizers (sha256)")
+    statuses = assets.install(DEMO_ASSETS, log=say)
+    result.steps["assets"] = {s.name: s.action for s in statuses}
+
+    src = captures_dir()
+    # captures/bad holds the rejects samples; the demo imports the real formats only.
+    folders = sorted(p for p in src.iterdir() if p.is_dir() and p.name != "bad")
+    say(f"import: {', '.join(str(p) for p in folders)}")
+    log = RejectLog(data_dir() / "rejects" / "demo-import.jsonl")
+    try:
+        summary = Importer(store, log).import_paths(folders)
+    finally:
+        log.close()
+    result.steps["import"] = summary.to_json()
+    say(f"import: {summary.imported} new captures, {summary.duplicates} already stored, {summary.outcomes} outcome events,"
+        f" {summary.ignored} ignored, {summary.rejected} rejected")
+
+    report = verify((cid, rec) for cid, rec, _ in store.captures())
+    result.steps["verify"] = report.as_dict()
+    say(f"verify: {report.matched} of {report.checked} logged prompts rebuilt byte for byte")
+
+    tok = load_tokenizer(DEMO_TOKENIZER)
+    rejects: list[Any] = []
+    audit = audit_all(read_captures(store, rejects), Auditor(tok, engine="llama.cpp", ctx=1024))
+    result.steps["audit"] = audit.summary()
+    kinds = ", ".join(f"{k} {n}" for k, n in audit.summary()["by_kind"].items() if n)
+    say(f"audit ({tok.spec}): {len(audit.findings)} findings in {audit.subjects} prompts ({kinds or 'none'})")
+
+    spec = opts.corpus or DEMO_CORPUS
+    say(f"evalgen: {spec}, {opts.files} files x {opts.per_file} items, seed {opts.seed}")
+    root = ensure_corpus(spec)
+    files = collect_files([root], ("sol",))[: opts.files]
+    gen = generate(files, EvalgenOptions(per_file=opts.per_file, seed=opts.seed))
+    items_path = work / "items.jsonl"
+    with items_path.open("wb") as f:
+        f.writelines(iter_jsonl(gen.items))
+    store.add_items(gen.items)
+    result.steps["evalgen"] = {"items": len(gen.items), "files": len(files), "path": str(items_path)}
+
+    for label, source, editor in (("benchmark", str(items_path), "standard"), ("captures", "captures", None)):
+        profile = editor or "each capture's own editor"
+        say(f"run {label}: {profile} profile, llama.cpp, model {opts.model}")
+        out = run_source(store, source, "llamacpp", model=opts.model, editor=editor,
+                         params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens),
+                         backend_options={"n_threads": opts.threads}, on_progress=on_progress)
+        s = out.summary
+        result.runs.append(s.run)
+        result.steps[f"run_{label}"] = {"run": s.run, "items": s.items, "completed": s.completed, "cached": s.cached,
+                                        "errors": s.errors, "rejects": len(out.rejects), "wall_s": s.wall_s}
+        say(f"run {label}: {s.completed}/{s.items} completed ({s.cached} from cache, {s.errors} errors) in {s.wall_s:.1f} s")
+        scored, _ = score_run(store, s.run)
+        result.steps[f"score_{label}"] = {"mean": scored["mean"], "total": scored["total"], "n_files": scored["n_files"]}
+
+    result.report = to_markdown([load_run(store, r) for r in result.runs])
+    return result

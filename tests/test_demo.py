@@ -1,0 +1,30 @@
+"""`fimreplay demo` end to end: the real model in llama.cpp, the real captures/, a real npm corpus.
+
+Kept small (one file, one item, 8 new tokens) so that it runs in CI; the README's demo uses the
+defaults."""
+
+from __future__ import annotations
+
+import json
+
+
+def test_demo_runs_every_step_and_is_resumable(cli) -> None:
+    args = ("demo", "--files", "1", "--per-file", "1", "--max-new-tokens", "8", "--threads", "2", "--json")
+    out = cli(*args)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    steps = result["steps"]
+    assert steps["import"]["imported"] > 0 and steps["import"]["rejected"] == 0
+    assert steps["verify"]["checked"] > 0
+    assert 0 < steps["audit"]["subjects"] <= steps["import"]["imported"]
+    assert steps["evalgen"]["items"] == 1
+    bench, caps = steps["run_benchmark"], steps["run_captures"]
+    assert bench["completed"] == bench["items"] == 1 and bench["errors"] == 0
+    assert caps["completed"] == caps["items"] > 0 and caps["errors"] == 0
+    assert 0.0 <= steps["score_benchmark"]["mean"]["indel"] <= 1.0
+    assert len(result["runs"]) == 2
+
+    # Again on the same store: nothing new is imported, every completion comes from the cache.
+    again = json.loads(cli(*args).stdout)["steps"]
+    assert again["import"]["imported"] == 0 and again["import"]["duplicates"] == steps["import"]["imported"]
+    assert again["run_benchmark"]["cached"] == 1 and again["run_captures"]["cached"] == caps["items"]
