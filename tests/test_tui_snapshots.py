@@ -67,3 +67,35 @@ class TestHelp:
             await pilot.pause()
 
         assert snap_compare(create_app(store=store), terminal_size=SIZE, run_before=run_before)
+
+
+class TestItem:
+    def test_item_view_with_tokens_and_token_diff(self, snap_compare, store) -> None:
+        async def run_before(pilot) -> None:
+            await settle(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            await pilot.press("t")  # logged vs rebuilt
+            await settle(pilot)
+
+        assert snap_compare(create_app(store=store), terminal_size=SIZE, run_before=run_before)
+
+
+class TestAudit:
+    def test_audit_of_one_capture(self, snap_compare, store) -> None:
+        async def run_before(pilot) -> None:
+            await settle(pilot)
+            await pilot.press("down", "down", "a")
+            await settle(pilot)
+
+        assert snap_compare(create_app(store=store), terminal_size=SIZE, run_before=run_before)
+
+
+class TestDashboard:
+    def test_dashboard_form(self, snap_compare, store) -> None:
+        async def run_before(pilot) -> None:
+            await settle(pilot)
+            await pilot.press("2")
+            await settle(pilot)
+
+        assert snap_compare(create_app(store=store), terminal_size=SIZE, run_before=run_before)

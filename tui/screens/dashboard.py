@@ -149,6 +149,7 @@ class DashboardScreen(WorkerErrors, Screen):
         table.add_column("model", key="model")
         for name in ("run", "status", "progress", "items/s", "mean Indel", "exact"):
             table.add_column(name, key=name)
+        table.focus()  # keys first: tab reaches the form, escape comes back
 
     # -- starting, cancelling, resuming -------------------------------------------------------------
     def _form(self) -> tuple[str, str, str, list[str], list[str], GenParams]:
