@@ -443,14 +443,6 @@ class Store:
         with self._lock:
             return self._db.execute("PRAGMA data_version").fetchone()[0]
 
-    def run_summary(self, run_id: str) -> dict[str, Any]:
-        """A run's counts and per-metric means (the Runs screen's row): completions stored,
-        errors among them, and for each metric (mean, number of scored items)."""
-        done = self.query("SELECT COUNT(*) FROM completions WHERE run_id = ?", (run_id,))[0][0]
-        metrics = {r[0]: (r[1], r[2]) for r in self.query(
-            "SELECT metric, AVG(value), COUNT(*) FROM scores WHERE run_id = ? GROUP BY metric ORDER BY metric", (run_id,))}
-        return {"completions": done, "metrics": metrics}
-
 
 class _Tx:
     """Re-entrant BEGIN/COMMIT under the store's lock (nested uses join the outer one)."""

@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from replay.store import Store
-from tests.tui_data import add_runs, capture, make_store
+from tests.tui_data import capture, make_store
 
 
 @pytest.fixture()
@@ -71,15 +71,7 @@ def test_capture_stats_join_into_rows(store: Store) -> None:
     assert store.capture_rows(limit=1)[0].prompt_tokens is None
 
 
-def test_run_summary_means_per_metric(store: Store) -> None:
-    add_runs(store)
-    summary = store.run_summary("run-a")
-    assert summary["completions"] == 3
-    assert summary["metrics"]["indel"] == (pytest.approx(0.75), 3)
-    assert summary["metrics"]["exact"] == (pytest.approx(1 / 3), 3)
-
-
-def test_migration_2_indexes_are_used(store: Store) -> None:
+def test_tui_migration_indexes_are_used(store: Store) -> None:
     plan = store.query("EXPLAIN QUERY PLAN SELECT c.id FROM captures c WHERE COALESCE(c.model, '') >= ? "
                        "ORDER BY COALESCE(c.model, ''), c.id LIMIT 10", ("q",))
     assert "captures_sort_model" in " ".join(str(tuple(r)) for r in plan)

@@ -33,7 +33,7 @@ class Terminal:
         return subprocess.run([*self.base, "capture-pane", "-p", "-t", self.session], check=True,
                               capture_output=True, text=True).stdout
 
-    def wait_for(self, predicate: Callable[[str], bool], timeout: float = 20) -> str:
+    def wait_for(self, predicate: Callable[[str], bool], timeout: float = 60) -> str:
         end = time.monotonic() + timeout
         while True:
             screen = self.text()
