@@ -75,10 +75,16 @@ async def test_run_cancel_resume_with_the_demo_model(tmp_path) -> None:
         assert store.run(run.run_id)["status"] == "done"
         cells = row(table, "default")
         assert cells["progress"] == "4/4" and cells["status"] == "done"
-        # Capture 1 was accepted: its live score is the Indel of the replayed text against it.
+        # Capture 1 is the one accepted capture of four: scored live against the accepted
+        # text when this start replayed it, and its bin of the sparkline counts it.
         completion = {c.item_id: c for c in store.completions(run.run_id)}["capture-1"]
+        plot = list(screen._plots["default"].data)
         if "capture-1" not in stored:
-            assert cells["mean Indel"] == f"{indel('0 + 1', completion.text):.4f}"
+            score = indel("0 + 1", completion.text)
+            assert cells["mean Indel"] == f"{score:.4f}" and resumed.indel == [score]
+            assert sum(plot) == 1 and plot[min(int(score * 10), 9)] == 1
+        else:
+            assert cells["mean Indel"] == "-" and sum(plot) == 0
     store.close()
 
 
