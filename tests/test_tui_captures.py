@@ -192,3 +192,22 @@ async def test_watch_option_imports_new_capture_files_live(tmp_path) -> None:
             row = table.row(5)
             assert (row.editor, row.filepath) == ("tabby", None)
             assert store.capture(row.id).completion == 'fmt.Println("hello,", n)'
+
+
+async def test_keys_typed_right_after_slash_reach_the_filter(store: Store) -> None:
+    """Keys queued behind `/` (a fast typist, a busy app) were forwarded to the table before the
+    focus moved; unbound printable keys at the table go to the filter (type to filter)."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = create_app(store=store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for key, char in (("slash", "/"), ("c", "c"), ("7", "7"), ("full_stop", ".")):
+            app.post_message(events.Key(key, char))
+        await pilot.pause(0.2)
+        assert app.screen.query_one(Input).value == "c7."
+        await pilot.press("escape", "s")  # bound keys still act on the table
+        assert app.screen.query_one(CaptureTable).sort == "time"
+        await pilot.press("escape", "x")  # unbound: starts filtering
+        assert app.screen.query_one(Input).value == "c7.x"
