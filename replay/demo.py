@@ -100,13 +100,15 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_prog
     spec = opts.corpus or DEMO_CORPUS
     say(f"evalgen: {spec}, {opts.files} files x {opts.per_file} items, seed {opts.seed}")
     root = ensure_corpus(spec)
-    files = collect_files([root], ("sol",))[: opts.files]
-    gen = generate(files, EvalgenOptions(per_file=opts.per_file, seed=opts.seed))
+    gen = generate(collect_files([root], ("sol",)), EvalgenOptions(per_file=opts.per_file, seed=opts.seed))
+    # The first `files` files (in path order) that gave items: tiny files give none.
+    keep = list(dict.fromkeys(item.file for item in gen.items))[: opts.files]
+    items = [item for item in gen.items if item.file in keep]
     items_path = work / "items.jsonl"
     with items_path.open("wb") as f:
-        f.writelines(iter_jsonl(gen.items))
-    store.add_items(gen.items)
-    result.steps["evalgen"] = {"items": len(gen.items), "files": len(files), "path": str(items_path)}
+        f.writelines(iter_jsonl(items))
+    store.add_items(items)
+    result.steps["evalgen"] = {"items": len(items), "files": len(keep), "path": str(items_path)}
 
     for label, source, editor in (("benchmark", str(items_path), "standard"), ("captures", "captures", None)):
         profile = editor or "each capture's own editor"

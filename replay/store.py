@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, RenderedPrompt, Source
+from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, RenderedPrompt
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: the first release.
@@ -39,10 +39,10 @@ MIGRATIONS: list[str] = [
         ts REAL,
         source_file TEXT NOT NULL,
         source_line INTEGER NOT NULL,
-        imported_at REAL NOT NULL,
-        record BLOB NOT NULL
+        imported_at REAL NOT NULL
     );
     CREATE INDEX captures_completion_id ON captures(completion_id);
+    CREATE TABLE capture_records (id INTEGER PRIMARY KEY REFERENCES captures(id), record BLOB NOT NULL);
     CREATE TABLE outcome_events (
         id INTEGER PRIMARY KEY,
         hash TEXT NOT NULL UNIQUE,
@@ -142,13 +142,6 @@ WHERE editor = 'tabby' AND completion_id IN ({{marks}})
 AND EXISTS (SELECT 1 FROM outcome_events e WHERE e.completion_id = captures.completion_id)
 """
 
-# The same decision for a capture about to be inserted, so that it is written once with its
-# outcome: an UPDATE would rewrite the whole row, record blob included.
-_OUTCOME_OF_SQL = f"""
-SELECT {_OUTCOME_CASE.format(otherwise="NULL")}, GROUP_CONCAT(kind, ',')
-FROM outcome_events e WHERE e.completion_id = ?
-"""
-
 
 class StoreError(Exception):
     """The store file cannot be used (newer schema, not a fimreplay store, corrupt)."""
@@ -214,28 +207,30 @@ class Store:
     def add_captures(self, records: Iterable[CaptureRecord]) -> tuple[int, int]:
         """Insert captures; return (new, duplicates). Outcomes already stored are applied."""
         new = dup = 0
+        ids: list[str] = []
         now = time.time()
         with self.transaction():
             for rec in records:
-                outcome, detail = rec.outcome, rec.outcome_detail
-                if rec.editor == "tabby" and rec.completion_id:
-                    joined = self._db.execute(_OUTCOME_OF_SQL, (rec.completion_id,)).fetchone()
-                    if joined[0] is not None:
-                        outcome, detail = joined
                 cur = self._db.execute(
                     "INSERT OR IGNORE INTO captures (hash, completion_id, editor, format, model, language, filepath,"
-                    " outcome, outcome_detail, ts, source_file, source_line, imported_at, record)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    " outcome, outcome_detail, ts, source_file, source_line, imported_at)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         rec.content_hash(), rec.completion_id, rec.editor, rec.format, rec.model, rec.language,
-                        rec.filepath, outcome, detail, rec.ts, rec.source.file, rec.source.line,
-                        now, msgspec.json.encode(rec),
+                        rec.filepath, rec.outcome, rec.outcome_detail, rec.ts, rec.source.file, rec.source.line, now,
                     ),
                 )
                 if cur.rowcount:
                     new += 1
+                    # The record lives in its own table so that the captures row stays small:
+                    # joining outcome events (now or when they arrive later) rewrites that row only.
+                    self._db.execute("INSERT INTO capture_records (id, record) VALUES (?,?)",
+                                     (cur.lastrowid, msgspec.json.encode(rec)))
+                    if rec.completion_id:
+                        ids.append(rec.completion_id)
                 else:
                     dup += 1
+            self._apply_outcomes(ids)
         return new, dup
 
     def add_outcome_events(self, events: Iterable[OutcomeEvent]) -> tuple[int, int]:
@@ -248,7 +243,8 @@ class Store:
                 body = msgspec.json.encode(ev)
                 # Identity without the source (file, line, offset): the same event line read
                 # again after its file was rewritten, or copied to another file, is one event.
-                key = msgspec.json.encode(msgspec.structs.replace(ev, source=Source(file="")))
+                key = msgspec.json.encode((ev.completion_id, ev.kind, ev.choice_index, ev.select_kind, ev.view_id,
+                                           ev.elapsed, ev.ts))
                 cur = self._db.execute(
                     "INSERT OR IGNORE INTO outcome_events (hash, completion_id, kind, select_kind, ts, source_file,"
                     " source_line, record) VALUES (?,?,?,?,?,?,?,?)",
@@ -273,7 +269,7 @@ class Store:
 
     def captures(self, where: str = "", params: Sequence[Any] = (), limit: int | None = None, offset: int = 0) -> Iterator[tuple[int, CaptureRecord, str]]:
         """Yield (id, record, outcome) in import order; the outcome column is the joined one."""
-        sql = "SELECT id, record, outcome, outcome_detail FROM captures"
+        sql = "SELECT id, record, outcome, outcome_detail FROM captures JOIN capture_records USING (id)"
         if where:
             sql += f" WHERE {where}"
         sql += " ORDER BY id"

@@ -178,7 +178,7 @@ def test_tokens_are_redacted_everywhere(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
         with Importer(store, log) as imp:
             s = imp.import_paths([tmp_path / "d"])
-        dump = b"".join(bytes(r[0]) for r in store.query("SELECT record FROM captures"))
+        dump = b"".join(bytes(r[0]) for r in store.query("SELECT record FROM capture_records"))
     log.close()
     assert (s.imported, s.rejected) == (2, 1)
     assert b"SECRET" not in dump and b"<redacted>" in dump

@@ -167,7 +167,7 @@ async def test_quit_closes_cleanly(store: Store, tmp_path) -> None:
     assert app.return_code == 0
     with pytest.raises(Exception):
         app.store.query("SELECT 1")  # the app closed the store it opened
-    assert msgspec.json.decode(store.query("SELECT record FROM captures WHERE id = 1")[0][0])["editor"] == "continue"
+    assert msgspec.json.decode(store.query("SELECT record FROM capture_records WHERE id = 1")[0][0])["editor"] == "continue"
 
 
 async def test_watch_option_imports_new_capture_files_live(tmp_path) -> None:
