@@ -184,7 +184,7 @@ async def test_watch_option_imports_new_capture_files_live(tmp_path) -> None:
             assert table.count == 5
             source = CAPTURES / "tabby" / "events" / "2023-07-20.json"
             (folder / source.name).write_bytes(source.read_bytes())
-            for _ in range(200):
+            for _ in range(600):  # up to 30 s on a loaded 2-core machine
                 await pilot.pause(0.05)
                 if table.count > 5:
                     break
