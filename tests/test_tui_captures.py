@@ -26,6 +26,16 @@ def store(tmp_path):
         yield s
 
 
+async def table_of(pilot) -> CaptureTable:
+    """The captures table once the first screen is composed (a loaded machine can lag)."""
+    for _ in range(200):
+        tables = pilot.app.screen.query(CaptureTable)
+        if tables and tables.first().count:
+            return tables.first()
+        await pilot.pause(0.05)
+    raise AssertionError("the captures table did not appear")
+
+
 def visible_ids(table: CaptureTable) -> list[int]:
     top = int(table.scroll_y)
     return [table.row(i).id for i in range(top, min(top + table.size.height - 1, table.count))]
@@ -34,8 +44,7 @@ def visible_ids(table: CaptureTable) -> list[int]:
 async def test_table_shows_store_rows_and_pages_only_what_is_seen(store: Store) -> None:
     app = create_app(store=store)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        table = app.screen.query_one(CaptureTable)
+        table = await table_of(pilot)
         assert table.count == 1000
         assert visible_ids(table) == list(range(1, table.size.height))
         line = table.render_line(1).text
@@ -52,8 +61,7 @@ async def test_table_shows_store_rows_and_pages_only_what_is_seen(store: Store) 
 async def test_filter_as_you_type_and_sort_keys(store: Store) -> None:
     app = create_app(store=store)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        table = app.screen.query_one(CaptureTable)
+        table = await table_of(pilot)
         await pilot.press("slash", *"c7.sol")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -74,8 +82,7 @@ async def test_filter_as_you_type_and_sort_keys(store: Store) -> None:
 async def test_click_header_sorts_and_enter_opens_item(store: Store) -> None:
     app = create_app(store=store)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        table = app.screen.query_one(CaptureTable)
+        table = await table_of(pilot)
         await pilot.click(CaptureTable, offset=(22, 0))  # the "editor" title
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -91,8 +98,7 @@ async def test_click_header_sorts_and_enter_opens_item(store: Store) -> None:
 async def test_new_captures_arrive_without_the_view_jumping(store: Store, tmp_path) -> None:
     app = create_app(store=store, poll_interval=0.05)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        table = app.screen.query_one(CaptureTable)
+        table = await table_of(pilot)
         await pilot.press("pagedown", "pagedown")
         before = visible_ids(table)
         cursor_id = table.selected.id
@@ -179,8 +185,7 @@ async def test_watch_option_imports_new_capture_files_live(tmp_path) -> None:
     with make_store(tmp_path / "s.db", 5) as store:
         app = create_app(store=store, watch_dirs=[folder], poll_interval=0.05)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            table = app.screen.query_one(CaptureTable)
+            table = await table_of(pilot)
             assert table.count == 5
             source = CAPTURES / "tabby" / "events" / "2023-07-20.json"
             (folder / source.name).write_bytes(source.read_bytes())
