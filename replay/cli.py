@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -796,6 +797,8 @@ def tui_command(db_path: Path | None, watch_dirs: tuple[Path, ...], tokenizer: s
         app = create_app(db_path, watch_dirs, tokenizer=tokenizer, compare_tokenizer=compare_tokenizer)
     except (StoreError, OSError) as exc:
         raise UsageFailure(str(exc)) from exc
+    except sqlite3.DatabaseError as exc:  # not a SQLite file at all
+        raise UsageFailure(f"{db_path or 'the store'}: {exc}") from exc
     app.run()
 
 

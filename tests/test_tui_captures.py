@@ -168,3 +168,46 @@ async def test_quit_closes_cleanly(store: Store, tmp_path) -> None:
     with pytest.raises(Exception):
         app.store.query("SELECT 1")  # the app closed the store it opened
     assert msgspec.json.decode(store.query("SELECT record FROM capture_records WHERE id = 1")[0][0])["editor"] == "continue"
+
+
+async def test_watch_option_imports_new_capture_files_live(tmp_path) -> None:
+    """`--watch DIR`: a Tabby event file written into the folder shows up in the table."""
+    from tests.conftest import CAPTURES
+
+    folder = tmp_path / "events"
+    folder.mkdir()
+    with make_store(tmp_path / "s.db", 5) as store:
+        app = create_app(store=store, watch_dirs=[folder], poll_interval=0.05)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one(CaptureTable)
+            assert table.count == 5
+            source = CAPTURES / "tabby" / "events" / "2023-07-20.json"
+            (folder / source.name).write_bytes(source.read_bytes())
+            for _ in range(600):  # up to 30 s on a loaded 2-core machine
+                await pilot.pause(0.05)
+                if table.count > 5:
+                    break
+            assert table.count == 6
+            row = table.row(5)
+            assert (row.editor, row.filepath) == ("tabby", None)
+            assert store.capture(row.id).completion == 'fmt.Println("hello,", n)'
+
+
+async def test_keys_typed_right_after_slash_reach_the_filter(store: Store) -> None:
+    """Keys queued behind `/` (a fast typist, a busy app) were forwarded to the table before the
+    focus moved; unbound printable keys at the table go to the filter (type to filter)."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = create_app(store=store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for key, char in (("slash", "/"), ("c", "c"), ("7", "7"), ("full_stop", ".")):
+            app.post_message(events.Key(key, char))
+        await pilot.pause(0.2)
+        assert app.screen.query_one(Input).value == "c7."
+        await pilot.press("escape", "s")  # bound keys still act on the table
+        assert app.screen.query_one(CaptureTable).sort == "time"
+        await pilot.press("escape", "x")  # unbound: starts filtering
+        assert app.screen.query_one(Input).value == "c7.x"

@@ -4,6 +4,7 @@ screen text is read back with `tmux capture-pane`."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,9 +30,9 @@ class Terminal:
             subprocess.run([*self.base, "send-keys", "-t", self.session, key], check=True)
             time.sleep(0.15)
 
-    def text(self) -> str:
-        return subprocess.run([*self.base, "capture-pane", "-p", "-t", self.session], check=True,
-                              capture_output=True, text=True).stdout
+    def text(self, escapes: bool = False) -> str:
+        return subprocess.run([*self.base, "capture-pane", "-p", *(["-e"] if escapes else []), "-t", self.session],
+                              check=True, capture_output=True, text=True).stdout
 
     def wait_for(self, predicate: Callable[[str], bool], timeout: float = 60) -> str:
         end = time.monotonic() + timeout
@@ -45,13 +46,13 @@ class Terminal:
         return subprocess.run([*self.base, "has-session", "-t", self.session], capture_output=True).returncode == 0
 
 
-@pytest.fixture()
-def terminal(tmp_path) -> Iterator[tuple[Terminal, object]]:
+@pytest.fixture(params=["xterm-256color"])
+def terminal(request, tmp_path) -> Iterator[tuple[Terminal, object]]:
     db = tmp_path / "s.db"
     with make_store(db, 3000) as store:
         add_runs(store)
     socket = f"fimreplay-test-{os.getpid()}"
-    env = {"PYTHONPATH": str(ROOT), "FIMREPLAY_HOME": str(tmp_path / "home"), "TERM": "xterm-256color"}
+    env = {"PYTHONPATH": str(ROOT), "FIMREPLAY_HOME": str(tmp_path / "home"), "TERM": request.param}
     exports = " ".join(f"{k}={v}" for k, v in env.items())
     # Textual sizes itself from $COLUMNS/$LINES when set (pytest sets them): unset, it asks tmux.
     command = f"cd {ROOT} && unset COLUMNS LINES; {exports} {sys.executable} -m replay tui --db {db}; echo EXIT=$?; sleep 30"
@@ -69,7 +70,9 @@ def test_fimreplay_tui_in_tmux(terminal) -> None:
     assert "3,000 captures · sorted by id (ascending)" in screen
     assert "time (UTC)" in screen and "gotchas" in screen
     assert "2025-11-20 00:53:20 continue qwen2.5-coder-0.5b" in screen
-    term.keys("/", "C", "4", "2", ".", "s", "o", "l")
+    term.keys("/")
+    term.wait_for(lambda s: "s Sort" not in s)  # the filter has the focus: the table's keys left the footer
+    term.keys("C", "4", "2", ".", "s", "o", "l")
     screen = term.wait_for(lambda s: "60 captures matching 'C42.sol'" in s)
     assert "60 captures matching 'C42.sol'" in screen
     rows = [line for line in screen.splitlines() if line.startswith("2025-")]
@@ -85,3 +88,16 @@ def test_fimreplay_tui_in_tmux(terminal) -> None:
     term.keys("q")
     screen = term.wait_for(lambda s: "EXIT=" in s)
     assert "EXIT=0" in screen
+
+
+@pytest.mark.parametrize("terminal", ["xterm"], indirect=True)
+def test_theme_in_a_16_colour_terminal(terminal) -> None:
+    """TERM=xterm: only the 16 ANSI colours are used, and the cursor row still stands out."""
+    term, _ = terminal
+    term.wait_for(lambda s: "3,000 captures" in s and "gotchas" in s and "00:53:20" in s)
+    screen = term.text(escapes=True)
+    assert "38;5;" not in screen and "48;5;" not in screen and "38;2;" not in screen and "48;2;" not in screen
+    cursor_line = next(line for line in screen.splitlines() if "00:53:20" in line)
+    other_line = next(line for line in screen.splitlines() if "00:54:20" in line)
+    assert re.search(r"\x1b\[(?:[0-9;]*;)?(?:4[0-7]|10[0-7])m", cursor_line.split("2025-11-20")[0])
+    assert cursor_line.split("2025-11-20")[0] != other_line.split("2025-11-20")[0]

@@ -82,7 +82,7 @@ class FimReplayApp(App[None]):
         self.add_mode("runs", lambda: RunsScreen(self.store, self.export_dir))
         self.add_mode("dashboard", self._dashboard)
         self.switch_mode("captures")
-        self.call_after_refresh(gc.freeze)
+        self.call_after_refresh(_freeze_heap)
         self._watcher = StoreWatcher(self, self.store, self.poll_interval)
         self._watcher.start()
         if self.watch_dirs:
@@ -144,6 +144,7 @@ class FimReplayApp(App[None]):
         self.exit()
 
     def on_unmount(self) -> None:
+        gc.unfreeze()
         if self._watcher is not None:
             self._watcher.stop()
         if self._importer is not None:
@@ -152,6 +153,12 @@ class FimReplayApp(App[None]):
             self._import_store.close()
         if self.owns_store:
             self.store.close()
+
+
+def _freeze_heap() -> None:
+    """Collect what start-up left behind, then exempt the rest from later full collections."""
+    gc.collect()
+    gc.freeze()
 
 
 def create_app(db_path: str | Path | None = None, watch_dirs: Sequence[str | Path] = (), *, store: Store | None = None,

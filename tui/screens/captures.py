@@ -14,7 +14,8 @@ from tui.errors import WorkerErrors
 
 
 class CapturesScreen(WorkerErrors, Screen):
-    """Filter as you type (`/`), sort (`s`, `r`), open a capture (Enter), audit it (`a`)."""
+    """Filter as you type (`/`, or just type), sort (`s`, `r`), open a capture (Enter), audit
+    it (`a`)."""
 
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter"),
@@ -29,7 +30,8 @@ class CapturesScreen(WorkerErrors, Screen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="captures-bar"):
             yield Static("Captures", id="captures-title", classes="screen-title")
-            yield Input(placeholder="filter: editor, model, file, outcome", id="captures-filter")
+            # No select-all on focus: it lands after a key typed right after `/` and eats it.
+            yield Input(placeholder="filter: editor, model, file, outcome", id="captures-filter", select_on_focus=False)
         yield CaptureTable(self.store, id="captures-table")
         yield Static("", id="captures-status", classes="status")
         yield Footer()
@@ -59,7 +61,9 @@ class CapturesScreen(WorkerErrors, Screen):
         self.query_one("#captures-status", Static).update(f"{shown} · sorted by {table.sort} ({order})")
 
     def action_focus_filter(self) -> None:
-        self.query_one(Input).focus()
+        """Focus at once (Widget.focus defers it), so that a key typed right after `/` lands in
+        the filter instead of the table."""
+        self.set_focus(self.query_one(Input))
 
     def action_focus_table(self) -> None:
         self.table.focus()
@@ -68,6 +72,11 @@ class CapturesScreen(WorkerErrors, Screen):
         row = self.table.selected
         if row is not None:
             self.app.open_audit(row.id)
+
+    def on_capture_table_type_ahead(self, message: CaptureTable.TypeAhead) -> None:
+        field = self.query_one(Input)
+        field.insert_text_at_cursor(message.character)
+        self.set_focus(field)
 
     def on_capture_table_selected(self, message: CaptureTable.Selected) -> None:
         self.app.open_item(message.capture_id)

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
-from textual.events import Click
+from textual.events import Click, Key
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -82,6 +82,14 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
     class Selected(Message):
         def __init__(self, capture_id: int) -> None:
             self.capture_id = capture_id
+            super().__init__()
+
+    class TypeAhead(Message):
+        """A printable key no binding took: it goes to the filter (type to filter). Keys
+        typed right after `/` arrive here too, queued before the focus moved to the filter."""
+
+        def __init__(self, character: str) -> None:
+            self.character = character
             super().__init__()
 
     class StatsReady(Message):
@@ -322,6 +330,11 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
 
     def action_reverse(self) -> None:
         self.set_sort(self.sort, not self.descending)
+
+    def on_key(self, event: Key) -> None:
+        if event.is_printable and event.character and event.key not in self.screen.active_bindings:
+            event.stop()
+            self.post_message(self.TypeAhead(event.character))
 
     def on_click(self, event: Click) -> None:
         if event.y == 0:
