@@ -39,7 +39,8 @@ class DemoOptions:
     per_file: int = 2
     seed: int = 0
     model: str = "default"
-    max_new_tokens: int | None = None  # None: each profile's own (128 standard, Tabby 64)
+    max_new_tokens: int | None = None  # None: each profile's own (128 standard, Tabby 64) ...
+    cap_new_tokens: int = 128  # ... but never more than the standard 128 (Continue's own is 4096)
     corpus: str = ""  # "" = replay.corpus.sources.DEMO_CORPUS
     threads: int | None = None
 
@@ -114,7 +115,7 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_prog
         profile = editor or "each capture's own editor"
         say(f"run {label}: {profile} profile, llama.cpp, model {opts.model}")
         out = run_source(store, source, "llamacpp", model=opts.model, editor=editor,
-                         params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens),
+                         params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens, cap_new_tokens=opts.cap_new_tokens),
                          backend_options={"n_threads": opts.threads}, on_progress=on_progress)
         s = out.summary
         result.runs.append(s.run)

@@ -147,3 +147,16 @@ def test_cli_progress_line_counts_and_estimates(capsys: pytest.CaptureFixture[st
     assert "2/6 ETA ?" in err and "3/6 ETA 30s" in err and "6/6" in err and err.endswith("\n")
     _Progress(False)(1, 2, None)
     assert capsys.readouterr().err == ""
+
+
+def test_cap_new_tokens_bounds_the_profile_limit_and_the_override() -> None:
+    from replay.backends.base import GenParams
+    from replay.records import RenderedPrompt
+
+    def prompt(n: int) -> RenderedPrompt:
+        return RenderedPrompt(profile="continue", family="qwen2.5-coder", text="x", prefix_sent="x", suffix_sent="", max_new_tokens=n)
+
+    assert GenParams(cap_new_tokens=128).new_tokens(prompt(4096)) == 128
+    assert GenParams(cap_new_tokens=128).new_tokens(prompt(64)) == 64
+    assert GenParams(max_new_tokens=200, cap_new_tokens=128).new_tokens(prompt(64)) == 128
+    assert GenParams().new_tokens(prompt(4096)) == 4096

@@ -20,14 +20,18 @@ class GenParams(msgspec.Struct, frozen=True, omit_defaults=True):
     """Generation settings of a run. Greedy always: replay must be repeatable.
 
     `max_new_tokens` None means: the prompt's own (the editor profile's limit, e.g. Tabby's 64).
+    `cap_new_tokens` bounds that whatever it is: Continue's own limit is its maxTokens (4096 by
+    default), which a local 1024-token context turns into "until the context is full".
     """
 
     ctx: int = 1024
     max_new_tokens: int | None = None
     temperature: float = 0.0
+    cap_new_tokens: int | None = None
 
     def new_tokens(self, prompt: RenderedPrompt) -> int:
-        return self.max_new_tokens if self.max_new_tokens is not None else prompt.max_new_tokens
+        n = self.max_new_tokens if self.max_new_tokens is not None else prompt.max_new_tokens
+        return min(n, self.cap_new_tokens) if self.cap_new_tokens is not None else n
 
 
 class BackendError(Exception):
