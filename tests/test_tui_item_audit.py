@@ -23,7 +23,7 @@ def anyio_backend() -> str:
 
 @pytest.fixture()
 def store(tmp_path):
-    with make_store(tmp_path / "s.db", 30) as s:
+    with make_store(tmp_path / "s.db", 230) as s:
         add_runs(s)
         yield s
 
@@ -125,4 +125,5 @@ async def test_whole_set_audit_from_the_palette(store) -> None:
         await settle(pilot)
         table = app.screen.query_one(DataTable)
         captures = {int(str(table.get_row_at(i)[0])) for i in range(table.row_count)}
-        assert captures == set(range(1, 31))
+        assert captures == set(range(1, 231))  # more than one batch of 200
+        assert f"{table.row_count} findings" == str(app.screen.query_one("#audit-status", Static).render())

@@ -21,8 +21,9 @@ class AuditScreen(WorkerErrors, Screen):
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
     class Findings(Message):
-        def __init__(self, rows: list[tuple[int, int | None, str, str]]) -> None:
+        def __init__(self, rows: list[tuple[int, int | None, str, str]], done: bool) -> None:
             self.rows = rows  # (capture id, token index, kind, message)
+            self.done = done
             super().__init__()
 
     def __init__(self, store: Store, capture_id: int | None) -> None:
@@ -46,20 +47,25 @@ class AuditScreen(WorkerErrors, Screen):
 
     @work(thread=True, exclusive=True, group="audit", exit_on_error=False)
     def audit(self) -> None:
-        """Findings of the capture, or of every capture (read a page at a time)."""
-        rows: list[tuple[int, int | None, str, str]] = []
-        if self.capture_id is not None:
-            scope = self.store.captures("id = ?", (self.capture_id,))
-        else:
-            scope = self.store.captures()
-        for capture_id, capture, _ in scope:
-            if self.workers_cancelled():
+        """Findings of the capture, or of every capture: read 200 at a time by id range and
+        shown as each batch is audited, so the whole set never sits in memory at once."""
+        last = 0
+        while not self.workers_cancelled():
+            if self.capture_id is not None:
+                batch = list(self.store.captures("id = ?", (self.capture_id,)))
+            else:
+                batch = list(self.store.captures("id > ?", (last,), limit=200))
+            rows: list[tuple[int, int | None, str, str]] = []
+            for capture_id, capture, _ in batch:
+                spec = library.tokenizer_spec(capture, self.app.tokenizer_spec)
+                for finding in library.audit_capture(capture, spec):
+                    rows.append((capture_id, finding.token if finding.token >= 0 else None,
+                                 f"{finding.severity}: {finding.kind}", finding.message))
+            done = self.capture_id is not None or len(batch) < 200
+            self.post_message(self.Findings(rows, done))
+            if done:
                 return
-            spec = library.tokenizer_spec(capture, self.app.tokenizer_spec)
-            for finding in library.audit_capture(capture, spec):
-                rows.append((capture_id, finding.token if finding.token >= 0 else None,
-                             f"{finding.severity}: {finding.kind}", finding.message))
-        self.post_message(self.Findings(rows))
+            last = batch[-1][0]
 
     def workers_cancelled(self) -> bool:
         from textual.worker import get_current_worker
@@ -67,11 +73,11 @@ class AuditScreen(WorkerErrors, Screen):
         return get_current_worker().is_cancelled
 
     def on_audit_screen_findings(self, message: Findings) -> None:
-        self.rows = message.rows
+        self.rows.extend(message.rows)
         table = self.query_one(DataTable)
         for capture_id, token, kind, detail in message.rows:
             table.add_row(str(capture_id), "-" if token is None else str(token), kind, detail)
-        self.query_one("#audit-status", Static).update(f"{len(message.rows)} findings")
+        self.query_one("#audit-status", Static).update(f"{len(self.rows)} findings" + ("" if message.done else " so far…"))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         capture_id, token, _, _ = self.rows[event.cursor_row]
