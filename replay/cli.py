@@ -762,7 +762,9 @@ def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: i
     if with_tui:
         from tui.app import create_app
 
-        create_app(store=store, demo=opts).run()
+        from replay.demo import DEMO_TOKENIZER
+
+        create_app(store=store, demo=opts, tokenizer=DEMO_TOKENIZER).run()
         return
     say = (lambda s: None) if as_json else (lambda s: click.echo(f"fimreplay demo: {s}", err=True))
     try:

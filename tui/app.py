@@ -7,9 +7,12 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.worker import Worker
@@ -24,6 +27,9 @@ from tui.watcher import StoreChanged, StoreWatcher
 # Colours picked from the xterm 16-colour palette's hues, so that a terminal that only has 16
 # colours (Rich downgrades to the nearest) still tells primary, accent, warning and error apart;
 # the cursor row also uses `reverse`, which every terminal has.
+if TYPE_CHECKING:
+    from replay.demo import DemoOptions
+
 THEME = Theme(
     name="fimreplay",
     primary="#0087ff",
@@ -38,6 +44,27 @@ THEME = Theme(
     panel="#262626",
     dark=True,
 )
+
+
+class DemoStep(Message):
+    """A step of `fimreplay demo --tui` (posted from the demo worker's thread)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class DemoProgress(Message):
+    """Items done of the demo's current run."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done, self.total = done, total
+
+
+class DemoCancelled(Exception):
+    """Raised from the demo's progress callback when the app quits: the runner stops between
+    two items, every finished completion already committed."""
 
 
 class FimReplayApp(App[None]):
@@ -55,8 +82,10 @@ class FimReplayApp(App[None]):
 
     def __init__(self, store: Store, *, watch_dirs: Sequence[Path] = (), poll_interval: float = 0.5,
                  export_dir: Path | None = None, owns_store: bool = False, tokenizer_spec: str | None = None,
-                 compare_tokenizer_spec: str | None = None) -> None:
+                 compare_tokenizer_spec: str | None = None, demo: DemoOptions | None = None) -> None:
         super().__init__()
+        self.demo = demo
+        self._demo_cancelled = False
         self.store = store
         # None: each capture is read with its model family's tokenizer (tui.library).
         self.tokenizer_spec = tokenizer_spec
@@ -87,6 +116,8 @@ class FimReplayApp(App[None]):
         self._watcher.start()
         if self.watch_dirs:
             self.start_watching(self.watch_dirs)
+        if self.demo is not None:
+            self.run_demo(self.demo)
 
     def _dashboard(self) -> Screen:
         from tui.screens.dashboard import DashboardScreen
@@ -132,6 +163,32 @@ class FimReplayApp(App[None]):
         self._importer = Watcher(self._import_store, folders, on_imported=lambda *_: self.post_message(StoreChanged()))
         self._importer.start()
 
+    @work(thread=True, exclusive=True, group="demo", exit_on_error=False)
+    def run_demo(self, opts: DemoOptions) -> None:
+        """`fimreplay demo --tui`: the library's demo on its own store connection; its imports
+        and completions reach the screens as commits (StoreWatcher), its steps as messages."""
+        from replay.demo import run_demo
+
+        def progress(done: int, total: int, completion: object) -> None:
+            if self._demo_cancelled:
+                raise DemoCancelled()
+            self.post_message(DemoProgress(done, total))
+
+        with Store(self.store.path) as store:
+            try:
+                result = run_demo(store, opts, say=lambda text: self.post_message(DemoStep(text)), on_progress=progress)
+            except DemoCancelled:
+                return
+        self.post_message(DemoStep(f"finished: runs {', '.join(result.runs)} (Runs screen: 3)"))
+
+    def on_demo_step(self, message: DemoStep) -> None:
+        self.sub_title = f"demo: {message.text}"
+        self.notify(message.text, title="demo")
+
+    def on_demo_progress(self, message: DemoProgress) -> None:
+        step = self.sub_title.split(" [", 1)[0]
+        self.sub_title = f"{step} [{message.done}/{message.total}]"
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The app's own workers (`--watch`); screens and widgets route theirs here too."""
         notify_worker_error(event)
@@ -139,6 +196,9 @@ class FimReplayApp(App[None]):
     async def action_quit(self) -> None:
         """Ask running replays to stop between two items (each finished completion is already
         committed), wait for their threads, then leave: the store is consistent on exit."""
+        self._demo_cancelled = True
+        for worker in [w for w in self.workers if w.group == "demo"]:
+            await worker.wait()
         if self._dashboard_screen is not None:
             await self._dashboard_screen.stop_runs()  # type: ignore[attr-defined]
         self.exit()
@@ -163,10 +223,11 @@ def _freeze_heap() -> None:
 
 def create_app(db_path: str | Path | None = None, watch_dirs: Sequence[str | Path] = (), *, store: Store | None = None,
                poll_interval: float = 0.5, export_dir: str | Path | None = None,
-               tokenizer: str | None = None, compare_tokenizer: str | None = None) -> FimReplayApp:
+               tokenizer: str | None = None, compare_tokenizer: str | None = None,
+               demo: DemoOptions | None = None) -> FimReplayApp:
     """The one way to build the app (CLI, `python -m tui`, tests). `db_path` None means the
     default store ($FIMREPLAY_DB / $FIMREPLAY_HOME / user data dir), as for every command."""
     owns = store is None
     return FimReplayApp(store if store is not None else open_store(db_path), watch_dirs=[Path(d) for d in watch_dirs],
                         poll_interval=poll_interval, export_dir=Path(export_dir) if export_dir else None, owns_store=owns,
-                        tokenizer_spec=tokenizer, compare_tokenizer_spec=compare_tokenizer)
+                        tokenizer_spec=tokenizer, compare_tokenizer_spec=compare_tokenizer, demo=demo)
