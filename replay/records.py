@@ -81,15 +81,9 @@ class CaptureRecord(msgspec.Struct, frozen=True, omit_defaults=True):
         """Identity for idempotent import: the same request read twice is stored once.
 
         The source location is left out on purpose: the same log line copied into another file
-        (a backup, the next day's rotated copy) is still the same request. The raw text the
-        record was read from determines every other field, so it alone is hashed (half the bytes
-        of the whole record: a third of an import's time went into hashing the record); a
-        record built without raw text is hashed whole.
+        (a backup, the next day's rotated copy) is still the same request.
         """
-        if self.raw:
-            body = b"\0".join((self.editor.encode(), self.format.encode(), self.raw.encode("utf-8", "surrogatepass")))
-        else:
-            body = msgspec.json.encode(msgspec.structs.replace(self, source=Source(file=""), outcome="unknown", outcome_detail=None))
+        body = msgspec.json.encode(msgspec.structs.replace(self, source=Source(file=""), outcome="unknown", outcome_detail=None))
         return hashlib.sha256(body).hexdigest()
 
 

@@ -219,10 +219,18 @@ def capture_reference(store: Any, item_id: str) -> tuple[tuple[str, str, str] | 
     rec = store.capture(int(item_id[len(CAPTURE_PREFIX):]))
     if rec is None:
         return None, "no such capture in the store"
-    if rec.outcome not in ("accepted", "accepted_line") or not rec.completion:
+    reference = accepted_text(rec)
+    if reference is None:
         return None, f"capture outcome {rec.outcome}: no accepted text to score against"
-    reference = rec.completion.split("\n", 1)[0] if rec.outcome == "accepted_line" else rec.completion
     return (rec.filepath or rec.source.file, rec.language or "", reference), ""
+
+
+def accepted_text(rec: Any) -> str | None:
+    """The text the user accepted of a capture's completion (a line-wise accept: its first line,
+    the part surely taken), or None when nothing was accepted."""
+    if rec.outcome not in ("accepted", "accepted_line") or not rec.completion:
+        return None
+    return rec.completion.split("\n", 1)[0] if rec.outcome == "accepted_line" else rec.completion
 
 
 def score_run(store: Any, run_id: str, lines: int | None = None, seed: int = 0) -> tuple[dict[str, Any], list[Reject]]:

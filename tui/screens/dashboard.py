@@ -28,7 +28,7 @@ from replay.backends import BACKENDS
 from replay.backends.base import GenParams
 from replay.records import Completion, FimItem
 from replay.runner import SourceRun, new_run_id, run_source
-from replay.scoring import exact, indel
+from replay.scoring import CAPTURE_PREFIX, accepted_text, exact, indel
 from replay.store import Store
 from tui.errors import WorkerErrors
 from tui.watcher import StoreChanged
@@ -72,9 +72,10 @@ def references(source: str, store: Store) -> dict[str, str]:
     capture the completion the editor showed when the user accepted it (unscored otherwise)."""
     refs: dict[str, str] = {}
     if source == "captures":
-        for capture_id, rec, outcome in store.captures():
-            if outcome in ("accepted", "accepted_line") and rec.completion is not None:
-                refs[f"capture-{capture_id}"] = rec.completion
+        for capture_id, rec, _ in store.captures():
+            text = accepted_text(rec)
+            if text is not None:
+                refs[f"{CAPTURE_PREFIX}{capture_id}"] = text
         return refs
     for line in Path(source).read_bytes().splitlines():
         try:
