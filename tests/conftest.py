@@ -39,3 +39,9 @@ def run_cli(*args: str, env: dict[str, str] | None = None, input: str | None = N
 def cli(home: Path):
     """`cli("import", path, "--json")` -> CompletedProcess, with the test's own home and store."""
     return run_cli
+
+
+@pytest.fixture()
+def anyio_backend() -> str:
+    """The TUI's async tests (Textual's Pilot) run on asyncio."""
+    return "asyncio"

@@ -16,11 +16,6 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture()
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture()
 def store(tmp_path):
     with make_store(tmp_path / "s.db", 1000) as s:
         yield s

@@ -17,11 +17,6 @@ pytestmark = pytest.mark.anyio
 N = 12  # captures replayed: enough that cancelling after the first leaves some to resume
 
 
-@pytest.fixture()
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def test_references_are_item_middles_or_accepted_completions(tmp_path) -> None:
     with make_store(tmp_path / "s.db", 8) as store:
         refs = references("captures", store)

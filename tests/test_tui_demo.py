@@ -13,11 +13,6 @@ from tui.app import DemoProgress, DemoStep, FimReplayApp, create_app
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture()
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def test_demo_steps_arrive_in_order_and_runs_are_stored(home, tmp_path, monkeypatch) -> None:
     steps: list[str] = []
     progress: list[tuple[int, int]] = []

@@ -17,11 +17,6 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture()
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture()
 def store(tmp_path):
     with make_store(tmp_path / "s.db", 230) as s:
         add_runs(s)
