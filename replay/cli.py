@@ -62,6 +62,20 @@ def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")(fn)
 
 
+def app_factory() -> Callable[..., Any]:
+    """The terminal UI's app factory, found through the `fimreplay.ui` entry point (pyproject.toml):
+    the library names no UI package, so it stays importable and scriptable without Textual."""
+    from importlib.metadata import entry_points
+
+    found = entry_points(group="fimreplay.ui", name="tui")
+    if not found:
+        raise WorkFailure("the TUI is not installed: install fimreplay (pip install -e .) to register it")
+    try:
+        return next(iter(found)).load()
+    except ImportError as exc:
+        raise WorkFailure(f"the TUI cannot be loaded: {exc}") from exc
+
+
 def emit_json(obj: Any) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, sort_keys=False))
 
@@ -756,15 +770,11 @@ def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: i
     from replay.backends import BackendError
     from replay.backends.models import ModelError
     from replay.corpus.sources import CorpusError
-    from replay.demo import DemoOptions, run_demo
+    from replay.demo import DEMO_TOKENIZER, DemoOptions, run_demo
 
     opts = DemoOptions(files=files, per_file=per_file, seed=seed, model=model, max_new_tokens=max_new_tokens, threads=threads)
     if with_tui:
-        from tui.app import create_app
-
-        from replay.demo import DEMO_TOKENIZER
-
-        create_app(store=store, demo=opts, tokenizer=DEMO_TOKENIZER).run()
+        app_factory()(store=store, demo=opts, tokenizer=DEMO_TOKENIZER).run()
         return
     say = (lambda s: None) if as_json else (lambda s: click.echo(f"fimreplay demo: {s}", err=True))
     try:
@@ -791,10 +801,7 @@ def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: i
 @click.option("--compare-tokenizer", default=None, help="Tokenizer B of the item view's A-vs-B token diff.")
 def tui_command(db_path: Path | None, watch_dirs: tuple[Path, ...], tokenizer: str | None, compare_tokenizer: str | None) -> None:
     """The Textual app: live captures, replay dashboard, item/audit views, runs."""
-    try:
-        from tui.app import create_app  # lazy: the library never loads textual
-    except ImportError as exc:
-        raise WorkFailure(f"the TUI is not installed: {exc}") from exc
+    create_app = app_factory()
     try:
         app = create_app(db_path, watch_dirs, tokenizer=tokenizer, compare_tokenizer=compare_tokenizer)
     except (StoreError, OSError) as exc:
