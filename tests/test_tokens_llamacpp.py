@@ -1,8 +1,9 @@
 """Token-for-token equality with llama.cpp's own tokenizer (llama-cpp-python, vocab_only=True).
 
-The full figures on the 248 Solidity files of @openzeppelin/contracts 5.7.0 come from
-bench/tokens_exactness.py (npm is not reachable from CI); here: the reference strings, real
-Solidity written here, FIM prompts with sentinels, sentinel text with parse_special off.
+The full figures (every file of @openzeppelin/contracts 5.7.0 and solady, every vocabulary) come
+from bench/tokens_exactness.py; here: the reference strings, Solidity written here, FIM prompts
+with sentinels, sentinel text with parse_special off, and a slice of the real OpenZeppelin files
+(the `openzeppelin-contracts` asset that `fimreplay assets install` puts in the cache).
 """
 
 from __future__ import annotations
@@ -144,3 +145,15 @@ def test_random_strings_equal_llama_cpp(name: str) -> None:
         text = "".join(rnd.choice(FUZZ_ALPHABET) for _ in range(rnd.randint(1, 30)))
         for special in (True, False):
             assert ours.encode(text, special=special) == llm.tokenize(text.encode("utf-8"), add_bos=False, special=special), (text, special)
+
+
+@pytest.mark.parametrize("name", ["qwen2.5-coder", "starcoder", "deepseek-coder"])
+def test_equal_to_llama_cpp_on_real_solidity_files(name: str) -> None:
+    files = sorted((asset_path("openzeppelin-contracts") / "package").rglob("*.sol"))
+    assert len(files) > 200
+    llm, path = oracle(name)
+    ours = load_tokenizer(f"gguf:{path}")
+    for f in files[::8]:  # every 8th file: 31 real files, about 190k characters
+        text = f.read_text(encoding="utf-8")
+        assert ours.encode(text) == llm.tokenize(text.encode("utf-8"), add_bos=False, special=True), f.name
+
