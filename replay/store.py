@@ -125,20 +125,18 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 # Which event decides a capture's outcome when there are several: an accept beats a dismiss
 # (Tabby logs a dismiss for the other choices too), which beats a bare view.
-_OUTCOME_CASE = """CASE
+_OUTCOME_SQL = """
+UPDATE captures SET (outcome, outcome_detail) = (
+    SELECT CASE
         WHEN SUM(kind = 'select' AND select_kind = 'line') > 0 AND SUM(kind = 'select' AND COALESCE(select_kind, '') != 'line') = 0 THEN 'accepted_line'
         WHEN SUM(kind = 'select') > 0 THEN 'accepted'
         WHEN SUM(kind = 'dismiss') > 0 THEN 'dismissed'
         WHEN SUM(kind = 'view') > 0 THEN 'viewed'
-        ELSE {otherwise} END"""
-
-_OUTCOME_SQL = f"""
-UPDATE captures SET (outcome, outcome_detail) = (
-    SELECT {_OUTCOME_CASE.format(otherwise="captures.outcome")},
+        ELSE captures.outcome END,
         GROUP_CONCAT(kind, ',')
     FROM outcome_events e WHERE e.completion_id = captures.completion_id
 )
-WHERE editor = 'tabby' AND completion_id IN ({{marks}})
+WHERE editor = 'tabby' AND completion_id IN ({marks})
 AND EXISTS (SELECT 1 FROM outcome_events e WHERE e.completion_id = captures.completion_id)
 """
 

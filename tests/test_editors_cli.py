@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from replay.editors.inputs import BadInputLine, parse_line
-from replay.editors.verify import first_difference
+from replay.tokens.diff import first_difference
 from replay.records import CaptureRecord, Segments, Snippet, Source
 from replay.store import open_store
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import msgspec
 
+from replay.assets import sha256_file
 from replay.editors.templates import family_for_model
 from replay.paths import cache_dir
 
@@ -122,20 +123,12 @@ def family_from_hf(folder: Path) -> str | None:
     return family_from_name(folder.name)
 
 
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while chunk := fh.read(1 << 22):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def folder_sha256(folder: Path) -> str:
     """One hash over an HF folder's weight and config files (names and contents)."""
     digest = hashlib.sha256()
     for file in sorted(p for p in folder.rglob("*") if p.is_file()):
         digest.update(str(file.relative_to(folder)).encode() + b"\0")
-        digest.update(file_sha256(file).encode())
+        digest.update(sha256_file(file).encode())
     return digest.hexdigest()
 
 
@@ -151,7 +144,7 @@ def resolve_model(spec: str, family: str | None = None, revision: str | None = N
         raise ModelError(f"{path}: the default model is not installed (run `fimreplay assets install`)")
     if path.is_file():
         meta = gguf_metadata(path)
-        sha = file_sha256(path)
+        sha = sha256_file(path)
         name = meta.get("general.name") or path.stem
         fam = family or family_from_gguf(meta) or family_from_name(path.name)
         return ModelRef(name=name, model_id=f"sha256:{sha}", family=fam, path=str(path), sha256=sha)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from replay.assets import sha256_file
 from replay.paths import data_dir
 
 MANIFEST = "corpus.json"
@@ -56,14 +57,6 @@ def default_name(spec: str) -> str:
     if m:
         return f"{m['name'].lstrip('@').replace('/', '-')}-{m['version']}"
     return Path(spec).resolve().name
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _check_integrity(tarball: Path, integrity: str) -> None:
@@ -142,7 +135,7 @@ def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol
             if info.get("integrity"):
                 _check_integrity(tarball, info["integrity"])
             manifest.update(kind="npm", package=m["name"], version=info.get("version", m["version"]),
-                            tarball=info["filename"], tarball_sha256=_sha256(tarball),
+                            tarball=info["filename"], tarball_sha256=sha256_file(tarball),
                             integrity=info.get("integrity"), shasum=info.get("shasum"))
             files = _unpack(tarball, files_dir, wanted)
             tarball.unlink()
@@ -160,7 +153,7 @@ def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol
             manifest.update(kind="folder", path=str(folder.resolve()))
         if not files:
             raise CorpusError(f"{spec}: no files with extension {', '.join(sorted(wanted))}")
-        manifest["files"] = {f: _sha256(files_dir / f) for f in files}
+        manifest["files"] = {f: sha256_file(files_dir / f) for f in files}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
         if home.exists():
             shutil.rmtree(home)

@@ -16,16 +16,9 @@ import msgspec
 
 from replay.editors import rebuild_logged_prompt
 from replay.records import CaptureRecord
+from replay.tokens.diff import first_difference
 
 EXCERPT = 40
-
-
-def first_difference(a: bytes, b: bytes) -> int:
-    """The first byte offset where a and b differ (the shorter length when one is a prefix)."""
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            return i
-    return min(len(a), len(b))
 
 
 @dataclass

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from replay.records import CaptureRecord, RenderedPrompt
+from replay.tokens.diff import first_difference
 from replay.tokens.engine import engine_ids
 from replay.tokens.tokenizer import Tokenizer
 
@@ -192,7 +193,7 @@ class Auditor:
             elif tok.add_bos and eng.ids[:1] != [tok.bos_id]:
                 add("bos-missing", 0, 0, f"{tok.spec} is configured with add_bos but {self.engine}'s ids do not start with BOS")
         if s.token_ids and list(s.token_ids) != eng.ids:
-            first = next((k for k, (x, y) in enumerate(zip(s.token_ids, eng.ids)) if x != y), min(len(s.token_ids), len(eng.ids)))
+            first = first_difference(s.token_ids, eng.ids)
             add("converter-disagreement", -1, first,
                 f"the recorded token_ids differ from {tok.spec} on {self.engine} from token {first} "
                 f"({len(s.token_ids)} vs {len(eng.ids)} ids)")
@@ -205,7 +206,7 @@ class Auditor:
             for p in parts:
                 joined += tok.encode(p)
             if joined != ids:
-                k = next((k for k, (x, y) in enumerate(zip(joined, ids)) if x != y), min(len(joined), len(ids)))
+                k = first_difference(joined, ids)
                 char = spans[k][0] if k < len(spans) else len(text)
                 add("seam-mismatch", char, k + shift,
                     f"encoding the {len(parts)} template pieces apart gives {len(joined)} ids, the joined text {len(ids)}; "
@@ -251,7 +252,7 @@ class Auditor:
         # normalizer-changes-text
         back = tok.decode(ids)
         drift = {f.char for f in out if f.kind == "spm-space-drift"}
-        k = next((k for k, (x, y) in enumerate(zip(back, text)) if x != y), min(len(back), len(text)))
+        k = first_difference(back, text)
         if back != text and k not in drift:  # a SentencePiece drift is reported once, above
             add("normalizer-changes-text", k, _token_at(spans, k, shift),
                 f"decode(encode(text)) differs at char {k}: {text[k:k + 12]!r} became {back[k:k + 12]!r}")
@@ -260,7 +261,7 @@ class Auditor:
         if self.compare is not None:
             other = self.compare.encode(text)
             if other != ids:
-                k = next((k for k, (x, y) in enumerate(zip(other, ids)) if x != y), min(len(other), len(ids)))
+                k = first_difference(other, ids)
                 char = spans[k][0] if k < len(spans) else len(text)
                 add("converter-disagreement", char, k + shift,
                     f"{self.compare.spec} gives {len(other)} ids, {tok.spec} {len(ids)}; first difference at token {k}: "

@@ -14,6 +14,15 @@ from rapidfuzz.distance import Levenshtein
 from replay.tokens.tokenizer import Tokenizer
 
 
+def first_difference(a: Sequence, b: Sequence) -> int:
+    """The first index where two sequences (bytes, text, ids) differ; the shorter length when
+    one is a prefix of the other."""
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i
+    return min(len(a), len(b))
+
+
 @dataclass(frozen=True)
 class DiffOp:
     tag: str  # equal | replace | insert | delete
