@@ -40,6 +40,18 @@ async def wait_until(pilot, predicate, timeout: float = 240) -> None:
     raise AssertionError("timed out")
 
 
+async def start_run(pilot):
+    """Open the dashboard, start the default model on the captures (3 new tokens each) and
+    wait until its first completion is stored; return the dashboard screen."""
+    await pilot.press("2")
+    await pilot.pause()
+    screen = pilot.app.screen
+    screen.query_one("#dash-max-new", Input).value = "3"
+    await pilot.press("ctrl+r")
+    await wait_until(pilot, lambda: "default" in screen.runs and screen.runs["default"].done >= 1)
+    return screen
+
+
 def row(table: DataTable, key: str) -> dict[str, str]:
     return {str(c.label): str(v) for c, v in zip(table.ordered_columns, table.get_row(key))}
 
@@ -49,12 +61,7 @@ async def test_run_cancel_resume_with_the_demo_model(tmp_path) -> None:
     store = make_store(tmp_path / "s.db", N)
     app = create_app(store=store)
     async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.press("2")
-        await pilot.pause()
-        screen = app.screen
-        screen.query_one("#dash-max-new", Input).value = "3"
-        await pilot.press("ctrl+r")
-        await wait_until(pilot, lambda: "default" in screen.runs and screen.runs["default"].done >= 1)
+        screen = await start_run(pilot)
         await pilot.press("x")
         await wait_until(pilot, lambda: screen.runs["default"].status == "cancelled")
         run = screen.runs["default"]
@@ -88,12 +95,7 @@ async def test_quitting_mid_run_leaves_the_store_consistent(tmp_path) -> None:
     store = make_store(tmp_path / "s.db", N)
     app = create_app(store=store)
     async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.press("2")
-        await pilot.pause()
-        screen = app.screen
-        screen.query_one("#dash-max-new", Input).value = "3"
-        await pilot.press("ctrl+r")
-        await wait_until(pilot, lambda: "default" in screen.runs and screen.runs["default"].done >= 1)
+        screen = await start_run(pilot)
         run_id = screen.runs["default"].run_id
         await pilot.press("q")
     assert app.return_code == 0
