@@ -524,25 +524,21 @@ def corpus_list_cmd(as_json: bool) -> None:
 @db_option
 def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
-    from replay.paths import data_dir
-    from replay.scoring import aggregate, jsonl_pairs, score_rows, score_run
+    from replay.scoring import aggregate, jsonl_pairs, score_rows, score_run, write_rejects
 
     path = Path(source)
     if path.is_file():
         pairs, rejects, counts = jsonl_pairs(path)
-        rejects_path = path.with_name(path.name + ".rejects.jsonl")
         result = aggregate(score_rows(pairs, lines), seed=seed)
         result.update(source=source, run=None, lines=lines, scored="completion text after post-processing (stop words)",
                       **counts, n_rejects=len(rejects))
+        if rejects:
+            result["rejects_file"] = str(write_rejects(rejects, path.with_name(path.name + ".rejects.jsonl")))
     elif store.run(source) is not None:
         result, rejects = score_run(store, source, lines, seed)
-        rejects_path = data_dir() / "rejects" / f"score-{source}.jsonl"
     else:
         raise UsageFailure(f"{source}: neither a JSONL file nor a run in {store.path}")
     if rejects:
-        rejects_path.parent.mkdir(parents=True, exist_ok=True)
-        rejects_path.write_text("".join(json.dumps({"where": r.where, "reason": r.reason}) + "\n" for r in rejects), encoding="utf-8")
-        result["rejects_file"] = str(rejects_path)
         for r in rejects:
             click.echo(f"fimreplay: {r.where}: rejected: {r.reason}", err=True)
     if as_json:

@@ -63,7 +63,7 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_prog
     from replay.report import load_run, to_markdown
     from replay.scoring import score_run
     from replay.tokens.audit import Auditor, audit_all
-    from replay.tokens.audit_input import read_captures
+    from replay.tokens.audit_input import read_captures, write_rejects
     from replay.tokens.tokenizer import load_tokenizer
 
     result = DemoResult()
@@ -94,9 +94,11 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_prog
     tok = load_tokenizer(DEMO_TOKENIZER)
     rejects: list[Any] = []
     audit = audit_all(read_captures(store, rejects), Auditor(tok, engine="llama.cpp", ctx=1024))
-    result.steps["audit"] = audit.summary()
+    result.steps["audit"] = {**audit.summary(), "rejects": len(rejects),
+                             "rejects_file": str(write_rejects(rejects)) if rejects else None}
     kinds = ", ".join(f"{k} {n}" for k, n in audit.summary()["by_kind"].items() if n)
-    say(f"audit ({tok.spec}): {len(audit.findings)} findings in {audit.subjects} prompts ({kinds or 'none'})")
+    say(f"audit ({tok.spec}): {len(audit.findings)} findings in {audit.subjects} prompts ({kinds or 'none'});"
+        f" {len(rejects)} captures without a logged prompt to audit")
 
     spec = opts.corpus or DEMO_CORPUS
     say(f"evalgen: {spec}, {opts.files} files x {opts.per_file} items, seed {opts.seed}")
@@ -122,8 +124,11 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_prog
         result.steps[f"run_{label}"] = {"run": s.run, "items": s.items, "completed": s.completed, "cached": s.cached,
                                         "errors": s.errors, "rejects": len(out.rejects), "wall_s": s.wall_s}
         say(f"run {label}: {s.completed}/{s.items} completed ({s.cached} from cache, {s.errors} errors) in {s.wall_s:.1f} s")
-        scored, _ = score_run(store, s.run)
-        result.steps[f"score_{label}"] = {"mean": scored["mean"], "total": scored["total"], "n_files": scored["n_files"]}
+        scored, unscored = score_run(store, s.run)
+        result.steps[f"score_{label}"] = {"mean": scored["mean"], "total": scored["total"], "n_files": scored["n_files"],
+                                          "unscored": len(unscored), "rejects_file": scored.get("rejects_file")}
+        if unscored:
+            say(f"score {label}: {len(unscored)} not scored (no reference: {unscored[0].reason}), kept in {scored['rejects_file']}")
 
     result.report = to_markdown([load_run(store, r) for r in result.runs])
     return result

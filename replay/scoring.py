@@ -246,7 +246,22 @@ def score_run(store: Any, run_id: str, lines: int | None = None, seed: int = 0) 
     result.update(source=run_id, run=run_id, lines=lines, scored="completion text after post-processing (stop words)",
                   **counts, backend=config.get("backend"), model=config.get("model"),
                   profile=run_profile(store, run_id, config), n_rejects=len(rejects))
+    if rejects:
+        from replay.paths import data_dir
+
+        result["rejects_file"] = str(write_rejects(rejects, data_dir() / "rejects" / f"score-{run_id}.jsonl"))
     return result, rejects
+
+
+def write_rejects(rejects: list[Reject], path: Any) -> Any:
+    """Keep what could not be scored (where, reason) as JSONL; return the path."""
+    import json
+    from pathlib import Path
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps({"where": r.where, "reason": r.reason}) + "\n" for r in rejects), encoding="utf-8")
+    return path
 
 
 def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:

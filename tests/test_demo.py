@@ -6,6 +6,7 @@ defaults."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 
 def test_demo_runs_every_step_and_is_resumable(cli) -> None:
@@ -22,6 +23,10 @@ def test_demo_runs_every_step_and_is_resumable(cli) -> None:
     assert bench["completed"] == bench["items"] == 1 and bench["errors"] == 0
     assert caps["completed"] == caps["items"] > 0 and caps["errors"] == 0
     assert 0.0 <= steps["score_benchmark"]["mean"]["indel"] <= 1.0
+    # Captures without accepted text and without a logged prompt are counted and kept, not dropped.
+    unscored = steps["score_captures"]
+    assert unscored["unscored"] > 0 and Path(unscored["rejects_file"]).is_file()
+    assert steps["audit"]["rejects"] == 0 or Path(steps["audit"]["rejects_file"]).is_file()
     assert len(result["runs"]) == 2
 
     # Again on the same store: nothing new is imported, every completion comes from the cache.
