@@ -122,8 +122,8 @@ def import_cmd(paths: tuple[Path, ...], fmt: str | None, rejects: Path | None, s
             raise UsageFailure(f"{p}: no such file or directory")
     log = _reject_log(rejects)
     try:
-        with Importer(store, log, fmt) as importer:
-            summary = importer.import_paths(paths)
+        importer = Importer(store, log, fmt)
+        summary = importer.import_paths(paths)
     finally:
         log.close()
     if as_json:

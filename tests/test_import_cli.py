@@ -61,8 +61,8 @@ def test_raw_of_invalid_utf8_is_kept_escaped(tmp_path: Path) -> None:
     f.write_bytes(COMPLETION.replace(b"x = ", b"caf\xe9") + b"\n")
     log = RejectLog(path=tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
-        with Importer(store, log) as imp:
-            s = imp.import_paths([f])
+        imp = Importer(store, log)
+        s = imp.import_paths([f])
     log.close()
     assert s.rejected == 1
     assert "caf\\xe9" in _rejects(str(tmp_path / "r.jsonl"))[0]["raw"]
@@ -80,8 +80,8 @@ def test_a_100_mb_line_is_rejected_without_holding_it(tmp_path: Path) -> None:
         fh.write(VIEW + b"\n")
     log = RejectLog(path=tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
-        with Importer(store, log) as imp:
-            s = imp.import_paths([f])
+        imp = Importer(store, log)
+        s = imp.import_paths([f])
         assert (s.imported, s.outcomes, s.rejected) == (1, 1, 1)
         assert next(store.captures())[2] == "viewed"  # the line after the huge one was read
     log.close()
@@ -130,8 +130,8 @@ def test_unrecognized_and_corrupt_files_are_rejected_with_reasons(tmp_path: Path
     (d / "2024-01-04.json").write_bytes(COMPLETION + b"\n")
     log = RejectLog(path=tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
-        with Importer(store, log) as imp:
-            s = imp.import_paths([d])
+        imp = Importer(store, log)
+        s = imp.import_paths([d])
     log.close()
     assert (s.imported, s.rejected, s.by_format["unrecognized"]["files"]) == (1, 3, 3)
     reasons = {Path(r["file"]).name: r["reason"] for r in _rejects(str(tmp_path / "r.jsonl"))}
@@ -148,8 +148,8 @@ def test_records_before_a_cut_gz_are_kept(tmp_path: Path) -> None:
     f.write_bytes(body[: len(body) * 2 // 3])
     log = RejectLog(path=tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
-        with Importer(store, log) as imp:
-            s = imp.import_paths([f])
+        imp = Importer(store, log)
+        s = imp.import_paths([f])
         assert s.rejected == 1 and s.imported == store.count_captures() > 0
     log.close()
     assert _rejects(str(tmp_path / "r.jsonl"))[0]["reason"].startswith("cannot read")

@@ -153,8 +153,8 @@ def test_detect(rel: str, fmt: str) -> None:
 
 def test_continue_folder_counts(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
-        with Importer(store, RejectLog(path=tmp_path / "r.jsonl")) as imp:
-            s = imp.import_paths([CONT, CAPTURES / "jetbrains"])
+        imp = Importer(store, RejectLog(path=tmp_path / "r.jsonl"))
+        s = imp.import_paths([CONT, CAPTURES / "jetbrains"])
         assert s.by_format["continue-devdata"]["imported"] == 4
         assert s.by_format["continue-console"]["imported"] == 7 and s.by_format["continue-console"]["ignored"] == 1
         assert s.by_format["continue-jetbrains"]["imported"] == 3 and s.by_format["continue-jetbrains"]["ignored"] == 1
@@ -176,8 +176,8 @@ def test_tokens_are_redacted_everywhere(tmp_path: Path) -> None:
         + sep + "Completion:\nc\n\n", encoding="utf-8")
     log = RejectLog(path=tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
-        with Importer(store, log) as imp:
-            s = imp.import_paths([tmp_path / "d"])
+        imp = Importer(store, log)
+        s = imp.import_paths([tmp_path / "d"])
         dump = b"".join(bytes(r[0]) for r in store.query("SELECT record FROM capture_records"))
     log.close()
     assert (s.imported, s.rejected) == (2, 1)

@@ -95,8 +95,8 @@ def test_wrong_types_are_rejected_with_the_field() -> None:
 
 
 def _import(store: Store, tmp: Path, *paths: Path):
-    with Importer(store, RejectLog(path=tmp / "rejects.jsonl")) as imp:
-        return imp.import_paths(paths)
+    imp = Importer(store, RejectLog(path=tmp / "rejects.jsonl"))
+    return imp.import_paths(paths)
 
 
 def _outcomes(store: Store) -> dict[str, str]:

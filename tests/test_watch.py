@@ -171,11 +171,11 @@ def test_tail_lines_keeps_the_offset_when_nothing_is_new(tmp_path: Path) -> None
     f = tmp_path / "2024-09-30.json"
     f.write_bytes(_completion("a") + _completion("b")[:20])
     with Store(tmp_path / "s.db") as store:
-        with Importer(store, RejectLog(path=tmp_path / "r.jsonl")) as imp:
-            s, off, line = imp.tail_lines(f, "tabby", 0, 0)
-            assert (s.imported, off, line) == (1, len(_completion("a")), 1)
-            s, off2, line2 = imp.tail_lines(f, "tabby", off, line)
-            assert (s.imported, off2, line2) == (0, off, 1)  # the partial line still waits
+        imp = Importer(store, RejectLog(path=tmp_path / "r.jsonl"))
+        s, off, line = imp.tail_lines(f, "tabby", 0, 0)
+        assert (s.imported, off, line) == (1, len(_completion("a")), 1)
+        s, off2, line2 = imp.tail_lines(f, "tabby", off, line)
+        assert (s.imported, off2, line2) == (0, off, 1)  # the partial line still waits
 
 
 def test_an_unreadable_file_is_reported_once_and_the_watch_goes_on(tmp_path: Path, monkeypatch) -> None:

@@ -8,20 +8,23 @@ completion_id in the store, whichever file or run brings either of them.
 
 from __future__ import annotations
 
+import multiprocessing
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from multiprocessing.connection import Connection
+from typing import Any, NamedTuple
 
 from replay.importers import continue_console, continue_devdata, continue_jetbrains, tabby
 from replay.importers.common import MAX_LINE_BYTES, READ_ERRORS, Ignored, Line, Parsed, Reject, RejectLog, iter_lines, open_binary, read_text
 from replay.importers.detect import FORMATS, LINE_FORMATS, check_head, detect_file, read_head
 from replay.records import CaptureRecord, OutcomeEvent, Source
-from replay.store import Store
+from replay.store import EventRow, Store, StoredCapture, event_row, stored_capture
 
-_LINE_PARSERS: dict[str, Callable[[bytes, Source], Parsed]] = {
-    "tabby": tabby.parse_line,
+_LINE_PARSERS: dict[str, Callable[[bytes, Source], Parsed | StoredCapture]] = {
+    "tabby": tabby.scan_line,
     "continue-devdata": continue_devdata.parse_line,
 }
 _COUNTERS = ("files", "imported", "duplicates", "outcomes", "ignored", "rejected")
@@ -77,25 +80,26 @@ def expand_paths(paths: Iterable[Path]) -> list[Path]:
 class Importer:
     """Reads capture files into a store, counting everything and keeping rejects in a file."""
 
-    def __init__(self, store: Store, rejects: RejectLog, fmt: str | None = None, batch: int = 2000) -> None:
+    def __init__(self, store: Store, rejects: RejectLog, fmt: str | None = None, batch: int = 20_000,
+                 batch_bytes: int = 32 * 1024 * 1024, reader_min_bytes: int = 16 * 1024 * 1024) -> None:
+        """`batch` records or `batch_bytes` of capture lines make one transaction: few large
+        commits, because every commit writes each index page it touched again (the identity and
+        completion_id keys are random, so a batch touches most of them).
+
+        A line-format file of `reader_min_bytes` or more is parsed in a reader process while
+        this one writes the chunks before: parsing and SQLite each take about half of an
+        import's CPU. (Measured on the import bench, 2 cores: a writer thread is slower than
+        none, as executemany takes the GIL back for every row while the parser holds it; the
+        process needs flat rows, since unpickling a struct costs more than parsing its line.)
+        Smaller files are read here: starting a process costs more than they take."""
         if fmt is not None and fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
         self.store = store
         self.rejects = rejects
         self.fmt = fmt
         self.batch = batch
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fimreplay-store")
-        self._pending: list[tuple[str, str, Future[tuple[int, int]]]] = []
-
-    def close(self) -> None:
-        """Stop the writer thread (every batch was committed by the call that queued it)."""
-        self._writer.shutdown(wait=True)
-
-    def __enter__(self) -> Importer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self.batch_bytes = batch_bytes
+        self.reader_min_bytes = reader_min_bytes
 
     def import_paths(self, paths: Iterable[Path]) -> ImportSummary:
         summary = ImportSummary()
@@ -124,10 +128,11 @@ class Importer:
         summary.count(fmt, "files")
         if fmt in LINE_FORMATS:
             try:
-                with open_binary(path) as f:
-                    self._read_lines(summary, fmt, name, iter_lines(f), final=True)
-            except READ_ERRORS as exc:  # a corrupt .gz, a file that vanished
-                self._reject(summary, fmt, name, 0, f"cannot read: {exc}", b"")
+                big = path.stat().st_size >= self.reader_min_bytes
+            except OSError:
+                big = False  # gone already: the read in this process reports it
+            read = _chunks_from_reader if big else _scan_file
+            self._write(summary, fmt, name, read(path, fmt, name))
         else:
             self._read_text(summary, fmt, path, name)
         summary.rejects_file = str(self.rejects.path) if self.rejects.count else None
@@ -140,7 +145,8 @@ class Importer:
         name = str(path.resolve())
         with open(path, "rb") as f:
             f.seek(offset)
-            end = self._read_lines(summary, fmt, name, iter_lines(f, offset, line), final=False, start=(offset, line))
+            chunks = _scan(iter_lines(f, offset, line), fmt, name, final=False, start=(offset, line))
+            end = self._write(summary, fmt, name, chunks)
         return summary, end[0], end[1]
 
     # -- internals ------------------------------------------------------------------------
@@ -148,62 +154,38 @@ class Importer:
         summary.count(fmt, "rejected")
         self.rejects.add(file, line, reason, raw, length)
 
-    def _read_lines(self, summary: ImportSummary, fmt: str, name: str, lines: Iterator[Line], final: bool,
-                    start: tuple[int, int] = (0, 0)) -> tuple[int, int]:
-        parse = _LINE_PARSERS[fmt]
-        captures: list[CaptureRecord] = []
-        events: list[OutcomeEvent] = []
-        end_offset = end_line = None
-        last = start
+    def _write(self, summary: ImportSummary, fmt: str, name: str, chunks: Iterable[_Chunk]) -> tuple[int, int]:
+        """Count and store what the chunks hold, `batch` records or `batch_bytes` of capture
+        lines per transaction; return where the read ended (byte offset, line number)."""
+        captures: list[StoredCapture] = []
+        events: list[EventRow] = []
+        held = 0
+        end = (0, 0)
         try:
-            for ln in lines:
-                if not ln.complete and not final and not ln.too_long:
-                    end_offset, end_line = ln.offset, ln.number - 1  # wait for the rest of the line
-                    break
-                last = (ln.offset + ln.length + (1 if ln.complete else 0), ln.number)
-                if ln.too_long:
-                    self._reject(summary, fmt, name, ln.number, f"line longer than {MAX_LINE_BYTES} bytes ({ln.length} bytes)", ln.data, ln.length)
-                    continue
-                data = ln.data
-                if not data.strip():
-                    continue  # a blank line holds no record (neither writer emits one)
-                try:
-                    rec = parse(data, Source(file=name, line=ln.number, offset=ln.offset))
-                except Reject as exc:
-                    reason = str(exc) if ln.complete else f"truncated last line (no newline at end of file): {exc}"
-                    self._reject(summary, fmt, name, ln.number, reason, data)
-                    continue
-                if type(rec) is CaptureRecord:
-                    captures.append(rec)
-                    if len(captures) >= self.batch:
-                        self._flush(summary, fmt, captures, events, wait=False)
-                elif type(rec) is OutcomeEvent:
-                    events.append(rec)
-                    if len(events) >= self.batch:
-                        self._flush(summary, fmt, captures, events, wait=False)
-                else:
-                    summary.count(fmt, "ignored")
-        finally:  # what was read before a read error (a cut .gz) is still stored
+            for chunk in chunks:
+                for line, reason, raw, length in chunk.rejects:
+                    self._reject(summary, fmt, name, line, reason, raw, length)
+                summary.count(fmt, "ignored", chunk.ignored)
+                captures += chunk.captures
+                events += chunk.events
+                held += chunk.capture_bytes
+                end = chunk.end
+                if len(captures) + len(events) >= self.batch or held >= self.batch_bytes:
+                    self._flush(summary, fmt, captures, events)
+                    held = 0
+        finally:  # what was read before a failure is still stored
             self._flush(summary, fmt, captures, events)
-        if end_offset is None:
-            end_offset, end_line = last
-        return end_offset, end_line  # type: ignore[return-value]
+        return end
 
-    def _flush(self, summary: ImportSummary, fmt: str, captures: list[CaptureRecord], events: list[OutcomeEvent], wait: bool = True) -> None:
-        """Hand the batches to the writer thread (SQLite runs without the GIL there while this
-        thread parses on); with `wait`, block until every batch of the file is committed."""
-        # Events first: a capture inserted after its events is written once, with its outcome.
-        if events:
-            self._pending.append((fmt, "outcomes", self._writer.submit(self.store.add_outcome_events, list(events))))
-            events.clear()
-        if captures:
-            self._pending.append((fmt, "imported", self._writer.submit(self.store.add_captures, list(captures))))
-            captures.clear()
-        while self._pending and (wait or len(self._pending) > 2):
-            f_fmt, key, fut = self._pending.pop(0)
-            new, dup = fut.result()
-            summary.count(f_fmt, key, new)
-            summary.count(f_fmt, "duplicates", dup)
+    def _flush(self, summary: ImportSummary, fmt: str, captures: list[StoredCapture], events: list[EventRow]) -> None:
+        """One transaction for the events, then one for the captures: a capture inserted after
+        its events gets its outcome as it is written."""
+        for key, rows, add in (("outcomes", events, self.store.add_outcome_events), ("imported", captures, self.store.add_captures)):
+            if rows:
+                new, dup = add(rows)  # type: ignore[operator]
+                summary.count(fmt, key, new)
+                summary.count(fmt, "duplicates", dup)
+                rows.clear()
 
     def _read_text(self, summary: ImportSummary, fmt: str, path: Path, name: str) -> None:
         try:
@@ -224,7 +206,135 @@ class Importer:
                 summary.count(fmt, "ignored")
             else:
                 captures.append(rec)
-        self._flush(summary, fmt, captures, [])
+        self._write(summary, fmt, name, [_Chunk([stored_capture(c) for c in captures], [], [], 0, 0, (0, 0))])
+
+
+class _Chunk(NamedTuple):
+    """What parsing some lines gave, as the rows the store writes (flat tuples: they cross from
+    the reader process by pickle cheaply, where structs cost more to unpickle than to parse),
+    rejects as (line, reason, raw, length), the count of valid non-completions, the bytes of
+    the capture lines, and where the read stands after."""
+
+    captures: list[StoredCapture]
+    events: list[EventRow]
+    rejects: list[tuple[int, str, bytes, int | None]]
+    ignored: int
+    capture_bytes: int
+    end: tuple[int, int]
+
+
+# Lines are parsed and handed over this many records at a time (the reader process sends each
+# chunk as soon as it is parsed, so writing starts early); transactions are `batch` records.
+_CHUNK = 2_000
+
+
+def _scan(lines: Iterator[Line], fmt: str, name: str, final: bool = True, start: tuple[int, int] = (0, 0)) -> Iterator[_Chunk]:
+    """Parse lines into chunks of _CHUNK records. Without `final`, a last line with no newline
+    yet is left for the next read: the chunk's `end` stops before it. A read error (a corrupt or
+    cut .gz) ends the read with a reject, after the records read before it."""
+    parse = _LINE_PARSERS[fmt]
+    captures: list[StoredCapture] = []
+    events: list[EventRow] = []
+    rejects: list[tuple[int, str, bytes, int | None]] = []
+    ignored = held = 0
+    end = start
+    try:
+        for ln in lines:
+            if not ln.complete and not final and not ln.too_long:
+                break  # wait for the rest of the line
+            end = (ln.offset + ln.length + (1 if ln.complete else 0), ln.number)
+            if ln.too_long:
+                rejects.append((ln.number, f"line longer than {MAX_LINE_BYTES} bytes ({ln.length} bytes)", ln.data, ln.length))
+                continue
+            data = ln.data
+            if not data.strip():
+                continue  # a blank line holds no record (neither writer emits one)
+            try:
+                rec = parse(data, Source(file=name, line=ln.number, offset=ln.offset))
+            except Reject as exc:
+                reason = str(exc) if ln.complete else f"truncated last line (no newline at end of file): {exc}"
+                rejects.append((ln.number, reason, data, None))
+                continue
+            if type(rec) is StoredCapture:
+                captures.append(rec)
+                held += ln.length
+            elif type(rec) is CaptureRecord:
+                captures.append(stored_capture(rec))
+                held += ln.length
+            elif type(rec) is OutcomeEvent:
+                events.append(event_row(rec))
+            else:
+                ignored += 1
+            if len(captures) + len(events) + ignored >= _CHUNK:
+                yield _Chunk(captures, events, rejects, ignored, held, end)
+                captures, events, rejects, ignored, held = [], [], [], 0, 0
+    except READ_ERRORS as exc:
+        rejects.append((0, f"cannot read: {exc}", b"", None))
+    yield _Chunk(captures, events, rejects, ignored, held, end)
+
+
+def _scan_file(path: Path, fmt: str, name: str) -> Iterator[_Chunk]:
+    """`_scan` over a whole file (one that cannot be opened, gone already, is a reject)."""
+    try:
+        f = open_binary(path)
+    except OSError as exc:
+        yield _Chunk([], [], [(0, f"cannot read: {exc}", b"", None)], 0, 0, (0, 0))
+        return
+    with f:
+        yield from _scan(iter_lines(f), fmt, name)
+
+
+def _reader(path: str, fmt: str, name: str, conn: Connection) -> None:
+    """The reader process: send the chunks of one file, then None (or the failure's text).
+
+    A thread sends while this one parses on: a chunk is far larger than the pipe, so sending it
+    waits for the importer to take it, and the importer takes none while it is writing."""
+    out: queue.Queue[_Chunk | str | None] = queue.Queue(maxsize=32)
+
+    def send() -> None:
+        while (item := out.get()) is not None and not isinstance(item, str):
+            conn.send(item)
+        conn.send(item)
+
+    sender = threading.Thread(target=send, name="fimreplay-reader-send", daemon=True)
+    sender.start()
+    try:
+        for chunk in _scan_file(Path(path), fmt, name):
+            out.put(chunk)
+        out.put(None)
+    except BaseException as exc:  # a bug, not bad input: the importer raises it
+        out.put(f"reader process failed on {path}: {exc!r}")
+    finally:
+        sender.join()
+        conn.close()
+
+
+def _chunks_from_reader(path: Path, fmt: str, name: str) -> Iterator[_Chunk]:
+    """The chunks of `path`, parsed in a reader process while the caller writes the ones
+    before (forkserver: the child is not a copy of this process's threads and locks)."""
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_reader, args=(str(path), fmt, name, send), name="fimreplay-reader", daemon=True)
+    proc.start()
+    send.close()
+    try:
+        while True:
+            try:
+                item = receive.recv()
+            except EOFError:
+                proc.join()
+                raise RuntimeError(f"{path}: the reader process exited with code {proc.exitcode} before the end") from None
+            if item is None:
+                return
+            if isinstance(item, str):
+                raise RuntimeError(item)
+            yield item
+    finally:
+        receive.close()
+        proc.join(timeout=5)
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
 
 
 def _line_text(text: str, line: int) -> str:

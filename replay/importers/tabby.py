@@ -29,6 +29,7 @@ from msgspec import UNSET, UnsetType
 
 from replay.importers.common import Ignored, Parsed, Reject, decode_error_reason
 from replay.records import CaptureRecord, OutcomeEvent, Segments, Snippet, Source
+from replay.store import TABBY_LINE, StoredCapture, line_body, line_digest
 
 FORMAT = "tabby"
 
@@ -91,14 +92,36 @@ _generic = msgspec.json.Decoder()
 
 def parse_line(data: bytes, source: Source) -> Parsed:
     """One line of a Tabby event log. Raises Reject with a one-line reason."""
+    entry = _decode(data)
+    if entry.event.completion is not None:
+        return _capture(entry, entry.event.completion, data, source, entry.ts / 1000.0)
+    return _not_completion(entry, data, source)
+
+
+def scan_line(data: bytes, source: Source) -> StoredCapture | OutcomeEvent | Ignored:
+    """`parse_line` for the importer, with the same checks and rejects: a completion becomes
+    the row the store keeps (its listed columns and the line itself, from which parse_line
+    rebuilds the record when it is read) without building the record, which an import of a
+    few hundred thousand lines would build only to throw away."""
+    entry = _decode(data)
+    c = entry.event.completion
+    if c is None:
+        return _not_completion(entry, data, source)
+    filepath = c.segments.filepath if c.segments is not None else None
+    return StoredCapture(line_digest(data), c.completion_id, "tabby", FORMAT, None, c.language, filepath, "unknown",
+                         None, entry.ts / 1000.0, source.file, source.line, source.offset, TABBY_LINE, line_body(data))
+
+
+def _decode(data: bytes) -> _Entry:
     try:
-        entry = _decoder.decode(data)
+        return _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
         raise Reject(decode_error_reason(exc)) from None
+
+
+def _not_completion(entry: _Entry, data: bytes, source: Source) -> OutcomeEvent | Ignored:
     ev = entry.event
     ts = entry.ts / 1000.0
-    if ev.completion is not None:
-        return _capture(entry, ev.completion, data, source, ts)
     for kind, body in (("select", ev.select), ("view", ev.view), ("dismiss", ev.dismiss), ("select", ev.selected)):
         if body is not None:
             return OutcomeEvent(

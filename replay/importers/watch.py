@@ -82,7 +82,6 @@ class Watcher:
         self._q.put(None)
         if self._worker is not None:
             self._worker.join()
-        self.importer.close()
         self.rejects.close()
 
     def __enter__(self) -> Watcher:

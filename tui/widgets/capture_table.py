@@ -164,7 +164,7 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
         self._pages.clear()
         self.virtual_size = Size(self.virtual_size.width, count + 1)
         if new_at_top and delta > 0 and self.scroll_y > 0:
-            self.scroll_to(y=self.scroll_y + delta, animate=False, immediate=True)
+            self.scroll_to(y=self.scroll_y + delta, animate=False, immediate=True, force=True)
             self.cursor += delta
         self.cursor = min(self.cursor, max(count - 1, 0))
         self.refresh()
@@ -193,7 +193,7 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
     def _requery(self) -> None:
         self._pages.clear()
         self.cursor = 0
-        self.scroll_to(y=0, animate=False, immediate=True)
+        self.scroll_to(y=0, animate=False, immediate=True, force=True)
         self.refresh()
         self.reload()
 
@@ -299,12 +299,14 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
         return self._line(_cells(row), widths, width, style)
 
     def watch_cursor(self, old: int, new: int) -> None:
+        # `force`: right after a new count, Textual has not shown the scrollbar yet and would
+        # ignore the scroll (End pressed as the table fills stayed at the top).
         top = int(self.scroll_y)
         rows = max(self.size.height - 1, 1)
         if new < top:
-            self.scroll_to(y=new, animate=False, immediate=True)
+            self.scroll_to(y=new, animate=False, immediate=True, force=True)
         elif new >= top + rows:
-            self.scroll_to(y=new - rows + 1, animate=False, immediate=True)
+            self.scroll_to(y=new - rows + 1, animate=False, immediate=True, force=True)
         self.refresh()
 
     # -- actions ----------------------------------------------------------------------------
