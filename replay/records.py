@@ -78,7 +78,8 @@ class CaptureRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     raw: str = ""
 
     def content_hash(self) -> str:
-        """Identity for idempotent import: the same request read twice is stored once.
+        """Identity by content: the same request read twice is stored once (the store uses it
+        for records it does not keep as their log line, replay.store.stored_capture).
 
         The source location is left out on purpose: the same log line copied into another file
         (a backup, the next day's rotated copy) is still the same request.

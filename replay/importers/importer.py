@@ -1,9 +1,14 @@
 """Import capture files and folders into the store: detect, parse, count, reject, batch-insert.
 
-Idempotent by construction: captures and outcome events are keyed by their content hash in the
-store, so a file imported twice (or re-read by `watch` after a truncation) adds nothing; the
-second pass counts them as duplicates. Outcome events are joined to their capture by
-completion_id in the store, whichever file or run brings either of them.
+Idempotent by construction: captures and outcome events are keyed by their identity in the
+store (a Tabby capture's is its log line; see replay.store), so a file imported twice (or re-read
+by `watch` after a truncation) adds nothing; the second pass counts them as duplicates. Outcome
+events are joined to their capture by completion_id in the store, whichever file or run brings
+either of them.
+
+Parsing (`_scan`: lines -> chunks of store rows, rejects and counts) never touches the store;
+writing (`Importer._write`) never parses. A large file is parsed in a reader process while
+this one writes.
 """
 
 from __future__ import annotations
