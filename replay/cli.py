@@ -256,10 +256,9 @@ def assets_group() -> None:
 
 
 @assets_group.command("list")
-@db_option
 @json_option
 @click.option("--verify", is_flag=True, help="Check the sha256 of every installed file.")
-def assets_list(store: Store, as_json: bool, verify: bool) -> None:
+def assets_list(as_json: bool, verify: bool) -> None:
     """Show every registered asset and whether it is installed."""
     from replay import assets
 
@@ -276,13 +275,12 @@ def assets_list(store: Store, as_json: bool, verify: bool) -> None:
 
 
 @assets_group.command("install")
-@db_option
 @json_option
 @click.argument("names", nargs=-1)
 @click.option("--find-links", "find_links", multiple=True, help="Extra pip --find-links location (a folder or URL).")
 @click.option("--no-index", is_flag=True, help="Use only --find-links locations, not PyPI.")
 @click.option("--pip-arg", "pip_extra", multiple=True, help="Another argument for `pip download` (repeatable).")
-def assets_install(store: Store, as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool,
+def assets_install(as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool,
                    pip_extra: tuple[str, ...]) -> None:
     """Get assets (all when none are named): verify sha256, keep what is already there."""
     from replay import assets

@@ -205,6 +205,9 @@ class Store:
                         step(self._db)
                     self._db.execute(f"PRAGMA user_version={target + 1}")
                     self._db.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    self._db.execute("ROLLBACK")
+                    raise StoreError(f"{self.path}: cannot migrate the store from schema {target} to {target + 1}: {exc}") from exc
                 except BaseException:
                     self._db.execute("ROLLBACK")
                     raise

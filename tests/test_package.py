@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -58,3 +59,37 @@ def test_store_migrates_from_every_earlier_version(tmp_path) -> None:
     with Store(path) as store:
         tables = {r[0] for r in store.query("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"captures", "outcome_events", "items", "runs", "completions", "scores", "watch_offsets"} <= tables
+
+
+def _schema_3_without_capture_records(path) -> None:
+    """A store that says schema 3 but lacks a table of it (written by unreleased code)."""
+    con = sqlite3.connect(path)
+    con.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                      "CREATE TABLE captures (id INTEGER PRIMARY KEY, hash TEXT);"
+                      "CREATE TABLE outcome_events (id INTEGER PRIMARY KEY, hash TEXT, record BLOB);"
+                      "CREATE INDEX outcome_events_completion_id ON outcome_events(hash);")
+    con.execute("PRAGMA user_version=3")
+    con.close()
+
+
+def test_a_failed_migration_is_one_clear_error_and_changes_nothing(tmp_path, cli) -> None:
+    path = tmp_path / "odd.db"
+    _schema_3_without_capture_records(path)
+    with pytest.raises(StoreError, match=r"odd\.db: cannot migrate the store from schema 3 to 4: no such table: capture_records"):
+        Store(path)
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert "outcome_events" in {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+    out = cli("captures", "--db", str(path))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "cannot migrate" in out.stderr
+
+
+def test_assets_commands_do_not_open_the_store(tmp_path, cli) -> None:
+    """`assets install` is a set-up step: a store it cannot open must not stop it."""
+    path = tmp_path / "odd.db"
+    _schema_3_without_capture_records(path)
+    env = {"FIMREPLAY_DB": str(path)}
+    assert cli("captures", env=env).returncode == 2  # the store commands do open it
+    out = cli("assets", "list", "--json", env=env)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["assets"]

@@ -218,3 +218,10 @@ def test_outcome_is_joined_whichever_comes_first(tmp_path: Path, first: str) -> 
             store.add_captures([row])
         _, rec, outcome = next(store.captures())
     assert (outcome, rec.outcome_detail) == ("accepted_line", "select,view")
+
+
+def test_a_failure_in_the_reader_process_is_raised_not_swallowed(tmp_path: Path) -> None:
+    from replay.importers.importer import _chunks_from_reader
+
+    with pytest.raises(RuntimeError, match=r"reader process failed on .*KeyError\('no-such-format'\)"):
+        list(_chunks_from_reader(_log(tmp_path), "no-such-format", "x"))

@@ -14,6 +14,7 @@ this one writes.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -297,9 +298,12 @@ def _reader(path: str, fmt: str, name: str, conn: Connection) -> None:
     out: queue.Queue[_Chunk | str | None] = queue.Queue(maxsize=32)
 
     def send() -> None:
-        while (item := out.get()) is not None and not isinstance(item, str):
+        try:
+            while (item := out.get()) is not None and not isinstance(item, str):
+                conn.send(item)
             conn.send(item)
-        conn.send(item)
+        except OSError:  # the importer stopped reading (it failed, or was stopped): nothing left to do
+            os._exit(1)
 
     sender = threading.Thread(target=send, name="fimreplay-reader-send", daemon=True)
     sender.start()
