@@ -24,6 +24,15 @@ from replay.records import CaptureRecord, Completion, FimItem, OutcomeEvent, Ren
 
 Migration = str | Callable[[sqlite3.Connection], None]  # SQL script, or a step that also moves data
 
+# The captures table's sort indexes (migration 3; made again when migration 4 rebuilds the table).
+_CAPTURE_SORT_INDEXES = """
+    CREATE INDEX captures_sort_ts ON captures(COALESCE(ts, 0), id);
+    CREATE INDEX captures_sort_editor ON captures(editor, id);
+    CREATE INDEX captures_sort_model ON captures(COALESCE(model, ''), id);
+    CREATE INDEX captures_sort_file ON captures(COALESCE(filepath, ''), id);
+    CREATE INDEX captures_sort_outcome ON captures(outcome, id);
+"""
+
 MIGRATIONS: list[Migration] = [
     # 0 -> 1: the first release.
     """
@@ -109,12 +118,7 @@ MIGRATIONS: list[Migration] = [
     # 2 -> 3 (TUI, issue 7): indexes for sorted paging of the captures table, and the per-capture
     # prompt-token / gotcha counts computed once per tokenizer and kept (so a 100k-capture table
     # never re-tokenizes what it has shown before).
-    """
-    CREATE INDEX captures_sort_ts ON captures(COALESCE(ts, 0), id);
-    CREATE INDEX captures_sort_editor ON captures(editor, id);
-    CREATE INDEX captures_sort_model ON captures(COALESCE(model, ''), id);
-    CREATE INDEX captures_sort_file ON captures(COALESCE(filepath, ''), id);
-    CREATE INDEX captures_sort_outcome ON captures(outcome, id);
+    _CAPTURE_SORT_INDEXES + """
     CREATE TABLE capture_stats (
         capture_id INTEGER PRIMARY KEY REFERENCES captures(id),
         tokenizer TEXT NOT NULL,
@@ -127,6 +131,10 @@ MIGRATIONS: list[Migration] = [
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+# The first column of the captures identity index (schema 4): a capture is found by it, and
+# captures with no completion_id are still unique by their digest.
+_CAPTURE_KEY = "COALESCE(completion_id, '')"
 
 # Which event decides a capture's outcome when there are several: an accept beats a dismiss
 # (Tabby logs a dismiss for the other choices too), which beats a bare view. An aggregate over
@@ -149,15 +157,15 @@ FROM (SELECT {_OUTCOME_CASE} AS outcome, GROUP_CONCAT(kind, ',') AS detail, COUN
       FROM outcome_events WHERE completion_id = ?2 AND ?3 = 'tabby') AS o
 """
 
-# `+editor` keeps SQLite from choosing the (editor, id) sort index of migration 3 over
-# completion_id's: that plan walks every Tabby capture for each batch, and made an import
+# `+editor` keeps SQLite from choosing the (editor, id) sort index of migration 3 over the
+# identity index: that plan walks every Tabby capture for each batch, and made an import
 # quadratic in the store's size.
 _UPDATE_OUTCOMES = f"""
 UPDATE captures SET (outcome, outcome_detail) = (
     SELECT COALESCE({_OUTCOME_CASE}, captures.outcome), GROUP_CONCAT(kind, ',')
     FROM outcome_events e WHERE e.completion_id = captures.completion_id
 )
-WHERE +editor = 'tabby' AND completion_id IN ({{marks}})
+WHERE +editor = 'tabby' AND {_CAPTURE_KEY} IN ({{marks}})
 AND EXISTS (SELECT 1 FROM outcome_events e WHERE e.completion_id = captures.completion_id)
 """
 
@@ -246,14 +254,14 @@ class Store:
         now = time.time()
         heads = [(r.digest, r.completion_id, r.editor, r.format, r.model, r.language, r.filepath, r.outcome,
                   r.outcome_detail, r.ts, r.source_file, r.source_line, now) for r in rows]
-        bodies = [(r.codec, r.source_offset, r.body, r.digest) for r in rows]
+        bodies = [(r.codec, r.source_offset, r.body, r.completion_id, r.digest) for r in rows]
         with self.transaction():
             new = self._db.executemany(_INSERT_CAPTURE, heads).rowcount
             # The record lives in its own table so that the captures row stays small: joining
             # outcome events (now or when they arrive later) rewrites that row only.
             self._db.executemany(
                 "INSERT OR IGNORE INTO capture_records (id, codec, source_offset, record)"
-                " SELECT id, ?, ?, ? FROM captures WHERE hash = ?", bodies)
+                f" SELECT id, ?, ?, ? FROM captures WHERE {_CAPTURE_KEY} = COALESCE(?, '') AND hash = ?", bodies)
         return new, len(rows) - new
 
     def add_outcome_events(self, events: Iterable[OutcomeEvent | EventRow]) -> tuple[int, int]:
@@ -578,16 +586,39 @@ def event_row(ev: OutcomeEvent) -> EventRow:
 def _migrate_4(db: sqlite3.Connection) -> None:
     """3 -> 4: the import keeps each record once and its identities small.
 
-    - captures.hash holds a 32-byte digest (was 64 hex characters): half the unique index;
-      a Tabby capture's identity becomes its log line (line_digest), for which the importer
-      needs no record. (The column keeps its TEXT declaration: SQLite stores a BLOB as given
-      whatever the affinity, and a rebuilt table would have to rebuild migration 3's indexes.)
+    - captures is rebuilt: `hash` holds a 32-byte digest (was 64 hex characters), and one
+      unique index on (completion_id, hash) both rejects a duplicate and finds a completion's
+      captures, where a unique hash and a completion_id index each took a random-key insert
+      per capture. A Tabby capture's identity becomes its log line (line_digest), for which
+      the importer needs no record. Migration 3's sort indexes are made again.
     - capture_records gains `codec` and `source_offset`; Tabby records whose line rebuilds them
       are rewritten as that line, compressed (codec "tabby-line").
     - outcome_events is keyed (completion_id, key) WITHOUT ROWID, with the event's fields as
       columns: one b-tree instead of a table, a hash index and a completion_id index.
     """
-    for statement in _split_sql("""
+    for statement in _split_sql(f"""
+        CREATE TABLE captures_4 (
+            id INTEGER PRIMARY KEY,
+            hash BLOB NOT NULL,
+            completion_id TEXT,
+            editor TEXT NOT NULL,
+            format TEXT NOT NULL,
+            model TEXT,
+            language TEXT,
+            filepath TEXT,
+            outcome TEXT NOT NULL DEFAULT 'unknown',
+            outcome_detail TEXT,
+            ts REAL,
+            source_file TEXT NOT NULL,
+            source_line INTEGER NOT NULL,
+            imported_at REAL NOT NULL
+        );
+        INSERT INTO captures_4 SELECT id, hash, completion_id, editor, format, model, language, filepath, outcome,
+            outcome_detail, ts, source_file, source_line, imported_at FROM captures;
+        DROP TABLE captures;
+        ALTER TABLE captures_4 RENAME TO captures;
+        CREATE UNIQUE INDEX captures_identity ON captures({_CAPTURE_KEY}, hash);
+        {_CAPTURE_SORT_INDEXES}
         ALTER TABLE capture_records ADD COLUMN codec TEXT NOT NULL DEFAULT 'record';
         ALTER TABLE capture_records ADD COLUMN source_offset INTEGER NOT NULL DEFAULT 0;
         DROP INDEX outcome_events_completion_id;
