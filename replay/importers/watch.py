@@ -10,7 +10,7 @@ Per JSON Lines file the store keeps (inode, byte offset, line number, marks) in
 partial last line is usual and waits for its newline), a restart continues at the offset, and
 a file that was replaced (inode changed), truncated (shorter than the offset) or rewritten (the
 marks, its first 64 bytes and the 64 before the offset, changed) is read again from its start;
-the content hash in the store keeps that from adding anything twice. Text logs (console copies, prompt.log) and `.gz` files are re-read
+each record's identity in the store keeps that from adding anything twice. Text logs (console copies, prompt.log) and `.gz` files are re-read
 whole when their size or first bytes change.
 """
 
