@@ -104,6 +104,9 @@ def test_truncate_replace_and_restart_without_duplicates_or_misses(tmp_path: Pat
             tmp.write_bytes(_completion("a") + _completion("e"))
             os.replace(tmp, f)  # replaced: a new inode under the same name
             _wait(lambda: store.count_captures() == 4)
+            # `e` may have come from .swap before the rename: stop only once the file that
+            # replaced f was read as f (its offset is kept under its own inode).
+            _wait(lambda: (kept := store.get_offset(str(f.resolve()))) is not None and kept[0] == f.stat().st_ino)
         assert sorted(_ids(store)) == ["a", "b", "d", "e"]
         # while stopped: more lines arrive; a restart reads only those
         with open(f, "ab") as fh:

@@ -324,7 +324,13 @@ def _chunks_from_reader(path: Path, fmt: str, name: str) -> Iterator[_Chunk]:
     ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
     receive, send = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_reader, args=(str(path), fmt, name, send), name="fimreplay-reader", daemon=True)
-    proc.start()
+    try:
+        proc.start()
+    except OSError:  # no process can be started here (a sandbox, a limit): read in this one
+        receive.close()
+        send.close()
+        yield from _scan_file(path, fmt, name)
+        return
     send.close()
     try:
         while True:
