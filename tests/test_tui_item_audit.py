@@ -8,7 +8,7 @@ from textual.widgets import DataTable, Static
 
 from replay.tokens.audit import Auditor, subject_from_capture
 from replay.tokens.tokenizer import load_tokenizer
-from tests.tui_data import add_runs, make_store
+from tests.tui_data import add_runs, make_store, settle
 from tui.app import create_app
 from tui.screens.item import ItemScreen, cursor_offset
 from tui.widgets.capture_table import CaptureTable
@@ -21,14 +21,6 @@ def store(tmp_path):
     with make_store(tmp_path / "s.db", 230) as s:
         add_runs(s)
         yield s
-
-
-async def settle(pilot) -> None:
-    for _ in range(200):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.02)
-        if not any(w.is_running for w in pilot.app.workers):
-            return
 
 
 def text_of(screen, selector: str) -> str:

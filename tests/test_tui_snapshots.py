@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tui_data import add_runs, make_store
+from tests.tui_data import add_runs, make_store, settle
 from tui.app import create_app
 
 SIZE = (120, 32)
@@ -17,16 +17,6 @@ def store(tmp_path):
     with make_store(tmp_path / "s.db", 2000) as s:
         add_runs(s)
         yield s
-
-
-async def settle(pilot) -> None:
-    """Wait until no worker runs (counts, prompt-token stats) and the screen has repainted:
-    painting can start a stats worker, so loop until a paint starts none."""
-    for _ in range(100):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.05)
-        if not any(w.is_running for w in pilot.app.workers):
-            return
 
 
 class TestCaptures:

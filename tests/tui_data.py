@@ -1,4 +1,5 @@
-"""Deterministic stores for the TUI tests and the bench: fixed timestamps, no clocks."""
+"""Deterministic stores for the TUI tests and the bench (fixed timestamps, no clocks), and the
+wait the TUI tests share."""
 
 from __future__ import annotations
 
@@ -55,3 +56,13 @@ def add_runs(store: Store) -> None:
         store.add_completion("run-cap", Completion(item_id=f"capture-{i + 1}", text=f"{i} + 2", raw_text=f"{i} + 2",
                                                    backend="llamacpp", model="qwen2.5-coder-0.5b"))
     store.set_run_status("run-cap", "done")
+
+
+async def settle(pilot) -> None:  # noqa: ANN001 - Textual's Pilot, not imported here (the bench needs no Textual types)
+    """Wait until no worker runs (counts, prompt-token stats) and the screen has repainted:
+    painting can start a stats worker, so loop until a paint starts none."""
+    for _ in range(100):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.05)
+        if not any(w.is_running for w in pilot.app.workers):
+            return
