@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from replay.assets import asset_path
-from replay.editors import continue_tokens as ct
-from replay.editors.continue_ import render
+from replay.editors.continue_ import tokens as ct
+from replay.editors.continue_.prompt import render
 from replay.records import EditorInput, Snippet
 
 

@@ -156,7 +156,7 @@ NPM_ASSETS: list[Asset] = [
          "tabby-agent 1.5.0, Tabby's editor client (LSP over stdio), for the client-stage check"),
     _npm("@openzeppelin/contracts@5.7.0", "ab2a1b476b9e2d84225454eca21783805db5754b5f8dfb3d6fca05341b00b8ea",
          "@openzeppelin/contracts 5.7.0 Solidity sources (MIT)"),
-    # Continue's tokenizers (replay/editors/continue_tokens.py): js-tiktoken is the package
+    # Continue's tokenizers (replay/editors/continue_/tokens.py): js-tiktoken is the package
     # Continue counts gpt/claude/codestral tokens with; it ships the cl100k_base ranks that the
     # Python tiktoken package would download at run time (the converted ranks are checked against
     # OpenAI's published sha256 on load). llama-tokenizer-js is the upstream of Continue's bundled

@@ -153,8 +153,28 @@ class RenderedPrompt(msgspec.Struct, frozen=True, omit_defaults=True):
     logged_prompt: str | None = None  # what the editor's own log would show (Tabby: before clipping)
 
 
+class TraceStep(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One editor rule that changed a completion on its way to the user: its name in the editor's
+    source, the file it is in (repository + path), and the text after it (None: the editor
+    shows nothing after this rule)."""
+
+    step: str
+    source: str
+    text: str | None = None
+
+
 class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
-    """What a backend returned for one prompt, raw and after the profile's post-processing."""
+    """What a backend returned for one prompt, and what the editor showed of it.
+
+    `raw_text` is the engine's output; `text` is it cut at the prompt's stop words (what the
+    editor received: the server or the LLM call stops there). `shown_text` is what the editor
+    inserted at the cursor after its completion stage (replay.editors.stage), None when it
+    showed nothing; `stage` names the profile whose stage produced it ("" when none was applied:
+    a run of rendered prompts without their editor input, or a run from before the stage
+    existed). `trace` lists each rule that changed the text. `timing` holds, when the engine
+    streamed, (characters received, seconds since the request) per chunk; `stopped_early` says
+    the engine was stopped where the editor stops reading (stop word or cancelled stream).
+    """
 
     item_id: str
     text: str
@@ -166,6 +186,23 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
     latency_s: float = 0.0
     cache_key: str = ""
     error: str | None = None
+    stage: str = ""
+    shown_text: str | None = None
+    multiline: bool | None = None
+    replace_after: int = 0
+    trace: tuple[TraceStep, ...] = ()
+    timing_applied: bool = False
+    timing: tuple[tuple[int, float], ...] = ()
+    stopped_early: bool = False
+
+    def scored_text(self, which: str) -> str:
+        """The text a score is computed on: "shown" (what the user saw; "" when nothing was
+        shown; the received text when no stage was applied) or "raw" (what the editor received)."""
+        if self.error is not None:
+            return ""
+        if which == "raw" or not self.stage:
+            return self.text
+        return self.shown_text or ""
 
 
 class Score(msgspec.Struct, frozen=True):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.editors import continue_tokens as ct
+from replay.editors.continue_ import tokens as ct
 from replay.assets import asset_path
 from replay.paths import cache_dir
 

@@ -11,17 +11,16 @@ from __future__ import annotations
 import pytest
 
 from replay.editors import tabby
-from replay.editors.tabby import (
-    TabbyInputError,
+from replay.editors.tabby import server
+from replay.editors.tabby.client import build_request, split_lines
+from replay.editors.tabby.options import TabbyInputError
+from replay.editors.tabby.profile import guess_family, logged_prompt
+from replay.editors.tabby.server import (
     TabbyRules,
     build_prefix,
-    build_request,
     build_server_prompt,
     clip_prompt,
-    guess_family,
-    logged_prompt,
     split_fim_prompt,
-    split_lines,
     stop_words,
 )
 from replay.editors.templates import get_family
@@ -63,10 +62,10 @@ def test_extract_snippets_from_segments_golden() -> None:
         "relevant_snippets_from_changed_files": [{"filepath": "a1.py", "body": "res_1 = invoke_function_1(n)", "score": 1.0}],
         "relevant_snippets_from_recently_opened_files": [{"filepath": "b1.py", "body": "res_1 = invoke_function_1(n)", "score": 1.0}],
     }
-    assert len(tabby._select_snippets(segments, NEWEST)) == 3
-    assert tabby._select_snippets({"prefix": "x"}, NEWEST) == []
+    assert len(server._select_snippets(segments, NEWEST)) == 3
+    assert server._select_snippets({"prefix": "x"}, NEWEST) == []
     # Before 0.19.0 the server had no opened-file snippets.
-    assert len(tabby._select_snippets(segments, TabbyRules.for_version("0.18.0"))) == 2
+    assert len(server._select_snippets(segments, TabbyRules.for_version("0.18.0"))) == 2
 
 
 # --- lib.rs test_clip_prompt ------------------------------------------------------------------
@@ -131,7 +130,7 @@ def test_snippet_budget_is_768_bytes_and_stops_at_first_misfit_per_group() -> No
     segments = {"prefix": "p", "declarations": [{"filepath": "a", "body": big}, {"filepath": "b", "body": big},
                                                  {"filepath": "c", "body": small}],
                 "relevant_snippets_from_changed_files": [{"filepath": "d", "body": small}, {"filepath": "e", "body": "t" * 60}]}
-    chosen = [path for path, _ in tabby._select_snippets(segments, NEWEST)]
+    chosen = [path for path, _ in server._select_snippets(segments, NEWEST)]
     # b does not fit, so c is never looked at; the next group starts over: d fits (700), e does not (760 <= 768 fits)
     assert chosen == ["a", "d", "e"]
 

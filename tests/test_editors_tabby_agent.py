@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.editors.tabby import build_request
+from replay.editors.tabby.client import build_request
 from replay.records import EditorInput
 from tests.tabby_agent_lsp import installed_asset, tabby_agent
 

@@ -1,35 +1,81 @@
-"""How each editor turns a cursor into a prompt: templates, Tabby, Continue, the standard profile.
+"""The editor profiles: how each editor turns a cursor into a prompt, and the model's answer into
+what it shows.
 
-`render` dispatches one EditorInput to a profile; `rebuild_logged_prompt` rebuilds, from a
-capture's segments, the prompt text the editor's own log holds (what `fimreplay verify`
-compares byte for byte).
+A profile is registered once here (PROFILES) and every name list (CLI choices, TUI menus, run
+inputs) is derived from it. Each profile's package or module provides:
+- `render(inp, model, version)` -> RenderedPrompt (the prompt side);
+- `complete(inp, raw, model=, version=, timing=)` -> Shown (the completion stage, stage.py);
+- `stream_stop(inp, model=, version=)` -> a predicate over the streamed text, or None when the
+  editor never cancels a stream early;
+- `rebuild_logged_prompt(record)` where the editor logs prompts (what `fimreplay verify` checks).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import import_module
 from types import ModuleType
 
+from replay.editors.stage import Shown, StreamStop, Timing
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt
-
-EDITORS = ("tabby", "continue", "standard")
 
 
 class UnknownEditor(ValueError):
     """An editor name with no profile."""
 
 
-def _module(editor: str) -> ModuleType:
-    names = {"tabby": "replay.editors.tabby", "continue": "replay.editors.continue_", "standard": "replay.editors.standard"}
-    if editor not in names:
-        raise UnknownEditor(f"unknown editor {editor!r} (known: {', '.join(EDITORS)})")
-    return import_module(names[editor])
+@dataclass(frozen=True)
+class EditorProfile:
+    """One editor: its prompt module and its completion-stage module (imported on first use, so
+    that naming an editor does not load every editor's tables)."""
+
+    name: str
+    prompt_module: str
+    completion_module: str
+
+    def _prompt(self) -> ModuleType:
+        return import_module(self.prompt_module)
+
+    def _completion(self) -> ModuleType:
+        return import_module(self.completion_module)
+
+    def render(self, inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
+        return self._prompt().render(inp, model, version=version)
+
+    def complete(self, inp: EditorInput, raw: str, model: str, version: str | None = None,
+                 timing: Timing | None = None) -> Shown:
+        return self._completion().complete(inp, raw, model=model, version=version, timing=timing)
+
+    def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
+        return self._completion().stream_stop(inp, model=model, version=version)
+
+
+PROFILES: dict[str, EditorProfile] = {
+    "tabby": EditorProfile("tabby", "replay.editors.tabby.profile", "replay.editors.tabby.completion"),
+    "continue": EditorProfile("continue", "replay.editors.continue_.prompt", "replay.editors.continue_.completion"),
+    "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard"),
+}
+EDITORS = tuple(PROFILES)
+
+
+def profile(spec: str) -> tuple[EditorProfile, str | None]:
+    """`tabby`, `continue@0.9.262` or `standard` -> the profile and the version (None: newest)."""
+    name, _, version = spec.partition("@")
+    if name not in PROFILES:
+        raise UnknownEditor(f"unknown editor {name!r} (known: {', '.join(EDITORS)})")
+    return PROFILES[name], version or None
 
 
 def render(editor: str, inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
     """The prompt `editor` (tabby | continue | standard) builds for `model` at this cursor."""
-    return _module(editor).render(inp, model, version=version)
+    return profile(editor)[0].render(inp, model, version)
+
+
+def complete(editor: str, inp: EditorInput, raw: str, model: str, version: str | None = None,
+             timing: Timing | None = None) -> Shown:
+    """What `editor` shows of the raw text `raw` the model returned at this cursor."""
+    return profile(editor)[0].complete(inp, raw, model, version, timing)
 
 
 def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
@@ -43,4 +89,6 @@ def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
         date = datetime.fromtimestamp(record.ts, timezone.utc).date().isoformat() if record.ts is not None else None
         return logged_prompt(record.segments, record.language, model=record.model, version=record.editor_version,
                              reference=record.logged_prompt, date=date)
-    return _module(record.editor).rebuild_logged_prompt(record)
+    from replay.editors.continue_ import rebuild_logged_prompt as continue_logged
+
+    return continue_logged(record)

@@ -21,7 +21,7 @@ import msgspec
 from replay.records import EditorInput, RenderedPrompt, Snippet
 
 # Tabby's kinds (declaration, changed, opened, clipboard) and Continue's own payload groups
-# (visited, edited, diff, static: replay/editors/continue_.py maps them); "snippet" is any other.
+# (visited, edited, diff, static: replay/editors/continue_/ maps them); "snippet" is any other.
 SNIPPET_KINDS = ("declaration", "changed", "opened", "clipboard", "snippet", "visited", "edited", "diff", "static")
 _FIMITEM_KEYS = {"middle", "file", "mode", "start", "end", "chunk_start", "corpus_hash"}
 _KEYS = {"document", "cursor", "prefix", "suffix", "filepath", "workspace", "language", "snippets", "options", "id",

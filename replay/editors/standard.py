@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from replay.editors.stage import Shown, StreamStop, Timing
 from replay.editors.templates import Family, family_for_model, get_family
 from replay.records import EditorInput, RenderedPrompt
 from replay.tokens.tokenizer import Tokenizer, default_tokenizer_spec, load_tokenizer
@@ -122,3 +123,17 @@ def render(inp: EditorInput, model: str, version: str | None = None, tokenizer: 
     return RenderedPrompt(profile="standard", family=family.name, text=text, prefix_sent=prefix, suffix_sent=suffix,
                           route="raw", stop=family.stop, max_new_tokens=opts["max_new_tokens"],
                           token_ids=tuple(bos + tok.encode(text)), item_id=inp.item_id)
+
+
+def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: str | None = None,
+             timing: Timing | None = None) -> Shown:
+    """No editor stands between the model and the benchmark: the shown text is the model's text
+    cut at the template's stop words, all of it. Like-for-like comparison is the scorer's job
+    (replay.scoring `--lines auto` scores as many lines as the reference middle has), as the
+    seed's public runs scored the first line of line-mode items (`--lines_to_match 1`)."""
+    return Shown(text=raw, multiline=True)
+
+
+def stream_stop(inp: EditorInput, *, model: str | None = None, version: str | None = None) -> StreamStop | None:
+    """The benchmark generates its whole budget (128 new tokens) unless the template stops it."""
+    return None

@@ -21,7 +21,7 @@ Sources (read 2026-11-22):
   settles it.
 
 Editor-specific renderings (Continue's multi-file Qwen form, Codestral `+++++` snippet prefix,
-the CodeGeeX header, the hole-filler chat text) live in continue_.py, not here.
+the CodeGeeX header, the hole-filler chat text) live in continue_/templates.py, not here.
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ _FAMILIES: tuple[Family, ...] = (
         order="SPM", prefix_token="<|code_prefix|>", suffix_token="<|code_suffix|>", middle_token="<|code_middle|>",
         stop=("<|user|>", "<|code_suffix|>", "<|code_prefix|>", "<|code_middle|>", "<|assistant|>", "<|endoftext|>"),
         eos="<|endoftext|>", bos=None, adds_bos=None,
-        source=f"{_CONTINUE} codegeexFimTemplate (the core; its ###PATH header is Continue's, in continue_.py)",
+        source=f"{_CONTINUE} codegeexFimTemplate (the core; its ###PATH header is Continue's, in continue_/templates.py)",
     ),
     Family(
         name="mercury",

@@ -1,0 +1,44 @@
+"""The Continue autocomplete profile: the prompt Continue (continuedev/continue) builds at a cursor,
+and what it shows of the model's answer.
+
+The pipeline, in Continue's order (core/autocomplete/CompletionProvider.ts ->
+templating/index.ts renderPromptWithTokenLimit):
+
+1. HelperVars.prunePrefixSuffix (core/autocomplete/util/HelperVars.ts): the prefix keeps whole
+   lines from the bottom within maxPromptTokens x prefixPercentage tokens, the suffix whole lines
+   from the top within min(maxPromptTokens - tokens(prefix), maxSuffixPercentage x
+   maxPromptTokens), counted with Continue's own counting tokenizer (tokens.py).
+2. An empty suffix becomes "\\n" (templating/index.ts preparePromptContext).
+3. Snippets are filtered and fitted into what is left of maxPromptTokens (templating/filtering.ts
+   getSnippets), taken in the order given: Continue shuffles its base snippets with Math.random,
+   so the input's order stands for the shuffled one.
+4. The template is chosen from the lower-cased model name (templating/AutocompleteTemplate.ts
+   getTemplateForModel) unless the `template` option overrides it; templates with their own
+   compilePrefixSuffix (Qwen-coder multi-file, Codestral, Mercury) place the snippets
+   themselves, the others get the comment header of templating/formatting.ts formatSnippets.
+5. If the prompt is longer than contextLength - maxTokens - buffer it is pruned again, prefix and
+   suffix in proportion (renderPromptWithTokenLimit, since 2025-07-30).
+6. Stop words: the template's list + the common ones (templating/getStopTokens.ts).
+7. Route (autocomplete/generation/CompletionStreamer.ts): a provider whose supportsFim() is true
+   gets prefix and suffix separately and the rendered template is NOT sent; otherwise the prompt
+   goes out with `raw: true`; the hole-filler template is a chat prompt for chat models.
+   `text` and `logged_prompt` are the rendered template on every route (dev data logs it as
+   `prompt` even on the FIM route); on the FIM route the engine gets prefix_sent/suffix_sent.
+
+Profiles are releases (`continue@0.9.262-vscode`, rules read from the source at each release
+tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each `_ERA_CHANGES`
+entry is a commit of continuedev/continue that changed a rule modelled here); the default is the
+newest. The rules that vary are the budgets, the template choice, pruning, re-pruning, the empty
+suffix, the multipliers, the clipboard default and the FIM log form. Snippet selection and the
+snippet header are those of the newest source in every profile (Continue rewrote that pipeline
+on 2024-11-19..22; older profiles do not model the earlier one).
+
+Modules: releases.py (rules by release), tokens.py (Continue's counting tokenizers), uri.py,
+js.py (JavaScript string semantics), languages.py, templates.py, snippets.py, prompt.py (the
+pipeline above), logs.py (the logged prompt rebuilt), completion.py (what Continue shows).
+"""
+
+from replay.editors.continue_.logs import rebuild_logged_prompt
+from replay.editors.continue_.prompt import render
+
+__all__ = ["rebuild_logged_prompt", "render"]

@@ -1,0 +1,57 @@
+"""The prompt Continue logged, rebuilt from a capture (what `fimreplay verify` compares)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from replay.editors.continue_.languages import language_for
+from replay.editors.continue_.prompt import render_template
+from replay.editors.continue_.releases import ERAS, ContinueError, Era, era_for
+from replay.editors.continue_.templates import Ctx, Template, template_for_model
+from replay.editors.continue_.uri import to_uri
+from replay.records import CaptureRecord
+
+
+def capture_era(record: CaptureRecord) -> Era | None:
+    """The rules a capture was made under: its editor_version (a release the table knows, or a
+    date), else the dated range of its timestamp; None when neither is known."""
+    if record.editor_version:
+        try:
+            return era_for(record.editor_version)
+        except ContinueError:
+            pass  # a release newer than the table, or an unusable string: the timestamp decides
+    if record.ts is not None:
+        day = dt.datetime.fromtimestamp(record.ts, tz=dt.timezone.utc).date()
+        return era_for(max(day, ERAS[0].since).isoformat())
+    return None
+
+
+def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
+    """The prompt text Continue logged, rebuilt from the prefix/suffix logged beside it.
+
+    Dev data logs `prefix`/`suffix` after compilePrefixSuffix / the snippet header, and `prompt`
+    as the template applied to exactly those (templating/index.ts buildPrompt), so the template
+    alone rebuilds it; a `template` in the logged options wins as it did in Continue. Snippets
+    are not logged: the CodeGeeX reference block cannot be rebuilt. The output channel logs the
+    FIM route as `{prefix}<FIM>{suffix}` or `Prefix: {prefix}\nSuffix: {suffix}` by version; with
+    no version or date known (the channel has none) the form the importer saw stands. None when
+    there is nothing to rebuild from.
+    """
+    if record.segments is None or record.lossy:
+        return None
+    era = capture_era(record)
+    prefix, suffix = record.segments.prefix, record.segments.suffix or ""
+    if record.extra.get("route") == "fim":
+        style = era.fim_log if era is not None else record.extra.get("fim_rendering")
+        if style == "Prefix/Suffix":
+            return f"Prefix: {prefix}\nSuffix: {suffix}"
+        return f"{prefix}<FIM>{suffix}" if style == "<FIM>" else None
+    if record.model is None:
+        return None
+    era = era or ERAS[-1]
+    logged_options = record.extra.get("options") if isinstance(record.extra.get("options"), dict) else {}
+    override = logged_options.get("template") or None
+    template: Template | str = override if isinstance(override, str) else template_for_model(record.model, era)
+    filepath = to_uri(record.filepath or record.segments.filepath or "Untitled.txt")
+    ctx = Ctx(filepath=filepath, reponame="myproject", language=language_for(filepath)[0], snippets=(), workspaces=(), era=era)
+    return render_template(template, prefix, suffix, ctx)

@@ -1,0 +1,164 @@
+"""Continue's autocomplete prompt at one cursor: pruning, snippets, template, re-pruning,
+stop words and route (the pipeline of the package docstring)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from replay.editors.continue_ import tokens as ct
+from replay.editors.continue_.languages import language_for
+from replay.editors.continue_.releases import ContinueError, Era, era_for, profile_name
+from replay.editors.continue_.snippets import format_snippets, select_snippets
+from replay.editors.continue_.templates import Ctx, Template, render_handlebars, template_for_model
+from replay.editors.continue_.uri import to_uri, uri_basename
+from replay.records import EditorInput, RenderedPrompt, Snippet
+
+
+FIM_PROVIDERS = frozenset({"deepseek", "inception", "llamastack", "mistral", "moonshot", "siliconflow"})
+
+
+def supports_fim(provider: str | None, model: str, opts: dict[str, Any]) -> bool:
+    """llm.supportsFim(): true for the providers above; Vertex AI for code-gecko/codestral
+    models; Ollama when the model's template has `.Suffix` (asked from /api/show at run time:
+    give `supportsFim` in the options); false for every other provider (BaseLLM)."""
+    if "supportsFim" in opts:
+        return bool(opts["supportsFim"])
+    if provider in FIM_PROVIDERS:
+        return True
+    if provider == "vertexai":
+        return "code-gecko" in model or "codestral" in model
+    return False
+
+
+COMMON_STOPS = ("/src/", "#- coding: utf-8", "```")  # getStopTokens.ts commonStops
+STARCODER2_STOPS = ("t.", "\nt", "<file_sep>")  # getStopTokens.ts STARCODER2_T_ARTIFACTS
+DEFAULT_MAX_TOKENS = 4096  # core/llm/constants.ts
+DEFAULT_CONTEXT_LENGTH = 32768  # core/llm/constants.ts
+
+
+def stop_tokens(template: Template | None, model: str) -> tuple[str, ...]:
+    """getStopTokens: the template's stops, the common ones, and for starcoder2 names the
+    t-artifacts. A `template` option override brings no stops of its own."""
+    extra = STARCODER2_STOPS if "starcoder2" in model.lower() else ()
+    return (template.stop if template else ()) + COMMON_STOPS + extra
+
+
+# ---------------------------------------------------------------------------------------------
+# The pipeline
+
+_NUMBER_OPTIONS = ("maxPromptTokens", "prefixPercentage", "maxSuffixPercentage", "contextLength", "maxTokens")
+_TEXT_OPTIONS = ("template", "provider")
+
+
+def _options(inp_opts: dict[str, Any], era: Era) -> dict[str, Any]:
+    """The era's defaults overridden by the input's options, type-checked (ContinueError names
+    the bad option: a string where Continue needs a number would fail its arithmetic)."""
+    for key in _NUMBER_OPTIONS:
+        value = inp_opts.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise ContinueError(f"option {key} must be a number, got {value!r}")
+    for key in _TEXT_OPTIONS:
+        value = inp_opts.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ContinueError(f"option {key} must be a string, got {value!r}")
+    return {"maxPromptTokens": era.max_prompt_tokens, "prefixPercentage": era.prefix_percentage,
+            "maxSuffixPercentage": era.max_suffix_percentage, **{k: v for k, v in inp_opts.items() if v is not None}}
+
+
+def prune_prefix_suffix(prefix: str, suffix: str, model: str, opts: dict[str, Any], era: Era) -> tuple[str, str]:
+    """HelperVars.prunePrefixSuffix."""
+    kw = {"per_line": era.per_line_pruning, "multipliers": era.multipliers}
+    pruned_prefix = ct.prune_lines_from_top(prefix, opts["maxPromptTokens"] * opts["prefixPercentage"], model, **kw)
+    max_suffix = min(opts["maxPromptTokens"] - ct.count_tokens(pruned_prefix, model, era.multipliers),
+                     opts["maxSuffixPercentage"] * opts["maxPromptTokens"])
+    return pruned_prefix, ct.prune_lines_from_bottom(suffix, max_suffix, model, **kw)
+
+
+def _build(template: Template | str, prefix: str, suffix: str, ctx: Ctx, comment: str) -> tuple[str, str, str]:
+    """buildPrompt: compile or add the snippet header, then render. Returns prompt, prefix, suffix."""
+    compile_ = template.compile if isinstance(template, Template) else None
+    if compile_ is not None:
+        prefix, suffix = compile_(prefix, suffix, ctx)
+    else:
+        prefix = format_snippets(ctx.snippets, ctx.filepath, comment, list(ctx.workspaces)) + "\n" + prefix
+    return render_template(template, prefix, suffix, ctx), prefix, suffix
+
+
+def render_template(template: Template | str, prefix: str, suffix: str, ctx: Ctx) -> str:
+    """The template applied to an already compiled prefix/suffix (renderStringTemplate or the
+    template function)."""
+    body = template if isinstance(template, str) else template.template
+    if isinstance(body, str):
+        values = {"prefix": prefix, "suffix": suffix, "filename": uri_basename(ctx.filepath), "reponame": ctx.reponame, "language": ctx.language}
+        return render_handlebars(body, values)
+    return body(prefix, suffix, ctx)
+
+
+def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
+    """The prompt Continue's autocomplete builds for `model` at this cursor.
+
+    Options (`inp.options`, Continue's own names): the tabAutocompleteOptions maxPromptTokens,
+    prefixPercentage, maxSuffixPercentage, template, useRecentlyOpened,
+    experimental_include{Clipboard,RecentlyVisitedRanges,RecentlyEditedRanges,Diff}; and of the
+    model entry: provider, contextLength, maxTokens (completionOptions.maxTokens), supportsFim.
+    """
+    era = era_for(version)
+    opts = _options(inp.options, era)
+    workspaces = [to_uri(inp.workspace)] if inp.workspace else []
+    filepath = to_uri(inp.filepath or "Untitled.txt", inp.workspace)
+    lang_name, comment = language_for(filepath)
+    prefix, suffix = prune_prefix_suffix(inp.prefix, inp.suffix, model, opts, era)
+    caret_window = prefix + suffix
+    if suffix == "" and era.empty_suffix_newline:
+        suffix = "\n"
+    reponame = uri_basename(workspaces[0]) if workspaces else "myproject"
+    snippets = tuple(
+        s if s.kind in ("diff", "clipboard") or not s.filepath else Snippet(filepath=to_uri(s.filepath, inp.workspace), content=s.content, kind=s.kind)
+        for s in inp.snippets
+    )
+    snippets = select_snippets(snippets, caret_window, model, opts, era)
+    ctx = Ctx(filepath=filepath, reponame=reponame, language=lang_name, snippets=snippets, workspaces=tuple(workspaces), era=era)
+    chosen = template_for_model(model, era)
+    template: Template | str = opts["template"] if opts.get("template") else chosen
+    prompt, cprefix, csuffix = _build(template, prefix, suffix, ctx, comment)
+
+    context_length = opts.get("contextLength", DEFAULT_CONTEXT_LENGTH)
+    max_tokens = opts.get("maxTokens", DEFAULT_MAX_TOKENS)
+    pruned = reprune(prompt, prefix, suffix, model, context_length, max_tokens, era) if era.context_reprune else None
+    if pruned is not None:
+        prompt, cprefix, csuffix = _build(template, *pruned, ctx, comment)
+
+    tpl = template if isinstance(template, Template) else None
+    provider = opts.get("provider")
+    if supports_fim(provider, model, opts):
+        route = "fim"
+    elif tpl is not None and tpl.chat:
+        route = "chat"
+    else:
+        route = "raw"
+    return RenderedPrompt(
+        profile=profile_name(era), family=tpl.family if tpl else "custom", text=prompt,
+        prefix_sent=cprefix, suffix_sent=csuffix, route=route, stop=stop_tokens(tpl, model),
+        max_new_tokens=int(max_tokens), item_id=inp.item_id, logged_prompt=prompt,
+    )
+
+
+def reprune(prompt: str, prefix: str, suffix: str, model: str, context_length: float, max_tokens: float, era: Era) -> tuple[str, str] | None:
+    """renderPromptWithTokenLimit: if the prompt exceeds contextLength - maxTokens - buffer,
+    drop ceil(excess x share) tokens of lines from the prefix's top and the rest from the
+    suffix's bottom. None when the prompt fits."""
+    allowed = context_length - max_tokens - ct.token_counting_buffer_safety(context_length)
+    excess = ct.count_tokens(prompt, model, era.multipliers) - allowed
+    if excess <= 0:
+        return None
+    n_prefix = ct.count_tokens(prefix, model, era.multipliers)
+    n_suffix = ct.count_tokens(suffix, model, era.multipliers)
+    if n_prefix + n_suffix > 0:
+        drop_prefix = math.ceil(excess * (n_prefix / (n_prefix + n_suffix)))
+        drop_suffix = math.ceil(excess - drop_prefix)
+        kw = {"per_line": era.per_line_pruning, "multipliers": era.multipliers}
+        prefix = ct.prune_lines_from_top(prefix, max(0, n_prefix - drop_prefix), model, **kw)
+        suffix = ct.prune_lines_from_bottom(suffix, max(0, n_suffix - drop_suffix), model, **kw)
+    return prefix, suffix
+

@@ -1,0 +1,135 @@
+"""Continue's rules by release: dated rule changes and the release table.
+
+Profiles are releases (`continue@0.9.262-vscode`, rules read from the source at each release
+tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each `_ERA_CHANGES`
+entry is a commit of continuedev/continue that changed a rule modelled here); the default is the
+newest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+
+class ContinueError(ValueError):
+    """An input Continue itself would fail on (it throws, and no completion is requested)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Eras: dated rule changes (continuedev/continue git history of the files named)
+
+@dataclasses.dataclass(frozen=True)
+class Era:
+    """The rules of one Continue version (a dated range, or one release). Rules not listed are
+    those of the newest source."""
+
+    since: dt.date
+    label: str = ""  # the release it was read from ("0.9.262-vscode"); "" for a dated range
+    fim_log: str = ""  # core/llm/index.ts streamFim log form: "" | "<FIM>" | "Prefix/Suffix"
+    max_prompt_tokens: int = 500  # core/util/parameters.ts DEFAULT_AUTOCOMPLETE_OPTS
+    prefix_percentage: float = 0.85
+    max_suffix_percentage: float = 0.25
+    include_clipboard: bool = False  # experimental_includeClipboard default (absent before 2025-02-01)
+    empty_suffix_newline: bool = False  # templating/index.ts: suffix "" -> "\n"
+    per_line_pruning: bool = False  # llm/countTokens.ts pruneLines* count lines + newlines
+    context_reprune: bool = False  # templating/index.ts renderPromptWithTokenLimit
+    multipliers: bool = False  # llm/getAdjustedTokenCount.ts used by countTokens
+    qwen_coder: str = "stable"  # "stable" | "plain" | "multifile"
+    granite3_hole_filler: bool = False
+    mercury: bool = False
+    seed_coder: bool = False
+    granite4: bool = False
+    unique_path_objects: bool = False  # uri.ts getShortestUniqueRelativeUriPaths returns objects
+
+
+_ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    # (date, commit in continuedev/continue, changes)
+    ("2024-04-12", "6c99a34532 core/util/parameters.ts: 500 / 0.85 / 0.25", {}),
+    ("2024-05-23", "5c4e5124c8 core/llm/index.ts: FIM route logged as prefix<FIM>suffix", {"fim_log": "<FIM>"}),
+    ("2024-05-24", "08dc5db183 core/util/parameters.ts: maxPromptTokens 1024", {"max_prompt_tokens": 1024}),
+    ("2024-09-21", "387a76aa5b AutocompleteTemplate.ts: Qwen2.5-Coder template", {"qwen_coder": "plain"}),
+    ("2024-11-21", "3934e8d81f AutocompleteTemplate.ts: granite3 -> hole filler", {"granite3_hole_filler": True}),
+    ("2024-11-29", "63e63f54cd core/util/parameters.ts: prefix 0.3, suffix 0.2", {"prefix_percentage": 0.3, "max_suffix_percentage": 0.2}),
+    ("2024-12-13", "707bc867fe templating/index.ts: empty suffix -> newline; 7621abcdcc uri.ts uniquePath; "
+                   "1f36d42571 core/llm/index.ts: FIM route logged as Prefix:/Suffix:",
+     {"empty_suffix_newline": True, "unique_path_objects": True, "fim_log": "Prefix/Suffix"}),
+    ("2025-02-01", "d92a7e08b9 core/util/parameters.ts: experimental_includeClipboard true", {"include_clipboard": True}),
+    ("2025-04-23", "881f8b3139 llm/countTokens.ts: per-line pruning counts", {"per_line_pruning": True}),
+    ("2025-04-26", "e39446d477 AutocompleteTemplate.ts: mercury", {"mercury": True}),
+    ("2025-05-11", "ea3bf046a1 AutocompleteTemplate.ts: seed-coder", {"seed_coder": True}),
+    ("2025-07-30", "5c9362b732 templating/index.ts: re-prune to the context length", {"context_reprune": True}),
+    ("2025-09-11", "3a44a9fb65 core/util/parameters.ts: clipboard off by default", {"include_clipboard": False}),
+    ("2025-10-30", "d1ba7c9bba AutocompleteTemplate.ts: granite 4", {"granite4": True}),
+    ("2026-01-28", "8da07defb4 llm/countTokens.ts: per-model token multipliers", {"multipliers": True}),
+    ("2026-03-25", "2874981435 AutocompleteTemplate.ts: Qwen multi-file FIM", {"qwen_coder": "multifile"}),
+)
+
+
+def _build_eras() -> tuple[Era, ...]:
+    eras: list[Era] = []
+    current: dict[str, Any] = {}
+    for day, _commit, changes in _ERA_CHANGES:
+        current = {**current, **changes}
+        eras.append(Era(since=dt.date.fromisoformat(day), **current))
+    return tuple(eras)
+
+
+ERAS = _build_eras()
+
+
+# Release tags -> the rules their source has (replay/data/continue_releases.json, read from the
+# files at each v*-vscode / v*-jetbrains tag of continuedev/continue; see its "source").
+_RELEASES_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "continue_releases.json"
+_FLAGS = ("include_clipboard", "empty_suffix_newline", "per_line_pruning", "context_reprune", "multipliers",
+          "granite3_hole_filler", "mercury", "seed_coder", "granite4", "unique_path_objects")
+
+
+@functools.lru_cache(maxsize=1)
+def releases() -> dict[str, Era]:
+    """Every Continue release of the table, keyed like "0.9.262-vscode" / "1.0.10-jetbrains"."""
+    data = json.loads(_RELEASES_FILE.read_text(encoding="utf-8"))
+    assert data["columns"][6:] == list(_FLAGS), "continue_releases.json columns changed"
+    out = {}
+    for name, (day, mpt, pp, msp, qwen, fim_log, bits) in data["releases"].items():
+        out[name] = Era(since=dt.date.fromisoformat(day), label=name, fim_log=fim_log, max_prompt_tokens=mpt,
+                        prefix_percentage=pp, max_suffix_percentage=msp, qwen_coder=qwen,
+                        **{flag: bit == "1" for flag, bit in zip(_FLAGS, bits, strict=True)})
+    return out
+
+
+def _release_key(version: str) -> str | None:
+    v = version.strip().removeprefix("v")
+    table = releases()
+    for key in (v, f"{v}-vscode"):  # a bare number is a VS Code release (JetBrains numbers differ)
+        if key in table:
+            return key
+    return None
+
+
+def era_for(version: str | None) -> Era:
+    """The rules of a Continue release ("0.9.262", "v1.0.10-jetbrains") or of a date
+    (`YYYY-MM-DD`, or an ISO timestamp: the dated ranges of _ERA_CHANGES); None is the newest."""
+    if not version:
+        return ERAS[-1]
+    key = _release_key(version)
+    if key is not None:
+        return releases()[key]
+    try:
+        day = dt.date.fromisoformat(version[:10])
+    except ValueError:
+        raise ContinueError(f"unknown Continue version {version!r}: give a release from v0.8.24 "
+                            f"({len(releases())} known) or a date YYYY-MM-DD") from None
+    if day < ERAS[0].since:
+        raise ContinueError(f"no Continue profile before {ERAS[0].since} (autocomplete defaults of parameters.ts), got {version}")
+    return [e for e in ERAS if e.since <= day][-1]
+
+
+def profile_name(era: Era) -> str:
+    return f"continue@{era.label or era.since.isoformat()}"
+
+

@@ -1,0 +1,82 @@
+"""The answer side of an editor profile: what the editor does with the model's raw text before
+the user sees it.
+
+Every profile has a completion stage with the same signature, `complete(inp, raw, model=...,
+version=..., timing=...) -> Shown`: it takes the editor's view at the cursor (the EditorInput
+the prompt was rendered from: the document before and after the cursor, language, filepath,
+the editor's own options) and the engine's raw text (already cut at the prompt's stop words),
+and returns the text the editor inserts at the cursor, or None when it shows nothing, with a
+trace of each rule that changed it.
+
+A profile that aborts the engine's stream early (Continue's single-line mode at the first line)
+also gives `stream_stop(inp, model=..., version=...)`: a predicate over the text streamed so far
+that returns how many characters of it the editor reads before it cancels the request (None:
+read on). The replay stops the engine there too; with greedy decoding the shown text is the same
+as if the whole budget had been generated (tests/test_stage_contract.py checks it per profile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import msgspec
+
+from replay.records import TraceStep
+
+# When each piece of the stream arrived: (characters of raw text received so far, seconds since
+# the request was sent), one pair per streamed chunk, in order. Only time-based editor rules
+# (Continue's showWhateverWeHaveAtXMs and its processing timeout) read it, and only on request.
+Timing = Sequence[tuple[int, float]]
+
+# Given the raw text streamed so far, the length the editor reads before it cancels the stream,
+# or None to keep reading.
+StreamStop = Callable[[str], "int | None"]
+
+
+class Shown(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What the editor showed for one raw completion.
+
+    `text` is what is inserted at the cursor (for tabby-agent, whose edit range starts at the
+    beginning of the word being typed, without the part already typed); None when nothing is
+    shown. `replace_after` counts the characters after the cursor that the insertion replaces
+    (tabby-agent's auto-closing range), 0 otherwise. `multiline` is the editor's single/multi-line
+    decision. `timing_applied` says whether time-based cuts were applied from measured timing.
+    """
+
+    text: str | None
+    multiline: bool
+    replace_after: int = 0
+    trace: tuple[TraceStep, ...] = ()
+    timing_applied: bool = False
+
+
+class Steps:
+    """Collects the trace while a stage runs: `apply` runs one rule and records it only when it
+    changed the text, so the trace lists exactly the steps that mattered."""
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+        self.trace: list[TraceStep] = []
+
+    def apply(self, step: str, source: str, rule: Callable[[str], str | None]) -> str | None:
+        if self.text is None:
+            return None
+        after = rule(self.text)
+        if after != self.text:
+            self.trace.append(TraceStep(step=step, source=source, text=after))
+            self.text = after
+        return self.text
+
+    def set(self, step: str, source: str, after: str | None) -> str | None:
+        """Record a change computed outside `apply` (a rule that needs more than the text)."""
+        if after != self.text:
+            self.trace.append(TraceStep(step=step, source=source, text=after))
+            self.text = after
+        return self.text
+
+    def shown(self, multiline: bool, replace_after: int = 0, timing_applied: bool = False) -> Shown:
+        return Shown(text=self.text, multiline=multiline, replace_after=replace_after, trace=tuple(self.trace),
+                     timing_applied=timing_applied)
+
+
+__all__ = ["Shown", "Steps", "StreamStop", "Timing", "TraceStep"]

@@ -1,0 +1,61 @@
+"""Tabby's settings, keyed by their own config paths, and the one check every Tabby stage uses.
+
+Client keys are tabby-agent's (~/.tabby-client/agent/config.toml), server keys are the Tabby
+server's config.toml; an unknown key or a value of the wrong type is an error, never ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# clients/tabby-agent/src/AgentConfig.ts defaultAgentConfig (1.5.0), keyed by the agent's own
+# config paths (as in ~/.tabby-client/agent/config.toml). Only the keys createSegments reads.
+AGENT_DEFAULTS: dict[str, Any] = {
+    "completion.prompt.experimentalStripAutoClosingCharacters": False,
+    "completion.prompt.maxPrefixLines": 20,
+    "completion.prompt.maxSuffixLines": 20,
+    "completion.prompt.clipboard.minChars": 3,
+    "completion.prompt.clipboard.maxChars": 2000,
+}
+
+# Tabby server settings (crates/tabby-common/src/config.rs CompletionConfig, config.toml
+# [completion]): max_input_length 1024 + 512, max_decoding_tokens 64 (hard-coded 64 before v0.15).
+SERVER_DEFAULTS: dict[str, Any] = {
+    "completion.max_input_length": 1024 + 512,
+    "completion.max_decoding_tokens": 64,
+}
+
+# ECMAScript WhiteSpace + LineTerminator: what String.prototype.trim/trimEnd remove. Python's
+
+# tabby-agent's completion stage (clients/tabby-agent/src/AgentConfig.ts defaultAgentConfig
+# `postprocess`), keyed like AGENT_DEFAULTS: replay.editors.tabby.completion reads them.
+COMPLETION_DEFAULTS: dict[str, Any] = {}
+
+
+class TabbyInputError(ValueError):
+    """An option or input the Tabby profile cannot use (bad key, bad value)."""
+
+
+
+def options(options: Mapping[str, Any] | None, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """Merge dotted-key (or nested) overrides into defaults; unknown keys are errors, not ignored."""
+    flat: dict[str, Any] = {}
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, Mapping):
+            for key, sub in value.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), sub)
+        else:
+            flat[prefix] = value
+
+    walk("", options or {})
+    known = {**AGENT_DEFAULTS, **SERVER_DEFAULTS, **COMPLETION_DEFAULTS}
+    for key, value in flat.items():
+        if key not in known:
+            raise TabbyInputError(f"unknown Tabby option {key!r} (known: {', '.join(sorted(known))})")
+        if type(value) is not type(known[key]):
+            raise TabbyInputError(f"Tabby option {key!r} must be {type(known[key]).__name__}, got {value!r}")
+    return {key: flat.get(key, default) for key, default in defaults.items()}
+
+

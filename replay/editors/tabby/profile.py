@@ -1,0 +1,107 @@
+"""The whole Tabby path for one cursor (client body, server prompt, engine prompt, stops), and
+the logged prompt rebuilt from a capture's segments (what `fimreplay verify` compares).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.editors.tabby.client import build_request
+from replay.editors.tabby.options import SERVER_DEFAULTS, TabbyInputError, options
+from replay.editors.tabby.server import TabbyRules, build_server_prompt, split_fim_prompt, stop_words
+from replay.editors.templates import FIM_TOKEN, Family, family_for_model, get_family
+from replay.records import EditorInput, RenderedPrompt, Segments
+
+
+def resolve_family(model: str) -> Family:
+    family = family_for_model(model)
+    if family is None:
+        raise TabbyInputError(f"no FIM template known for model {model!r}; name a registry model or a family")
+    return family
+
+
+def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
+    """The whole Tabby path for one cursor: agent body, server prompt, engine prompt, stops.
+
+    `model` is a Tabby registry id, HF/GGUF name, a family name, or a Tabby HTTP kind
+    (`openai/completion`: the `<|FIM|>` template, prefix and suffix sent apart: route "fim").
+    prefix_sent/suffix_sent: what went into the template (route "raw"), or the two parts the
+    HTTP engine sends (route "fim"). A blank prefix gives route "raw" with an empty text and no
+    request, as the agent sends nothing.
+    """
+    rules = TabbyRules.for_version(version)
+    family = _family(model)
+    opts = options(inp.options, SERVER_DEFAULTS)
+    profile = f"tabby@{rules.label}"
+    request = build_request(inp)
+    max_new = opts["completion.max_decoding_tokens"]
+    if request is None:
+        return RenderedPrompt(profile=profile, family=family.name, text="", prefix_sent="", suffix_sent="",
+                              route="raw", stop=(), max_new_tokens=max_new, request=None, item_id=inp.item_id)
+    server = build_server_prompt(request["segments"], request.get("language"), family, rules,
+                                 opts["completion.max_input_length"])
+    stop = stop_words(request.get("language") or "unknown", rules)
+    if family.name == "tabby-http":
+        head, tail = split_fim_prompt(server.engine_prompt)
+        return RenderedPrompt(profile=profile, family=family.name, text=server.engine_prompt, prefix_sent=head,
+                              suffix_sent=tail or "", route="fim" if tail is not None else "raw", stop=stop,
+                              max_new_tokens=max_new, request=request, item_id=inp.item_id,
+                              logged_prompt=server.logged_prompt)
+    return RenderedPrompt(profile=profile, family=family.name, text=server.engine_prompt, prefix_sent=server.prefix,
+                          suffix_sent=server.suffix, route="raw", stop=stop, max_new_tokens=max_new,
+                          request=request, item_id=inp.item_id, logged_prompt=server.logged_prompt)
+
+
+def _family(model: str) -> Family:
+    try:
+        return get_family(model)
+    except KeyError:
+        return resolve_family(model)
+
+
+def segments_to_request(segments: Segments) -> dict[str, Any]:
+    """A logged Tabby `segments` (the event log keeps prefix, suffix and declarations) as the
+    request segments the server built the prompt from."""
+    out: dict[str, Any] = {"prefix": segments.prefix, "suffix": segments.suffix}
+    declarations = [{"filepath": s.filepath, "body": s.content} for s in segments.snippets if s.kind == "declaration"]
+    if declarations:
+        out["declarations"] = declarations
+    return out
+
+
+# Leading sentinels of the families Tabby's registry uses, to tell a logged prompt's template
+# when the capture does not name its model (Tabby's event log does not).
+_LEADS: tuple[tuple[str, str], ...] = (
+    ("<fim_prefix>", "starcoder"), ("<|fim_prefix|>", "qwen2.5-coder"), ("<PRE> ", "codellama"),
+    ("<｜fim▁begin｜>", "deepseek-coder"), ("[SUFFIX]", "codestral"),
+)
+
+
+def guess_family(logged_prompt: str) -> Family:
+    """The template family a logged prompt was built with, from its sentinels (the log names no
+    model): the first sentinel found in the prompt; `<|FIM|>` for HTTP kinds; else no template."""
+    hits = [(logged_prompt.find(lead), name) for lead, name in _LEADS if lead in logged_prompt]
+    if hits:
+        return get_family(min(hits)[1])
+    if FIM_TOKEN in logged_prompt:
+        return get_family("tabby-http")
+    return get_family("none")
+
+
+def logged_prompt(segments: Segments, language: str | None, model: str | None = None,
+                  version: str | None = None, reference: str | None = None, date: str | None = None) -> str:
+    """Rebuild the `prompt` Tabby logged (before clipping) from a capture's segments.
+
+    The family comes from `model` when given, else from the sentinels of `reference` (the
+    logged prompt being checked); the release decides CRLF handling. Snippets from changed or
+    opened files are not in Tabby's log, so a prompt that had them cannot be rebuilt. Without
+    a version the capture's `date` picks the release (TabbyRules.for_date), else the newest.
+    """
+    rules = TabbyRules.for_date(date) if version is None and date else TabbyRules.for_version(version)
+    if model:
+        family = _family(model)
+    elif reference is not None:
+        family = guess_family(reference)
+    else:
+        raise TabbyInputError("a model (or the logged prompt) is needed to know the template")
+    return build_server_prompt(segments_to_request(segments), language, family, rules).logged_prompt
