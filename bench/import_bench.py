@@ -6,7 +6,7 @@ logged prompt, then view and select/dismiss events, the mix a real log has), the
   import: Importer(store, ...).import_file(path)  (detect, typed decode, identities, lz4 of
           each capture line, SQLite inserts in WAL mode, outcome join)
   floor:  the same lines inserted as blobs into one SQLite table (WAL), no parsing
-and prints MB/s of each and their ratios. Targets (issue 2): >= 50 MB/s and >= 0.5x bare.
+and prints MB/s of each and their ratios. Targets: >= 50 MB/s and >= 0.5x bare.
 
     /work/main/.venv/bin/python bench/import_bench.py [--events 200000] [--keep DIR]
 """

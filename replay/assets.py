@@ -150,7 +150,7 @@ def _npm(spec: str, sha256: str, what: str, name: str | None = None) -> Asset:
 
 
 NPM_ASSETS: list[Asset] = [
-    # The editor profiles (issue 3): the real Tabby client (its dist/cli.js bundles every
+    # The editor profiles: the real Tabby client (its dist/cli.js bundles every
     # dependency but node's own modules) and real Solidity sources to drive it on.
     _npm("tabby-agent@1.5.0", "e1db60480cf29ff57cfddf7dc0aed3b4c9e6cd74ff987e28d336cc3dc352f4e7",
          "tabby-agent 1.5.0, Tabby's editor client (LSP over stdio), for the client-stage check"),

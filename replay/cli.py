@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from replay import __version__
+from replay.editors import EDITORS
 from replay.store import Store, StoreError, open_store
 
 
@@ -94,7 +95,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
 
 
-# === capture import, listing and watch (issue 2) ==========================================
+# === capture import, listing and watch ==========================================
 
 
 _FORMAT_CHOICE = click.Choice(["tabby", "continue-devdata", "continue-console", "continue-jetbrains"])
@@ -189,13 +190,13 @@ def watch_cmd(dirs: tuple[Path, ...], fmt: str | None, rejects: Path | None, sto
         raise WorkFailure(f"watch failed: {exc}") from exc
 
 
-# === editor pipelines: render, verify (issue 3) ===========================================
+# === editor pipelines: render, verify ===========================================
 
 
 @cli.command("render")
 @db_option
 @click.argument("input_path", metavar="IN.jsonl", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--editor", type=click.Choice(["tabby", "continue", "standard"]), required=True, help="The editor profile.")
+@click.option("--editor", type=click.Choice(EDITORS), required=True, help="The editor profile.")
 @click.option("--editor-version", default=None, help="The editor release whose rules apply (default: the newest).")
 @click.option("--model", required=True, help="Model name (registry id, HF or GGUF name, GGUF path) or FIM family.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Output JSONL (default: stdout).")
@@ -217,6 +218,37 @@ def render_cmd(store: Store, input_path: Path, editor: str, editor_version: str 
     elif output is not None or summary["rejected"]:
         click.echo(f"rendered {summary['rendered']}, rejected {summary['rejected']}"
                    + (f" (kept in {summary['rejects_file']})" if summary["rejected"] else ""), err=output is None)
+
+
+@cli.command("postprocess")
+@db_option
+@click.argument("input_path", metavar="IN.jsonl", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--editor", type=click.Choice(EDITORS), required=True, help="The editor profile.")
+@click.option("--editor-version", default=None, help="The editor release whose rules apply (default: the newest).")
+@click.option("--model", required=True, help="Model name (registry id, HF or GGUF name, GGUF path) or FIM family.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Output JSONL (default: stdout).")
+@click.option("--keep-going", is_flag=True, help="Count and keep bad lines in a rejects file instead of stopping.")
+@click.option("--editor-timing", is_flag=True,
+              help="Apply the editor's time-based cuts from each line's `timing` (off: results do not depend on speed).")
+@json_option
+def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version: str | None, model: str, output: Path | None,
+                    keep_going: bool, editor_timing: bool, as_json: bool) -> None:
+    """What the editor shows of each line's `raw` model text: a render input plus `raw` in, one line out.
+
+    Out: id, shown_text (null: nothing shown), replace_after, multiline, trace. Takes --db like every command."""
+    from replay.editors.postprocess_file import postprocess_file
+    from replay.editors.render_file import RenderFailure
+
+    try:
+        summary = postprocess_file(input_path, editor, model, editor_version, output, keep_going, editor_timing)
+    except RenderFailure as exc:
+        raise (UsageFailure if exc.usage else WorkFailure)(str(exc)) from exc
+    if as_json:  # with the rows on stdout, the summary object goes to stderr
+        click.echo(json.dumps(summary, ensure_ascii=False), err=output is None)
+    elif output is not None or summary["rejected"]:
+        click.echo(f"postprocessed {summary['postprocessed']} ({summary['nothing_shown']} shown nothing), "
+                   f"rejected {summary['rejected']}" + (f" (kept in {summary['rejects_file']})" if summary["rejected"] else ""),
+                   err=output is None)
 
 
 @cli.command("verify")
@@ -247,7 +279,7 @@ def verify_cmd(store: Store, as_json: bool, editor: str | None, model: str | Non
 
 
 
-# === tokens, audit, assets (issue 4) ======================================================
+# === tokens, audit, assets ======================================================
 
 
 @cli.group("assets")
@@ -415,7 +447,7 @@ def audit_cmd(store: Store, as_json: bool, inputs: tuple[str, ...], spec: str, e
 
 
 
-# === benchmark items, corpus, scoring, reports (issue 5) ==================================
+# === benchmark items, corpus, scoring, reports ==================================
 
 
 @cli.command("evalgen")
@@ -514,13 +546,29 @@ def corpus_list_cmd(as_json: bool) -> None:
             click.echo(f"{i['name']}\t{i['source']}\t{i['n_files']} files\t{i.get('tarball_sha256') or ''}")
 
 
+def _lines(ctx: click.Context, param: click.Parameter, value: str) -> Any:
+    from replay.scoring import parse_lines
+
+    try:
+        return parse_lines(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+lines_option = click.option("--lines", default="auto", show_default=True, callback=_lines,
+                             help="Lines scored: auto (as many as the reference has), all, or N (the seed used 1).")
+text_option = click.option("--text", "text", type=click.Choice(["shown", "raw"]), default="shown", show_default=True,
+                           help="Score what the editor showed, or the raw text it received (cut at the stop words).")
+
+
 @cli.command("score")
 @click.argument("source")
-@click.option("--lines", type=click.IntRange(min=1), default=None, help="Score only the first N lines (the seed used 1).")
+@lines_option
+@text_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
 @json_option
 @db_option
-def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: Store) -> None:
+def score_cmd(source: str, lines: Any, text: str, seed: int, as_json: bool, store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
     from replay.scoring import aggregate, jsonl_pairs, score_rows, score_run, write_rejects
 
@@ -528,12 +576,12 @@ def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: S
     if path.is_file():
         pairs, rejects, counts = jsonl_pairs(path)
         result = aggregate(score_rows(pairs, lines), seed=seed)
-        result.update(source=source, run=None, lines=lines, scored="completion text after post-processing (stop words)",
-                      **counts, n_rejects=len(rejects))
+        result.update(source=source, run=None, text="given", lines=lines,
+                      scored="the file's completion text (cut at its stop words)", **counts, n_rejects=len(rejects))
         if rejects:
             result["rejects_file"] = str(write_rejects(rejects, path.with_name(path.name + ".rejects.jsonl")))
     elif store.run(source) is not None:
-        result, rejects = score_run(store, source, lines, seed)
+        result, rejects = score_run(store, source, lines, seed, text)  # type: ignore[arg-type]
     else:
         raise UsageFailure(f"{source}: neither a JSONL file nor a run in {store.path}")
     if rejects:
@@ -551,22 +599,23 @@ def score_cmd(source: str, lines: int | None, seed: int, as_json: bool, store: S
 @click.argument("runs", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["md", "csv", "json", "html"]), default="md", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
-@click.option("--lines", type=click.IntRange(min=1), default=None, help="Score only the first N lines.")
+@lines_option
+@text_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
 @db_option
-def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: int | None, seed: int, store: Store) -> None:
+def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, seed: int, store: Store) -> None:
     """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML page)."""
     from replay.report import RENDERERS, load_run
 
     missing = [r for r in runs if store.run(r) is None]
     if missing:
         raise UsageFailure(f"{store.path}: no run {missing[0]!r} (of {len(runs)} asked)")
-    text = RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed) for r in runs])
+    page = RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text) for r in runs])  # type: ignore[arg-type]
     if output is None:
-        click.echo(text, nl=False)
+        click.echo(page, nl=False)
     else:
         output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text, encoding="utf-8")
+        output.write_text(page, encoding="utf-8")
         click.echo(f"report of {len(runs)} run(s) -> {output}", err=True)
 
 
@@ -576,7 +625,7 @@ def _corpus_info(corpus: Any) -> dict[str, Any]:
     return {**{k: m[k] for k in keep if k in m}, "root": str(corpus.root), "n_files": len(m.get("files", {}))}
 
 
-# === replay runs, export, demo (issue 6) ==================================================
+# === replay runs, export, demo ==================================================
 from replay.backends import BACKENDS as _BACKEND_NAMES, HTTP_BACKENDS as _HTTP_BACKENDS  # noqa: E402
 
 
@@ -627,11 +676,16 @@ class _Progress:
 @click.option("--send-ids", is_flag=True, help="openai backend: send token ids as the prompt (vLLM).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="llamacpp backend: CPU threads.")
 @click.option("--no-cache", is_flag=True, help="Do not read the completion cache.")
+@click.option("--full-generation", is_flag=True,
+              help="Generate the whole budget even where the editor stops reading (stop word, cancelled stream).")
+@click.option("--editor-timing", is_flag=True,
+              help="Apply the editor's time-based cuts from the stream's measured timing (off: deterministic).")
 @json_option
 @db_option
 def run_cmd(source: str, backend: str, model: str, editor: str | None, family: str | None, ctx: int, max_new_tokens: int | None,
             run_id: str | None, endpoints: tuple[str, ...], concurrency: int, timeout: float, retries: int,
-            api_key_env: str | None, send_ids: bool, threads: int | None, no_cache: bool, as_json: bool, store: Store) -> None:
+            api_key_env: str | None, send_ids: bool, threads: int | None, no_cache: bool, full_generation: bool,
+            editor_timing: bool, as_json: bool, store: Store) -> None:
     """Replay items, rendered prompts or `captures` against a model into a run (resumable)."""
     from replay.backends import BackendError, GenParams
     from replay.backends.models import ModelError
@@ -640,8 +694,6 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
     if source != "captures" and not Path(source).is_file():
         raise UsageFailure(f"{source}: no such file (give a JSONL file or `captures`)")
     if editor is not None:
-        from replay.editors import EDITORS
-
         if editor.partition("@")[0] not in EDITORS:
             raise UsageFailure(f"--editor {editor}: unknown editor (known: {', '.join(EDITORS)})")
     if backend in _HTTP_BACKENDS and not endpoints:
@@ -651,7 +703,8 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
         result = run_source(store, source, backend, model=model, editor=editor, family=family,
                             params=GenParams(ctx=ctx, max_new_tokens=max_new_tokens), run_id=run_id,
                             endpoints=list(endpoints), concurrency=concurrency, use_cache=not no_cache,
-                            backend_options=options, on_progress=_Progress(not as_json and sys.stderr.isatty()))
+                            backend_options=options, on_progress=_Progress(not as_json and sys.stderr.isatty()),
+                            early_stop=not full_generation, editor_timing=editor_timing)
     except (ModelError, LookupError, ValueError) as exc:
         raise UsageFailure(str(exc)) from exc
     except BackendError as exc:
@@ -685,7 +738,7 @@ def export_cmd(source: str, fmt: str, output: Path, model: str | None, editor: s
     """Write a run's prompts (or a file's) as an OpenAI batch file for `vllm run-batch`."""
     from replay.backends import GenParams
     from replay.batch import export_openai_batch
-    from replay.run_inputs import Reject, editor_renderer, load_inputs
+    from replay.run_inputs import EditorRenderer, Reject, load_inputs
 
     run = store.run(source)
     rejects: list[Reject] = []
@@ -702,7 +755,7 @@ def export_cmd(source: str, fmt: str, output: Path, model: str | None, editor: s
             ref = resolve_model(model)
         except ModelError as exc:
             raise UsageFailure(str(exc)) from exc
-        inputs = load_inputs(source, store, lambda: editor_renderer(editor, render_model(ref)))
+        inputs = load_inputs(source, store, lambda: EditorRenderer(editor, render_model(ref)))
         model = ref.name
         prompts, rejects = inputs.prompts, inputs.rejects
     else:
@@ -785,7 +838,7 @@ def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: i
 
 
 
-# === the TUI (issue 7) ====================================================================
+# === the TUI ====================================================================
 @cli.command("tui")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The store file (default: fimreplay.db in the user data dir; $FIMREPLAY_DB).")

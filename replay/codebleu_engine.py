@@ -76,9 +76,12 @@ def _package_language(lang: str) -> CodeBleuLanguage:
 def language(name: str) -> CodeBleuLanguage:
     """The CodeBLEU description of `name`: solidity (ours) or one of the package's languages."""
     if name == "solidity":
-        from replay.solidity import codebleu_language
+        import tree_sitter_solidity
 
-        return codebleu_language()
+        from replay import solidity
+
+        return CodeBleuLanguage(name="solidity", grammar=tree_sitter_solidity.language, keywords=solidity.keywords(),
+                                dataflow=solidity.dfg_solidity, strip_comments=solidity.strip_comments)
     from codebleu.utils import AVAILABLE_LANGS
 
     if name not in AVAILABLE_LANGS:

@@ -52,6 +52,21 @@ class DemoResult:
     report: str = ""
 
 
+STAGE_COUNTS = ("n_items", "n_changed", "n_nothing_shown", "chars_removed", "n_stop_cut")
+
+
+def stage_line(shown: dict[str, Any], raw: dict[str, Any]) -> str:
+    """One line on how what the editor showed differs from what the engine gave, and what that
+    does to the headline score (`raw` is the whole raw text, as runs were scored before)."""
+    n = shown["n_items"]
+    if not n or "indel" not in shown["mean"]:
+        return "nothing scored"
+    return (f"Indel {shown['mean']['indel']:.3f} on what the editor showed, as many lines as the reference "
+            f"({raw['mean']['indel']:.3f} on the whole raw text); the editor changed {shown['n_changed']} of {n} "
+            f"completions (mean {shown['chars_removed'] / n:.1f} characters removed) and showed nothing for "
+            f"{shown['n_nothing_shown']}")
+
+
 def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_progress: ProgressFn | None = None) -> DemoResult:
     from replay import assets
     from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
@@ -125,8 +140,12 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_prog
                                         "errors": s.errors, "rejects": len(out.rejects), "wall_s": s.wall_s}
         say(f"run {label}: {s.completed}/{s.items} completed ({s.cached} from cache, {s.errors} errors) in {s.wall_s:.1f} s")
         scored, unscored = score_run(store, s.run)
-        result.steps[f"score_{label}"] = {"mean": scored["mean"], "total": scored["total"], "n_files": scored["n_files"],
-                                          "unscored": len(unscored), "rejects_file": scored.get("rejects_file")}
+        raw, _ = score_run(store, s.run, lines="all", text="raw")
+        result.steps[f"score_{label}"] = {"text": scored["text"], "lines": scored["lines"], "mean": scored["mean"],
+                                          "total": scored["total"], "n_files": scored["n_files"], "raw_mean": raw["mean"],
+                                          "unscored": len(unscored), "rejects_file": scored.get("rejects_file"),
+                                          **{k: scored[k] for k in STAGE_COUNTS}}
+        say(f"score {label}: {stage_line(scored, raw)}")
         if unscored:
             say(f"score {label}: {len(unscored)} not scored (no reference: {unscored[0].reason}), kept in {scored['rejects_file']}")
 

@@ -16,7 +16,18 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from replay.scoring import METRIC_NAMES, ScoredItem, aggregate, metric_key, run_pairs, score_rows
+from replay.scoring import (
+    METRIC_NAMES,
+    Lines,
+    ScoredItem,
+    Text,
+    aggregate,
+    metric_key,
+    run_pairs,
+    run_profile,
+    score_rows,
+    scored_what,
+)
 
 HEADLINE = "indel"
 LENGTH_BINS = (0, 16, 32, 64, 128, 256, 10**9)  # middle length in characters
@@ -31,43 +42,36 @@ class RunReport:
     rows: list[ScoredItem]
     summary: dict[str, Any]
     n_rejects: int = 0
+    text: Text = "shown"
+    lines: Lines = "auto"
+    stage: dict[str, int] | None = None  # how shown and raw differ (run_pairs counts)
 
     @property
     def label(self) -> str:
         return f"{self.model} · {self.profile} ({self.run_id})"
 
 
-def load_run(store: Any, run_id: str, lines: int | None = None, seed: int = 0) -> RunReport:
+def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown") -> RunReport:
     """Score one stored run (reusing stored scores when complete) and summarise it."""
     run = store.run(run_id)
     if run is None:
         raise KeyError(run_id)
     config = run["config"]
-    pairs, rejects, _ = run_pairs(store, run_id)
+    pairs, rejects, counts = run_pairs(store, run_id, text)
     stored: dict[str, dict[str, float]] = {}
+    keys = {metric_key(m, text, lines): m for m in METRIC_NAMES}
     for item_id, _, metric, value in store.scores(run_id):
-        for m in METRIC_NAMES:
-            if metric == metric_key(m, lines):
-                stored.setdefault(item_id, {})[m] = value
+        if metric in keys:
+            stored.setdefault(item_id, {})[keys[metric]] = value
     if pairs and all(p[0] in stored and {"indel", "exact", "bleu"} <= stored[p[0]].keys() for p in pairs):
         rows = [ScoredItem(item_id=i, file=f, values=stored[i], middle_len=len(ref), reference=ref, completion=comp)
                 for i, f, _, ref, comp in pairs]
     else:
         rows = score_rows(pairs, lines)
-        store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
+        store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, text, lines), v) for r in rows for m, v in r.values.items()])
     return RunReport(run_id=run_id, backend=str(config.get("backend", "?")), model=str(config.get("model", "?")),
                      profile=run_profile(store, run_id, config), rows=rows, summary=aggregate(rows, seed=seed),
-                     n_rejects=len(rejects))
-
-
-def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:
-    """The editor profile of a run: from its config, else from the prompts it replayed
-    (RenderedPrompt.profile, kept by the runner), joined with "+" if they differ."""
-    for key in ("profile", "editor_profile", "editor"):
-        if config.get(key):
-            return str(config[key])
-    profiles = sorted({p.profile for p in store.run_prompts(run_id)})
-    return "+".join(profiles) or "?"
+                     n_rejects=len(rejects), text=text, lines=lines, stage=counts)
 
 
 def _diff(reference: str, completion: str) -> str:
@@ -104,10 +108,20 @@ def groups(reports: list[RunReport]) -> list[dict[str, Any]]:
             for (m, p), rows in sorted(pooled.items())]
 
 
+def scored(reports: list[RunReport]) -> tuple[Text, Lines]:
+    """Which text and line window the reports scored (one load_run call each, the same for all)."""
+    kinds = {(r.text, r.lines) for r in reports}
+    if len(kinds) > 1:
+        raise ValueError(f"reports scored differently: {sorted(map(str, kinds))}")
+    return kinds.pop() if kinds else ("shown", "auto")
+
+
 def to_dict(reports: list[RunReport]) -> dict[str, Any]:
+    text, lines = scored(reports)
     return {
+        "text": text, "lines": lines, "scored": scored_what(text, lines),
         "runs": [{"run": r.run_id, "backend": r.backend, "model": r.model, "profile": r.profile, "n_rejects": r.n_rejects,
-                  **r.summary, "by_length": by_length(r), **extremes(r)} for r in reports],
+                  "stage": r.stage, **r.summary, "by_length": by_length(r), **extremes(r)} for r in reports],
         "groups": groups(reports),
     }
 
@@ -122,7 +136,9 @@ def _fmt(x: float | None) -> str:
 
 def to_markdown(reports: list[RunReport]) -> str:
     metrics = _metrics(reports)
-    out = ["# fimreplay report", "", "## Runs (mean over files, bootstrap 95% interval; total = sum of per-file means)", ""]
+    text, lines = scored(reports)
+    out = ["# fimreplay report", "", f"Scored: {scored_what(text, lines)}.", "",
+           "## Runs (mean over files, bootstrap 95% interval; total = sum of per-file means)", ""]
     out.append("| run | model | profile | backend | items | files | " + " | ".join(f"{m} mean [95%] | {m} total" for m in metrics) + " |")
     out.append("|" + "---|" * (6 + 2 * len(metrics)))
     for r in reports:
@@ -147,21 +163,23 @@ def to_markdown(reports: list[RunReport]) -> str:
 
 
 def to_csv(reports: list[RunReport]) -> str:
-    """One row per (run, file) and one `*` row per run with the totals and means."""
+    """One row per (run, file) and one `*` row per run with the totals and means; every row says
+    which text and line window was scored."""
     metrics = _metrics(reports)
+    text, lines = scored(reports)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["run", "model", "profile", "backend", "file", "n_items"] + metrics
+    w.writerow(["run", "model", "profile", "backend", "text", "lines", "file", "n_items"] + metrics
                + [f"{m}_total" for m in metrics] + [f"{m}_ci95_low" for m in metrics] + [f"{m}_ci95_high" for m in metrics])
     for r in reports:
+        head = [r.run_id, r.model, r.profile, r.backend, text, lines]
         counts: dict[str, int] = {}
         for row in r.rows:
             counts[row.file] = counts.get(row.file, 0) + 1
         for f, vals in r.summary["per_file"].items():
-            w.writerow([r.run_id, r.model, r.profile, r.backend, f, counts[f]] + [vals.get(m, "") for m in metrics]
-                       + [""] * (3 * len(metrics)))
+            w.writerow(head + [f, counts[f]] + [vals.get(m, "") for m in metrics] + [""] * (3 * len(metrics)))
         s = r.summary
-        w.writerow([r.run_id, r.model, r.profile, r.backend, "*", s["n_items"]] + [s["mean"].get(m, "") for m in metrics]
+        w.writerow(head + ["*", s["n_items"]] + [s["mean"].get(m, "") for m in metrics]
                    + [s["total"].get(m, "") for m in metrics] + [s["ci95"].get(m, ["", ""])[0] for m in metrics]
                    + [s["ci95"].get(m, ["", ""])[1] for m in metrics])
     return buf.getvalue()
@@ -275,6 +293,7 @@ def to_html(reports: list[RunReport]) -> str:
 <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 6px;font-size:13px}}figure{{display:inline-block;margin:0 1em 1em 0}}pre{{background:#f6f6f6;padding:6px;overflow:auto}}</style>
 </head><body>
 <h1>fimreplay report</h1>
+<p>Scored: {html.escape(scored_what(*scored(reports)))}.</p>
 <ul>{legend}</ul>
 <table><tr><th>run</th><th>model</th><th>profile</th><th>backend</th><th>items</th><th>files</th>{head}</tr>{"".join(rows)}</table>
 <h2>Plots</h2>

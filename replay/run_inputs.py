@@ -19,7 +19,9 @@ from typing import Any
 
 import msgspec
 
-from replay.records import CaptureRecord, EditorInput, RenderedPrompt
+from replay.editors import EditorProfile, profile
+from replay.editors.stage import StreamStop
+from replay.records import CaptureRecord, Completion, EditorInput, RenderedPrompt
 from replay.store import Store
 
 
@@ -29,26 +31,77 @@ class Reject(msgspec.Struct, frozen=True):
     raw: str = ""
 
 
+class EditorStage:
+    """The completion stage of every rendered item: the profile, release and editor input its
+    prompt was rendered from, so that the runner can turn the engine's text into what that
+    editor showed (and stop the engine where the editor stops reading)."""
+
+    def __init__(self, model: str) -> None:
+        self.model = model
+        self._items: dict[str, tuple[EditorProfile, str | None, EditorInput]] = {}
+
+    def add(self, item_id: str, spec: str, inp: EditorInput) -> None:
+        prof, version = profile(spec)
+        self._items[item_id] = (prof, version, inp)
+
+    def __contains__(self, item_id: object) -> bool:
+        return item_id in self._items
+
+    def apply(self, completion: Completion, editor_timing: bool = False) -> Completion:
+        """`completion` with shown_text, multiline, replace_after and trace filled in by its
+        item's editor (unchanged for an error or an item rendered elsewhere). Time-based editor
+        rules get the stream's timing only when `editor_timing` is set."""
+        entry = self._items.get(completion.item_id)
+        if entry is None or completion.error is not None:
+            return completion
+        prof, version, inp = entry
+        timing = completion.timing if editor_timing and completion.timing else None
+        shown = prof.complete(inp, completion.text, self.model, version, timing)
+        label = f"{prof.name}@{version}" if version else prof.name
+        stop = prof.stop_step(completion.raw_text, completion.text)
+        return msgspec.structs.replace(completion, stage=label, shown_text=shown.text, multiline=shown.multiline,
+                                       replace_after=shown.replace_after, trace=((stop,) if stop else ()) + shown.trace,
+                                       timing_applied=shown.timing_applied)
+
+    def stream_stop(self, item_id: str) -> tuple[StreamStop | None, str]:
+        """The item's editor's stream-cancel predicate (None: it reads to the end), and the
+        identity of what decides it (for the completion cache: a stream stopped early is only
+        the same answer for the same editor, release, model and cursor)."""
+        entry = self._items.get(item_id)
+        if entry is None:
+            return None, ""
+        prof, version, inp = entry
+        stop = prof.stream_stop(inp, self.model, version)
+        if stop is None:
+            return None, ""
+        ident = hashlib.sha256(msgspec.json.encode([prof.name, version, self.model, inp])).hexdigest()
+        return stop, ident
+
+
 class Inputs(msgspec.Struct):
     prompts: list[RenderedPrompt]
     rejects: list[Reject]
     corpus_hash: str  # sha256 of the input file (or of the capture hashes)
     kind: str  # "prompts" | "items" | "captures"
+    stage: EditorStage | None = None
 
 
-Renderer = Callable[[EditorInput, str | None], RenderedPrompt]
-
-
-def editor_renderer(editor: str | None, model: str) -> Renderer:
+class EditorRenderer:
     """Render through an editor profile: `editor` ("standard", "tabby@0.25", "continue@1.0"), or
-    when None the capture's own editor and version (items default to "standard")."""
-    from replay.editors import render
+    when None the capture's own editor and version (items default to "standard"). `stage` keeps
+    each accepted item's editor input for the completion stage."""
 
-    def run(inp: EditorInput, own: str | None) -> RenderedPrompt:
-        name, _, version = (editor or own or "standard").partition("@")
-        return render(name, inp, model, version or None)
+    def __init__(self, editor: str | None, model: str) -> None:
+        self.editor = editor
+        self.model = model
+        self.stage = EditorStage(model)
 
-    return run
+    def spec(self, own: str | None) -> str:
+        return self.editor or own or "standard"
+
+    def __call__(self, inp: EditorInput, own: str | None) -> RenderedPrompt:
+        prof, version = profile(self.spec(own))
+        return _with_id(prof.render(inp, self.model, version), inp.item_id)
 
 
 def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
@@ -69,16 +122,17 @@ def rendered_row(obj: dict[str, Any]) -> RenderedPrompt:
     return msgspec.convert(fields, RenderedPrompt)
 
 
-def load_inputs(source: str, store: Store, render: Callable[[], Renderer]) -> Inputs:
-    """Read `source` (a JSONL path or `captures`). `render` gives the renderer when needed."""
+def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer]) -> Inputs:
+    """Read `source` (a JSONL path or `captures`). `render` gives the renderer when needed;
+    items it rendered keep their editor input for the completion stage (`Inputs.stage`)."""
     from replay.editors.inputs import parse_line
 
     prompts: list[RenderedPrompt] = []
     rejects: list[Reject] = []
     seen: set[str] = set()
-    renderer: Renderer | None = None
+    renderer: EditorRenderer | None = None
 
-    def add(prompt: RenderedPrompt, where: str, raw: str) -> None:
+    def add(prompt: RenderedPrompt, where: str, raw: str, inp: EditorInput | None = None, own: str | None = None) -> None:
         if not prompt.item_id:
             rejects.append(Reject(where, "no item id", raw))
         elif prompt.item_id in seen:
@@ -86,6 +140,8 @@ def load_inputs(source: str, store: Store, render: Callable[[], Renderer]) -> In
         else:
             seen.add(prompt.item_id)
             prompts.append(prompt)
+            if inp is not None and renderer is not None:
+                renderer.stage.add(prompt.item_id, renderer.spec(own), inp)
 
     if source == "captures":
         digest = hashlib.sha256()
@@ -96,10 +152,10 @@ def load_inputs(source: str, store: Store, render: Callable[[], Renderer]) -> In
             try:
                 inp = capture_input(capture_id, rec)
                 renderer = renderer or render()
-                add(_with_id(renderer(inp, own), inp.item_id), where, rec.raw)
+                add(renderer(inp, own), where, rec.raw, inp, own)
             except (ValueError, KeyError) as exc:
                 rejects.append(Reject(where, _first_line(exc), rec.raw))
-        return Inputs(prompts, rejects, digest.hexdigest(), "captures")
+        return Inputs(prompts, rejects, digest.hexdigest(), "captures", renderer.stage if renderer else None)
 
     path = Path(source)
     data = path.read_bytes()
@@ -117,10 +173,11 @@ def load_inputs(source: str, store: Store, render: Callable[[], Renderer]) -> In
                 inp = parse_line(line)  # a render input or a FimItem line (replay.editors.inputs)
                 kinds.add("items")
                 renderer = renderer or render()
-                add(_with_id(renderer(inp, None), inp.item_id), where, line)
+                add(renderer(inp, None), where, line, inp)
         except (ValueError, msgspec.ValidationError, KeyError) as exc:
             rejects.append(Reject(where, _first_line(exc), line))
-    return Inputs(prompts, rejects, hashlib.sha256(data).hexdigest(), "+".join(sorted(kinds)) or "empty")
+    return Inputs(prompts, rejects, hashlib.sha256(data).hexdigest(), "+".join(sorted(kinds)) or "empty",
+                  renderer.stage if renderer else None)
 
 
 def _first_line(exc: Exception) -> str:

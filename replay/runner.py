@@ -26,6 +26,7 @@ from replay import __version__
 from replay.backends.base import Backend, BackendError, GenParams, apply_stop
 from replay.backends.cache import cache_key, remember
 from replay.records import Completion, RenderedPrompt
+from replay.run_inputs import EditorStage
 from replay.store import Store
 
 ProgressFn = Callable[[int, int, Completion | None], None]
@@ -75,17 +76,27 @@ def check_prompts(prompts: Sequence[RenderedPrompt]) -> None:
 
 def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Backend, params: GenParams | None = None,
                    run_id: str | None = None, config: dict[str, Any] | None = None, concurrency: int = 1,
-                   batch_size: int = 8, use_cache: bool = True, on_progress: ProgressFn | None = None) -> RunSummary:
+                   batch_size: int = 8, use_cache: bool = True, on_progress: ProgressFn | None = None,
+                   stage: EditorStage | None = None, early_stop: bool = True, editor_timing: bool = False) -> RunSummary:
     """Run `prompts` through `backend` into run `run_id` (new, or resumed when it exists).
 
     `config` is stored with the run beside the backend's description, the parameters and the
     library versions. `on_progress(done, total, completion)` is called from a worker thread after
     every item (completion None for the first call, with the resumed count).
+
+    `stage` turns each completion into what its editor showed (shown_text and trace). With
+    `early_stop`, a backend that streams (`complete_streaming`) is stopped where the editor stops
+    reading: at the first stop word (the Tabby server's stop condition, the LLM call's `stop`)
+    or where the editor cancels the stream (Continue's single-line mode, its line filters);
+    with greedy decoding the text the editor uses is the same as after the whole budget.
+    `editor_timing` lets time-based editor rules read the stream's measured timing.
     """
     params = params or GenParams()
     check_prompts(prompts)
     run_id = run_id or new_run_id()
-    run_config = {**(config or {}), **backend.describe(), "params": msgspec.to_builtins(params), "versions": versions()}
+    streams = early_stop and hasattr(backend, "complete_streaming")
+    run_config = {**(config or {}), **backend.describe(), "params": msgspec.to_builtins(params), "versions": versions(),
+                  "early_stop": streams, "editor_timing": editor_timing}
     existing = store.run(run_id)
     if existing is not None:
         before = existing["config"]
@@ -106,6 +117,8 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
         on_progress(state["done"], total, None)
 
     def record(prompt: RenderedPrompt, completion: Completion, cached: bool) -> None:
+        if stage is not None:
+            completion = stage.apply(completion, editor_timing)
         store.add_completion(run_id, completion)
         with lock:
             state["done"] += 1
@@ -115,7 +128,8 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
             on_progress(done_now, total, completion)
 
     def run_one(prompt: RenderedPrompt) -> None:
-        key = cache_key(backend, prompt, params)
+        cancel, ident = stage.stream_stop(prompt.item_id or "") if stage is not None and streams else (None, "")
+        key = cache_key(backend, prompt, params, early_stop={"stop": list(prompt.stop), "stage": ident} if streams else None)
         hit = store.cache_get(key) if use_cache else None
         if hit is not None:
             # The cache holds the engine's raw output; the stop words are this prompt's own.
@@ -123,7 +137,11 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
                                                    cache_key=key), True)
             return
         try:
-            completion = msgspec.structs.replace(backend.complete(prompt, params), cache_key=key)
+            if streams:
+                done = backend.complete_streaming(prompt, params, editor_stops(prompt.stop, cancel))  # type: ignore[attr-defined]
+            else:
+                done = backend.complete(prompt, params)
+            completion = msgspec.structs.replace(done, cache_key=key)
         except BackendError as exc:
             completion = error_completion(backend, prompt, str(exc), key)
         remember(store, key, completion)
@@ -178,6 +196,20 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
                       resumed=total - len(todo), wall_s=round(time.perf_counter() - started, 3))
 
 
+def editor_stops(stop: Sequence[str], cancel: Callable[[str], int | None] | None) -> Callable[[str], str]:
+    """The predicate a streaming backend checks after each chunk: why the editor would stop
+    reading the text streamed so far ("stop_word", "editor_cancel"), or "" to read on."""
+
+    def check(text: str) -> str:
+        if stop and apply_stop(text, tuple(stop)) != text:
+            return "stop_word"
+        if cancel is not None and cancel(text) is not None:
+            return "editor_cancel"
+        return ""
+
+    return check
+
+
 def error_completion(backend: Backend, prompt: RenderedPrompt, message: str, key: str) -> Completion:
     return Completion(item_id=prompt.item_id or "", text="", raw_text="", backend=backend.name, model=backend.model,
                       finish_reason="error", cache_key=key, error=message)
@@ -205,7 +237,8 @@ class SourceRun(msgspec.Struct, frozen=True):
 def run_source(store: Store, source: str, backend_kind: str, model: str = "default", editor: str | None = None,
                family: str | None = None, params: GenParams | None = None, run_id: str | None = None,
                endpoints: list[str] | None = None, concurrency: int = 1, use_cache: bool = True,
-               backend_options: dict[str, Any] | None = None, on_progress: ProgressFn | None = None) -> SourceRun:
+               backend_options: dict[str, Any] | None = None, on_progress: ProgressFn | None = None,
+               early_stop: bool = True, editor_timing: bool = False) -> SourceRun:
     """`fimreplay run`: resolve the model, read and render the inputs, replay them into a run.
 
     The run config records what makes the run repeatable: backend, model and its sha256,
@@ -214,11 +247,11 @@ def run_source(store: Store, source: str, backend_kind: str, model: str = "defau
     from replay.backends import open_backend
     from replay.backends.models import resolve_model
     from replay.paths import data_dir
-    from replay.run_inputs import editor_renderer, load_inputs, write_rejects
+    from replay.run_inputs import EditorRenderer, load_inputs, write_rejects
 
     params = params or GenParams()
     ref = resolve_model(model, family=family)
-    inputs = load_inputs(source, store, lambda: editor_renderer(editor, render_model(ref)))
+    inputs = load_inputs(source, store, lambda: EditorRenderer(editor, render_model(ref)))
     run_id = run_id or new_run_id()
     rejects_file = None
     if inputs.rejects:
@@ -231,7 +264,8 @@ def run_source(store: Store, source: str, backend_kind: str, model: str = "defau
     backend = open_backend(backend_kind, ref, ctx=params.ctx, endpoints=endpoints, **(backend_options or {}))
     try:
         summary = replay_prompts(store, inputs.prompts, backend, params, run_id=run_id, config=config,
-                                 concurrency=concurrency, use_cache=use_cache, on_progress=on_progress)
+                                 concurrency=concurrency, use_cache=use_cache, on_progress=on_progress,
+                                 stage=inputs.stage, early_stop=early_stop, editor_timing=editor_timing)
     finally:
         backend.close()
     return SourceRun(summary=summary, rejects=inputs.rejects, rejects_file=rejects_file)

@@ -23,7 +23,7 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from rapidfuzz.distance import Indel
@@ -96,6 +96,33 @@ def codebleu_supports(language: str) -> bool:
     return language in AVAILABLE_LANGS and importlib.util.find_spec(f"tree_sitter_{language}") is not None
 
 
+Lines = int | Literal["auto", "all"]
+Text = Literal["shown", "raw"]
+TEXTS: tuple[str, ...] = ("shown", "raw")
+
+
+def parse_lines(spec: str | int | None) -> Lines:
+    """`--lines`: "auto" (as many lines as the reference spans: like for like), "all", or N >= 1."""
+    if spec is None or spec == "all":
+        return "all"
+    if spec == "auto":
+        return "auto"
+    try:
+        n = int(spec)
+    except (TypeError, ValueError):
+        raise ValueError(f"--lines must be auto, all or a positive number, got {spec!r}") from None
+    if n < 1:
+        raise ValueError(f"--lines must be auto, all or a positive number, got {spec!r}")
+    return n
+
+
+def line_span(text: str) -> int:
+    """How many lines a text spans: a final newline ends its last line, it does not open one."""
+    if not text:
+        return 1
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
 def first_lines(text: str, n: int | None) -> str:
     """The first n lines (split on "\\n", joined back without a final newline); all if n is None.
 
@@ -105,13 +132,30 @@ def first_lines(text: str, n: int | None) -> str:
     return "\n".join(text.split("\n")[:n])
 
 
-def score_pair(reference: str, completion: str, language: str, lines: int | None = None) -> dict[str, float]:
-    """All metrics for one pair (after `first_lines`); codebleu only where the language has it."""
-    ref, comp = first_lines(reference, lines), first_lines(completion, lines)
+def window(reference: str, lines: Lines) -> int | None:
+    """The number of lines scored for this reference (None: the whole texts)."""
+    if lines == "all":
+        return None
+    return line_span(reference) if lines == "auto" else lines
+
+
+def score_pair(reference: str, completion: str, language: str, lines: Lines = "all") -> dict[str, float]:
+    """All metrics for one pair, both cut to the line window; codebleu only where the language
+    has it."""
+    n = window(reference, lines)
+    ref, comp = first_lines(reference, n), first_lines(completion, n)
     values = {"indel": indel(ref, comp), "exact": exact(ref, comp), "bleu": bleu(ref, comp)}
     if codebleu_supports(language):
         values["codebleu"] = codebleu(ref, comp, language=language)
     return values
+
+
+def live_scores(reference: str, completion: Any, text: Text = "shown", lines: Lines = "auto") -> tuple[float, float]:
+    """(indel, exact) of one completion as `score` would compute them by default: the shown text,
+    as many lines as the reference (what the dashboard shows while a run goes)."""
+    n = window(reference, lines)
+    ref, comp = first_lines(reference, n), first_lines(completion.scored_text(text), n)
+    return indel(ref, comp), exact(ref, comp)
 
 
 def indel_many(references: Sequence[str], completions: Sequence[str], workers: int = 1) -> np.ndarray:
@@ -167,7 +211,7 @@ class Reject:
     reason: str
 
 
-def score_rows(pairs: Iterable[tuple[str, str, str, str, str]], lines: int | None = None) -> list[ScoredItem]:
+def score_rows(pairs: Iterable[tuple[str, str, str, str, str]], lines: Lines = "all") -> list[ScoredItem]:
     """Score (item_id, file, language, reference, completion) tuples."""
     out = []
     for item_id, file, language, reference, completion in pairs:
@@ -176,21 +220,34 @@ def score_rows(pairs: Iterable[tuple[str, str, str, str, str]], lines: int | Non
     return out
 
 
-def metric_key(metric: str, lines: int | None) -> str:
-    """The name a metric is stored under: `indel`, or `indel:lines=1` when only N lines count."""
-    return metric if lines is None else f"{metric}:lines={lines}"
+def metric_key(metric: str, text: Text = "shown", lines: Lines = "auto") -> str:
+    """The name a score is stored under: the metric, which text was scored and the line window,
+    e.g. `indel:shown:lines=auto`, so that scores of every text and window live side by side."""
+    return f"{metric}:{text}:lines={lines}"
 
 
-def run_pairs(store: Any, run_id: str) -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:
-    """A stored run's completions paired with their items' middles.
+def scored_what(text: Text, lines: Lines) -> str:
+    """One line saying what a score is of, for every report."""
+    which = ("the text the editor showed (after its completion stage)" if text == "shown"
+             else "the raw text the editor received (the engine's, cut at the stop words)")
+    span = {"auto": "as many lines as the reference", "all": "all lines"}.get(str(lines), f"the first {lines} line(s)")
+    return f"{which}; {span}"
 
-    The completion's `text` is scored: the text after the editor profile's post-processing
-    (stop words), which the run recorded beside `raw_text`. A completion that failed (error) is
-    scored as an empty completion, counted in `n_errors`.
+
+def run_pairs(store: Any, run_id: str, text: Text = "shown") -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:
+    """A stored run's completions paired with their items' middles (or a capture's accepted text).
+
+    `text` picks what is scored (Completion.scored_text): "shown", what the editor showed after
+    its completion stage (a completion shown as nothing scores as ""), or "raw", what it
+    received. A completion that failed (error) is scored as an empty completion, counted in
+    `n_errors`. `n_stop_cut` counts texts cut at a stop word. The counts say how shown and raw
+    differ: `n_changed` (the stage changed the
+    text), `n_nothing_shown`, `chars_removed` (raw minus shown characters, summed), and
+    `n_no_stage` (completions without a stage, scored on their raw text).
     """
     items = {it.id: (it.file, it.language, it.middle) for it in store.items()}
     pairs, rejects = [], []
-    counts = {"n_errors": 0, "n_postprocessed": 0}
+    counts = {"n_errors": 0, "n_stop_cut": 0, "n_changed": 0, "n_nothing_shown": 0, "chars_removed": 0, "n_no_stage": 0}
     for comp in store.completions(run_id):
         ref = items.get(comp.item_id)
         if ref is None and comp.item_id.startswith(CAPTURE_PREFIX):
@@ -202,8 +259,17 @@ def run_pairs(store: Any, run_id: str) -> tuple[list[tuple[str, str, str, str, s
             continue
         if comp.error:
             counts["n_errors"] += 1
-        counts["n_postprocessed"] += int(comp.text != comp.raw_text)
-        pairs.append((comp.item_id, *ref, "" if comp.error else comp.text))
+            pairs.append((comp.item_id, *ref, ""))
+            continue
+        counts["n_stop_cut"] += int(comp.text != comp.raw_text)
+        if not comp.stage:
+            counts["n_no_stage"] += 1
+        else:
+            shown = comp.shown_text
+            counts["n_nothing_shown"] += int(shown is None)
+            counts["n_changed"] += int(shown != comp.text)
+            counts["chars_removed"] += len(comp.text) - len(shown or "")
+        pairs.append((comp.item_id, *ref, comp.scored_text(text)))
     return pairs, rejects, counts
 
 
@@ -233,17 +299,15 @@ def accepted_text(rec: Any) -> str | None:
     return rec.completion.split("\n", 1)[0] if rec.outcome == "accepted_line" else rec.completion
 
 
-def score_run(store: Any, run_id: str, lines: int | None = None, seed: int = 0) -> tuple[dict[str, Any], list[Reject]]:
+def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown") -> tuple[dict[str, Any], list[Reject]]:
     """Score a stored run, keep the per-item scores in the store, return the aggregate (what
     `fimreplay score RUN --json` prints) and the rejects."""
-    from replay.report import run_profile
-
-    pairs, rejects, counts = run_pairs(store, run_id)
+    pairs, rejects, counts = run_pairs(store, run_id, text)
     rows = score_rows(pairs, lines)
     result = aggregate(rows, seed=seed)
-    store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, lines), v) for r in rows for m, v in r.values.items()])
+    store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, text, lines), v) for r in rows for m, v in r.values.items()])
     config = store.run(run_id)["config"]
-    result.update(source=run_id, run=run_id, lines=lines, scored="completion text after post-processing (stop words)",
+    result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),
                   **counts, backend=config.get("backend"), model=config.get("model"),
                   profile=run_profile(store, run_id, config), n_rejects=len(rejects))
     if rejects:
@@ -251,6 +315,16 @@ def score_run(store: Any, run_id: str, lines: int | None = None, seed: int = 0) 
 
         result["rejects_file"] = str(write_rejects(rejects, data_dir() / "rejects" / f"score-{run_id}.jsonl"))
     return result, rejects
+
+
+def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:
+    """The editor profile of a run: from its config, else from the prompts it replayed
+    (RenderedPrompt.profile, kept by the runner), joined with "+" if they differ."""
+    for key in ("profile", "editor_profile", "editor"):
+        if config.get(key):
+            return str(config[key])
+    profiles = sorted({p.profile for p in store.run_prompts(run_id)})
+    return "+".join(profiles) or "?"
 
 
 def write_rejects(rejects: list[Reject], path: Any) -> Any:
@@ -276,7 +350,7 @@ def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[R
 
     path = Path(path)
     pairs, rejects = [], []
-    counts = {"n_postprocessed": 0}
+    counts = {"n_stop_cut": 0}
     with path.open(encoding="utf-8") as f:
         for no, line in enumerate(f, 1):
             if not line.strip():
@@ -299,7 +373,7 @@ def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[R
                 rejects.append(Reject(where, "stop is not a list of strings"))
                 continue
             completion = apply_stop(obj["completion"], stop)
-            counts["n_postprocessed"] += int(completion != obj["completion"])
+            counts["n_stop_cut"] += int(completion != obj["completion"])
             language = obj.get("language") or language_of(obj["file"])
             pairs.append((str(obj.get("id", no)), obj["file"], language, obj["reference"], completion))
     return pairs, rejects, counts

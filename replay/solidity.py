@@ -215,11 +215,3 @@ def strip_comments(code: str) -> str:
 
     return remove_comments_and_docstrings(code, "solidity")
 
-
-def codebleu_language() -> Any:
-    import tree_sitter_solidity
-
-    from replay.codebleu_engine import CodeBleuLanguage
-
-    return CodeBleuLanguage(name="solidity", grammar=tree_sitter_solidity.language, keywords=keywords(),
-                            dataflow=dfg_solidity, strip_comments=strip_comments)

@@ -11,6 +11,7 @@ released (append a new one instead).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sqlite3
 import threading
@@ -106,7 +107,7 @@ MIGRATIONS: list[Migration] = [
         head BLOB NOT NULL
     );
     """,
-    # 1 -> 2: replay runs (issue 6): the prompts a run replays, so that a run can be resumed,
+    # 1 -> 2: replay runs: the prompts a run replays, so that a run can be resumed,
     # exported as a batch and its imported results post-processed with the prompt's stop words.
     """
     CREATE TABLE run_prompts (
@@ -117,7 +118,7 @@ MIGRATIONS: list[Migration] = [
         PRIMARY KEY (run_id, item_id)
     );
     """,
-    # 2 -> 3 (TUI, issue 7): indexes for sorted paging of the captures table, and the per-capture
+    # 2 -> 3 (TUI): indexes for sorted paging of the captures table, and the per-capture
     # prompt-token / gotcha counts computed once per tokenizer and kept (so a 100k-capture table
     # never re-tokenizes what it has shown before).
     _CAPTURE_SORT_INDEXES + """
@@ -128,7 +129,7 @@ MIGRATIONS: list[Migration] = [
         gotchas INTEGER NOT NULL
     );
     """,
-    # 3 -> 4 (import speed, issue 2): see _migrate_4.
+    # 3 -> 4 (import speed): see _migrate_4.
     lambda db: _migrate_4(db),
 ]
 
@@ -425,7 +426,7 @@ class Store:
                 (path, inode, offset, line, head),
             )
 
-    # -- replay runs (issue 6) ------------------------------------------------------------
+    # -- replay runs ------------------------------------------------------------
     def add_run_prompts(self, run_id: str, prompts: Iterable[RenderedPrompt]) -> None:
         """Keep the prompts of a run (the first ones stay when a run is resumed)."""
         with self.transaction():
@@ -444,7 +445,7 @@ class Store:
         return {r[0] for r in self.query("SELECT item_id, record FROM completions WHERE run_id = ?", (run_id,))
                 if msgspec.json.decode(r[1], type=Completion).error is None}
 
-    # -- TUI (issue 7): the captures table pages through these, whatever the store's size ------
+    # -- TUI: the captures table pages through these, whatever the store's size ------
     def capture_rows(self, text: str = "", sort: str = "id", descending: bool = False,
                      after: tuple[Any, int] | None = None, offset: int = 0, limit: int = 100) -> list[CaptureRow]:
         """One page of the captures listing, filtered by `text` and sorted by `sort`.
@@ -492,9 +493,10 @@ class StoredCapture(NamedTuple):
     """A capture as the store writes it: its identity (`digest`, 32 bytes), the listed columns,
     and the body (as stored) the record is rebuilt from when it is read, as `codec` says:
       "record"      the CaptureRecord as JSON (every format);
-      "tabby-line"  the Tabby log line itself (`line_body`: lz4-compressed), re-parsed by
-                    replay.importers.tabby.parse_line: the line is the whole record, so the
-                    store keeps it once instead of the line plus its parsed copy.
+      a line codec  the log line itself (`line_body`: lz4-compressed), re-parsed by the
+                    format's registered LineCodec ("tabby-line": replay.importers.tabby): the
+                    line is the whole record, so the store keeps it once instead of the line
+                    plus its parsed copy.
     Built where the line is parsed (in the importer's reader process for a large file), so
     that the store's side of an import is SQLite alone.
     """
@@ -516,32 +518,59 @@ class StoredCapture(NamedTuple):
     body: bytes
 
 
-TABBY_LINE = "tabby-line"
+class LineCodec(NamedTuple):
+    """A log format whose captures the store keeps as their own log line (StoredCapture codec
+    `name`): `parse` turns a stored line back into its CaptureRecord (None: the line is not a
+    capture of this format). The importer that owns the format registers it (the
+    `fimreplay.line_codecs` entry point group names the object), so that the store decodes
+    every format without importing any importer."""
+
+    name: str
+    format: str
+    parse: Callable[[bytes, Source], CaptureRecord | None]
+
+
+_LINE_CODECS: dict[str, LineCodec] = {}
+
+
+def register_line_codec(codec: LineCodec) -> None:
+    _LINE_CODECS[codec.name] = codec
+
+
+@functools.lru_cache(maxsize=1)
+def _load_line_codecs() -> None:
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="fimreplay.line_codecs"):
+        codec = ep.load()
+        if isinstance(codec, LineCodec):
+            register_line_codec(codec)
+
+
+def line_codecs() -> dict[str, LineCodec]:
+    """Every registered line codec; the entry points of installed formats are loaded once."""
+    _load_line_codecs()
+    return _LINE_CODECS
 
 
 def line_digest(line: bytes) -> bytes:
-    """The identity of a capture that is a whole log line (codec "tabby-line"): the line's sha256.
-    The source is not part of it: the same line copied to another file is the same request."""
+    """The identity of a capture that is a whole log line: the line's sha256. The source is not
+    part of it: the same line copied to another file is the same request."""
     return hashlib.sha256(line).digest()
 
 
 def stored_capture(rec: CaptureRecord) -> StoredCapture:
-    """The row for a record built elsewhere (other formats, tests). A Tabby record that is exactly
-    what its `raw` line parses to is stored as that line, with the line's identity, so that it
-    and the same line imported from a log are one capture; any other is kept as JSON,
-    identified by its content (`CaptureRecord.content_hash`, which leaves source and outcome out)."""
+    """The row for a record built elsewhere (other formats, tests). A record of a line-codec
+    format that is exactly what its `raw` line parses to is stored as that line, with the line's
+    identity, so that it and the same line imported from a log are one capture; any other is
+    kept as JSON, identified by its content (`CaptureRecord.content_hash`, which leaves source
+    and outcome out)."""
     codec, body, digest = "record", b"", b""
-    if rec.format == "tabby" and rec.raw:
-        from replay.importers.common import Reject
-        from replay.importers.tabby import parse_line
-
+    line_codec = next((c for c in line_codecs().values() if c.format == rec.format), None) if rec.raw else None
+    if line_codec is not None:
         line = rec.raw.encode("utf-8")
-        try:
-            same = parse_line(line, rec.source) == msgspec.structs.replace(rec, outcome="unknown", outcome_detail=None)
-        except Reject:
-            same = False
-        if same:
-            codec, body, digest = TABBY_LINE, line_body(line), line_digest(line)
+        if line_codec.parse(line, rec.source) == msgspec.structs.replace(rec, outcome="unknown", outcome_detail=None):
+            codec, body, digest = line_codec.name, line_body(line), line_digest(line)
     if codec == "record":
         body, digest = msgspec.json.encode(rec), bytes.fromhex(rec.content_hash())
     return StoredCapture(digest, rec.completion_id, rec.editor, rec.format, rec.model, rec.language, rec.filepath,
@@ -550,23 +579,23 @@ def stored_capture(rec: CaptureRecord) -> StoredCapture:
 
 
 def line_body(line: bytes) -> bytes:
-    """How the store keeps a whole-line capture's body (codec "tabby-line"): lz4-compressed,
-    which halves or better what SQLite writes, at a few µs a line."""
+    """How the store keeps a whole-line capture's body: lz4-compressed, which halves or better
+    what SQLite writes, at a few µs a line."""
     return lz4.block.compress(line)
 
 
 def decode_capture(codec: str, blob: bytes, source: Source) -> CaptureRecord:
     """The record from a stored body (see StoredCapture); `source` is the row's own."""
-    if codec == TABBY_LINE:
-        from replay.importers.tabby import parse_line
-
-        rec = parse_line(lz4.block.decompress(blob), source)
-        if not isinstance(rec, CaptureRecord):
-            raise StoreError(f"stored Tabby line at {source.where()} is not a completion")
-        return rec
     if codec == "record":
         return msgspec.json.decode(blob, type=CaptureRecord)
-    raise StoreError(f"unknown capture codec {codec!r} (a newer fimreplay wrote this store)")
+    line_codec = line_codecs().get(codec)
+    if line_codec is None:
+        raise StoreError(f"unknown capture codec {codec!r}: a newer fimreplay wrote this store, or fimreplay is not "
+                         "installed (pip install -e .) so its formats are not registered")
+    rec = line_codec.parse(lz4.block.decompress(blob), source)
+    if rec is None:
+        raise StoreError(f"stored {line_codec.format} line at {source.where()} is not a capture")
+    return rec
 
 
 _INSERT_EVENT = ("INSERT OR IGNORE INTO outcome_events (completion_id, key, kind, choice_index, select_kind, view_id,"

@@ -1,7 +1,13 @@
 """Drive the real tabby-agent (npm) over LSP against a stub Tabby server on 127.0.0.1.
 
-The stub only answers /v1/health and records the JSON body of every POST /v1/completions: that
-body is the client stage's output, which replay.editors.tabby.build_request must reproduce.
+The stub answers /v1/health and records the JSON body of every POST /v1/completions: that body is
+the client stage's output, which replay.editors.tabby.client.build_request must reproduce. It
+answers each completion request with the next text queued by `completion(..., reply=...)` (""
+when none is queued): the agent's post-processing of that text is the completion stage, which
+replay.editors.tabby.completion.complete must reproduce. tabby-agent 1.5.0 serves LSP
+`textDocument/completion` only (src/LspServer.ts: completionProvider; the inlineCompletion
+provider is commented out), one CompletionItem per choice whose textEdit inserts the word typed
+before the cursor plus the choice text, over a range that ends at the choice's replace range.
 tabby-agent 1.5.0 reads its settings from $HOME/.tabby-client/agent/config.toml
 (TabbyML/tabby clients/tabby-agent/src/configFile.ts), so each run gets its own HOME.
 
@@ -26,7 +32,6 @@ from typing import Any
 from replay.assets import MissingAsset, asset_path, install
 
 
-
 def installed_asset(name: str) -> Path:
     """The asset's folder, installed from npm the first time (`npm pack`, sha256-checked)."""
     try:
@@ -41,7 +46,8 @@ def tabby_agent_cli() -> Path:
 
 
 class _Recorder(BaseHTTPRequestHandler):
-    bodies: queue.Queue[dict[str, Any]]
+    """The stub Tabby server: the server object carries `bodies` (POSTed completion bodies, in
+    order) and `replies` (the texts to answer them with, in order)."""
 
     def log_message(self, format: str, *args: Any) -> None:  # the test output stays clean
         pass
@@ -54,18 +60,22 @@ class _Recorder(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+    def do_GET(self) -> None:
         self._reply({"model": "stub", "device": "cpu", "arch": "x86_64", "cpu_info": "", "cpu_count": 1,
                      "cuda_devices": [], "version": {"build_date": "", "build_timestamp": "", "git_sha": "", "git_describe": ""}})
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         if self.path.startswith("/v1/health"):
             self.do_GET()
             return
         if self.path.startswith("/v1/completions"):
             self.server.bodies.put(json.loads(body))  # type: ignore[attr-defined]
-            self._reply({"id": "cmpl-stub", "choices": [{"index": 0, "text": ""}]})
+            try:
+                text = self.server.replies.get_nowait()  # type: ignore[attr-defined]
+            except queue.Empty:
+                text = ""
+            self._reply({"id": "cmpl-stub", "choices": [{"index": 0, "text": text}]})
             return
         self._reply({})
 
@@ -76,6 +86,7 @@ class TabbyAgentSession:
     def __init__(self, cli_js: Path, home: Path, config_toml: str) -> None:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
         self.server.bodies = queue.Queue()  # type: ignore[attr-defined]
+        self.server.replies = queue.Queue()  # type: ignore[attr-defined]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
         config_dir = home / ".tabby-client" / "agent"
@@ -138,12 +149,34 @@ class TabbyAgentSession:
         except queue.Empty:
             return None
 
+    def completion(self, uri: str, language: str, text: str, line: int, character: int,
+                   reply: str = "") -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+        """Open `text` as `uri`, have the stub answer the agent's request with `reply`, ask for a
+        completion at (line, character) in UTF-16 units, and return the body the agent POSTed
+        (None: it sent nothing) and the `textDocument/completion` result items.
+
+        Give each call its own uri: the agent's completion cache is keyed by file, text and
+        cursor, and a hit would answer from an earlier reply."""
+        self._version += 1
+        self.server.replies.put(reply)  # type: ignore[attr-defined]
+        self.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language, "version": self._version, "text": text}})
+        result = self.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+        self.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        try:
+            sent = self.server.bodies.get(timeout=0.05)  # type: ignore[attr-defined]
+        except queue.Empty:
+            sent = None
+        while not self.server.replies.empty():  # a reply no request took must not answer the next one
+            self.server.replies.get_nowait()  # type: ignore[attr-defined]
+        items = result.get("items", []) if isinstance(result, dict) else list(result or [])
+        return sent, items
+
     def close(self) -> None:
         try:
             self.request("shutdown", None)
             self.notify("exit", None)
             self.proc.wait(timeout=10)
-        except Exception:
+        except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired):  # the agent died or hung
             self.proc.kill()
             self.proc.wait()
         finally:

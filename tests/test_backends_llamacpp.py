@@ -123,3 +123,36 @@ def test_llama_cpp_server_gives_the_in_process_greedy_text(engine: LlamaCppBacke
     assert remote.raw_text == local.raw_text
     assert remote.text == local.text and remote.n_tokens == local.n_tokens == 12
     http.close()
+
+
+def test_streaming_without_a_stop_is_the_same_generation(engine: LlamaCppBackend) -> None:
+    """complete_streaming runs create_completion's loop token by token: with nothing stopping it
+    the text, token count and finish reason are complete()'s, and each token's arrival is timed."""
+    params = GenParams(max_new_tokens=16)
+    whole = engine.complete(PROMPT, params)
+    streamed = engine.complete_streaming(PROMPT, params, lambda text: "")
+    assert (streamed.raw_text, streamed.n_tokens, streamed.finish_reason) == (whole.raw_text, whole.n_tokens, whole.finish_reason)
+    assert streamed.text == whole.text and not streamed.stopped_early
+    assert len(streamed.timing) == 16 and streamed.timing[-1][0] == len(whole.raw_text)
+    assert all(a[1] <= b[1] for a, b in zip(streamed.timing, streamed.timing[1:]))
+    eog = RenderedPrompt(profile="standard", family="qwen2.5-coder",
+                         text="<|fim_prefix|>def add(a, b):\n    return <|fim_suffix|>\n\nprint(add(1, 2))\n<|fim_middle|>",
+                         prefix_sent="", suffix_sent="", item_id="eog")
+    a, b = engine.complete(eog, GenParams(max_new_tokens=24)), engine.complete_streaming(eog, GenParams(max_new_tokens=24), lambda t: "")
+    assert (a.raw_text, a.n_tokens, a.finish_reason) == (b.raw_text, b.n_tokens, b.finish_reason) == (a.raw_text, a.n_tokens, "stop")
+
+
+def test_streaming_stops_where_the_editor_stops_reading(engine: LlamaCppBackend) -> None:
+    """Stopped at the first stop word, the engine has decoded fewer tokens, and the text the
+    editor uses (cut at the stop word) is the same as after the whole budget."""
+    from replay.runner import editor_stops
+
+    params = GenParams(max_new_tokens=16)
+    whole = engine.complete(PROMPT, params)  # PROMPT stops at "\n"; the greedy text has a newline early
+    early = engine.complete_streaming(PROMPT, params, editor_stops(PROMPT.stop, None))
+    assert early.text == whole.text and early.n_tokens < whole.n_tokens
+    assert early.finish_reason == "stop_word" and early.stopped_early
+    assert whole.raw_text.startswith(early.raw_text)
+    cancelled = engine.complete_streaming(PROMPT, params, editor_stops((), lambda text: 3 if len(text) >= 3 else None))
+    assert cancelled.finish_reason == "editor_cancel" and whole.raw_text.startswith(cancelled.raw_text)
+    assert len(cancelled.raw_text) >= 3 and cancelled.n_tokens <= 3

@@ -23,6 +23,13 @@ def test_demo_runs_every_step_and_is_resumable(cli) -> None:
     assert bench["completed"] == bench["items"] == 1 and bench["errors"] == 0
     assert caps["completed"] == caps["items"] > 0 and caps["errors"] == 0
     assert 0.0 <= steps["score_benchmark"]["mean"]["indel"] <= 1.0
+    # Scores are of what the editor showed, over as many lines as the reference; the raw text's
+    # score is kept beside it, and how the two differ is counted.
+    for label in ("benchmark", "captures"):
+        score = steps[f"score_{label}"]
+        assert score["text"] == "shown" and score["lines"] == "auto" and "indel" in score["raw_mean"]
+        assert 0 <= score["n_changed"] <= score["n_items"] and score["chars_removed"] >= 0
+    assert steps["score_benchmark"]["n_changed"] == 0  # the standard profile shows the model's text
     # Captures without accepted text and without a logged prompt are counted and kept, not dropped.
     unscored = steps["score_captures"]
     assert unscored["unscored"] > 0 and Path(unscored["rejects_file"]).is_file()

@@ -10,7 +10,8 @@ import hashlib
 import msgspec
 import pytest
 
-from replay.editors.continue_ import js, logs, prompt, releases, snippets, templates
+from replay.editors import js
+from replay.editors.continue_ import logs, prompt, releases, snippets, templates
 from replay.editors.continue_ import tokens as ct
 from replay.records import CaptureRecord, EditorInput, Segments, Snippet, Source
 

@@ -43,17 +43,19 @@ def test_score_a_run_stores_scores_and_rejects_unknown_items(tmp_path: Path, cli
     assert out["mean"]["indel"] == 1.0 and out["mean"]["exact"] == 1.0
     assert out["total"]["indel"] == pytest.approx(out["n_files"])
     assert set(out["mean"]) == {"indel", "exact", "bleu", "codebleu"}
-    assert out["n_postprocessed"] == len(items)  # text differs from raw_text: the stop words were applied
+    assert out["n_stop_cut"] == len(items)  # text differs from raw_text: the stop words were applied
+    # These completions were stored without an editor stage: the shown text is the received one.
+    assert out["n_no_stage"] == len(items) and out["text"] == "shown" and out["lines"] == "auto"
     half = json.loads(cli("score", "half", "--json", "--db", str(db)).stdout)
     assert half["n_rejects"] == 1 and 0 < half["mean"]["indel"] < 1
     assert Path(half["rejects_file"]).read_text().startswith('{"where": "half:ghost"')
     with Store(db) as store:
         metrics = {m for _, _, m, _ in store.scores("good")}
-        assert metrics == {"indel", "exact", "bleu", "codebleu"}
+        assert metrics == {"indel:shown:lines=auto", "exact:shown:lines=auto", "bleu:shown:lines=auto", "codebleu:shown:lines=auto"}
     lines1 = json.loads(cli("score", "half", "--json", "--lines", "1", "--db", str(db)).stdout)
     assert lines1["lines"] == 1
     with Store(db) as store:
-        assert any(m == "indel:lines=1" for _, _, m, _ in store.scores("half"))
+        assert any(m == "indel:shown:lines=1" for _, _, m, _ in store.scores("half"))
 
 
 def test_score_a_jsonl_with_a_bad_line(tmp_path: Path, cli) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import codebleu as codebleu_pkg
+import msgspec
 import pytest
 import sacrebleu
 from rapidfuzz.distance import Indel
@@ -203,3 +204,35 @@ def test_solidity_codebleu_does_not_depend_on_pythonhashseed() -> None:
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
                            env=dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED=s)).stdout for s in ("0", "1", "2")}
     assert len(outs) == 1 and outs.pop().startswith("[")
+
+
+def test_line_window_auto_scores_as_many_lines_as_the_reference() -> None:
+    from replay.scoring import line_span, parse_lines, score_pair, window
+
+    assert [line_span(t) for t in ("", "a", "a\n", "a\nb", "a\nb\n", "\n")] == [1, 1, 1, 2, 2, 1]
+    assert parse_lines("auto") == "auto" and parse_lines("all") == parse_lines(None) == "all" and parse_lines("3") == 3
+    for bad in ("0", "-1", "x"):
+        with pytest.raises(ValueError, match="--lines"):
+            parse_lines(bad)
+    assert window("x = 1;\n", "auto") == 1 and window("a\nb", "auto") == 2 and window("a", 5) == 5 and window("a", "all") is None
+    # A one-line middle against a 128-token generation: like for like, the first line decides.
+    generated = "x = 1;\n    y = 2;\n}\n"
+    assert score_pair("x = 1;\n", generated, "python", "auto")["exact"] == 1.0
+    assert score_pair("x = 1;\n", generated, "python", "all")["exact"] == 0.0
+    assert score_pair("x = 1;\ny = 2;\n", "x = 1;\ny = 3;\nz", "python", "auto")["indel"] < 1.0
+
+
+def test_scored_text_is_the_shown_text_unless_raw() -> None:
+    from replay.records import Completion
+    from replay.scoring import live_scores
+
+    base = Completion(item_id="i", text="a;\nb;", raw_text="a;\nb;\n\nc", backend="x", model="m")
+    assert base.scored_text("shown") == "a;\nb;"  # no editor stage: the received text
+    shown = msgspec.structs.replace(base, stage="tabby", shown_text="a;")
+    assert shown.scored_text("shown") == "a;" and shown.scored_text("raw") == "a;\nb;"
+    nothing = msgspec.structs.replace(base, stage="continue", shown_text=None)
+    assert nothing.scored_text("shown") == ""
+    failed = msgspec.structs.replace(base, error="boom")
+    assert failed.scored_text("raw") == failed.scored_text("shown") == ""
+    assert live_scores("a;\n", shown) == (1.0, 1.0) and live_scores("a;\n", shown, text="raw") == (1.0, 1.0)
+    assert live_scores("a;\nb;\n", shown)[1] == 0.0

@@ -15,7 +15,8 @@ from replay.importers.common import RejectLog, open_binary
 from replay.importers.importer import Importer
 from replay.importers.tabby import parse_line, scan_line
 from replay.records import CaptureRecord, OutcomeEvent, Segments, Source
-from replay.store import MIGRATIONS, TABBY_LINE, Store, decode_capture, line_digest, stored_capture
+from replay.importers.tabby import TABBY_LINE
+from replay.store import MIGRATIONS, Store, decode_capture, line_digest, stored_capture
 from tests.conftest import CAPTURES
 
 TABBY = CAPTURES / "tabby" / "events"

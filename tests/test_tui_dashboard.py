@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import DataTable, Input
 
 from replay.records import FimItem
-from replay.scoring import indel
+from replay.scoring import live_scores
 from tests.tui_data import make_store
 from tui.app import create_app
 from tui.screens.dashboard import ModelRun, references
@@ -79,9 +79,11 @@ async def test_run_cancel_resume_with_the_demo_model(tmp_path) -> None:
         cells = row(table, "default")
         assert cells["progress"] == f"{N}/{N}" and cells["status"] == "done"
         # Accepted captures (every fourth) are scored live against the accepted text when this
-        # start replayed them, and the sparkline counts each in its bin.
+        # start replayed them (the shown text, as many lines as the accepted text), and the
+        # sparkline counts each in its bin.
         completions = {c.item_id: c for c in store.completions(run.run_id)}
-        scores = [indel(f"{i} + 1", completions[f"capture-{i + 1}"].text) for i in range(0, N, 4)
+        assert all(c.stage for c in completions.values())  # the editor's completion stage ran
+        scores = [live_scores(f"{i} + 1", completions[f"capture-{i + 1}"])[0] for i in range(0, N, 4)
                   if f"capture-{i + 1}" not in stored]
         assert resumed.indel == pytest.approx(scores) or sorted(resumed.indel) == pytest.approx(sorted(scores))
         plot = list(screen._plots["default"].data)

@@ -46,7 +46,12 @@ async def test_item_view_shows_tokens_cursor_and_completion_diff(store) -> None:
         # The cursor is where the logged prefix ends in the prompt.
         assert capture.logged_prompt[: cursor_offset(capture)].endswith(capture.segments.prefix)
         diff = text_of(item, "#item-diff")
-        assert "run run-cap (qwen2.5-coder-0.5b) vs editor's completion · Indel 0.800" in diff
+        assert "run run-cap (qwen2.5-coder-0.5b), shown by tabby, vs editor's completion · Indel 0.800" in diff
+        # Raw vs shown: the rule that cut the raw text, with its source, on the lines it removed.
+        assert "Raw → shown: tabby · 24 → 5 characters" in text_of(item, "#item-stage-title")
+        stage = text_of(item, "#item-stage")
+        assert "1. trimMultiLineInSingleLineMode  TabbyML/tabby clients/tabby-agent/src/postprocess/" in stage
+        assert "emit·Sum(0);" in stage and "⟵ trimMultiLineInSingleLineMode" in stage
         await pilot.press("y")
         assert app.clipboard == capture.logged_prompt
         await pilot.press("Y")

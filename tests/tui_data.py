@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from replay.records import CaptureRecord, Completion, FimItem, Segments, Source
+from replay.records import CaptureRecord, Completion, FimItem, Segments, Source, TraceStep
 from replay.store import Store
 
 MODELS = ("qwen2.5-coder-0.5b", "starcoder2-3b", "deepseek-coder-1.3b")
@@ -52,9 +52,13 @@ def add_runs(store: Store) -> None:
             store.add_completion(run_id, Completion(item_id=item_id, text=text, raw_text=text, backend="llamacpp", model=model))
         store.set_run_status(run_id, "done")
     store.create_run("run-cap", {"model": "qwen2.5-coder-0.5b", "backend": "llamacpp", "editor": "tabby"})
+    trim = "TabbyML/tabby clients/tabby-agent/src/postprocess/trimMultiLineInSingleLineMode.ts"
     for i in range(3):
-        store.add_completion("run-cap", Completion(item_id=f"capture-{i + 1}", text=f"{i} + 2", raw_text=f"{i} + 2",
-                                                   backend="llamacpp", model="qwen2.5-coder-0.5b"))
+        raw = f"{i} + 2\n    emit Sum({i});\n}}"
+        store.add_completion("run-cap", Completion(
+            item_id=f"capture-{i + 1}", text=raw, raw_text=raw, backend="llamacpp", model="qwen2.5-coder-0.5b",
+            stage="tabby", shown_text=f"{i} + 2", multiline=False,
+            trace=(TraceStep(step="trimMultiLineInSingleLineMode", source=trim, text=f"{i} + 2"),)))
     store.set_run_status("run-cap", "done")
 
 

@@ -32,15 +32,20 @@ def prompt_part(prompt: RenderedPrompt, sends_ids: bool) -> dict[str, Any]:
     return part
 
 
-def cache_key(backend: Backend, prompt: RenderedPrompt, params: GenParams, extra: dict[str, Any] | None = None) -> str:
-    """The cache key of one request. `extra` holds backend settings that change the output."""
-    body = {
+def cache_key(backend: Backend, prompt: RenderedPrompt, params: GenParams, extra: dict[str, Any] | None = None,
+              early_stop: dict[str, Any] | None = None) -> str:
+    """The cache key of one request. `extra` holds backend settings that change the output;
+    `early_stop` what decided where a stream was stopped early (its text is a prefix of the
+    whole generation, so it is only the same answer under the same stops)."""
+    body: dict[str, Any] = {
         "engine": backend.name,
         "model": backend.model_id,
         "prompt": prompt_part(prompt, getattr(backend, "sends_ids", False)),
         "params": {"ctx": params.ctx, "max_new_tokens": params.new_tokens(prompt), "temperature": params.temperature},
         "extra": extra if extra is not None else backend_cache_extra(backend),
     }
+    if early_stop is not None:
+        body["early_stop"] = early_stop
     return hashlib.sha256(msgspec.json.encode(body, order="sorted")).hexdigest()
 
 

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 from replay.backends.base import Backend, BackendError, GenParams
 from replay.backends.models import ModelError, ModelRef
@@ -53,6 +56,43 @@ class LlamaCppBackend(Backend):
                                          top_k=1, repeat_penalty=1.0)
         choice = out["choices"][0]
         return self.finish(prompt, choice["text"], out["usage"]["completion_tokens"], choice["finish_reason"] or "", started)
+
+    def complete_streaming(self, prompt: RenderedPrompt, params: GenParams, stop_reason: Callable[[str], str]) -> Completion:
+        """`complete`, token by token, stopped as soon as `stop_reason(text so far)` names a
+        reason (the editor stops reading there): what a streaming editor gets from a server it
+        cancels. The loop is create_completion's non-streaming one (llama-cpp-python llama.py
+        `_create_completion`): the same greedy sampler through `generate`, end on the vocab's
+        end-of-generation ids, the text detokenized against the prompt ids and decoded with
+        errors ignored, so that the text is a prefix of what `complete` returns. Each token's
+        arrival is kept as timing: (characters so far, seconds since the start)."""
+        import llama_cpp
+
+        if prompt.route == "chat":
+            raise BackendError("the llamacpp backend replays raw prompts; a chat prompt needs --backend chat")
+        ids = self.token_ids(prompt)
+        if len(ids) >= self.ctx:
+            raise BackendError(f"prompt of {len(ids)} tokens does not fit the context of {self.ctx}")
+        limit = params.new_tokens(prompt)
+        started = time.perf_counter()
+        tokens: list[int] = []
+        timing: list[tuple[int, float]] = []
+        text, finish = "", "length"
+        if limit > 0:
+            for token in self.llm.generate(ids, top_k=1, temp=params.temperature, repeat_penalty=1.0):
+                if llama_cpp.llama_vocab_is_eog(self.llm._model.vocab, token):
+                    finish = "stop"
+                    break
+                tokens.append(token)
+                text = self.llm.detokenize(tokens, prev_tokens=ids).decode("utf-8", errors="ignore")
+                timing.append((len(text), round(time.perf_counter() - started, 6)))
+                reason = stop_reason(text)
+                if reason:
+                    finish = reason
+                    break
+                if len(tokens) >= limit:
+                    break
+        done = self.finish(prompt, text, len(tokens), finish, started)
+        return msgspec.structs.replace(done, timing=tuple(timing), stopped_early=finish in ("stop_word", "editor_cancel"))
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "ctx": self.ctx}

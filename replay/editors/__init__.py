@@ -18,7 +18,7 @@ from importlib import import_module
 from types import ModuleType
 
 from replay.editors.stage import Shown, StreamStop, Timing
-from replay.records import CaptureRecord, EditorInput, RenderedPrompt
+from replay.records import CaptureRecord, EditorInput, RenderedPrompt, TraceStep
 
 
 class UnknownEditor(ValueError):
@@ -33,6 +33,7 @@ class EditorProfile:
     name: str
     prompt_module: str
     completion_module: str
+    stop_source: str  # where the editor's model call is stopped at the prompt's stop words
 
     def _prompt(self) -> ModuleType:
         return import_module(self.prompt_module)
@@ -50,11 +51,19 @@ class EditorProfile:
     def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
         return self._completion().stream_stop(inp, model=model, version=version)
 
+    def stop_step(self, before: str, after: str) -> TraceStep | None:
+        """The trace step of the stop-word cut (the engine or server stops there, before the
+        editor's completion stage sees the text), None when no stop word cut anything."""
+        return None if before == after else TraceStep(step="stopWords", source=self.stop_source, text=after)
+
 
 PROFILES: dict[str, EditorProfile] = {
-    "tabby": EditorProfile("tabby", "replay.editors.tabby.profile", "replay.editors.tabby.completion"),
-    "continue": EditorProfile("continue", "replay.editors.continue_.prompt", "replay.editors.continue_.completion"),
-    "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard"),
+    "tabby": EditorProfile("tabby", "replay.editors.tabby.profile", "replay.editors.tabby.completion",
+                           "TabbyML/tabby crates/tabby-inference/src/decoding.rs"),
+    "continue": EditorProfile("continue", "replay.editors.continue_.prompt", "replay.editors.continue_.completion",
+                              "continuedev/continue core/autocomplete/templating/getStopTokens.ts"),
+    "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard",
+                              "replay/editors/templates.py (the family's stop words)"),
 }
 EDITORS = tuple(PROFILES)
 

@@ -43,15 +43,26 @@ def _str(obj: dict[str, Any], key: str, required: bool = False) -> str | None:
     return value
 
 
-def parse_line(text: str) -> EditorInput:
-    """One input line -> EditorInput; BadInputLine says what is wrong with it."""
+def parse_line(text: str, extra: frozenset[str] = frozenset()) -> EditorInput:
+    """One input line -> EditorInput; BadInputLine says what is wrong with it. `extra` names the
+    keys a caller reads itself (postprocess: `raw`, `timing`)."""
+    return parse_object(load_object(text), extra)
+
+
+def load_object(text: str) -> dict[str, Any]:
+    """A line's JSON object, or BadInputLine."""
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadInputLine(f"not JSON: {exc.msg} at column {exc.colno}") from None
     if not isinstance(obj, dict):
         raise BadInputLine(f"expected a JSON object, got {type(obj).__name__}")
-    unknown = sorted(set(obj) - _KEYS)
+    return obj
+
+
+def parse_object(obj: dict[str, Any], extra: frozenset[str] = frozenset()) -> EditorInput:
+    """A render input object -> EditorInput (see the module docstring for its keys)."""
+    unknown = sorted(set(obj) - _KEYS - extra)
     if unknown:
         raise BadInputLine(f"unknown key(s) {', '.join(map(repr, unknown))}")
     if "document" in obj or "cursor" in obj:
@@ -94,8 +105,9 @@ def parse_line(text: str) -> EditorInput:
 
 
 def read_lines(data: str) -> Iterator[tuple[int, str]]:
-    """(1-based line number, text) of every non-blank line; a blank line is not an input."""
-    for number, line in enumerate(data.splitlines(), start=1):
+    """(1-based line number, text) of every non-blank line; a blank line is not an input. A
+    UTF-8 byte order mark (a file saved by a Windows editor) is not part of the first line."""
+    for number, line in enumerate(data.removeprefix("\ufeff").splitlines(), start=1):
         if line.strip():
             yield number, line
 

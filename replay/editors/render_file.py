@@ -15,7 +15,13 @@ from typing import Any, TextIO
 
 from replay.assets import MissingAsset
 from replay.editors import render
-from replay.editors.inputs import BadInputLine, output_row, parse_line, read_lines, to_json_line
+from replay.editors.inputs import (
+    BadInputLine,
+    output_row,
+    parse_line,
+    read_lines,
+    to_json_line,
+)
 from replay.paths import data_dir
 
 
@@ -27,12 +33,13 @@ class RenderFailure(Exception):
         self.usage = usage
 
 
-def rejects_path(input_path: Path, output: Path | None) -> Path:
+def rejects_path(input_path: Path, output: Path | None, command: str = "render") -> Path:
+    """Beside the output (OUT.rejects.jsonl), else in the data dir's rejects/ folder."""
     if output is not None:
         return output.with_name(output.name + ".rejects.jsonl")
     folder = data_dir() / "rejects"
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"render-{input_path.name}.rejects.jsonl"
+    return folder / f"{command}-{input_path.name}.rejects.jsonl"
 
 
 def render_file(input_path: Path, editor: str, model: str, version: str | None, output: Path | None,

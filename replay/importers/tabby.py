@@ -29,9 +29,10 @@ from msgspec import UNSET, UnsetType
 
 from replay.importers.common import Ignored, Parsed, Reject, decode_error_reason
 from replay.records import CaptureRecord, OutcomeEvent, Segments, Snippet, Source
-from replay.store import TABBY_LINE, StoredCapture, line_body, line_digest
+from replay.store import LineCodec, StoredCapture, line_body, line_digest
 
 FORMAT = "tabby"
+TABBY_LINE = "tabby-line"  # the store keeps a Tabby capture as its own log line
 
 
 class _Choice(msgspec.Struct):
@@ -192,3 +193,16 @@ def _capture(entry: _Entry, c: _Completion, data: bytes, source: Source, ts: flo
         extra=extra,
         raw=data.decode("utf-8"),
     )
+
+
+def stored_line(line: bytes, source: Source) -> CaptureRecord | None:
+    """A stored Tabby line back to its capture (None: the line is not a completion)."""
+    try:
+        rec = parse_line(line, source)
+    except Reject:
+        return None
+    return rec if isinstance(rec, CaptureRecord) else None
+
+
+# Registered with the store through the `fimreplay.line_codecs` entry point (pyproject.toml).
+LINE_CODEC = LineCodec(name=TABBY_LINE, format=FORMAT, parse=stored_line)

@@ -28,13 +28,13 @@ from replay.backends import BACKENDS
 from replay.backends.base import GenParams
 from replay.records import Completion, FimItem
 from replay.runner import SourceRun, new_run_id, run_source
-from replay.scoring import CAPTURE_PREFIX, accepted_text, exact, indel
+from replay.editors import EDITORS
+from replay.scoring import CAPTURE_PREFIX, accepted_text, live_scores
 from replay.store import Store
 from tui.errors import WorkerErrors
 from tui.watcher import StoreChanged
 
 BINS = 10
-PROFILES = ("standard", "tabby", "continue")
 
 
 class RunCancelled(Exception):
@@ -127,7 +127,7 @@ class DashboardScreen(WorkerErrors, Screen):
                 yield Input("captures", id="dash-source")
             with Vertical():
                 yield Label("editor profile")
-                yield Select([(p, p) for p in PROFILES], value="standard", allow_blank=False, id="dash-editor")
+                yield Select([(p, p) for p in EDITORS], value="standard", allow_blank=False, id="dash-editor")
             with Vertical():
                 yield Label("backend")
                 yield Select([(b, b) for b in BACKENDS], value="llamacpp", allow_blank=False, id="dash-backend")
@@ -141,14 +141,14 @@ class DashboardScreen(WorkerErrors, Screen):
                 yield Label("max new tokens")
                 yield Input("", placeholder="profile's", id="dash-max-new", type="integer")
         yield DataTable(id="dash-table", cursor_type="row")
-        yield Static("Indel distribution per model (0 → 1)", classes="section-title")
+        yield Static("Indel of the shown text per model (0 → 1)", classes="section-title")
         yield VerticalScroll(id="dash-plots")
         yield Footer()
 
     def on_mount(self) -> None:
         table = self.query_one("#dash-table", DataTable)
         table.add_column("model", key="model")
-        for name in ("run", "status", "progress", "items/s", "mean Indel", "exact"):
+        for name in ("run", "status", "progress", "items/s", "mean Indel", "exact"):  # of the shown text
             table.add_column(name, key=name)
         table.focus()  # keys first: tab reaches the form, escape comes back
 
@@ -209,8 +209,7 @@ class DashboardScreen(WorkerErrors, Screen):
         def progress(done: int, total: int, completion: Completion | None) -> None:
             scores = None
             if completion is not None and completion.item_id in refs and completion.error is None:
-                ref = refs[completion.item_id]
-                scores = (indel(ref, completion.text), exact(ref, completion.text))
+                scores = live_scores(refs[completion.item_id], completion)
             self.post_message(self.Progress(run.model, done, total, completion, scores))
             if worker.is_cancelled:
                 raise RunCancelled(run.run_id)

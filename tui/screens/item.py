@@ -20,7 +20,7 @@ from replay.tokens.view import render_diff
 from replay.scoring import indel
 from replay.store import Store
 from tui.widgets.capture_table import format_ts
-from tui.widgets.char_diff import render_char_diff
+from tui.widgets.char_diff import render_char_diff, render_stage_diff
 from tui import library
 from tui.library import DIFF_MODES
 from tui.widgets.token_view import render_text, render_token_diff, render_tokens
@@ -97,6 +97,8 @@ class ItemScreen(WorkerErrors, Screen):
             yield Static(render_text(c.logged_prompt or "", self.cursor), id="item-prompt")
             yield Static("Completion vs reference", classes="section-title")
             yield Static("", id="item-diff")
+            yield Static("Raw → shown (the editor's completion stage)", id="item-stage-title", classes="section-title")
+            yield Static("", id="item-stage")
             yield Static("Token diff", id="item-token-diff-title", classes="section-title")
             yield Static("", id="item-token-diff")
         yield Footer()
@@ -131,10 +133,19 @@ class ItemScreen(WorkerErrors, Screen):
                                         render_char_diff(editor_text, editor_text)))
             return
         run_id, completion = self.replays[self.replay_index % len(self.replays)]
-        score = indel(editor_text, completion.text)
-        self.diff_text = f"--- {run_id}\n+++ editor\n{completion.text}\n{editor_text}"
-        target.update(Text.assemble(f"run {run_id} ({completion.model}) vs editor's completion · Indel {score:.3f}\n",
-                                    render_char_diff(completion.text, editor_text)))
+        shown = completion.scored_text("shown")
+        score = indel(editor_text, shown)
+        self.diff_text = f"--- {run_id}\n+++ editor\n{shown}\n{editor_text}"
+        if not completion.stage:
+            what = "received (no editor stage applied)"
+        else:
+            what = f"shown by {completion.stage}" if completion.shown_text is not None else f"nothing shown by {completion.stage}"
+        target.update(Text.assemble(f"run {run_id} ({completion.model}), {what}, vs editor's completion · Indel {score:.3f}\n",
+                                    render_char_diff(shown, editor_text)))
+        stage = completion.stage or "no editor stage applied"
+        self.query_one("#item-stage-title", Static).update(
+            f"Raw → shown: {stage} · {len(completion.raw_text)} → {len(completion.shown_text or '')} characters")
+        self.query_one("#item-stage", Static).update(render_stage_diff(completion.raw_text, completion.trace))
 
     def action_next_completion(self) -> None:
         self.replay_index += 1

@@ -33,9 +33,12 @@ suffix, the multipliers, the clipboard default and the FIM log form. Snippet sel
 snippet header are those of the newest source in every profile (Continue rewrote that pipeline
 on 2024-11-19..22; older profiles do not model the earlier one).
 
-Modules: releases.py (rules by release), tokens.py (Continue's counting tokenizers), uri.py,
-js.py (JavaScript string semantics), languages.py, templates.py, snippets.py, prompt.py (the
-pipeline above), logs.py (the logged prompt rebuilt), completion.py (what Continue shows).
+Modules of the prompt side: releases.py (rules by release), tokens.py (Continue's counting
+tokenizers), uri.py, languages.py, templates.py, snippets.py, prompt.py (the pipeline above),
+logs.py (the logged prompt rebuilt). Of the completion stage: completion.py (what Continue
+shows, in its order), rules.py (its rule changes by date and release), charstream.py and
+linestream.py (the stream transforms), brackets.py, multiline.py, langinfo.py,
+postprocessing.py. JavaScript string semantics are shared with Tabby (replay.editors.js).
 """
 
 from replay.editors.continue_.logs import rebuild_logged_prompt

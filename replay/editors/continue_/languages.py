@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from replay.editors.continue_.uri import uri_basename
 
-
 _LANG = {
     "TypeScript": "//", "JavaScript": "//", "Python": "#", "Java": "//", "C++": "//", "C#": "//",
     "C": "//", "Scala": "//", "Go": "//", "Rust": "//", "Haskell": "--", "PHP": "//",

@@ -10,10 +10,14 @@ from replay.editors.continue_ import tokens as ct
 from replay.editors.continue_.languages import language_for
 from replay.editors.continue_.releases import ContinueError, Era, era_for, profile_name
 from replay.editors.continue_.snippets import format_snippets, select_snippets
-from replay.editors.continue_.templates import Ctx, Template, render_handlebars, template_for_model
+from replay.editors.continue_.templates import (
+    Ctx,
+    Template,
+    render_handlebars,
+    template_for_model,
+)
 from replay.editors.continue_.uri import to_uri, uri_basename
 from replay.records import EditorInput, RenderedPrompt, Snippet
-
 
 FIM_PROVIDERS = frozenset({"deepseek", "inception", "llamastack", "mistral", "moonshot", "siliconflow"})
 

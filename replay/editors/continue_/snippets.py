@@ -10,9 +10,9 @@ import math
 from typing import Any
 
 from replay.editors.continue_ import tokens as ct
-from replay.editors.continue_.js import js_length, js_trim
 from replay.editors.continue_.releases import Era
 from replay.editors.continue_.uri import last_n_uri_relative_path_parts
+from replay.editors.js import js_length, js_trim
 from replay.records import Snippet
 
 TOKEN_BUFFER = 10  # filtering.ts: extra tokens per snippet for its description

@@ -10,9 +10,12 @@ import dataclasses
 import re
 from collections.abc import Callable
 
-from replay.editors.continue_.js import js_trim
 from replay.editors.continue_.releases import ERAS, Era
-from replay.editors.continue_.uri import last_n_uri_relative_path_parts, shortest_unique_relative_paths
+from replay.editors.continue_.uri import (
+    last_n_uri_relative_path_parts,
+    shortest_unique_relative_paths,
+)
+from replay.editors.js import js_trim
 from replay.editors.templates import get_family
 from replay.records import Snippet
 

@@ -13,14 +13,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from replay.editors.js import JS_WHITESPACE, js_is_blank, js_trim_end
 from replay.editors.tabby.options import AGENT_DEFAULTS, options
 from replay.records import EditorInput
 
 AGENT_VERSION = "1.5.0"
-
-# str.strip differs (it strips \x1c-\x1f and \x85, and keeps \ufeff).
-_JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
-                 "\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 # src/utils.ts splitLines: input.match(/.*(?:$|\r?\n)/g). In JS `.` excludes \n, \r, \u2028
 # and \u2029, and `$` (no m flag) is the end of the input: text before a lone \r or a
@@ -38,15 +35,6 @@ def split_lines(text: str) -> list[str]:
     if lines and lines[-1].endswith("\n"):
         lines.append("")
     return lines
-
-
-def js_trim_end(text: str) -> str:
-    return text.rstrip(_JS_WHITESPACE)
-
-
-def js_is_blank(text: str) -> bool:
-    """src/utils.ts isBlank: input.trim().length === 0."""
-    return text.strip(_JS_WHITESPACE) == ""
 
 
 
@@ -108,7 +96,7 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None) -> 
         segments["relevant_snippets_from_recently_opened_files"] = opened
     for snippet in inp.snippets:
         if snippet.kind == "clipboard":
-            clip = snippet.content.strip(_JS_WHITESPACE)
+            clip = snippet.content.strip(JS_WHITESPACE)
             if opts["completion.prompt.clipboard.minChars"] <= len(clip) <= opts["completion.prompt.clipboard.maxChars"]:
                 segments["clipboard"] = clip
     body: dict[str, Any] = {"language": inp.language, "segments": segments}

@@ -29,8 +29,14 @@ SERVER_DEFAULTS: dict[str, Any] = {
 # ECMAScript WhiteSpace + LineTerminator: what String.prototype.trim/trimEnd remove. Python's
 
 # tabby-agent's completion stage (clients/tabby-agent/src/AgentConfig.ts defaultAgentConfig
-# `postprocess`), keyed like AGENT_DEFAULTS: replay.editors.tabby.completion reads them.
-COMPLETION_DEFAULTS: dict[str, Any] = {}
+# `postprocess`, 1.5.0), keyed like AGENT_DEFAULTS: replay.editors.tabby.completion reads them.
+# The two experimentalSyntax switches choose tree-sitter rules (off by default); the indentation
+# switch keeps the block scope when a completion continues the cursor line.
+COMPLETION_DEFAULTS: dict[str, Any] = {
+    "postprocess.limitScope.experimentalSyntax": False,
+    "postprocess.limitScope.indentation.experimentalKeepBlockScopeWhenCompletingLine": False,
+    "postprocess.calculateReplaceRange.experimentalSyntax": False,
+}
 
 
 class TabbyInputError(ValueError):

@@ -8,7 +8,12 @@ from typing import Any
 
 from replay.editors.tabby.client import build_request
 from replay.editors.tabby.options import SERVER_DEFAULTS, TabbyInputError, options
-from replay.editors.tabby.server import TabbyRules, build_server_prompt, split_fim_prompt, stop_words
+from replay.editors.tabby.server import (
+    TabbyRules,
+    build_server_prompt,
+    split_fim_prompt,
+    stop_words,
+)
 from replay.editors.templates import FIM_TOKEN, Family, family_for_model, get_family
 from replay.records import EditorInput, RenderedPrompt, Segments
 

@@ -1,0 +1,118 @@
+"""`fimreplay postprocess`: model outputs a user already has, turned into what the editor showed.
+
+Each input line is a `render` input (document+cursor or prefix+suffix, filepath, workspace,
+language, options keyed by the editor's own setting names, id) plus `raw`, the model's text, and
+optionally `timing` ([[characters received, seconds since the request], ...] per streamed
+chunk, read only with `editor_timing`). The line is rendered with the profile first, because
+the editor's model call stops at the prompt's stop words before its completion stage sees the
+text; then the profile's completion stage runs. Each output line, in input order: `id`,
+`shown_text` (null when the editor shows nothing), `replace_after`, `multiline`, `trace` (one
+`{"step", "source"}` per rule that changed the text), and with `editor_timing` `timing_applied`.
+
+Bad lines are handled as `render` handles them (replay.editors.render_file): stop with file:line
+and the reason, or with keep_going count them and keep them in a rejects file.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from replay.assets import MissingAsset
+from replay.backends.base import apply_stop
+from replay.editors import profile
+from replay.editors.inputs import (
+    BadInputLine,
+    load_object,
+    parse_object,
+    read_lines,
+    to_json_line,
+)
+from replay.editors.render_file import RenderFailure, rejects_path
+
+_OWN_KEYS = frozenset({"raw", "timing"})
+
+
+def _raw(obj: dict[str, Any]) -> str:
+    raw = obj.get("raw")
+    if not isinstance(raw, str):
+        raise BadInputLine("missing 'raw' (the model's text, a string)" if raw is None else "'raw' must be a string")
+    return raw
+
+
+def _timing(obj: dict[str, Any]) -> list[tuple[int, float]] | None:
+    timing = obj.get("timing")
+    if timing is None:
+        return None
+    ok = isinstance(timing, list) and all(
+        isinstance(t, list) and len(t) == 2 and type(t[0]) is int and isinstance(t[1], (int, float)) and not isinstance(t[1], bool)
+        for t in timing)
+    if not ok:
+        raise BadInputLine("'timing' must be a list of [characters, seconds] pairs")
+    return [(int(chars), float(secs)) for chars, secs in timing]
+
+
+def postprocess_line(line: str, editor: str, model: str, version: str | None, editor_timing: bool) -> dict[str, Any]:
+    """One input line -> its output row (BadInputLine / ValueError for a bad line)."""
+    obj = load_object(line)
+    inp = parse_object(obj, _OWN_KEYS)
+    raw = _raw(obj)
+    timing = _timing(obj)
+    prof, _ = profile(editor)
+    prompt = prof.render(inp, model, version)
+    received = apply_stop(raw, prompt.stop)
+    shown = prof.complete(inp, received, model, version, timing if editor_timing else None)
+    stop = prof.stop_step(raw, received)
+    trace = ([stop] if stop else []) + list(shown.trace)
+    row: dict[str, Any] = {"id": inp.item_id, "shown_text": shown.text, "replace_after": shown.replace_after,
+                           "multiline": shown.multiline,
+                           "trace": [{"step": s.step, "source": s.source} for s in trace]}
+    if editor_timing:
+        row["timing_applied"] = shown.timing_applied
+    return row
+
+
+def postprocess_file(input_path: Path, editor: str, model: str, version: str | None, output: Path | None,
+                     keep_going: bool, editor_timing: bool = False) -> dict[str, Any]:
+    """Post-process every line of `input_path`; returns the summary (done, shown, rejected, files)."""
+    try:
+        profile(editor)
+    except ValueError as exc:
+        raise RenderFailure(str(exc), usage=True) from exc
+    try:
+        data = input_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RenderFailure(f"{input_path}: cannot read: {exc}", usage=True) from exc
+    rejected: list[dict[str, Any]] = []
+    done = shown = 0
+    out: TextIO = open(output, "w", encoding="utf-8") if output is not None else sys.stdout  # noqa: SIM115
+    try:
+        for number, line in read_lines(data):
+            where = f"{input_path}:{number}"
+            try:
+                row = postprocess_line(line, editor, model, version, editor_timing)
+            except MissingAsset as exc:
+                raise RenderFailure(str(exc), usage=False) from exc
+            except (BadInputLine, ValueError, KeyError) as exc:
+                reason = str(exc).strip("'\"") if isinstance(exc, KeyError) else str(exc)
+                if not keep_going:
+                    raise RenderFailure(f"{where}: {reason}", usage=True) from exc
+                rejected.append({"source": where, "reason": reason, "raw": line})
+                continue
+            out.write(to_json_line(row) + "\n")
+            done += 1
+            shown += row["shown_text"] is not None
+    finally:
+        if output is not None:
+            out.close()
+        else:
+            out.flush()
+    summary: dict[str, Any] = {"input": str(input_path), "output": str(output) if output else "-", "postprocessed": done,
+                               "shown": shown, "nothing_shown": done - shown, "rejected": len(rejected), "rejects_file": None}
+    if rejected:
+        path = rejects_path(input_path, output, "postprocess")
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rejected), encoding="utf-8")
+        summary["rejects_file"] = str(path)
+    return summary
