@@ -213,10 +213,15 @@ def render_cmd(store: Store, input_path: Path, editor: str, editor_version: str 
         summary = render_file(input_path, editor, model, editor_version, output, keep_going)
     except RenderFailure as exc:
         raise (UsageFailure if exc.usage else WorkFailure)(str(exc)) from exc
-    if as_json:  # with the prompts on stdout, the summary object goes to stderr
+    _file_summary(summary, f"rendered {summary['rendered']}", output, as_json)
+
+
+def _file_summary(summary: dict[str, Any], done: str, output: Path | None, as_json: bool) -> None:
+    """The summary of a line-by-line command: with the rows on stdout, it goes to stderr."""
+    if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False), err=output is None)
     elif output is not None or summary["rejected"]:
-        click.echo(f"rendered {summary['rendered']}, rejected {summary['rejected']}"
+        click.echo(f"{done}, rejected {summary['rejected']}"
                    + (f" (kept in {summary['rejects_file']})" if summary["rejected"] else ""), err=output is None)
 
 
@@ -243,12 +248,7 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
         summary = postprocess_file(input_path, editor, model, editor_version, output, keep_going, editor_timing)
     except RenderFailure as exc:
         raise (UsageFailure if exc.usage else WorkFailure)(str(exc)) from exc
-    if as_json:  # with the rows on stdout, the summary object goes to stderr
-        click.echo(json.dumps(summary, ensure_ascii=False), err=output is None)
-    elif output is not None or summary["rejected"]:
-        click.echo(f"postprocessed {summary['postprocessed']} ({summary['nothing_shown']} shown nothing), "
-                   f"rejected {summary['rejected']}" + (f" (kept in {summary['rejects_file']})" if summary["rejected"] else ""),
-                   err=output is None)
+    _file_summary(summary, f"postprocessed {summary['postprocessed']} ({summary['nothing_shown']} shown nothing)", output, as_json)
 
 
 @cli.command("verify")

@@ -15,22 +15,13 @@ and the reason, or with keep_going count them and keep them in a rejects file.
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-from replay.assets import MissingAsset
 from replay.backends.base import apply_stop
 from replay.editors import profile
-from replay.editors.inputs import (
-    BadInputLine,
-    load_object,
-    parse_object,
-    read_lines,
-    to_json_line,
-)
-from replay.editors.render_file import RenderFailure, rejects_path
+from replay.editors.inputs import BadInputLine, load_object, parse_object
+from replay.editors.render_file import RenderFailure, map_file
 
 _OWN_KEYS = frozenset({"raw", "timing"})
 
@@ -81,38 +72,14 @@ def postprocess_file(input_path: Path, editor: str, model: str, version: str | N
         profile(editor)
     except ValueError as exc:
         raise RenderFailure(str(exc), usage=True) from exc
-    try:
-        data = input_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RenderFailure(f"{input_path}: cannot read: {exc}", usage=True) from exc
-    rejected: list[dict[str, Any]] = []
-    done = shown = 0
-    out: TextIO = open(output, "w", encoding="utf-8") if output is not None else sys.stdout  # noqa: SIM115
-    try:
-        for number, line in read_lines(data):
-            where = f"{input_path}:{number}"
-            try:
-                row = postprocess_line(line, editor, model, version, editor_timing)
-            except MissingAsset as exc:
-                raise RenderFailure(str(exc), usage=False) from exc
-            except (BadInputLine, ValueError, KeyError) as exc:
-                reason = str(exc).strip("'\"") if isinstance(exc, KeyError) else str(exc)
-                if not keep_going:
-                    raise RenderFailure(f"{where}: {reason}", usage=True) from exc
-                rejected.append({"source": where, "reason": reason, "raw": line})
-                continue
-            out.write(to_json_line(row) + "\n")
-            done += 1
-            shown += row["shown_text"] is not None
-    finally:
-        if output is not None:
-            out.close()
-        else:
-            out.flush()
-    summary: dict[str, Any] = {"input": str(input_path), "output": str(output) if output else "-", "postprocessed": done,
-                               "shown": shown, "nothing_shown": done - shown, "rejected": len(rejected), "rejects_file": None}
-    if rejected:
-        path = rejects_path(input_path, output, "postprocess")
-        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rejected), encoding="utf-8")
-        summary["rejects_file"] = str(path)
-    return summary
+    shown = 0
+
+    def convert(line: str, number: int) -> dict[str, Any]:
+        nonlocal shown
+        row = postprocess_line(line, editor, model, version, editor_timing)
+        shown += row["shown_text"] is not None
+        return row
+
+    written, summary = map_file(input_path, output, keep_going, "postprocess", convert)
+    return {"input": summary["input"], "output": summary["output"], "postprocessed": written, "shown": shown,
+            "nothing_shown": written - shown, "rejected": summary["rejected"], "rejects_file": summary["rejects_file"]}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from replay.assets import MissingAsset
@@ -42,21 +43,24 @@ def rejects_path(input_path: Path, output: Path | None, command: str = "render")
     return folder / f"{command}-{input_path.name}.rejects.jsonl"
 
 
-def render_file(input_path: Path, editor: str, model: str, version: str | None, output: Path | None,
-                keep_going: bool) -> dict[str, Any]:
-    """Render every line of `input_path`; returns the summary (rendered, rejected, files)."""
+def map_file(input_path: Path, output: Path | None, keep_going: bool, command: str,
+             convert: Callable[[str, int], dict[str, Any]]) -> tuple[int, dict[str, Any]]:
+    """Write `convert(line, line number)` as one JSON line per input line, in input order; returns how many
+    were written and the summary (input, output, rejected, rejects_file). A bad line (BadInputLine,
+    ValueError, KeyError) stops the run with its file:line, or with keep_going is kept in the
+    rejects file; a missing asset stops the run as a work failure."""
     try:
         data = input_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RenderFailure(f"{input_path}: cannot read: {exc}", usage=True) from exc
     rejected: list[dict[str, Any]] = []
-    rendered = 0
+    written = 0
     out: TextIO = open(output, "w", encoding="utf-8") if output is not None else sys.stdout  # noqa: SIM115
     try:
         for number, line in read_lines(data):
             where = f"{input_path}:{number}"
             try:
-                row = output_row(render(editor, parse_line(line), model, version), number)
+                row = convert(line, number)
             except MissingAsset as exc:
                 raise RenderFailure(str(exc), usage=False) from exc
             except (BadInputLine, ValueError, KeyError) as exc:
@@ -66,16 +70,25 @@ def render_file(input_path: Path, editor: str, model: str, version: str | None, 
                 rejected.append({"source": where, "reason": reason, "raw": line})
                 continue
             out.write(to_json_line(row) + "\n")
-            rendered += 1
+            written += 1
     finally:
         if output is not None:
             out.close()
         else:
             out.flush()
-    summary: dict[str, Any] = {"input": str(input_path), "output": str(output) if output else "-", "rendered": rendered,
+    summary: dict[str, Any] = {"input": str(input_path), "output": str(output) if output else "-",
                                "rejected": len(rejected), "rejects_file": None}
     if rejected:
-        path = rejects_path(input_path, output)
+        path = rejects_path(input_path, output, command)
         path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rejected), encoding="utf-8")
         summary["rejects_file"] = str(path)
-    return summary
+    return written, summary
+
+
+def render_file(input_path: Path, editor: str, model: str, version: str | None, output: Path | None,
+                keep_going: bool) -> dict[str, Any]:
+    """Render every line of `input_path`; returns the summary (rendered, rejected, files)."""
+    written, summary = map_file(input_path, output, keep_going, "render",
+                                lambda line, number: output_row(render(editor, parse_line(line), model, version), number))
+    return {"input": summary["input"], "output": summary["output"], "rendered": written,
+            "rejected": summary["rejected"], "rejects_file": summary["rejects_file"]}

@@ -80,7 +80,7 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
     "\\n\\n" instead of preceded by separators) share the message parser.
     """
     if messages is None:
-        if re.search(rf"={{74}}\r\n={{74}}\r\n", text):
+        if re.search(r"={74}\r\n={74}\r\n", text):
             # The copy was saved with CRLF line ends: the original "\r\n" of CRLF sources can no
             # longer be told from converted ones.
             text = text.replace("\r\n", "\n")

@@ -255,52 +255,46 @@ def drop_blank(text: str, ctx: CompletionContext) -> str | None:
     return None if js_is_blank(text) else text
 
 
-def remove_repetitive_blocks(text: str, ctx: CompletionContext) -> str | None:
-    """postprocess/removeRepetitiveBlocks.ts: blocks split at blank lines; when the blocks before
-    the last (which may be cut) repeat each other 2+ times (edit distance within 10%), only the
-    blocks up to the first of the run are kept. JS split keeps the captured whitespace between
-    blocks as items and the join drops the newlines around it, as the agent does."""
-    blocks = re.split(f"\n([{JS_WHITESPACE}]*)\n", text)
-    repetitions, index = 0, len(blocks) - 2
+def _repetition_run(parts: list[str], jump: bool) -> tuple[int, int]:
+    """Going up from the part before the last (which may be cut off), how many times in a row a
+    non-blank part repeats the non-blank one above it (edit distance within 10% of the longer,
+    trimmed), and the index where the run ends. After a match removeRepetitiveBlocks.ts steps up
+    one part; removeRepetitiveLines.ts jumps to the matched line (`jump`)."""
+    repetitions, index = 0, len(parts) - 2
     while index >= 1:
-        if js_is_blank(blocks[index]):
+        if js_is_blank(parts[index]):
             index -= 1
             continue
         prev = index - 1
-        while prev >= 0 and js_is_blank(blocks[prev]):
+        while prev >= 0 and js_is_blank(parts[prev]):
             prev -= 1
         if prev < 0:
             break
-        current, previous = js_trim(blocks[index]), js_trim(blocks[prev])
+        current, previous = js_trim(parts[index]), js_trim(parts[prev])
         if not _within(current, previous, max(0.1 * js_length(current), 0.1 * js_length(previous))):
             break
         repetitions += 1
-        index -= 1
+        index = prev if jump else index - 1
+    return repetitions, index
+
+
+def remove_repetitive_blocks(text: str, ctx: CompletionContext) -> str | None:
+    """postprocess/removeRepetitiveBlocks.ts: blocks split at blank lines; when the blocks before
+    the last repeat each other 2+ times, only the blocks up to the first of the run are kept. JS
+    split keeps the captured whitespace between blocks as items and the join drops the newlines
+    around it, as the agent does."""
+    blocks = re.split(f"\n([{JS_WHITESPACE}]*)\n", text)
+    repetitions, index = _repetition_run(blocks, jump=False)
     if repetitions >= 2:
         return js_trim_end("".join(blocks[:index + 1]))
     return text
 
 
 def remove_repetitive_lines(text: str, ctx: CompletionContext) -> str | None:
-    """postprocess/removeRepetitiveLines.ts: when the lines before the last (which may be cut)
-    repeat each other 5+ times (edit distance within 10%), only the lines up to the first of
-    the run are kept."""
+    """postprocess/removeRepetitiveLines.ts: when the lines before the last repeat each other 5+
+    times, only the lines up to the first of the run are kept."""
     lines = split_lines(text)
-    repetitions, index = 0, len(lines) - 2
-    while index >= 1:
-        if js_is_blank(lines[index]):
-            index -= 1
-            continue
-        prev = index - 1
-        while prev >= 0 and js_is_blank(lines[prev]):
-            prev -= 1
-        if prev < 0:
-            break
-        current, previous = js_trim(lines[index]), js_trim(lines[prev])
-        if not _within(current, previous, max(0.1 * js_length(current), 0.1 * js_length(previous))):
-            break
-        repetitions += 1
-        index = prev
+    repetitions, index = _repetition_run(lines, jump=True)
     if repetitions >= 5:
         return js_trim_end("".join(lines[:index + 1]))
     return text
