@@ -27,7 +27,7 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from replay.importers.common import RejectLog  # noqa: E402
+from replay.rejects import Rejects  # noqa: E402
 from replay.importers.importer import Importer  # noqa: E402
 from replay.store import Store  # noqa: E402
 
@@ -98,7 +98,7 @@ def sqlite_floor(path: Path, workdir: Path) -> float:
 def machinery(path: Path, workdir: Path) -> tuple[float, dict[str, object]]:
     db = workdir / f"bench-{time.monotonic_ns()}.db"
     store = Store(db)
-    rejects = RejectLog(path=workdir / "rejects.jsonl")
+    rejects = Rejects(workdir / "rejects.jsonl")
     start = time.perf_counter()
     importer = Importer(store, rejects)
     summary = importer.import_file(path)

@@ -26,15 +26,20 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from replay.errors import UsageError, WorkError
 from replay.paths import cache_dir
 
 
-class MissingAsset(FileNotFoundError):
+class MissingAsset(UsageError, FileNotFoundError):
     """An asset is not installed; the message names the command that installs it."""
 
 
-class AssetError(RuntimeError):
+class AssetError(WorkError, RuntimeError):
     """Getting an asset failed: download error or hash mismatch."""
+
+
+class UnknownAsset(UsageError, KeyError):
+    """An asset name that is not in the registry."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +182,7 @@ def find_asset(name: str) -> Asset:
     for asset in REGISTRY.values():
         if name == asset.name or name in asset.aliases:
             return asset
-    raise KeyError(f"unknown asset {name!r}; known: {', '.join(sorted(REGISTRY))}")
+    raise UnknownAsset(f"unknown asset {name!r}; known: {', '.join(sorted(REGISTRY))}")
 
 
 def asset_path(name: str, file: int = 0) -> Path:

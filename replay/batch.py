@@ -20,8 +20,9 @@ import msgspec
 from replay.backends.base import BackendError, GenParams, apply_stop
 from replay.backends.http import field
 from replay.backends.openai_compat import completion_body
+from replay.errors import UsageError
 from replay.records import Completion, RenderedPrompt
-from replay.run_inputs import Reject
+from replay.rejects import Rejects
 from replay.store import Store
 
 BATCH_URL = "/v1/completions"
@@ -44,24 +45,23 @@ class ImportSummary(msgspec.Struct, frozen=True):
     lines: int
     imported: int
     errors: int
-    rejects: list[Reject]
+    rejected: int
 
 
-def import_openai_batch(store: Store, run_id: str, results: Path) -> ImportSummary:
-    """Read a batch output file into run `run_id` (which must hold the exported prompts)."""
+def import_openai_batch(store: Store, run_id: str, results: Path, rejects: Rejects) -> ImportSummary:
+    """Read a batch output file into run `run_id` (which must hold the exported prompts); lines
+    that cannot be used go to `rejects`."""
     run = store.run(run_id)
     if run is None:
-        raise KeyError(f"no run {run_id!r} in the store")
+        raise UsageError(f"no run {run_id!r} in the store")
     prompts = {p.item_id: p for p in store.run_prompts(run_id)}
-    model = str(run["config"].get("model", ""))
+    model = run.model or ""
     seen: set[str] = set()
-    rejects: list[Reject] = []
-    imported = errors = lines = 0
+    imported = errors = lines = rejected = 0
     for n, line in enumerate(results.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
         if not line.strip():
             continue
         lines += 1
-        where = f"{results}:{n}"
         try:
             obj = json.loads(line)
             custom_id = str(field(obj, "custom_id"))
@@ -71,13 +71,14 @@ def import_openai_batch(store: Store, run_id: str, results: Path) -> ImportSumma
                 raise ValueError(f"custom_id {custom_id!r} seen before in this file")
             completion = result_completion(prompts[custom_id], obj, model)
         except (ValueError, BackendError, TypeError) as exc:
-            rejects.append(Reject(where, str(exc), line))
+            rejects.at(results, n, str(exc), line)
+            rejected += 1
             continue
         seen.add(custom_id)
         store.add_completion(run_id, completion)
         imported += 1
         errors += completion.error is not None
-    return ImportSummary(run=run_id, lines=lines, imported=imported, errors=errors, rejects=rejects)
+    return ImportSummary(run=run_id, lines=lines, imported=imported, errors=errors, rejected=rejected)
 
 
 def result_completion(prompt: RenderedPrompt, obj: dict[str, Any], model: str) -> Completion:

@@ -56,21 +56,20 @@ def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text
     run = store.run(run_id)
     if run is None:
         raise KeyError(run_id)
-    config = run["config"]
     pairs, rejects, counts = run_pairs(store, run_id, text)
     stored: dict[str, dict[str, float]] = {}
     keys = {metric_key(m, text, lines): m for m in METRIC_NAMES}
-    for item_id, _, metric, value in store.scores(run_id):
-        if metric in keys:
-            stored.setdefault(item_id, {})[keys[metric]] = value
+    for score in store.scores(run_id):
+        if score.metric in keys:
+            stored.setdefault(score.item_id, {})[keys[score.metric]] = score.value
     if pairs and all(p[0] in stored and {"indel", "exact", "bleu"} <= stored[p[0]].keys() for p in pairs):
         rows = [ScoredItem(item_id=i, file=f, values=stored[i], middle_len=len(ref), reference=ref, completion=comp)
                 for i, f, _, ref, comp in pairs]
     else:
         rows = score_rows(pairs, lines)
         store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, text, lines), v) for r in rows for m, v in r.values.items()])
-    return RunReport(run_id=run_id, backend=str(config.get("backend", "?")), model=str(config.get("model", "?")),
-                     profile=run_profile(store, run_id, config), rows=rows, summary=aggregate(rows, seed=seed),
+    return RunReport(run_id=run_id, backend=run.backend or "?", model=run.model or "?",
+                     profile=run_profile(store, run_id, run.config), rows=rows, summary=aggregate(rows, seed=seed),
                      n_rejects=len(rejects), text=text, lines=lines, stage=counts)
 
 

@@ -22,13 +22,8 @@ import msgspec
 from replay.editors import EditorProfile, profile
 from replay.editors.stage import StreamStop
 from replay.records import CaptureRecord, Completion, EditorInput, RenderedPrompt
+from replay.rejects import Rejects
 from replay.store import Store
-
-
-class Reject(msgspec.Struct, frozen=True):
-    where: str
-    reason: str
-    raw: str = ""
 
 
 class EditorStage:
@@ -80,7 +75,7 @@ class EditorStage:
 
 class Inputs(msgspec.Struct):
     prompts: list[RenderedPrompt]
-    rejects: list[Reject]
+    rejects: Rejects
     corpus_hash: str  # sha256 of the input file (or of the capture hashes)
     kind: str  # "prompts" | "items" | "captures"
     stage: EditorStage | None = None
@@ -122,21 +117,21 @@ def rendered_row(obj: dict[str, Any]) -> RenderedPrompt:
     return msgspec.convert(fields, RenderedPrompt)
 
 
-def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer]) -> Inputs:
-    """Read `source` (a JSONL path or `captures`). `render` gives the renderer when needed;
-    items it rendered keep their editor input for the completion stage (`Inputs.stage`)."""
+def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer], rejects: Rejects) -> Inputs:
+    """Read `source` (a JSONL path or `captures`), every unusable line into `rejects`. `render`
+    gives the renderer when needed; items it rendered keep their editor input for the
+    completion stage (`Inputs.stage`)."""
     from replay.editors.inputs import parse_line
 
     prompts: list[RenderedPrompt] = []
-    rejects: list[Reject] = []
     seen: set[str] = set()
     renderer: EditorRenderer | None = None
 
-    def add(prompt: RenderedPrompt, where: str, raw: str, inp: EditorInput | None = None, own: str | None = None) -> None:
+    def add(prompt: RenderedPrompt, where: tuple[str, int], raw: str, inp: EditorInput | None = None, own: str | None = None) -> None:
         if not prompt.item_id:
-            rejects.append(Reject(where, "no item id", raw))
+            rejects.at(*where, "no item id", raw)
         elif prompt.item_id in seen:
-            rejects.append(Reject(where, f"item id {prompt.item_id!r} seen before", raw))
+            rejects.at(*where, f"item id {prompt.item_id!r} seen before", raw)
         else:
             seen.add(prompt.item_id)
             prompts.append(prompt)
@@ -147,14 +142,14 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer])
         digest = hashlib.sha256()
         for capture_id, rec, _ in store.captures():
             digest.update(rec.content_hash().encode())
-            where = rec.source.where()
+            where = (rec.source.file, rec.source.line)
             own = f"{rec.editor}@{rec.editor_version}" if rec.editor_version else rec.editor
             try:
                 inp = capture_input(capture_id, rec)
                 renderer = renderer or render()
                 add(renderer(inp, own), where, rec.raw, inp, own)
             except (ValueError, KeyError) as exc:
-                rejects.append(Reject(where, _first_line(exc), rec.raw))
+                rejects.at(*where, _first_line(exc), rec.raw)
         return Inputs(prompts, rejects, digest.hexdigest(), "captures", renderer.stage if renderer else None)
 
     path = Path(source)
@@ -163,7 +158,7 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer])
     for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
         if not line.strip():
             continue
-        where = f"{path}:{n}"
+        where = (str(path), n)
         try:
             obj = json.loads(line)
             if isinstance(obj, dict) and "profile" in obj and ("text" in obj or "prompt" in obj):
@@ -175,7 +170,7 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer])
                 renderer = renderer or render()
                 add(renderer(inp, None), where, line, inp)
         except (ValueError, msgspec.ValidationError, KeyError) as exc:
-            rejects.append(Reject(where, _first_line(exc), line))
+            rejects.at(*where, _first_line(exc), line)
     return Inputs(prompts, rejects, hashlib.sha256(data).hexdigest(), "+".join(sorted(kinds)) or "empty",
                   renderer.stage if renderer else None)
 
@@ -183,13 +178,6 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer])
 def _first_line(exc: Exception) -> str:
     text = str(exc)
     return text.splitlines()[0] if text else type(exc).__name__
-
-
-def write_rejects(path: Path, rejects: list[Reject]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as fh:
-        for reject in rejects:
-            fh.write(msgspec.json.encode(reject) + b"\n")
 
 
 def _with_id(prompt: RenderedPrompt, item_id: str | None) -> RenderedPrompt:

@@ -25,11 +25,17 @@ import msgspec
 from replay import __version__
 from replay.backends.base import Backend, BackendError, GenParams, apply_stop
 from replay.backends.cache import cache_key, remember
+from replay.errors import UsageError
 from replay.records import Completion, RenderedPrompt
 from replay.run_inputs import EditorStage
 from replay.store import Store
 
 ProgressFn = Callable[[int, int, Completion | None], None]
+
+
+class RunMismatch(UsageError, ValueError):
+    """A run resumed with other settings than it was started with: its completions would not
+    be comparable."""
 
 
 class RunSummary(msgspec.Struct, frozen=True):
@@ -99,10 +105,10 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
                   "early_stop": streams, "editor_timing": editor_timing}
     existing = store.run(run_id)
     if existing is not None:
-        before = existing["config"]
+        before = existing.config
         for key in ("backend", "model_id", "params"):
             if key in before and before[key] != run_config[key]:
-                raise ValueError(f"run {run_id} was started with {key} {before[key]!r}, not {run_config[key]!r}: "
+                raise RunMismatch(f"run {run_id} was started with {key} {before[key]!r}, not {run_config[key]!r}: "
                                  "resume it with the same settings or give a new --run-id")
     store.create_run(run_id, run_config)
     store.add_run_prompts(run_id, prompts)
@@ -128,23 +134,31 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
             on_progress(done_now, total, completion)
 
     def run_one(prompt: RenderedPrompt) -> None:
-        cancel, ident = stage.stream_stop(prompt.item_id or "") if stage is not None and streams else (None, "")
-        key = cache_key(backend, prompt, params, early_stop={"stop": list(prompt.stop), "stage": ident} if streams else None)
-        hit = store.cache_get(key) if use_cache else None
+        # A whole generation is cached under the prompt's own key and serves any later stops; a
+        # stream stopped early only serves the same stops (the same stop words, editor, cursor).
+        key = cache_key(backend, prompt, params)
+        early_key = key
+        cancel = None
+        if streams:
+            cancel, ident = stage.stream_stop(prompt.item_id or "") if stage is not None else (None, "")
+            early_key = cache_key(backend, prompt, params, early_stop={"stop": list(prompt.stop), "stage": ident})
+        hit = None
+        if use_cache:
+            hit = store.cache_get(key) or (store.cache_get(early_key) if early_key != key else None)
         if hit is not None:
             # The cache holds the engine's raw output; the stop words are this prompt's own.
             record(prompt, msgspec.structs.replace(hit, item_id=prompt.item_id or "", text=apply_stop(hit.raw_text, prompt.stop),
-                                                   cache_key=key), True)
+                                                   cache_key=hit.cache_key or key), True)
             return
         try:
             if streams:
                 done = backend.complete_streaming(prompt, params, editor_stops(prompt.stop, cancel))  # type: ignore[attr-defined]
             else:
                 done = backend.complete(prompt, params)
-            completion = msgspec.structs.replace(done, cache_key=key)
+            completion = msgspec.structs.replace(done, cache_key=early_key if done.stopped_early else key)
         except BackendError as exc:
             completion = error_completion(backend, prompt, str(exc), key)
-        remember(store, key, completion)
+        remember(store, completion.cache_key, completion)
         record(prompt, completion, False)
 
     def run_batch(batch: list[RenderedPrompt]) -> None:
@@ -224,48 +238,3 @@ def render_model(ref: Any) -> str:
     if family_for_model(model) is None and ref.family:
         return str(ref.family)
     return str(model)
-
-
-class SourceRun(msgspec.Struct, frozen=True):
-    """A run from an input file or the captures: the summary and the rejected inputs."""
-
-    summary: RunSummary
-    rejects: list[Any]
-    rejects_file: str | None = None
-
-
-def run_source(store: Store, source: str, backend_kind: str, model: str = "default", editor: str | None = None,
-               family: str | None = None, params: GenParams | None = None, run_id: str | None = None,
-               endpoints: list[str] | None = None, concurrency: int = 1, use_cache: bool = True,
-               backend_options: dict[str, Any] | None = None, on_progress: ProgressFn | None = None,
-               early_stop: bool = True, editor_timing: bool = False) -> SourceRun:
-    """`fimreplay run`: resolve the model, read and render the inputs, replay them into a run.
-
-    The run config records what makes the run repeatable: backend, model and its sha256,
-    family, editor profile, parameters, library versions and the hash of the input (the corpus).
-    """
-    from replay.backends import open_backend
-    from replay.backends.models import resolve_model
-    from replay.paths import data_dir
-    from replay.run_inputs import EditorRenderer, load_inputs, write_rejects
-
-    params = params or GenParams()
-    ref = resolve_model(model, family=family)
-    inputs = load_inputs(source, store, lambda: EditorRenderer(editor, render_model(ref)))
-    run_id = run_id or new_run_id()
-    rejects_file = None
-    if inputs.rejects:
-        path = data_dir() / "rejects" / f"{run_id}.jsonl"
-        write_rejects(path, inputs.rejects)
-        rejects_file = str(path)
-    config = {"source": source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash,
-              "editor": editor or ("captures' own" if source == "captures" else "standard"),
-              "family": ref.family, "model_spec": model, "model_sha256": ref.sha256, "rejects": len(inputs.rejects)}
-    backend = open_backend(backend_kind, ref, ctx=params.ctx, endpoints=endpoints, **(backend_options or {}))
-    try:
-        summary = replay_prompts(store, inputs.prompts, backend, params, run_id=run_id, config=config,
-                                 concurrency=concurrency, use_cache=use_cache, on_progress=on_progress,
-                                 stage=inputs.stage, early_stop=early_stop, editor_timing=editor_timing)
-    finally:
-        backend.close()
-    return SourceRun(summary=summary, rejects=inputs.rejects, rejects_file=rejects_file)

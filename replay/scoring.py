@@ -28,6 +28,8 @@ from typing import Any, Literal
 import numpy as np
 from rapidfuzz.distance import Indel
 
+from replay.rejects import Reject
+
 Processor = Callable[[str], str] | None
 METRIC_NAMES = ("indel", "exact", "bleu", "codebleu")
 
@@ -205,12 +207,6 @@ def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = 2000) -> 
             "ci95": ci95, "bootstrap": {"resamples": n_boot, "seed": seed, "unit": "file"}}
 
 
-@dataclass
-class Reject:
-    where: str  # file:line, or run:item
-    reason: str
-
-
 def score_rows(pairs: Iterable[tuple[str, str, str, str, str]], lines: Lines = "all") -> list[ScoredItem]:
     """Score (item_id, file, language, reference, completion) tuples."""
     out = []
@@ -301,19 +297,15 @@ def accepted_text(rec: Any) -> str | None:
 
 def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown") -> tuple[dict[str, Any], list[Reject]]:
     """Score a stored run, keep the per-item scores in the store, return the aggregate (what
-    `fimreplay score RUN --json` prints) and the rejects."""
+    `fimreplay score RUN --json` prints) and the completions that could not be scored."""
     pairs, rejects, counts = run_pairs(store, run_id, text)
     rows = score_rows(pairs, lines)
     result = aggregate(rows, seed=seed)
     store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, text, lines), v) for r in rows for m, v in r.values.items()])
-    config = store.run(run_id)["config"]
+    run = store.run(run_id)
     result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),
-                  **counts, backend=config.get("backend"), model=config.get("model"),
-                  profile=run_profile(store, run_id, config), n_rejects=len(rejects))
-    if rejects:
-        from replay.paths import data_dir
-
-        result["rejects_file"] = str(write_rejects(rejects, data_dir() / "rejects" / f"score-{run_id}.jsonl"))
+                  **counts, backend=run.backend, model=run.model,
+                  profile=run_profile(store, run_id, run.config), n_rejects=len(rejects))
     return result, rejects
 
 
@@ -325,17 +317,6 @@ def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:
             return str(config[key])
     profiles = sorted({p.profile for p in store.run_prompts(run_id)})
     return "+".join(profiles) or "?"
-
-
-def write_rejects(rejects: list[Reject], path: Any) -> Any:
-    """Keep what could not be scored (where, reason) as JSONL; return the path."""
-    import json
-    from pathlib import Path
-
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps({"where": r.where, "reason": r.reason}) + "\n" for r in rejects), encoding="utf-8")
-    return path
 
 
 def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:
@@ -355,22 +336,21 @@ def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[R
         for no, line in enumerate(f, 1):
             if not line.strip():
                 continue
-            where = f"{path}:{no}"
             try:
                 obj = json.loads(line)
             except ValueError as exc:
-                rejects.append(Reject(where, f"not JSON: {exc}"))
+                rejects.append(Reject.at(path, no, f"not JSON: {exc}", line.rstrip("\n")))
                 continue
             if not isinstance(obj, dict):
-                rejects.append(Reject(where, "not a JSON object"))
+                rejects.append(Reject.at(path, no, "not a JSON object", line.rstrip("\n")))
                 continue
             missing = [k for k in ("file", "reference", "completion") if not isinstance(obj.get(k), str)]
             if missing:
-                rejects.append(Reject(where, f"missing or not a string: {', '.join(missing)}"))
+                rejects.append(Reject.at(path, no, f"missing or not a string: {', '.join(missing)}", line.rstrip("\n")))
                 continue
             stop = obj.get("stop") or []
             if not isinstance(stop, list) or not all(isinstance(s, str) for s in stop):
-                rejects.append(Reject(where, "stop is not a list of strings"))
+                rejects.append(Reject.at(path, no, "stop is not a list of strings", line.rstrip("\n")))
                 continue
             completion = apply_stop(obj["completion"], stop)
             counts["n_stop_cut"] += int(completion != obj["completion"])

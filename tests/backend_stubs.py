@@ -57,7 +57,8 @@ class StubServer:
                 data = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
                 try:
                     self.send_response(reply.status)
-                    self.send_header("content-type", "application/json")
+                    if "content-type" not in {k.lower() for k in reply.headers}:
+                        self.send_header("content-type", "application/json")
                     self.send_header("content-length", str(len(data)))
                     for key, value in reply.headers.items():
                         self.send_header(key, value)
@@ -86,3 +87,12 @@ class StubServer:
 def openai_reply(text: str, finish: str = "stop", tokens: int = 3) -> Reply:
     return Reply(body={"id": "cmpl-1", "object": "text_completion", "choices": [{"index": 0, "text": text, "finish_reason": finish}],
                        "usage": {"prompt_tokens": 5, "completion_tokens": tokens, "total_tokens": 5 + tokens}})
+
+
+def sse_reply(pieces: list[str], finish: str = "length") -> Reply:
+    """An OpenAI-style completion stream: one `data:` event per piece, a last event with the
+    finish reason, then `[DONE]` (what llama.cpp's server and vLLM send with "stream": true)."""
+    events = [{"choices": [{"index": 0, "text": piece, "finish_reason": None}]} for piece in pieces]
+    events.append({"choices": [{"index": 0, "text": "", "finish_reason": finish}]})
+    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+    return Reply(body=body.encode(), headers={"content-type": "text/event-stream"})

@@ -98,8 +98,12 @@ def test_a_cycle_would_be_found() -> None:
 
 
 def test_the_store_knows_no_importer_editor_or_backend() -> None:
-    deps = import_graph()["replay.store"]
-    assert not [d for d in deps if d.startswith(("replay.importers", "replay.editors", "replay.backends"))], deps
+    graph = import_graph()
+    store = [m for m in graph if m == "replay.store" or m.startswith("replay.store.")]
+    assert len(store) > 1  # the package and its parts
+    for module in store:
+        deps = graph[module]
+        assert not [d for d in deps if d.startswith(("replay.importers", "replay.editors", "replay.backends"))], (module, deps)
 
 
 def test_the_library_never_names_the_tui() -> None:
@@ -121,4 +125,55 @@ def test_editor_completion_stages_sit_below_the_runner() -> None:
     stages = [m for m in graph if m.endswith(".completion") and m.startswith("replay.editors")]
     assert stages, "no completion stage found"
     for stage in stages:
-        assert not [d for d in graph[stage] if d in ("replay.runner", "replay.scoring", "replay.store", "replay.run_inputs")], stage
+        assert not [d for d in graph[stage] if d in ("replay.runner", "replay.scoring", "replay.store", "replay.run_inputs")
+                    or d.startswith("replay.store.")], stage
+
+
+def test_the_use_cases_sit_above_the_library_and_below_the_command_line() -> None:
+    """The library never calls a use case or the CLI; the use cases never call the CLI."""
+    graph = import_graph()
+    for module, deps in graph.items():
+        if module.startswith(("replay.usecases", "replay.cli")) or module == "replay.__main__":
+            continue
+        assert not [d for d in deps if d.startswith(("replay.usecases", "replay.cli"))], module
+    for module in (m for m in graph if m.startswith("replay.usecases")):
+        assert not [d for d in graph[module] if d.startswith("replay.cli")], module
+
+
+def test_commands_stay_thin() -> None:
+    """A command module parses options, makes one call and prints: none grows past 300 lines."""
+    for path in (PACKAGE / "cli").glob("*.py"):
+        assert len(path.read_text(encoding="utf-8").splitlines()) < 300, path
+
+
+def test_the_error_types_share_one_base() -> None:
+    """Every exception class the library defines is a FimreplayError (its kind gives the exit
+    code), except the control-flow signals that never reach a user; the CLI's own is how one
+    is shown."""
+    import importlib
+
+    from replay.errors import FimreplayError
+
+    signals = {"NeedMore", "DemoCancelled"}
+    for module, path in modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        classes = [n.name for n in tree.body if isinstance(n, ast.ClassDef)]
+        if not classes or module.endswith("__main__") or module.startswith("replay.cli"):
+            continue
+        loaded = importlib.import_module(module)
+        for name in classes:
+            cls = getattr(loaded, name)
+            if isinstance(cls, type) and issubclass(cls, BaseException) and name not in signals:
+                assert issubclass(cls, FimreplayError), f"{module}.{name}"
+
+
+def test_screens_call_the_use_cases_not_the_library() -> None:
+    """TUI screens reach the library through replay.usecases (plus the store and its records)."""
+    allowed = ("replay.usecases", "replay.store", "replay.records", "replay.errors")
+    for path in (ROOT / "tui" / "screens").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for name in names:
+                if name == "replay" or name.startswith("replay."):
+                    assert name.startswith(allowed), f"{path.name} imports {name}"

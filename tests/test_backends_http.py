@@ -165,7 +165,7 @@ def test_run_goes_on_after_item_errors_and_keys_never_leak(tmp_path: Path, monke
         errors = [c for c in store.completions("r1") if c.error]
         assert len(errors) == 1 and "HTTP 500" in errors[0].error and "***" in errors[0].error
         assert srv.requests[0].headers["authorization"] == f"Bearer {SECRET}"
-        assert store.run("r1")["config"]["api_key_env"] == "MY_KEY"
+        assert store.run("r1").config["api_key_env"] == "MY_KEY"
     dump = (tmp_path / "s.db").read_bytes() + b"".join(p.read_bytes() for p in tmp_path.glob("s.db-*"))
     assert SECRET.encode() not in dump
     assert SECRET not in caplog.text
@@ -207,11 +207,11 @@ def test_errors_are_not_cached_and_are_retried_on_resume(tmp_path: Path) -> None
     with StubServer(lambda r: Reply(500, {}) if state["fail"] else openai_reply("ok")) as srv, Store(tmp_path / "s.db") as store:
         backend = OpenAICompatBackend("m", "m@1", [srv.url], retries=0)
         assert replay_prompts(store, [prompt("a")], backend, run_id="r").errors == 1
-        assert store.run("r")["status"] == "done_with_errors"
+        assert store.run("r").status == "done_with_errors"
         state["fail"] = False
         again = replay_prompts(store, [prompt("a")], backend, run_id="r")
         assert (again.errors, again.completed, again.cached) == (0, 1, 0)
-        assert [c.text for c in store.completions("r")] == ["ok"] and store.run("r")["status"] == "done"
+        assert [c.text for c in store.completions("r")] == ["ok"] and store.run("r").status == "done"
 
 
 def test_env_key_absent_sends_no_auth(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -247,7 +247,7 @@ def test_a_progress_callback_that_raises_cancels_the_rest(tmp_path: Path) -> Non
         with pytest.raises(Cancelled):
             replay_prompts(store, prompts, OpenAICompatBackend("m", "m@1", [srv.url]), run_id="c", concurrency=2,
                            on_progress=progress)
-        assert store.run("c")["status"] == "interrupted"
+        assert store.run("c").status == "interrupted"
         done = len(store.completions("c"))
         assert 3 <= done < 40 and len(srv.requests) == done  # nothing asked that was not stored
 
@@ -264,3 +264,40 @@ def test_every_http_backend_reports_failures_per_item(cls: type, reply: Reply, m
         backend = cls("m", "m@1", [srv.url], retries=1, backoff=0.01)
         with pytest.raises(BackendError, match=match):
             backend.complete(prompt(route="chat" if cls in (ChatBackend, AnthropicBackend) else "raw"), GenParams())
+
+
+def test_openai_stream_is_read_until_the_editor_stops_reading() -> None:
+    from tests.backend_stubs import sse_reply
+    from replay.runner import editor_stops
+
+    pieces = ["return", " 1", "\n", "\n", "x", " = 2"]
+    with StubServer(lambda r: sse_reply(pieces)) as srv:
+        backend = OpenAICompatBackend("m", "m@1", [srv.url])
+        whole = backend.complete_streaming(prompt(), GenParams(max_new_tokens=16), lambda text: "")
+        early = backend.complete_streaming(prompt(), GenParams(max_new_tokens=16), editor_stops(("\n\n",), None))
+    assert srv.requests[0].body["stream"] is True
+    assert (whole.raw_text, whole.n_tokens, whole.finish_reason) == ("return 1\n\nx = 2", 6, "length")
+    assert [chars for chars, _ in whole.timing] == [6, 8, 9, 10, 11, 15]
+    assert (early.raw_text, early.text, early.n_tokens, early.finish_reason) == ("return 1\n\n", "return 1", 4, "stop_word")
+    assert early.stopped_early and not whole.stopped_early
+
+
+def test_openai_stream_retries_before_the_first_event_and_reads_a_plain_answer() -> None:
+    from tests.backend_stubs import sse_reply
+
+    calls = {"n": 0}
+
+    def flaky(request: Request) -> Reply:
+        calls["n"] += 1
+        return Reply(503, {"error": "loading"}) if calls["n"] == 1 else sse_reply(["ok"], "stop")
+
+    with StubServer(flaky) as srv:
+        done = OpenAICompatBackend("m", "m@1", [srv.url], backoff=0.01).complete_streaming(prompt(), GenParams(), lambda t: "")
+    assert (done.raw_text, done.finish_reason, calls["n"]) == ("ok", "stop", 2)
+    # A server that ignores "stream" answers with one JSON object: read as complete() reads it.
+    with StubServer(lambda r: openai_reply("a\n\nb", tokens=3)) as srv:
+        plain = OpenAICompatBackend("m", "m@1", [srv.url]).complete_streaming(prompt(), GenParams(), lambda t: "stop_word")
+    assert (plain.raw_text, plain.text, plain.n_tokens, plain.stopped_early) == ("a\n\nb", "a", 3, False)
+    bad = Reply(body=b"data: {not json\n\n", headers={"content-type": "text/event-stream"})
+    with StubServer(lambda r: bad) as srv, pytest.raises(BackendError, match="not JSON"):
+        OpenAICompatBackend("m", "m@1", [srv.url]).complete_streaming(prompt(), GenParams(), lambda t: "")

@@ -156,3 +156,21 @@ def test_streaming_stops_where_the_editor_stops_reading(engine: LlamaCppBackend)
     cancelled = engine.complete_streaming(PROMPT, params, editor_stops((), lambda text: 3 if len(text) >= 3 else None))
     assert cancelled.finish_reason == "editor_cancel" and whole.raw_text.startswith(cancelled.raw_text)
     assert len(cancelled.raw_text) >= 3 and cancelled.n_tokens <= 3
+
+
+def test_llama_cpp_server_stream_cancelled_where_the_editor_stops(server: str, ref: ModelRef) -> None:
+    """Over llama.cpp's server the stream gives the same greedy text as one answer, and closing
+    it at the first stop word leaves the text the editor uses unchanged, after fewer tokens."""
+    from replay.runner import editor_stops
+
+    http = OpenAICompatBackend(ref.name, ref.model_id, [server], timeout=120)
+    params = GenParams(max_new_tokens=16)
+    whole = http.complete(PROMPT, params)
+    streamed = http.complete_streaming(PROMPT, params, lambda text: "")
+    assert streamed.raw_text == whole.raw_text and streamed.n_tokens == whole.n_tokens == 16
+    assert streamed.finish_reason == whole.finish_reason == "length" and not streamed.stopped_early
+    early = http.complete_streaming(PROMPT, params, editor_stops(PROMPT.stop, None))
+    assert early.text == whole.text and early.finish_reason == "stop_word" and early.stopped_early
+    assert whole.raw_text.startswith(early.raw_text) and early.n_tokens < whole.n_tokens
+    assert early.timing and early.timing[-1][0] == len(early.raw_text)
+    http.close()

@@ -134,9 +134,9 @@ def test_endpoints_go_to_the_least_busy() -> None:
 
 
 def test_cli_progress_line_counts_and_estimates(capsys: pytest.CaptureFixture[str]) -> None:
-    from replay.cli import _Progress
+    from replay.cli.app import Progress
 
-    bar = _Progress(True)
+    bar = Progress(True)
     ticks = iter([0.0, 10.0, 20.0])
     bar.clock = lambda: next(ticks)  # type: ignore[method-assign]
     bar.started = 0.0
@@ -145,7 +145,7 @@ def test_cli_progress_line_counts_and_estimates(capsys: pytest.CaptureFixture[st
     bar(6, 6, None)
     err = capsys.readouterr().err
     assert "2/6 ETA ?" in err and "3/6 ETA 30s" in err and "6/6" in err and err.endswith("\n")
-    _Progress(False)(1, 2, None)
+    Progress(False)(1, 2, None)
     assert capsys.readouterr().err == ""
 
 

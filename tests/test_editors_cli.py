@@ -77,7 +77,7 @@ def test_keep_going_counts_and_keeps_rejects(cli, tmp_path: Path) -> None:
     summary = json.loads(proc.stdout)
     assert summary["rendered"] == 2 and summary["rejected"] == 5
     rejects = [json.loads(line) for line in Path(summary["rejects_file"]).read_text().splitlines()]
-    assert [r["source"] for r in rejects] == [f"{src}:{n}" for n in range(2, 7)]
+    assert [r["where"] for r in rejects] == [f"{src}:{n}" for n in range(2, 7)]
     assert "sufix" in rejects[0]["reason"] and "outside the document" in rejects[1]["reason"]
     assert "completion.prompt.nope" in rejects[2]["reason"] and "not both" in rejects[3]["reason"]
     assert rejects[4]["raw"] == "[1]"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from replay.importers.common import MAX_LINE_BYTES, RejectLog, iter_lines
+from replay.importers.common import MAX_LINE_BYTES, iter_lines
+from replay.rejects import Rejects
 from replay.importers.importer import Importer
 from replay.store import Store
 from tests.conftest import CAPTURES
@@ -59,7 +60,7 @@ def test_bad_samples_counted_kept_and_never_stop_the_rest(cli, tmp_path: Path) -
 def test_raw_of_invalid_utf8_is_kept_escaped(tmp_path: Path) -> None:
     f = tmp_path / "2024-01-01.json"
     f.write_bytes(COMPLETION.replace(b"x = ", b"caf\xe9") + b"\n")
-    log = RejectLog(path=tmp_path / "r.jsonl")
+    log = Rejects(tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
         imp = Importer(store, log)
         s = imp.import_paths([f])
@@ -78,7 +79,7 @@ def test_a_100_mb_line_is_rejected_without_holding_it(tmp_path: Path) -> None:
             fh.write(chunk)
         fh.write(b'"}}}\n')
         fh.write(VIEW + b"\n")
-    log = RejectLog(path=tmp_path / "r.jsonl")
+    log = Rejects(tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
         imp = Importer(store, log)
         s = imp.import_paths([f])
@@ -128,7 +129,7 @@ def test_unrecognized_and_corrupt_files_are_rejected_with_reasons(tmp_path: Path
     (d / "other.jsonl").write_text('{"level":"info","msg":"hello"}\n', encoding="utf-8")
     (d / "2024-01-03.json.gz").write_bytes(b"\x1f\x8b\x08\x00not really gzip")
     (d / "2024-01-04.json").write_bytes(COMPLETION + b"\n")
-    log = RejectLog(path=tmp_path / "r.jsonl")
+    log = Rejects(tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
         imp = Importer(store, log)
         s = imp.import_paths([d])
@@ -146,7 +147,7 @@ def test_records_before_a_cut_gz_are_kept(tmp_path: Path) -> None:
     body = gzip.compress(b"".join(COMPLETION.replace(b'"c1"', b'"c%d"' % i) + b"\n" for i in range(200)))
     f = tmp_path / "2024-01-05.json.gz"
     f.write_bytes(body[: len(body) * 2 // 3])
-    log = RejectLog(path=tmp_path / "r.jsonl")
+    log = Rejects(tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
         imp = Importer(store, log)
         s = imp.import_paths([f])

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from replay.importers.common import Ignored, Reject, RejectLog
+from replay.importers.common import BadRecord, Ignored
+from replay.rejects import Rejects
 from replay.importers.continue_console import SEPARATOR, parse_text
 from replay.importers.continue_devdata import parse_line
 from replay.importers.continue_jetbrains import parse as parse_jetbrains
@@ -50,7 +51,7 @@ def test_devdata_earlier_layout_with_nested_completion_options() -> None:
 
 def test_devdata_other_events_ignored_and_bad_types_rejected() -> None:
     assert parse_line(b'{"eventName":"chatFeedback","schema":"0.2.0","timestamp":"2025-02-20T09:15:02Z"}', SRC) == Ignored("chatFeedback")
-    with pytest.raises(Reject, match="wrong field type"):
+    with pytest.raises(BadRecord, match="wrong field type"):
         parse_line(b'{"prefix":1,"suffix":"","prompt":"","completion":"","completionId":"x"}', SRC)
     no_accept = parse_line(b'{"prefix":"a","suffix":"","prompt":"a","completion":"b","completionId":"x"}', SRC)
     assert no_accept.outcome == "unknown"
@@ -118,7 +119,7 @@ def test_console_crlf_saved_copy_is_lossy() -> None:
 def test_console_partial_head_and_orphan_completion_rejected() -> None:
     sep = SEPARATOR + "\n" + SEPARATOR + "\n"
     out = list(parse_text("tail of an entry\n" + sep + "Completion:\nx\n\n", "x"))
-    assert [type(r) for _, r in out] == [Reject, Reject]
+    assert [type(r) for _, r in out] == [BadRecord, BadRecord]
 
 
 # -- JetBrains prompt.log ---------------------------------------------------------------------
@@ -153,7 +154,7 @@ def test_detect(rel: str, fmt: str) -> None:
 
 def test_continue_folder_counts(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
-        imp = Importer(store, RejectLog(path=tmp_path / "r.jsonl"))
+        imp = Importer(store, Rejects(tmp_path / "r.jsonl"))
         s = imp.import_paths([CONT, CAPTURES / "jetbrains"])
         assert s.by_format["continue-devdata"]["imported"] == 4
         assert s.by_format["continue-console"]["imported"] == 7 and s.by_format["continue-console"]["ignored"] == 1
@@ -174,7 +175,7 @@ def test_tokens_are_redacted_everywhere(tmp_path: Path) -> None:
         sep + '##### Completion options #####\n{\n  "model": "codestral-latest"\n}\n\n##### Request options #####\n'
         '{\n  "headers": {\n    "Authorization": "Bearer sk-SECRET"\n  }\n}\n\n##### Prompt #####\nPrefix: a\nSuffix: b'
         + sep + "Completion:\nc\n\n", encoding="utf-8")
-    log = RejectLog(path=tmp_path / "r.jsonl")
+    log = Rejects(tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
         imp = Importer(store, log)
         s = imp.import_paths([tmp_path / "d"])

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from replay.importers.common import Ignored, Reject, RejectLog
+from replay.importers.common import BadRecord, Ignored
+from replay.rejects import Rejects
 from replay.importers.importer import Importer
 from replay.importers.tabby import parse_line
 from replay.records import CaptureRecord, OutcomeEvent, Source
@@ -85,17 +86,17 @@ def test_chat_completion_old_and_empty_are_ignored() -> None:
 
 def test_unknown_kind_is_ignored_and_no_kind_rejected() -> None:
     assert isinstance(parse_line(_line({"ts": 1, "event": {"next_edit": {}}}), SRC), Ignored)
-    with pytest.raises(Reject, match="no kind"):
+    with pytest.raises(BadRecord, match="no kind"):
         parse_line(_line({"ts": 1, "event": {}}), SRC)
 
 
 def test_wrong_types_are_rejected_with_the_field() -> None:
-    with pytest.raises(Reject, match=r"wrong field type.*\$\.event\.completion\.prompt"):
+    with pytest.raises(BadRecord, match=r"wrong field type.*\$\.event\.completion\.prompt"):
         parse_line(_line({"ts": 1, "event": {"completion": _completion(prompt=3)}}), SRC)
 
 
 def _import(store: Store, tmp: Path, *paths: Path):
-    imp = Importer(store, RejectLog(path=tmp / "rejects.jsonl"))
+    imp = Importer(store, Rejects(tmp / "rejects.jsonl"))
     return imp.import_paths(paths)
 
 

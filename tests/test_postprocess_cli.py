@@ -49,7 +49,7 @@ def test_bad_lines_stop_with_file_and_line_or_are_kept(cli, tmp_path: Path) -> N
     summary = json.loads(kept.stdout)
     assert summary["postprocessed"] == 1 and summary["rejected"] == 4
     rejects = rows_of(Path(summary["rejects_file"]))
-    assert [r["source"] for r in rejects] == [f"{src}:{n}" for n in (2, 3, 4, 5)]
+    assert [r["where"] for r in rejects] == [f"{src}:{n}" for n in (2, 3, 4, 5)]
     assert "'raw' must be a string" in rejects[2]["reason"] and "timing" in rejects[3]["reason"]
     assert "Traceback" not in kept.stderr + stop.stderr
 

@@ -192,4 +192,4 @@ def test_items_render_through_the_standard_profile_and_captures_through_their_ed
         assert {c.item_id: c.text for c in store.completions("it")}["row-2"] == "ok"
         cap_prompts = store.run_prompts("caps")
         assert cap_prompts and all(p.profile.startswith("tabby@") and p.max_new_tokens == 64 for p in cap_prompts)
-        assert store.run("caps")["config"]["editor"] == "captures' own"
+        assert store.run("caps").editor == "captures' own"

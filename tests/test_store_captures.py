@@ -11,7 +11,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from replay.importers.common import RejectLog, open_binary
+from replay.importers.common import open_binary
+from replay.rejects import Rejects
 from replay.importers.importer import Importer
 from replay.importers.tabby import parse_line, scan_line
 from replay.records import CaptureRecord, OutcomeEvent, Segments, Source
@@ -108,7 +109,7 @@ def _log(tmp_path: Path) -> Path:
 
 
 def _import_all(tmp_path: Path, name: str, path: Path, **options: int) -> tuple[dict, list, list, list]:
-    rejects = RejectLog(path=tmp_path / f"{name}.jsonl")
+    rejects = Rejects(tmp_path / f"{name}.jsonl")
     with Store(tmp_path / f"{name}.db") as store:
         summary = Importer(store, rejects, **options).import_file(path).to_json()
         captures = [(cid, rec, outcome) for cid, rec, outcome in store.captures()]
@@ -140,7 +141,7 @@ def test_reader_process_keeps_what_came_before_a_cut_gz(tmp_path: Path) -> None:
     body = gzip.compress((TABBY / "2024-09-30.json").read_bytes() * 50)
     cut = tmp_path / "2024-09-30.json.gz"
     cut.write_bytes(body[: len(body) * 2 // 3])
-    rejects = RejectLog(path=tmp_path / "r.jsonl")
+    rejects = Rejects(tmp_path / "r.jsonl")
     with Store(tmp_path / "s.db") as store:
         s = Importer(store, rejects, reader_min_bytes=0).import_file(cut)
         assert s.rejected == 1 and s.imported == store.count_captures() > 0
@@ -196,7 +197,7 @@ def test_migration_3_to_4_keeps_captures_events_and_identities(tmp_path: Path) -
         assert store.query("SELECT COUNT(*) FROM outcome_events")[0][0] == events_before > 0
         cid = "cmpl-0f1e2d3c-4b5a-4697-8a8b-9c0d1e2f3a4b"
         assert [e.kind for e in store.outcome_events(cid)] == ["view", "select"]
-        rejects = RejectLog(path=tmp_path / "r.jsonl")
+        rejects = Rejects(tmp_path / "r.jsonl")
         again = Importer(store, rejects).import_paths([p for p in TABBY.iterdir() if not p.name.endswith(".gz")])
         assert (again.imported, again.outcomes) == (0, 0)
         assert store.add_captures([other]) == (0, 1)
@@ -224,7 +225,7 @@ def test_outcome_is_joined_whichever_comes_first(tmp_path: Path, first: str) -> 
 def test_a_failure_in_the_reader_process_is_raised_not_swallowed(tmp_path: Path) -> None:
     from replay.importers.importer import _chunks_from_reader
 
-    with pytest.raises(RuntimeError, match=r"reader process failed on .*KeyError\('no-such-format'\)"):
+    with pytest.raises(RuntimeError, match=r"reader process failed on .*unknown format 'no-such-format'"):
         list(_chunks_from_reader(_log(tmp_path), "no-such-format", "x"))
 
 

@@ -21,6 +21,8 @@ from typing import Any, NamedTuple
 import pytest
 
 from replay.editors.tabby import completion as tc
+from replay.editors.tabby import context as tabby_context
+from replay.editors.tabby import filters
 from replay.editors.tabby.completion import CompletionContext, complete, postprocess
 from replay.editors.tabby.options import COMPLETION_DEFAULTS, TabbyInputError
 from replay.records import EditorInput
@@ -1070,14 +1072,14 @@ def context(document: str, language: str, indentation: str | None = None) -> Com
 def run_rule(case: UnitCase) -> Any:
     ctx = context(case.document, case.language, case.indentation)
     if case.id.startswith("calculateReplaceRangeByBracketStack"):
-        return tc.replace_range_by_bracket_stack(case.completion, ctx)
+        return filters.replace_range_by_bracket_stack(case.completion, ctx)
     if case.id.startswith("limitScopeByIndentation"):
-        return tc.limit_scope_by_indentation(case.completion, ctx, case.keep_block)
-    rules = {"dropBlank": tc.drop_blank, "dropDuplicated": tc.drop_duplicated, "formatIndentation": tc.format_indentation,
-             "removeDuplicatedBlockClosingLine": tc.remove_duplicated_block_closing_line,
-             "removeLineEndsWithRepetition": tc.remove_line_ends_with_repetition,
-             "removeRepetitiveBlocks": tc.remove_repetitive_blocks, "removeRepetitiveLines": tc.remove_repetitive_lines,
-             "trimMultiLineInSingleLineMode": tc.trim_multi_line_in_single_line_mode, "trimSpace": tc.trim_space}
+        return filters.limit_scope_by_indentation(case.completion, ctx, case.keep_block)
+    rules = {"dropBlank": filters.drop_blank, "dropDuplicated": filters.drop_duplicated, "formatIndentation": filters.format_indentation,
+             "removeDuplicatedBlockClosingLine": filters.remove_duplicated_block_closing_line,
+             "removeLineEndsWithRepetition": filters.remove_line_ends_with_repetition,
+             "removeRepetitiveBlocks": filters.remove_repetitive_blocks, "removeRepetitiveLines": filters.remove_repetitive_lines,
+             "trimMultiLineInSingleLineMode": filters.trim_multi_line_in_single_line_mode, "trimSpace": filters.trim_space}
     return rules[case.id.rsplit("-", 1)[0]](case.completion, ctx)
 
 
@@ -1177,17 +1179,17 @@ def test_repetition_regex_counts_utf16_units_and_ignores_a_line_that_keeps_its_n
     """removeLineEndsWithRepetition.ts: /(.{3,}?)\\1{5,}$/ without the m flag; a line piece that
     still ends with "\\n" (blank lines follow) cannot end in the repeated pattern."""
     ctx = context("x = ║", "javascript")
-    assert tc.remove_line_ends_with_repetition("ab\n" + "abc" * 6, ctx) == "ab"
-    assert tc.remove_line_ends_with_repetition("ab\n" + "abc" * 6 + "\n\n", ctx) == "ab\n" + "abc" * 6 + "\n\n"
+    assert filters.remove_line_ends_with_repetition("ab\n" + "abc" * 6, ctx) == "ab"
+    assert filters.remove_line_ends_with_repetition("ab\n" + "abc" * 6 + "\n\n", ctx) == "ab\n" + "abc" * 6 + "\n\n"
     # "😀x" is three UTF-16 units: six repeats match in JS, as here.
-    assert tc.remove_line_ends_with_repetition("ab\n" + "😀x" * 6, ctx) == "ab"
-    assert tc.remove_line_ends_with_repetition("😀" * 5, ctx) == "😀" * 5  # ten units, a 2-unit pattern x5
+    assert filters.remove_line_ends_with_repetition("ab\n" + "😀x" * 6, ctx) == "ab"
+    assert filters.remove_line_ends_with_repetition("😀" * 5, ctx) == "😀" * 5  # ten units, a 2-unit pattern x5
 
 
 def test_distance_counts_utf16_units() -> None:
     """fast-levenshtein compares charCodeAt: an astral character is two units from nothing."""
-    assert tc._within("😀", "", 2) and not tc._within("😀", "", 1)
-    assert tc._within("kitten", "sitting", 3) and not tc._within("kitten", "sitting", 2.9)
+    assert filters._within("😀", "", 2) and not filters._within("😀", "", 1)
+    assert filters._within("kitten", "sitting", 3) and not filters._within("kitten", "sitting", 2.9)
 
 
 def test_blocks_split_keeps_js_split_captures() -> None:
@@ -1196,16 +1198,16 @@ def test_blocks_split_keeps_js_split_captures() -> None:
     without the blank lines that separated them."""
     ctx = context("║", "javascript")
     raw = "intro();\n\n" + "".join(f"emit Transfer(from, to, {n});\n  \n" for n in range(1, 5)) + "emit Tr"
-    assert tc.remove_repetitive_blocks(raw, ctx) == "intro();emit Transfer(from, to, 1);"
+    assert filters.remove_repetitive_blocks(raw, ctx) == "intro();emit Transfer(from, to, 1);"
 
 
 def test_unpaired_auto_closing_chars() -> None:
     """src/utils.ts findUnpairedAutoClosingChars: closers left open, quotes toggled."""
-    assert tc.find_unpaired_auto_closing_chars("a)]") == [")", "]"]
-    assert tc.find_unpaired_auto_closing_chars("f(x)") == []
-    assert tc.find_unpaired_auto_closing_chars('"a", (b') == ["("]
-    assert tc.find_unpaired_auto_closing_chars("<App x={y} />") == []
-    assert tc.find_unpaired_auto_closing_chars("tml>") == [">"]
+    assert tabby_context.find_unpaired_auto_closing_chars("a)]") == [")", "]"]
+    assert tabby_context.find_unpaired_auto_closing_chars("f(x)") == []
+    assert tabby_context.find_unpaired_auto_closing_chars('"a", (b') == ["("]
+    assert tabby_context.find_unpaired_auto_closing_chars("<App x={y} />") == []
+    assert tabby_context.find_unpaired_auto_closing_chars("tml>") == [">"]
 
 
 def test_fill_in_line_mode_and_replace_range() -> None:

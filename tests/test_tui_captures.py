@@ -145,6 +145,23 @@ async def test_worker_errors_become_notifications(store: Store) -> None:
             (f"w{i}", "RuntimeError: backend went away", "error") for i in range(3)]
 
 
+async def test_captures_with_no_known_tokenizer_are_a_status_not_an_error(tmp_path) -> None:
+    """Tabby's log names no model: such captures keep empty counts and the status line says how
+    to give a tokenizer; nothing is notified as an error."""
+    with Store(tmp_path / "s.db") as store:
+        store.add_captures([msgspec.structs.replace(c, model=None) for c in captures(0, 3)] + list(captures(3, 6)))
+        app = create_app(store=store)
+        async with app.run_test(size=SIZE) as pilot:
+            await table_of(pilot)
+            status = pilot.app.screen.query_one("#captures-status")
+            for _ in range(200):
+                if "not tokenized" in str(status.render()):
+                    break
+                await pilot.pause(0.05)
+            assert "3 not tokenized: no known model (--tokenizer SPEC)" in str(status.render())
+            assert not app._notifications
+
+
 async def test_help_and_command_palette(store: Store) -> None:
     app = create_app(store=store)
     async with app.run_test(size=SIZE) as pilot:

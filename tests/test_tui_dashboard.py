@@ -11,7 +11,8 @@ from replay.records import FimItem
 from replay.scoring import live_scores
 from tests.tui_data import make_store
 from tui.app import create_app
-from tui.screens.dashboard import ModelRun, references
+from replay.usecases.score import LiveScores
+from tui.screens.dashboard import ModelRun
 
 pytestmark = pytest.mark.anyio
 N = 12  # captures replayed: enough that cancelling after the first leaves some to resume
@@ -19,12 +20,14 @@ N = 12  # captures replayed: enough that cancelling after the first leaves some 
 
 def test_references_are_item_middles_or_accepted_completions(tmp_path) -> None:
     with make_store(tmp_path / "s.db", 8) as store:
-        refs = references("captures", store)
-        assert refs == {f"capture-{i + 1}": f"{i} + 1" for i in (0, 4)}  # outcome accepted: i % 4 == 0
+        live = LiveScores(store, "captures")
+        refs = {f"capture-{i}": live.reference(f"capture-{i}") for i in range(1, 9)}
+        assert {k: v for k, v in refs.items() if v is not None} == {f"capture-{i + 1}": f"{i} + 1" for i in (0, 4)}  # outcome accepted: i % 4 == 0
         items = tmp_path / "items.jsonl"
         items.write_bytes(msgspec.json.encode(FimItem(id="a", file="f.sol", prefix="p", middle="m", suffix="s", mode="line"))
                           + b"\n{\"profile\": \"standard\", \"text\": \"x\"}\n")
-        assert references(str(items), store) == {"a": "m"}
+        live = LiveScores(store, str(items))
+        assert live.middles == {"a": "m"} and live.reference("b") is None
 
 
 def test_histogram_bins_scores_from_0_to_1() -> None:
@@ -65,7 +68,7 @@ async def test_run_cancel_resume_with_the_demo_model(tmp_path) -> None:
         await pilot.press("x")
         await wait_until(pilot, lambda: screen.runs["default"].status == "cancelled")
         run = screen.runs["default"]
-        assert store.run(run.run_id)["status"] == "interrupted"
+        assert store.run(run.run_id).status == "interrupted"
         stored = store.done_item_ids(run.run_id)
         assert 1 <= len(stored) < N and len(stored) == run.done
         table = screen.query_one("#dash-table", DataTable)
@@ -75,7 +78,7 @@ async def test_run_cancel_resume_with_the_demo_model(tmp_path) -> None:
         resumed = screen.runs["default"]
         assert resumed.run_id == run.run_id and resumed.started_at == len(stored)
         assert store.done_item_ids(run.run_id) == {f"capture-{i}" for i in range(1, N + 1)}
-        assert store.run(run.run_id)["status"] == "done"
+        assert store.run(run.run_id).status == "done"
         cells = row(table, "default")
         assert cells["progress"] == f"{N}/{N}" and cells["status"] == "done"
         # Accepted captures (every fourth) are scored live against the accepted text when this
@@ -101,7 +104,7 @@ async def test_quitting_mid_run_leaves_the_store_consistent(tmp_path) -> None:
         run_id = screen.runs["default"].run_id
         await pilot.press("q")
     assert app.return_code == 0
-    assert store.run(run_id)["status"] == "interrupted"
+    assert store.run(run_id).status == "interrupted"
     done = store.done_item_ids(run_id)
     assert 1 <= len(done) < N
     assert store.query("PRAGMA integrity_check")[0][0] == "ok"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.demo import DEMO_TOKENIZER, DemoOptions
+from replay.usecases.demo import DEMO_TOKENIZER, DemoOptions
 from replay.store import Store
 from tests.test_tui_dashboard import wait_until
 from tui.app import DemoProgress, DemoStep, FimReplayApp, create_app

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from replay.importers.common import RejectLog
+from replay.rejects import Rejects
 from replay.importers.importer import ImportSummary
 from replay.importers.watch import Watcher
 from replay.store import Store
@@ -55,7 +55,7 @@ def _ids(store: Store) -> list[str]:
 
 
 def _watcher(store: Store, d: Path, tmp: Path, seen: _Seen | None = None) -> Watcher:
-    return Watcher(store, [d], on_imported=seen, rejects=RejectLog(path=tmp / "rejects.jsonl"), rescan_s=0.3)
+    return Watcher(store, [d], on_imported=seen, rejects=Rejects(tmp / "rejects.jsonl"), rescan_s=0.3)
 
 
 def test_chunks_partial_line_and_new_daily_file(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_chunks_partial_line_and_new_daily_file(tmp_path: Path) -> None:
         assert _ids(store) == ["a", "b", "c"]
         assert seen.imported == 3 and all(name == "fimreplay-watch" for _, _, name in seen.calls)
         off = store.get_offset(str(f.resolve()))
-        assert off[1] == f.stat().st_size and off[2] == 2
+        assert off.offset == f.stat().st_size and off.line == 2
 
 
 def test_truncate_replace_and_restart_without_duplicates_or_misses(tmp_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_truncate_replace_and_restart_without_duplicates_or_misses(tmp_path: Pat
             _wait(lambda: store.count_captures() == 4)
             # `e` may have come from .swap before the rename: stop only once the file that
             # replaced f was read as f (its offset is kept under its own inode).
-            _wait(lambda: (kept := store.get_offset(str(f.resolve()))) is not None and kept[0] == f.stat().st_ino)
+            _wait(lambda: (kept := store.get_offset(str(f.resolve()))) is not None and kept.inode == f.stat().st_ino)
         assert sorted(_ids(store)) == ["a", "b", "d", "e"]
         # while stopped: more lines arrive; a restart reads only those
         with open(f, "ab") as fh:
@@ -174,7 +174,7 @@ def test_tail_lines_keeps_the_offset_when_nothing_is_new(tmp_path: Path) -> None
     f = tmp_path / "2024-09-30.json"
     f.write_bytes(_completion("a") + _completion("b")[:20])
     with Store(tmp_path / "s.db") as store:
-        imp = Importer(store, RejectLog(path=tmp_path / "r.jsonl"))
+        imp = Importer(store, Rejects(tmp_path / "r.jsonl"))
         s, off, line = imp.tail_lines(f, "tabby", 0, 0)
         assert (s.imported, off, line) == (1, len(_completion("a")), 1)
         s, off2, line2 = imp.tail_lines(f, "tabby", off, line)
@@ -215,7 +215,7 @@ def test_watch_folders_runs_until_stop_on_the_callers_thread(tmp_path: Path) -> 
     result: list[ImportSummary] = []
     with Store(tmp_path / "s.db") as store:
         t = threading.Thread(target=lambda: result.append(watch_folders(
-            store, [d], stop=stop.is_set, rejects=RejectLog(path=tmp_path / "r.jsonl"), check_s=0.05)))
+            store, [d], stop=stop.is_set, rejects=Rejects(tmp_path / "r.jsonl"), check_s=0.05)))
         t.start()
         (d / "2024-09-30.json").write_bytes(_completion("a") + _select("a"))
         _wait(lambda: store.count_captures() == 1)

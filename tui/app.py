@@ -17,19 +17,21 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.worker import Worker
 
-from replay.store import Store, open_store
+from replay.store import Store
+from replay.usecases.base import open_store
 from tui.errors import notify_worker_error
 from tui.screens.captures import CapturesScreen
 from tui.screens.help import HelpScreen
 from tui.screens.runs import RunsScreen
 from tui.watcher import StoreChanged, StoreWatcher
 
+if TYPE_CHECKING:
+    from replay.usecases.capture import Watch
+    from replay.usecases.demo import DemoOptions
+
 # Colours picked from the xterm 16-colour palette's hues, so that a terminal that only has 16
 # colours (Rich downgrades to the nearest) still tells primary, accent, warning and error apart;
 # the cursor row also uses `reverse`, which every terminal has.
-if TYPE_CHECKING:
-    from replay.demo import DemoOptions
-
 THEME = Theme(
     name="fimreplay",
     primary="#0087ff",
@@ -62,11 +64,6 @@ class DemoProgress(Message):
         self.done, self.total = done, total
 
 
-class DemoCancelled(Exception):
-    """Raised from the demo's progress callback when the app quits: the runner stops between
-    two items, every finished completion already committed."""
-
-
 class FimReplayApp(App[None]):
     """Captures, replay dashboard and runs as modes; item, audit and help pushed on top."""
 
@@ -87,7 +84,7 @@ class FimReplayApp(App[None]):
         self.demo = demo
         self._demo_cancelled = False
         self.store = store
-        # None: each capture is read with its model family's tokenizer (tui.library).
+        # None: each capture is read with its model family's tokenizer (replay.usecases.inspect).
         self.tokenizer_spec = tokenizer_spec
         self.compare_tokenizer_spec = compare_tokenizer_spec
         self.watch_dirs = tuple(watch_dirs)
@@ -95,9 +92,8 @@ class FimReplayApp(App[None]):
         self.export_dir = export_dir
         self.owns_store = owns_store
         self._watcher: StoreWatcher | None = None
-        self._importer: object | None = None
+        self._importer: Watch | None = None
         self._dashboard_screen: Screen | None = None
-        self._import_store: Store | None = None
 
     # -- modes and screens ----------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -155,31 +151,24 @@ class FimReplayApp(App[None]):
                 refresh()
 
     def start_watching(self, folders: Sequence[Path]) -> None:
-        """`--watch DIR`: the library's Watcher imports into the store on its own thread and
-        connection; its commits reach the screens like any other writer's (StoreWatcher)."""
-        from replay.importers.watch import Watcher
+        """`--watch DIR`: the watch imports into the store on its own thread and connection;
+        its commits reach the screens like any other writer's (StoreWatcher)."""
+        from replay.usecases.capture import start_watch
 
-        self._import_store = Store(self.store.path)
-        self._importer = Watcher(self._import_store, folders, on_imported=lambda *_: self.post_message(StoreChanged()))
-        self._importer.start()
+        self._importer = start_watch(self.store.path, folders, on_imported=lambda *_: self.post_message(StoreChanged()))
 
     @work(thread=True, exclusive=True, group="demo", exit_on_error=False)
     def run_demo(self, opts: DemoOptions) -> None:
-        """`fimreplay demo --tui`: the library's demo on its own store connection; its imports
-        and completions reach the screens as commits (StoreWatcher), its steps as messages."""
-        from replay.demo import run_demo
+        """`fimreplay demo --tui`: the demo on its own store connection; its imports and
+        completions reach the screens as commits (StoreWatcher), its steps as messages. Quitting
+        stops it between two replayed items."""
+        from replay.usecases.demo import run_demo_beside
 
-        def progress(done: int, total: int, completion: object) -> None:
-            if self._demo_cancelled:
-                raise DemoCancelled()
-            self.post_message(DemoProgress(done, total))
-
-        with Store(self.store.path) as store:
-            try:
-                result = run_demo(store, opts, say=lambda text: self.post_message(DemoStep(text)), on_progress=progress)
-            except DemoCancelled:
-                return
-        self.post_message(DemoStep(f"finished: runs {', '.join(result.runs)} (Runs screen: 3)"))
+        result = run_demo_beside(self.store.path, opts, say=lambda text: self.post_message(DemoStep(text)),
+                                 on_progress=lambda done, total: self.post_message(DemoProgress(done, total)),
+                                 cancelled=lambda: self._demo_cancelled)
+        if result is not None:
+            self.post_message(DemoStep(f"finished: runs {', '.join(result.runs)} (Runs screen: 3)"))
 
     def on_demo_step(self, message: DemoStep) -> None:
         self.sub_title = f"demo: {message.text}"
@@ -208,9 +197,7 @@ class FimReplayApp(App[None]):
         if self._watcher is not None:
             self._watcher.stop()
         if self._importer is not None:
-            self._importer.stop()  # type: ignore[attr-defined]
-            assert self._import_store is not None
-            self._import_store.close()
+            self._importer.stop()
         if self.owns_store:
             self.store.close()
 

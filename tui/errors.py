@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from textual.worker import Worker, WorkerState
 
+from replay.errors import one_line
+
 
 def notify_worker_error(event: Worker.StateChanged) -> None:
+    """One line, as the command line would say it: fimreplay's own errors by their message,
+    anything else with its type."""
     worker = event.worker
     if event.state == WorkerState.ERROR and worker.error is not None:
-        error = worker.error
-        worker.node.app.notify(f"{type(error).__name__}: {error}", title=worker.name or "worker", severity="error",
-                               timeout=10)
+        worker.node.app.notify(one_line(worker.error), title=worker.name or "worker", severity="error", timeout=10)
 
 
 class WorkerErrors:

@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from replay.errors import WorkError
 from replay.records import Completion, RenderedPrompt
 
 
@@ -34,7 +35,7 @@ class GenParams(msgspec.Struct, frozen=True, omit_defaults=True):
         return min(n, self.cap_new_tokens) if self.cap_new_tokens is not None else n
 
 
-class BackendError(Exception):
+class BackendError(WorkError):
     """One prompt failed. `retryable` errors (5xx, 429, connection, timeout) are retried with
     backoff before they become the item's error; the run goes on either way."""
 

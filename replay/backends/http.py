@@ -16,6 +16,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -116,6 +117,51 @@ class HttpBackend(Backend):
             return data
         raise BackendError(self.scrub(f"{last} (after {self.retries + 1} tries)"), retryable=True)
 
+    def post_stream(self, path: str, body: dict[str, Any], on_event: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
+        """POST and read the answer as server-sent events: `on_event` gets each `data:` JSON object
+        and returns True to stop reading, which closes the connection (what an editor does when
+        it cancels a stream; servers abort the generation on disconnect). A server that answers
+        with one JSON object instead (it does not stream) gets that object returned. Retried like
+        `post` only while no event has arrived: a stream cut later is the item's error."""
+        last = ""
+        delay = self.backoff
+        for attempt in range(self.retries + 1):
+            if attempt:
+                time.sleep(delay)
+                delay = self.backoff * (2 ** attempt)
+            index = self.endpoints.acquire()
+            url = self.endpoints.urls[index] + path
+            started = False
+            try:
+                with self.client.stream("POST", url, json=body, headers=self.headers()) as response:
+                    if response.status_code in RETRY_STATUS:
+                        last = f"{url}: HTTP {response.status_code} {_short(response.read().decode('utf-8', 'replace'))}"
+                        continue
+                    if response.status_code >= 400:
+                        raise BackendError(self.scrub(f"{url}: HTTP {response.status_code} "
+                                                      f"{_short(response.read().decode('utf-8', 'replace'))}"))
+                    if not response.headers.get("content-type", "").startswith("text/event-stream"):
+                        return _json_object(url, response.read().decode("utf-8", "replace"), self.scrub)
+                    for line in response.iter_lines():
+                        if not line.startswith("data:"):
+                            continue
+                        data = line[5:].strip()
+                        if data == "[DONE]":
+                            return None
+                        started = True
+                        if on_event(_json_object(url, data, self.scrub)):
+                            return None
+                    return None
+            except httpx.TimeoutException:
+                last = f"{url}: timed out after {self.timeout:g} s"
+            except httpx.TransportError as exc:
+                last = f"{url}: connection failed ({type(exc).__name__})"
+            finally:
+                self.endpoints.release(index)
+            if started:
+                raise BackendError(self.scrub(f"{last} in the middle of the stream"))
+        raise BackendError(self.scrub(f"{last} (after {self.retries + 1} tries)"), retryable=True)
+
     def describe(self) -> dict[str, Any]:
         """Endpoints and the key's variable name, never the key."""
         return {**super().describe(), "endpoints": self.endpoints.urls, "api_key_env": self.api_key_env}
@@ -133,6 +179,16 @@ def field(data: dict[str, Any], *path: str | int) -> Any:
         except (KeyError, IndexError, TypeError):
             raise BackendError(f"malformed response: no {'.'.join(map(str, path))} in {_short(json.dumps(data))}") from None
     return cur
+
+
+def _json_object(url: str, text: str, scrub: Callable[[str], str]) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise BackendError(scrub(f"{url}: response is not JSON: {_short(text)}")) from None
+    if not isinstance(data, dict):
+        raise BackendError(scrub(f"{url}: response is not a JSON object: {_short(text)}"))
+    return data
 
 
 def _retry_after(response: httpx.Response) -> float | None:

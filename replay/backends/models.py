@@ -17,6 +17,7 @@ import msgspec
 
 from replay.assets import sha256_file
 from replay.editors.templates import family_for_model
+from replay.errors import UsageError
 from replay.paths import cache_dir
 
 DEFAULT_GGUF = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
@@ -32,7 +33,7 @@ class ModelRef(msgspec.Struct, frozen=True, omit_defaults=True):
     sha256: str | None = None
 
 
-class ModelError(Exception):
+class ModelError(UsageError):
     """The model cannot be used (missing file, unknown family)."""
 
 

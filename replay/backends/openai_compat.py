@@ -9,13 +9,18 @@ openai/completion kind sends (TabbyML/tabby crates/http-api-bindings/src/complet
 Greedy: temperature 0, and `repeat_penalty` 1.0 because llama.cpp servers default to 1.1
 (llama_cpp/server/types.py repeat_penalty_field) while vLLM ignores the unknown field; an
 `extra_body` replaces these engine-specific fields. Stop words are not sent: the engine stops on
-EOS/sentinels and the editor's stops are applied afterwards, so the raw output is kept whole.
+EOS/sentinels and the editor's stops are applied afterwards. A run streams the answer instead
+(`complete_streaming`) and closes it where the editor stops reading (the first stop word, or the
+editor cancelling its stream), the text it keeps being the same as after the whole generation.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 from replay.backends.base import GenParams
 from replay.backends.http import HttpBackend, field
@@ -55,6 +60,45 @@ class OpenAICompatBackend(HttpBackend):
         started = time.perf_counter()
         data = self.post("/v1/completions", self.body(prompt, params))
         return self.parse(prompt, data, started)
+
+    def complete_streaming(self, prompt: RenderedPrompt, params: GenParams, stop_reason: Callable[[str], str]) -> Completion:
+        """`complete` as a stream (`"stream": true`), cancelled as soon as `stop_reason(text so
+        far)` names a reason: the editor stops reading there, and so does the replay (the
+        connection is closed). Tokens are the server's count when it reports usage in the stream,
+        else the chunks of text received (one token each on llama.cpp's server and vLLM, but for
+        the bytes of one character split over tokens, which come as one chunk). Each chunk's
+        arrival is kept as timing: (characters so far, seconds since the request)."""
+        started = time.perf_counter()
+        state: dict[str, Any] = {"text": "", "chunks": 0, "usage": None, "finish": "", "timing": []}
+
+        def on_event(event: dict[str, Any]) -> bool:
+            if event.get("usage"):
+                state["usage"] = event["usage"]
+            choices = event.get("choices") or []
+            if not choices:
+                return False
+            choice = choices[0]
+            piece = choice.get("text") or ""
+            if piece:
+                state["chunks"] += 1
+                state["text"] += piece
+                state["timing"].append((len(state["text"]), round(time.perf_counter() - started, 6)))
+            if choice.get("finish_reason"):
+                state["finish"] = str(choice["finish_reason"])
+            reason = stop_reason(state["text"]) if piece else ""
+            if reason:
+                state["finish"] = reason
+            return bool(reason)
+
+        body = {**self.body(prompt, params), "stream": True}
+        whole = self.post_stream("/v1/completions", body, on_event)
+        if whole is not None:  # the server does not stream: its one answer, cut afterwards
+            return self.parse(prompt, whole, started)
+        usage = state["usage"] or {}
+        tokens = int(usage.get("completion_tokens") or state["chunks"])
+        done = self.finish(prompt, state["text"], tokens, state["finish"], started)
+        return msgspec.structs.replace(done, timing=tuple(state["timing"]),
+                                       stopped_early=state["finish"] in ("stop_word", "editor_cancel"))
 
     def parse(self, prompt: RenderedPrompt, data: dict[str, Any], started: float) -> Completion:
         """A `/v1/completions` response (also the body of a batch result line)."""

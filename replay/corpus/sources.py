@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from replay.assets import sha256_file
+from replay.errors import UsageError
 from replay.paths import data_dir
 
 MANIFEST = "corpus.json"
@@ -34,7 +35,7 @@ _NPM_SPEC = re.compile(r"^npm:(?P<name>(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*)@(?
 DEMO_CORPUS = "npm:solmate@6.8.0"
 
 
-class CorpusError(Exception):
+class CorpusError(UsageError):
     """The corpus cannot be made (bad spec, npm failed, integrity mismatch)."""
 
 

@@ -18,10 +18,11 @@ from importlib import import_module
 from types import ModuleType
 
 from replay.editors.stage import Shown, StreamStop, Timing
+from replay.errors import UsageError
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt, TraceStep
 
 
-class UnknownEditor(ValueError):
+class UnknownEditor(UsageError, ValueError):
     """An editor name with no profile."""
 
 
@@ -34,6 +35,7 @@ class EditorProfile:
     prompt_module: str
     completion_module: str
     stop_source: str  # where the editor's model call is stopped at the prompt's stop words
+    logs_prompts: bool = True  # the editor logs the prompts it sends: captures of it can be verified
 
     def _prompt(self) -> ModuleType:
         return import_module(self.prompt_module)
@@ -63,9 +65,10 @@ PROFILES: dict[str, EditorProfile] = {
     "continue": EditorProfile("continue", "replay.editors.continue_.prompt", "replay.editors.continue_.completion",
                               "continuedev/continue core/autocomplete/templating/getStopTokens.ts"),
     "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard",
-                              "replay/editors/templates.py (the family's stop words)"),
+                              "replay/editors/templates.py (the family's stop words)", logs_prompts=False),
 }
 EDITORS = tuple(PROFILES)
+LOGGING_EDITORS = tuple(name for name, p in PROFILES.items() if p.logs_prompts)  # whose captures `verify` checks
 
 
 def profile(spec: str) -> tuple[EditorProfile, str | None]:

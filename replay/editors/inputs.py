@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from replay.errors import UsageError
 from replay.records import EditorInput, RenderedPrompt, Snippet
 
 # Tabby's kinds (declaration, changed, opened, clipboard) and Continue's own payload groups
@@ -28,7 +29,7 @@ _KEYS = {"document", "cursor", "prefix", "suffix", "filepath", "workspace", "lan
          "item_id"} | _FIMITEM_KEYS
 
 
-class BadInputLine(ValueError):
+class BadInputLine(UsageError, ValueError):
     """A render input line that cannot be used; the message says why (the caller adds file:line)."""
 
 

@@ -2,13 +2,12 @@
 
 A bad line stops the run with its file:line and reason (a usage error), or, with keep_going,
 is counted and kept, with its reason, in a rejects file beside the output (OUT.rejects.jsonl;
-without -o, in the data dir's rejects/ folder). A missing asset (tokenizer) is not the line's
+without -o, in the data dir's rejects/ folder; replay.rejects). A missing asset (tokenizer) is not the line's
 fault: it stops the run as a work failure whatever keep_going says.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from collections.abc import Callable
@@ -23,24 +22,17 @@ from replay.editors.inputs import (
     read_lines,
     to_json_line,
 )
-from replay.paths import data_dir
+from replay.errors import EXIT_USAGE, EXIT_WORK, FimreplayError
+from replay.rejects import Rejects, beside
 
 
-class RenderFailure(Exception):
+class RenderFailure(FimreplayError):
     """The run stopped: `usage` for bad input (exit 2), else the work failed (exit 1)."""
 
     def __init__(self, message: str, usage: bool) -> None:
         super().__init__(message)
         self.usage = usage
-
-
-def rejects_path(input_path: Path, output: Path | None, command: str = "render") -> Path:
-    """Beside the output (OUT.rejects.jsonl), else in the data dir's rejects/ folder."""
-    if output is not None:
-        return output.with_name(output.name + ".rejects.jsonl")
-    folder = data_dir() / "rejects"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{command}-{input_path.name}.rejects.jsonl"
+        self.exit_code = EXIT_USAGE if usage else EXIT_WORK
 
 
 def map_file(input_path: Path, output: Path | None, keep_going: bool, command: str,
@@ -53,7 +45,7 @@ def map_file(input_path: Path, output: Path | None, keep_going: bool, command: s
         data = input_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RenderFailure(f"{input_path}: cannot read: {exc}", usage=True) from exc
-    rejected: list[dict[str, Any]] = []
+    rejects = Rejects(beside(output) if output is not None else None, name=f"{command}-{input_path.name}")
     written = 0
     out: TextIO = open(output, "w", encoding="utf-8") if output is not None else sys.stdout  # noqa: SIM115
     try:
@@ -67,21 +59,18 @@ def map_file(input_path: Path, output: Path | None, keep_going: bool, command: s
                 reason = str(exc).strip("'\"") if isinstance(exc, KeyError) else str(exc)
                 if not keep_going:
                     raise RenderFailure(f"{where}: {reason}", usage=True) from exc
-                rejected.append({"source": where, "reason": reason, "raw": line})
+                rejects.at(input_path, number, reason, line)
                 continue
             out.write(to_json_line(row) + "\n")
             written += 1
     finally:
+        rejects.close()
         if output is not None:
             out.close()
         else:
             out.flush()
     summary: dict[str, Any] = {"input": str(input_path), "output": str(output) if output else "-",
-                               "rejected": len(rejected), "rejects_file": None}
-    if rejected:
-        path = rejects_path(input_path, output, command)
-        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rejected), encoding="utf-8")
-        summary["rejects_file"] = str(path)
+                               "rejected": len(rejects), "rejects_file": rejects.file}
     return written, summary
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from replay.editors.stage import Shown, StreamStop, Timing
 from replay.editors.templates import Family, family_for_model, get_family
+from replay.errors import UsageError
 from replay.records import EditorInput, RenderedPrompt
 from replay.tokens.tokenizer import Tokenizer, default_tokenizer_spec, load_tokenizer
 
@@ -35,7 +36,7 @@ SUFFIX_SHARE = 4  # the suffix's guaranteed part is 1/SUFFIX_SHARE of the room l
 DEFAULTS: dict[str, Any] = {"ctx": CTX, "max_new_tokens": MAX_NEW_TOKENS, "tokenizer": ""}
 
 
-class StandardInputError(ValueError):
+class StandardInputError(UsageError, ValueError):
     """An option, model or budget the standard profile cannot work with."""
 
 

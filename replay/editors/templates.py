@@ -30,12 +30,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from replay.errors import UsageError
+
 Order = Literal["PSM", "SPM", "PREFIX_ONLY"]
 
 FIM_TOKEN = "<|FIM|>"  # TabbyML/tabby crates/http-api-bindings/src/completion/mod.rs FIM_TOKEN
 
 
-class UnknownFamily(KeyError):
+class UnknownFamily(UsageError, KeyError):
     """A family name that the registry does not hold."""
 
 

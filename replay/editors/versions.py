@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from replay.errors import UsageError
 
-class BadVersion(ValueError):
+
+class BadVersion(UsageError, ValueError):
     """A version string that is not a release number."""
 
 

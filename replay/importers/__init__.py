@@ -4,7 +4,8 @@
 - continue_devdata.py   Continue dev data `autocomplete.jsonl` (0.2.0 and the earlier layout)
 - continue_console.py   Continue's VS Code output channel "LLM Prompt/Completion" (copied text)
 - continue_jetbrains.py Continue's JetBrains `prompt.log` (lossy)
+- formats.py            the registry of the formats above (names, kind, signature, parser)
 - detect.py             which format a file holds
-- importer.py           `Importer(store, RejectLog(...)).import_paths([...]) -> ImportSummary`
+- importer.py           `Importer(store, Rejects(...)).import_paths([...]) -> ImportSummary`
 - watch.py              `Watcher(store, [dir], on_imported=cb).start()` / `.stop()`
 """

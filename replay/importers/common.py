@@ -1,31 +1,31 @@
-"""What every importer shares: bounded line reading, rejects, and the result of a parse.
+"""What every importer shares: bounded line reading, redaction, and the result of a parse.
 
 A parser turns one line (or one log entry) into a CaptureRecord, an OutcomeEvent, an `Ignored`
-marker (valid, but not a completion: chat events), or raises `Reject` with a one-line reason.
-Nothing is dropped silently: the caller counts each of the four and keeps rejects in a file.
+marker (valid, but not a completion: chat events), or raises `BadRecord` with a one-line reason.
+Nothing is dropped silently: the caller counts each of the four and keeps rejects in a file
+(replay.rejects).
 """
 
 from __future__ import annotations
 
 import gzip
-import os
 import re
-import time
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import msgspec
 
+from replay.errors import UsageError
 from replay.records import CaptureRecord, OutcomeEvent
+from replay.rejects import RAW_KEEP_BYTES
 
 # Longest line an importer holds in memory. A real Tabby completion line (1,536-byte prompt, 20+20
 # lines of segments, five 500-char declarations) stays under 64 KiB; 16 MiB leaves room for odd
 # logs while a 100 MB line is read in chunks and rejected without ever being held whole.
 MAX_LINE_BYTES = 16 * 1024 * 1024
-RAW_KEEP_BYTES = 4096  # how much of a rejected line the rejects file keeps
 _SKIP_CHUNK = 1024 * 1024
 
 
@@ -34,8 +34,9 @@ _SKIP_CHUNK = 1024 * 1024
 READ_ERRORS = (OSError, EOFError, zlib.error)
 
 
-class Reject(Exception):
-    """A record that cannot be used; the message is the one-line reason."""
+class BadRecord(UsageError):
+    """A record that cannot be used; the message is the one-line reason (the importer turns it
+    into a replay.rejects.Reject with the record's file and line)."""
 
 
 @dataclass(frozen=True)
@@ -148,65 +149,17 @@ def decode_error_reason(exc: Exception) -> str:
     return f"invalid JSON: {text}"
 
 
-@dataclass
-class RejectLog:
-    """The rejects file (JSON Lines: file, line, reason, raw) and the stderr messages.
-
-    The file is created on the first reject only, so a clean import reports `rejects_file: null`.
-    Stderr gets one line per reject up to `max_messages` per source file, then a count, so a
-    file of a million bad lines cannot flood the terminal (every one is still in the file).
-    """
-
-    path: Path | None = None
-    stderr: IO[str] | None = None
-    max_messages: int = 20
-    count: int = 0
-    _fh: IO[bytes] | None = None
-    _per_file: dict[str, int] = field(default_factory=dict)
-
-    def add(self, file: str, line: int, reason: str, raw: bytes | str = b"", length: int | None = None) -> None:
-        self.count += 1
-        if self.path is None:
-            from replay.paths import data_dir
-
-            stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-            self.path = data_dir() / "rejects" / f"import-{stamp}-{os.getpid()}.jsonl"
-        if self._fh is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "ab")
-        data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw
-        entry: dict[str, Any] = {"file": file, "line": line, "reason": reason, "raw": redact(snippet_of(data))}
-        total = len(data) if length is None else length
-        if total > RAW_KEEP_BYTES:
-            entry["raw_truncated_from"] = total
-        self._fh.write(msgspec.json.encode(entry) + b"\n")
-        self._fh.flush()
-        seen = self._per_file.get(file, 0) + 1
-        self._per_file[file] = seen
-        if self.stderr is not None:
-            where = f"{file}:{line}" if line else file
-            if seen <= self.max_messages:
-                self.stderr.write(f"fimreplay: {where}: {reason}\n")
-            elif seen == self.max_messages + 1:
-                self.stderr.write(f"fimreplay: {file}: more rejects, all kept in {self.path}\n")
-
-    def close(self) -> None:
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
-
-
 def read_text(path: Path, max_bytes: int = 256 * 1024 * 1024) -> str:
-    """A whole text log (console copies, prompt.log) as str; invalid UTF-8 raises Reject."""
+    """A whole text log (console copies, prompt.log) as str; invalid UTF-8 raises BadRecord."""
     with open_binary(path) as f:
         data = f.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise Reject(f"text log larger than {max_bytes} bytes")
+        raise BadRecord(f"text log larger than {max_bytes} bytes")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise Reject(f"invalid UTF-8 at byte {exc.start} (line {line})") from exc
+        raise BadRecord(f"invalid UTF-8 at byte {exc.start} (line {line})") from exc
 
 
 # Extension -> language id, from TabbyML/tabby crates/tabby-common/assets/languages.toml (`exts`),

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from replay.importers.common import Ignored, Reject, redact, redact_obj
+from replay.importers.common import Ignored, BadRecord, redact, redact_obj
 from replay.records import CaptureRecord, Segments, Source
 
 FORMAT = "continue-console"
@@ -73,8 +73,8 @@ def split_channel(text: str) -> tuple[list[Message], str]:
 
 
 def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
-               messages: list[Message] | None = None, trailer: str = "") -> Iterator[tuple[int, CaptureRecord | Ignored | Reject]]:
-    """(line, record | Ignored | Reject) for each request in the channel text.
+               messages: list[Message] | None = None, trailer: str = "") -> Iterator[tuple[int, CaptureRecord | Ignored | BadRecord]]:
+    """(line, record | Ignored | BadRecord) for each request in the channel text.
 
     `messages`/`trailer` let the JetBrains era-1 prompt.log (the same messages, each followed by
     "\\n\\n" instead of preceded by separators) share the message parser.
@@ -87,7 +87,7 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
             lossy = True
         messages, head = split_channel(text)
         if head.strip():
-            yield 1, Reject("text before the first separator (a partial entry)")
+            yield 1, BadRecord("text before the first separator (a partial entry)")
     one_newline = _completion_has_one_newline([m.body for m in messages])
     pending: list[tuple[Message, dict[str, Any]]] = []
     for msg in messages:
@@ -99,7 +99,7 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
             if completion.endswith("\n\n"):
                 completion = completion[:-2]
             if not pending:
-                yield msg.line, Reject("completion without a prompt before it")
+                yield msg.line, BadRecord("completion without a prompt before it")
                 continue
             prompt_msg, prompt = pending.pop()
             for older_msg, older in pending:  # requests cancelled before they completed
@@ -111,7 +111,7 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
             continue
         try:
             pending.append((msg, _parse_prompt_message(body) | {"raw": msg.body}))
-        except Reject as exc:
+        except BadRecord as exc:
             yield msg.line, exc
     for msg, prompt in pending:
         yield msg.line, _record(prompt, None, msg.line, file, fmt, lossy)
@@ -134,7 +134,7 @@ def _parse_prompt_message(body: str) -> dict[str, Any]:
     if body.startswith("Settings:\n"):
         head, sep, prompt = body.partition(_ERA1_RULE)
         if not sep:
-            raise Reject("era-1 entry without the '#' rule before the prompt")
+            raise BadRecord("era-1 entry without the '#' rule before the prompt")
         options: dict[str, Any] = {}
         for line in head[len("Settings:\n") :].split("\n"):
             key, colon, value = line.partition(": ")
@@ -144,20 +144,20 @@ def _parse_prompt_message(body: str) -> dict[str, Any]:
     if body.startswith(_OPTIONS_HEAD):
         head, sep, prompt = body.partition(_PROMPT_HEAD)
         if not sep:
-            raise Reject("entry without '##### Prompt #####'")
+            raise BadRecord("entry without '##### Prompt #####'")
         opts_text, _, request_text = head[len(_OPTIONS_HEAD) :].partition(_REQUEST_HEAD)
         try:
             options = json.loads(opts_text)
             request = json.loads(request_text) if request_text else None
         except json.JSONDecodeError as exc:
-            raise Reject(f"invalid completion options JSON: {exc.msg} (line {exc.lineno})") from None
+            raise BadRecord(f"invalid completion options JSON: {exc.msg} (line {exc.lineno})") from None
         if not isinstance(options, dict):
-            raise Reject("completion options are not a JSON object")
+            raise BadRecord("completion options are not a JSON object")
         out: dict[str, Any] = {"era": 2, "options": options, "prompt": prompt}
         if request is not None:
             out["request_options"] = request
         return out
-    raise Reject("unknown entry head")
+    raise BadRecord("unknown entry head")
 
 
 def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, fmt: str, lossy: bool) -> CaptureRecord | Ignored:
@@ -203,3 +203,11 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
         extra=extra,
         raw=redact(msg["raw"]),
     )
+
+
+_SEP = SEPARATOR.encode()
+
+
+def looks_like(head: bytes) -> bool:
+    """The channel's two separator lines, one right after the other."""
+    return _SEP + b"\n" + _SEP in head or _SEP + b"\r\n" + _SEP in head

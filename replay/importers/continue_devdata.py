@@ -25,7 +25,7 @@ from typing import Any
 
 import msgspec
 
-from replay.importers.common import Ignored, Parsed, Reject, decode_error_reason, language_of, redact, redact_obj
+from replay.importers.common import Ignored, Parsed, BadRecord, decode_error_reason, language_of, redact, redact_obj
 from replay.records import CaptureRecord, Segments, Source
 
 FORMAT = "continue-devdata"
@@ -68,16 +68,16 @@ _generic = msgspec.json.Decoder(dict[str, Any])
 
 
 def parse_line(data: bytes, source: Source) -> Parsed:
-    """One line of autocomplete.jsonl (either layout). Raises Reject with a one-line reason."""
+    """One line of autocomplete.jsonl (either layout). Raises BadRecord with a one-line reason."""
     try:
         line = _decoder.decode(data)
     except msgspec.ValidationError as exc:
         event = _event_name(data)
         if event is not None and event != "autocomplete":
             return Ignored(event)
-        raise Reject(decode_error_reason(exc)) from None
+        raise BadRecord(decode_error_reason(exc)) from None
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-        raise Reject(decode_error_reason(exc)) from None
+        raise BadRecord(decode_error_reason(exc)) from None
     if line.eventName is not None and line.eventName != "autocomplete":
         return Ignored(line.eventName)
     raw_obj = _generic.decode(data)
@@ -147,4 +147,9 @@ def _timestamp(value: str | float | None) -> float | None:
     try:
         return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
     except ValueError:
-        raise Reject(f"wrong field type: timestamp {value!r} is not an ISO date") from None
+        raise BadRecord(f"wrong field type: timestamp {value!r} is not an ISO date") from None
+
+
+def looks_like(head: bytes) -> bool:
+    """Dev data lines are JSON objects naming `completionId`, `modelProvider` or `eventName`."""
+    return any(key in head for key in (b'"completionId":', b'"modelProvider":', b'"eventName":'))

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from replay.importers.common import Ignored, Reject, redact, redact_obj
+from replay.importers.common import Ignored, BadRecord, redact, redact_obj
 from replay.importers.continue_console import Message, parse_text
 from replay.records import CaptureRecord, Segments, Source
 
@@ -40,17 +40,17 @@ def is_formatter_log(text: str) -> bool:
     return _START.search(text) is not None
 
 
-def parse(text: str, file: str) -> Iterator[tuple[int, CaptureRecord | Ignored | Reject]]:
-    """(line, record | Ignored | Reject) for each request in a prompt.log."""
+def parse(text: str, file: str) -> Iterator[tuple[int, CaptureRecord | Ignored | BadRecord]]:
+    """(line, record | Ignored | BadRecord) for each request in a prompt.log."""
     if is_formatter_log(text):
         yield from _parse_formatter(text, file)
         return
     starts = [m.start() for m in _ERA1_HEAD.finditer(text) if m.start() == 0 or text.endswith("\n\n", 0, m.start())]
     if not starts:
-        yield 1, Reject("no prompt.log entries found")
+        yield 1, BadRecord("no prompt.log entries found")
         return
     if text[: starts[0]].strip():
-        yield 1, Reject("text before the first entry (a partial entry)")
+        yield 1, BadRecord("text before the first entry (a partial entry)")
     messages = [
         Message(text.count("\n", 0, s) + 1, text[s : starts[i + 1] if i + 1 < len(starts) else len(text)])
         for i, s in enumerate(starts)
@@ -70,13 +70,13 @@ class _Interaction:
         self.raw: list[str] = []
 
 
-def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord | Ignored | Reject]]:
+def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord | Ignored | BadRecord]]:
     open_: dict[str, _Interaction] = {}
     for number, line in enumerate(text.split("\n"), start=1):
         if not line:
             continue
         if len(line) < 12 or line[0] not in _MARKERS or line[11] != " ":
-            yield number, Reject("line without the prompt.log marker and time columns")
+            yield number, BadRecord("line without the prompt.log marker and time columns")
             continue
         marker, stamp, body = line[0], line[1:11].strip(), line[12:]
         m = re.fullmatch(r"\[(Complete|Fim|Chat)\]", body)
@@ -88,7 +88,7 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
             continue
         inter = open_.get(marker)
         if inter is None:
-            yield number, Reject("line of an interaction whose start is not in the file")
+            yield number, BadRecord("line of an interaction whose start is not in the file")
             continue
         inter.raw.append(line)
         if body.startswith("Options: "):
@@ -100,7 +100,7 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
             inter.section = "Message"
         elif body.startswith(("| ", ". ")) or body in ("|", "."):
             if inter.section not in inter.parts:
-                yield number, Reject(f"text line outside a Prompt/Prefix/Suffix/Result section ({inter.section})")
+                yield number, BadRecord(f"text line outside a Prompt/Prefix/Suffix/Result section ({inter.section})")
                 continue
             piece = body[2:]
             lines = inter.parts[inter.section]
@@ -116,22 +116,22 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
         elif inter.section == "tokens" and body.startswith(("Prompt Tokens:", "Generated Tokens:", "Thinking Tokens:")):
             continue
         else:
-            yield number, Reject(f"unexpected line in a {inter.kind} interaction")
+            yield number, BadRecord(f"unexpected line in a {inter.kind} interaction")
     for inter in open_.values():
         yield from _finish(inter, file)
 
 
-def _finish(inter: _Interaction, file: str) -> Iterator[tuple[int, CaptureRecord | Ignored | Reject]]:
+def _finish(inter: _Interaction, file: str) -> Iterator[tuple[int, CaptureRecord | Ignored | BadRecord]]:
     if inter.kind == "Chat":
         yield inter.line, Ignored("chat interaction")
         return
     try:
         options: Any = json.loads("\n".join(inter.options_lines)) if inter.options_lines else {}
     except json.JSONDecodeError as exc:
-        yield inter.line, Reject(f"invalid Options JSON: {exc.msg}")
+        yield inter.line, BadRecord(f"invalid Options JSON: {exc.msg}")
         return
     if not isinstance(options, dict):
-        yield inter.line, Reject("Options is not a JSON object")
+        yield inter.line, BadRecord("Options is not a JSON object")
         return
     extra: dict[str, Any] = {"era": "formatter", "options": redact_obj(options), "time_utc": inter.time,
                              "status": inter.status, "route": "fim" if inter.kind == "Fim" else "raw"}
@@ -155,3 +155,9 @@ def _finish(inter: _Interaction, file: str) -> Iterator[tuple[int, CaptureRecord
         extra=extra,
         raw=redact("\n".join(inter.raw)),
     )
+
+
+def looks_like(head: bytes) -> bool:
+    """The LLMLogFormatter columns, or the bare message heads the earlier writer appended."""
+    text = head.decode("utf-8", errors="replace")
+    return is_formatter_log(text) or text.startswith(("##### Completion options #####\n", "Settings:\n"))

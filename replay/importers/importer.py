@@ -17,22 +17,19 @@ import multiprocessing
 import os
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from multiprocessing.connection import Connection
 from typing import Any, NamedTuple
 
-from replay.importers import continue_console, continue_devdata, continue_jetbrains, tabby
-from replay.importers.common import MAX_LINE_BYTES, READ_ERRORS, Ignored, Line, Parsed, Reject, RejectLog, iter_lines, open_binary, read_text
-from replay.importers.detect import FORMATS, LINE_FORMATS, check_head, detect_file, read_head
+from replay.importers.common import MAX_LINE_BYTES, READ_ERRORS, BadRecord, Ignored, Line, iter_lines, open_binary, read_text, redact, snippet_of
+from replay.importers.detect import check_head, detect_file, read_head
+from replay.importers.formats import LINE_FORMATS, capture_format
 from replay.records import CaptureRecord, OutcomeEvent, Source
+from replay.rejects import Rejects
 from replay.store import EventRow, Store, StoredCapture, event_row, stored_capture
 
-_LINE_PARSERS: dict[str, Callable[[bytes, Source], Parsed | StoredCapture]] = {
-    "tabby": tabby.scan_line,
-    "continue-devdata": continue_devdata.parse_line,
-}
 _COUNTERS = ("files", "imported", "duplicates", "outcomes", "ignored", "rejected")
 
 
@@ -86,7 +83,7 @@ def expand_paths(paths: Iterable[Path]) -> list[Path]:
 class Importer:
     """Reads capture files into a store, counting everything and keeping rejects in a file."""
 
-    def __init__(self, store: Store, rejects: RejectLog, fmt: str | None = None, batch: int = 20_000,
+    def __init__(self, store: Store, rejects: Rejects, fmt: str | None = None, batch: int = 20_000,
                  batch_bytes: int = 32 * 1024 * 1024, reader_min_bytes: int = 16 * 1024 * 1024) -> None:
         """`batch` records or `batch_bytes` of capture lines make one transaction: few large
         commits, because every commit writes each index page it touched again (the identity and
@@ -98,8 +95,8 @@ class Importer:
         none, as executemany takes the GIL back for every row while the parser holds it; the
         process needs flat rows, since unpickling a struct costs more than parsing its line.)
         Smaller files are read here: starting a process costs more than they take."""
-        if fmt is not None and fmt not in FORMATS:
-            raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+        if fmt is not None:
+            capture_format(fmt)  # an unknown name is bad usage
         self.store = store
         self.rejects = rejects
         self.fmt = fmt
@@ -111,7 +108,7 @@ class Importer:
         summary = ImportSummary()
         for path in expand_paths(paths):
             summary.merge(self.import_file(path))
-        summary.rejects_file = str(self.rejects.path) if self.rejects.count else None
+        summary.rejects_file = self.rejects.file
         return summary
 
     def format_of(self, path: Path) -> str:
@@ -127,7 +124,7 @@ class Importer:
         name = str(path.resolve())
         try:
             fmt = self.format_of(path)
-        except Reject as exc:
+        except BadRecord as exc:
             summary.count("unrecognized", "files")
             self._reject(summary, "unrecognized", name, 0, str(exc), b"")
             return summary
@@ -141,7 +138,7 @@ class Importer:
             self._write(summary, fmt, name, read(path, fmt, name))
         else:
             self._read_text(summary, fmt, path, name)
-        summary.rejects_file = str(self.rejects.path) if self.rejects.count else None
+        summary.rejects_file = self.rejects.file
         return summary
 
     def tail_lines(self, path: Path, fmt: str, offset: int, line: int) -> tuple[ImportSummary, int, int]:
@@ -158,7 +155,8 @@ class Importer:
     # -- internals ------------------------------------------------------------------------
     def _reject(self, summary: ImportSummary, fmt: str, file: str, line: int, reason: str, raw: bytes | str, length: int | None = None) -> None:
         summary.count(fmt, "rejected")
-        self.rejects.add(file, line, reason, raw, length)
+        data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw
+        self.rejects.at(file, line, reason, redact(snippet_of(data)), len(data) if length is None else length)
 
     def _write(self, summary: ImportSummary, fmt: str, name: str, chunks: Iterable[_Chunk]) -> tuple[int, int]:
         """Count and store what the chunks hold, `batch` records or `batch_bytes` of capture
@@ -196,16 +194,17 @@ class Importer:
     def _read_text(self, summary: ImportSummary, fmt: str, path: Path, name: str) -> None:
         try:
             text = read_text(path)
-        except Reject as exc:
+        except BadRecord as exc:
             self._reject(summary, fmt, name, 0, str(exc), b"")
             return
         except READ_ERRORS as exc:
             self._reject(summary, fmt, name, 0, f"cannot read: {exc}", b"")
             return
-        parser = continue_console.parse_text if fmt == "continue-console" else continue_jetbrains.parse
+        parse = capture_format(fmt).parse_text
+        assert parse is not None, fmt
         captures: list[CaptureRecord] = []
-        for line, rec in parser(text, name):
-            if isinstance(rec, Reject):
+        for line, rec in parse(text, name):
+            if isinstance(rec, BadRecord):
                 raw = _line_text(text, line)
                 self._reject(summary, fmt, name, line, str(rec), raw)
             elif isinstance(rec, Ignored):
@@ -238,7 +237,8 @@ def _scan(lines: Iterator[Line], fmt: str, name: str, final: bool = True, start:
     """Parse lines into chunks of _CHUNK records. Without `final`, a last line with no newline
     yet is left for the next read: the chunk's `end` stops before it. A read error (a corrupt or
     cut .gz) ends the read with a reject, after the records read before it."""
-    parse = _LINE_PARSERS[fmt]
+    parse = capture_format(fmt).parse_line
+    assert parse is not None, fmt
     captures: list[StoredCapture] = []
     events: list[EventRow] = []
     rejects: list[tuple[int, str, bytes, int | None]] = []
@@ -257,7 +257,7 @@ def _scan(lines: Iterator[Line], fmt: str, name: str, final: bool = True, start:
                 continue  # a blank line holds no record (neither writer emits one)
             try:
                 rec = parse(data, Source(file=name, line=ln.number, offset=ln.offset))
-            except Reject as exc:
+            except BadRecord as exc:
                 reason = str(exc) if ln.complete else f"truncated last line (no newline at end of file): {exc}"
                 rejects.append((ln.number, reason, data, None))
                 continue

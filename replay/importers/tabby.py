@@ -24,10 +24,12 @@ record notes the earliest era its fields prove (`extra["schema_since"]`).
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from replay.importers.common import Ignored, Parsed, Reject, decode_error_reason
+from replay.importers.common import Ignored, Parsed, BadRecord, decode_error_reason
 from replay.records import CaptureRecord, OutcomeEvent, Segments, Snippet, Source
 from replay.store import LineCodec, StoredCapture, line_body, line_digest
 
@@ -92,7 +94,7 @@ _generic = msgspec.json.Decoder()
 
 
 def parse_line(data: bytes, source: Source) -> Parsed:
-    """One line of a Tabby event log. Raises Reject with a one-line reason."""
+    """One line of a Tabby event log. Raises BadRecord with a one-line reason."""
     entry = _decode(data)
     if entry.event.completion is not None:
         return _capture(entry, entry.event.completion, data, source, entry.ts / 1000.0)
@@ -117,7 +119,7 @@ def _decode(data: bytes) -> _Entry:
     try:
         return _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
-        raise Reject(decode_error_reason(exc)) from None
+        raise BadRecord(decode_error_reason(exc)) from None
 
 
 def _not_completion(entry: _Entry, data: bytes, source: Source) -> OutcomeEvent | Ignored:
@@ -139,7 +141,7 @@ def _not_completion(entry: _Entry, data: bytes, source: Source) -> OutcomeEvent 
         return Ignored("chat_completion")
     kinds = list(_generic.decode(data).get("event", {}))
     if not kinds:
-        raise Reject("event has no kind")
+        raise BadRecord("event has no kind")
     return Ignored(f"unknown event kind {kinds[0]!r}")
 
 
@@ -199,10 +201,19 @@ def stored_line(line: bytes, source: Source) -> CaptureRecord | None:
     """A stored Tabby line back to its capture (None: the line is not a completion)."""
     try:
         rec = parse_line(line, source)
-    except Reject:
+    except BadRecord:
         return None
     return rec if isinstance(rec, CaptureRecord) else None
 
 
 # Registered with the store through the `fimreplay.line_codecs` entry point (pyproject.toml).
 LINE_CODEC = LineCodec(name=TABBY_LINE, format=FORMAT, parse=stored_line)
+
+
+_KEYS = re.compile(rb'^\{"(?:user|ts)":')
+
+
+def looks_like(head: bytes) -> bool:
+    """Event lines are JSON objects whose keys are `ts`/`event` (and `user` since 2024-04-23,
+    written first by serde)."""
+    return _KEYS.match(head.split(b"\n", 1)[0]) is not None and b'"event":' in head

@@ -26,9 +26,11 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from replay.importers.common import Reject, RejectLog
-from replay.importers.detect import HEAD_BYTES, LINE_FORMATS, read_head
+from replay.importers.common import BadRecord
+from replay.importers.detect import HEAD_BYTES, read_head
+from replay.importers.formats import LINE_FORMATS
 from replay.importers.importer import Importer, ImportSummary
+from replay.rejects import Rejects, stamped
 from replay.store import Store
 
 HEAD_LEN = 64
@@ -54,11 +56,11 @@ class Watcher:
     """`Watcher(store, [dir], on_imported=cb).start()` ... `.stop()`; `total` sums every import."""
 
     def __init__(self, store: Store, dirs: Iterable[Path], on_imported: OnImported | None = None,
-                 fmt: str | None = None, rejects: RejectLog | None = None, rescan_s: float = 1.0) -> None:
+                 fmt: str | None = None, rejects: Rejects | None = None, rescan_s: float = 1.0) -> None:
         self.store = store
         self.dirs = [Path(d).resolve() for d in dirs]
         self.on_imported = on_imported
-        self.rejects = rejects or RejectLog()
+        self.rejects = rejects if rejects is not None else Rejects(name=stamped("import"), append=True)
         self.importer = Importer(store, self.rejects, fmt)
         self.rescan_s = rescan_s
         self.total = ImportSummary()
@@ -132,7 +134,7 @@ class Watcher:
                 self._unreadable.add(key)
                 summary = ImportSummary()
                 summary.count("unreadable", "rejected")
-                self.rejects.add(key, 0, f"cannot read: {exc.strerror or exc}")
+                self.rejects.at(key, 0, f"cannot read: {exc.strerror or exc}")
                 self._report(path, summary)
         else:
             self._unreadable.discard(str(path.resolve()))
@@ -154,19 +156,19 @@ class Watcher:
             return None  # the first line is still being written: detect it once it is whole
         try:
             fmt = self.importer.format_of(path)
-        except Reject as exc:
+        except BadRecord as exc:
             if self._unrecognized.get(key) != (st.st_ino, st.st_size):
                 self._unrecognized[key] = (st.st_ino, st.st_size)
                 summary = ImportSummary()
                 summary.count("unrecognized", "rejected")
-                self.rejects.add(key, 0, str(exc))
+                self.rejects.at(key, 0, str(exc))
                 self._report(path, summary)
             return None
         self._unrecognized.pop(key, None)
         stored = self.store.get_offset(key)
-        fresh = (stored is None or stored[0] != st.st_ino or st.st_size < stored[1]
-                 or _marks(path, stored[1]) != stored[3])
-        offset, line = (0, 0) if fresh else (stored[1], stored[2])  # type: ignore[index]
+        fresh = (stored is None or stored.inode != st.st_ino or st.st_size < stored.offset
+                 or _marks(path, stored.offset) != stored.head)
+        offset, line = (0, 0) if fresh else (stored.offset, stored.line)  # type: ignore[union-attr]
         if fmt in LINE_FORMATS and not key.endswith(".gz"):
             summary, offset, line = self.importer.tail_lines(path, fmt, offset, line)
             if offset == 0 and stored is None:
@@ -181,7 +183,7 @@ class Watcher:
         return summary
 
     def _report(self, path: Path, summary: ImportSummary) -> None:
-        summary.rejects_file = str(self.rejects.path) if self.rejects.count else None
+        summary.rejects_file = self.rejects.file
         self.total.merge(summary)
         changed = summary.imported or summary.outcomes or summary.rejected or summary.ignored or summary.duplicates
         if changed and self.on_imported is not None:
@@ -189,7 +191,7 @@ class Watcher:
 
 
 def watch_folders(store: Store, dirs: Iterable[Path], stop: Callable[[], bool], on_imported: OnImported | None = None,
-                  fmt: str | None = None, rejects: RejectLog | None = None, check_s: float = 0.2) -> ImportSummary:
+                  fmt: str | None = None, rejects: Rejects | None = None, check_s: float = 0.2) -> ImportSummary:
     """Watch until `stop()` is true (checked every `check_s` s), for a caller that gives this a
     thread of its own (the TUI's worker, the CLI's main thread). Returns the sum of every import;
     an error on the watcher's thread is raised here."""

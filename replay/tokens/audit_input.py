@@ -1,37 +1,23 @@
 """What `fimreplay audit` reads: rendered-prompt JSONL, a prompt as text (@FILE), stored captures.
 
-A line that cannot be used is never dropped silently: it becomes a Reject (file, line, reason,
-the raw line), counted in the summary and written to a rejects file.
+A line that cannot be used is never dropped silently: it goes to the task's rejects (file, line,
+reason, the raw line; replay.rejects), counted in the summary and kept in its rejects file.
 """
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import msgspec
 
-from replay.paths import data_dir
 from replay.records import RenderedPrompt
+from replay.rejects import Rejects
 from replay.store import Store
 from replay.tokens.audit import Subject, subject_from_capture, subject_from_rendered
 
 
-@dataclass(frozen=True)
-class Reject:
-    file: str
-    line: int
-    reason: str
-    raw: str
-
-    def line_text(self) -> str:
-        return f"{self.file}:{self.line}: {self.reason}"
-
-
-def read_rendered_jsonl(path: Path, rejects: list[Reject]) -> Iterator[Subject]:
+def read_rendered_jsonl(path: Path, rejects: Rejects) -> Iterator[Subject]:
     """RenderedPrompt records, one JSON object a line (the output of `fimreplay render`)."""
     with open(path, encoding="utf-8", newline="") as f:
         for n, raw in enumerate(f, start=1):
@@ -41,7 +27,7 @@ def read_rendered_jsonl(path: Path, rejects: list[Reject]) -> Iterator[Subject]:
             try:
                 rec = msgspec.json.decode(line, type=RenderedPrompt)
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-                rejects.append(Reject(str(path), n, f"not a rendered prompt: {exc}", line))
+                rejects.at(path, n, f"not a rendered prompt: {exc}", line)
                 continue
             yield subject_from_rendered(rec, where=f"{path}:{n}")
 
@@ -52,22 +38,10 @@ def read_prompt_file(path: Path) -> Subject:
         return Subject(text=f.read(), where=str(path))
 
 
-def read_captures(store: Store, rejects: list[Reject]) -> Iterator[Subject]:
+def read_captures(store: Store, rejects: Rejects) -> Iterator[Subject]:
     for cid, rec, _hash in store.captures():
         subject = subject_from_capture(rec)
         if subject is None:
-            rejects.append(Reject(rec.source.file, rec.source.line, f"capture {cid} has no logged prompt to audit", rec.raw))
+            rejects.at(rec.source.file, rec.source.line, f"capture {cid} has no logged prompt to audit", rec.raw)
             continue
         yield subject
-
-
-def write_rejects(rejects: list[Reject], path: Path | None = None) -> Path:
-    """The rejected lines as JSONL (file, line, reason, raw); default under the data dir."""
-    if path is None:
-        folder = data_dir() / "rejects"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"audit-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}.jsonl"
-    with open(path, "w", encoding="utf-8") as f:
-        for r in rejects:
-            f.write(json.dumps(asdict(r), ensure_ascii=False) + "\n")
-    return path

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from replay.errors import UsageError
 from replay.tokens.tokenizer import Tokenizer
 
 
@@ -48,7 +49,7 @@ ENGINES: dict[str, EngineRule] = {
 }
 
 
-class EngineError(ValueError):
+class EngineError(UsageError, ValueError):
     """An unknown engine name."""
 
 

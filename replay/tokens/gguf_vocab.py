@@ -15,6 +15,8 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from replay.errors import UsageError
+
 # GGUF value types (ggml-org/ggml docs/gguf.md, `enum gguf_type`).
 _SCALARS: dict[int, str] = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
 _NUMPY: dict[int, str] = {0: "<u1", 1: "<i1", 2: "<u2", 3: "<i2", 4: "<u4", 5: "<i4", 6: "<f4", 7: "<u1", 10: "<u8", 11: "<i8", 12: "<f8"}
@@ -24,7 +26,7 @@ _STRING, _ARRAY = 8, 9
 TOKEN_NORMAL, TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_USER_DEFINED, TOKEN_UNUSED, TOKEN_BYTE = 1, 2, 3, 4, 5, 6
 
 
-class GgufError(ValueError):
+class GgufError(UsageError, ValueError):
     """The file is not a GGUF file or lacks a tokenizer."""
 
 

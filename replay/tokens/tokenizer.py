@@ -28,12 +28,13 @@ from pathlib import Path
 from tokenizers import Tokenizer as HFTokenizer
 
 from replay.assets import DEMO_MODEL, MissingAsset, asset_path
+from replay.errors import UsageError
 from replay.tokens import gguf_tokenizer
 from replay.tokens.gguf_vocab import TOKEN_BYTE, TOKEN_NORMAL, GgufVocab, read_vocab
 from replay.tokens.pieces import byte_level_bytes, readable
 
 
-class TokenizerError(ValueError):
+class TokenizerError(UsageError, ValueError):
     """A spec that cannot be loaded (bad form, unknown name, unreadable file)."""
 
 

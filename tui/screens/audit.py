@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from replay.store import Store
-from tui import library
+from replay.usecases.inspect import audit_findings
 from tui.errors import WorkerErrors
 
 
@@ -47,25 +47,11 @@ class AuditScreen(WorkerErrors, Screen):
 
     @work(thread=True, exclusive=True, group="audit", exit_on_error=False)
     def audit(self) -> None:
-        """Findings of the capture, or of every capture: read 200 at a time by id range and
-        shown as each batch is audited, so the whole set never sits in memory at once."""
-        last = 0
-        while not self.workers_cancelled():
-            if self.capture_id is not None:
-                batch = list(self.store.captures("id = ?", (self.capture_id,)))
-            else:
-                batch = list(self.store.captures("id > ?", (last,), limit=200))
-            rows: list[tuple[int, int | None, str, str]] = []
-            for capture_id, capture, _ in batch:
-                spec = library.tokenizer_spec(capture, self.app.tokenizer_spec)
-                for finding in library.audit_capture(capture, spec):
-                    rows.append((capture_id, finding.token if finding.token >= 0 else None,
-                                 f"{finding.severity}: {finding.kind}", finding.message))
-            done = self.capture_id is not None or len(batch) < 200
-            self.post_message(self.Findings(rows, done))
-            if done:
+        """Findings of the capture, or of every capture, shown as each batch is audited."""
+        for rows, done in audit_findings(self.store, self.capture_id, self.app.tokenizer_spec):
+            self.post_message(self.Findings([(r.capture_id, r.token, r.kind, r.message) for r in rows], done))
+            if self.workers_cancelled():
                 return
-            last = batch[-1][0]
 
     def workers_cancelled(self) -> bool:
         from textual.worker import get_current_worker

@@ -54,11 +54,18 @@ class CapturesScreen(WorkerErrors, Screen):
     def on_capture_table_counted(self, message: CaptureTable.Counted) -> None:
         self.update_status()
 
+    def on_capture_table_no_tokenizer(self, message: CaptureTable.NoTokenizer) -> None:
+        self.update_status()
+
     def update_status(self) -> None:
         table = self.table
         order = "descending" if table.descending else "ascending"
         shown = f"{table.count:,} captures" + (f" matching {table.text!r}" if table.text else "")
-        self.query_one("#captures-status", Static).update(f"{shown} · sorted by {table.sort} ({order})")
+        status = f"{shown} · sorted by {table.sort} ({order})"
+        if table.no_tokenizer:
+            n = len(table.no_tokenizer)
+            status += f" · {n} not tokenized: no known model (--tokenizer SPEC)"
+        self.query_one("#captures-status", Static).update(status)
 
     def action_focus_filter(self) -> None:
         """Focus at once (Widget.focus defers it), so that a key typed right after `/` lands in

@@ -2,8 +2,10 @@
 a backend and one or more models; each model's run goes in its own worker, with a live row
 (progress, items/s, mean Indel, exact match) and a sparkline of the Indel distribution.
 
-Runs are replay.runner.run_source's: each finished completion is committed at once, so a
-cancelled run (`x`, or quitting) stops between two items and resumes (`u`) where it stopped."""
+Runs are the run use case's (replay.usecases.replay.run): each finished completion is committed
+at once, so a cancelled run (`x`, or quitting) stops between two items and resumes (`u`) where
+it stopped. Live scores are the score use case's (LiveScores), against the references `score`
+uses."""
 
 from __future__ import annotations
 
@@ -12,9 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import msgspec
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,13 +24,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Select, Sparkline, Static
 from textual.worker import get_current_worker
 
-from replay.backends import BACKENDS
-from replay.backends.base import GenParams
-from replay.records import Completion, FimItem
-from replay.runner import SourceRun, new_run_id, run_source
-from replay.editors import EDITORS
-from replay.scoring import CAPTURE_PREFIX, accepted_text, live_scores
+from replay.records import Completion
 from replay.store import Store
+from replay.usecases.replay import BACKENDS, EDITORS, GenParams, RunRequest, SourceRun, new_run_id
+from replay.usecases.replay import run as replay_run
+from replay.usecases.score import LiveScores
 from tui.errors import WorkerErrors
 from tui.watcher import StoreChanged
 
@@ -65,25 +63,6 @@ class ModelRun:
         for value in self.indel:
             counts[min(int(value * BINS), BINS - 1)] += 1
         return counts
-
-
-def references(source: str, store: Store) -> dict[str, str]:
-    """Item id -> the text a completion is scored against: a benchmark item's middle, or for a
-    capture the completion the editor showed when the user accepted it (unscored otherwise)."""
-    refs: dict[str, str] = {}
-    if source == "captures":
-        for capture_id, rec, _ in store.captures():
-            text = accepted_text(rec)
-            if text is not None:
-                refs[f"{CAPTURE_PREFIX}{capture_id}"] = text
-        return refs
-    for line in Path(source).read_bytes().splitlines():
-        try:
-            item = msgspec.json.decode(line, type=FimItem)
-        except msgspec.DecodeError:
-            continue  # not an item (a rendered prompt) or a reject the runner reports itself
-        refs[item.id] = item.middle
-    return refs
 
 
 class DashboardScreen(WorkerErrors, Screen):
@@ -204,18 +183,16 @@ class DashboardScreen(WorkerErrors, Screen):
     @work(thread=True, group="replay", exit_on_error=False)
     def replay(self, run: ModelRun, source: str, editor: str, backend: str, endpoints: list[str], params: GenParams) -> None:
         worker = get_current_worker()
-        refs: dict[str, str] = {}
+        live: LiveScores | None = None
 
         def progress(done: int, total: int, completion: Completion | None) -> None:
-            scores = None
-            if completion is not None and completion.item_id in refs and completion.error is None:
-                scores = live_scores(refs[completion.item_id], completion)
+            scores = live(completion) if completion is not None and live is not None else None
             self.post_message(self.Progress(run.model, done, total, completion, scores))
             if worker.is_cancelled:
                 raise RunCancelled(run.run_id)
 
         try:
-            refs.update(references(source, self.store))
+            live = LiveScores(self.store, source)
             result = self._run(run, source, editor, backend, endpoints, params, progress)
         finally:
             self._run_ended[run.run_id].set()
@@ -225,8 +202,8 @@ class DashboardScreen(WorkerErrors, Screen):
     def _run(self, run: ModelRun, source: str, editor: str, backend: str, endpoints: list[str], params: GenParams,
              progress: Callable[[int, int, Completion | None], None]) -> SourceRun | None:
         try:
-            return run_source(self.store, source, backend, model=run.model, editor=editor, params=params,
-                              run_id=run.run_id, endpoints=endpoints, on_progress=progress)
+            return replay_run(self.store, RunRequest(source, backend, model=run.model, editor=editor, params=params,
+                                                     run_id=run.run_id, endpoints=endpoints), on_progress=progress)
         except RunCancelled:
             self.post_message(self.Finished(run.model, "cancelled"))
             return None
@@ -236,8 +213,8 @@ class DashboardScreen(WorkerErrors, Screen):
 
     def _finished(self, run: ModelRun, result: SourceRun) -> None:
         status = "done" if result.summary.errors == 0 else f"done, {result.summary.errors} errors"
-        if result.rejects:
-            status += f", {len(result.rejects)} rejects ({result.rejects_file})"
+        if result.rejected:
+            status += f", {result.rejected} rejects ({result.rejects_file})"
         self.post_message(self.Finished(run.model, status))
 
     # -- live rows ------------------------------------------------------------------------------------

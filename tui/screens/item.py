@@ -3,7 +3,6 @@ text or a replayed completion as a character diff with its Indel score, and toke
 
 from __future__ import annotations
 
-import msgspec
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -13,16 +12,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from replay.records import CaptureRecord, Completion
-from replay.tokens.diff import TokenDiff
-from replay.tokens.tokenizer import load_tokenizer
-from replay.tokens.view import render_diff
-from replay.scoring import indel
+from replay.records import CaptureRecord
 from replay.store import Store
+from replay.usecases import inspect
+from replay.usecases.inspect import DIFF_MODES
 from tui.widgets.capture_table import format_ts
 from tui.widgets.char_diff import render_char_diff, render_stage_diff
-from tui import library
-from tui.library import DIFF_MODES
 from tui.widgets.token_view import render_text, render_token_diff, render_tokens
 from tui.errors import WorkerErrors
 
@@ -54,14 +49,13 @@ class ItemScreen(WorkerErrors, Screen):
     ]
 
     class Tokenized(Message):
-        def __init__(self, tokens: library.PromptTokens) -> None:
+        def __init__(self, tokens: inspect.PromptTokens) -> None:
             self.tokens = tokens
             super().__init__()
 
     class TokenDiffReady(Message):
-        def __init__(self, mode: str, diff: TokenDiff) -> None:
-            self.mode = mode
-            self.diff = diff
+        def __init__(self, view: inspect.TokenDiffView) -> None:
+            self.view = view
             super().__init__()
 
     def __init__(self, store: Store, capture_id: int, marked_token: int | None = None) -> None:
@@ -74,18 +68,11 @@ class ItemScreen(WorkerErrors, Screen):
             raise KeyError(f"no capture {capture_id} in {store.path}")
         self.capture = capture
         self.cursor = cursor_offset(capture)
-        self.replays = self._replayed()
+        self.replays = inspect.replays_of(store, capture_id)
         self.replay_index = 0
         self.diff_mode = 0
         self.diff_text = ""
-        self.tokens: library.PromptTokens | None = None
-
-    def _replayed(self) -> list[tuple[str, Completion]]:
-        """(run id, completion) of every run that replayed this capture (its item id is
-        `capture-<id>`: replay.run_inputs.capture_input)."""
-        rows = self.store.query("SELECT run_id, record FROM completions WHERE item_id = ? ORDER BY created",
-                                (f"capture-{self.capture_id}",))
-        return [(r["run_id"], msgspec.json.decode(r["record"], type=Completion)) for r in rows]
+        self.tokens: inspect.PromptTokens | None = None
 
     def compose(self) -> ComposeResult:
         c = self.capture
@@ -106,13 +93,12 @@ class ItemScreen(WorkerErrors, Screen):
     def on_mount(self) -> None:
         self.show_completion()
         if self.capture.logged_prompt:
-            self.tokenize(self.capture.logged_prompt)
+            self.tokenize()
 
     # -- prompt tokens ----------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="tokenize", exit_on_error=False)
-    def tokenize(self, prompt: str) -> None:
-        spec = library.tokenizer_spec(self.capture, self.app.tokenizer_spec)
-        self.post_message(self.Tokenized(library.prompt_tokens(prompt, load_tokenizer(spec))))
+    def tokenize(self) -> None:
+        self.post_message(self.Tokenized(inspect.prompt_tokens(self.capture, self.app.tokenizer_spec)))
 
     def on_item_screen_tokenized(self, message: Tokenized) -> None:
         tokens = message.tokens
@@ -134,7 +120,7 @@ class ItemScreen(WorkerErrors, Screen):
             return
         run_id, completion = self.replays[self.replay_index % len(self.replays)]
         shown = completion.scored_text("shown")
-        score = indel(editor_text, shown)
+        score = inspect.similarity(editor_text, shown)
         self.diff_text = f"--- {run_id}\n+++ editor\n{shown}\n{editor_text}"
         if not completion.stage:
             what = "received (no editor stage applied)"
@@ -160,15 +146,15 @@ class ItemScreen(WorkerErrors, Screen):
 
     @work(thread=True, exclusive=True, group="token-diff", exit_on_error=False)
     def token_diff(self, mode: str) -> None:
-        spec = library.tokenizer_spec(self.capture, self.app.tokenizer_spec)
-        diff = library.token_diff(self.capture_id, self.capture, mode, spec, self.app.compare_tokenizer_spec)
-        self.post_message(self.TokenDiffReady(mode, diff))
+        view = inspect.token_diff(self.capture_id, self.capture, mode, self.app.tokenizer_spec,
+                                  self.app.compare_tokenizer_spec)
+        self.post_message(self.TokenDiffReady(view))
 
     def on_item_screen_token_diff_ready(self, message: TokenDiffReady) -> None:
-        diff = message.diff
-        self.diff_text = render_diff(diff)
-        self.query_one("#item-token-diff-title", Static).update(f"Token diff: {message.mode} (t: next)")
-        self.query_one("#item-token-diff", Static).update(render_token_diff(diff))
+        view = message.view
+        self.diff_text = view.text
+        self.query_one("#item-token-diff-title", Static).update(f"Token diff: {view.mode} (t: next)")
+        self.query_one("#item-token-diff", Static).update(render_token_diff(view.diff))
 
     # -- copy, audit ------------------------------------------------------------------------------
     def action_copy_prompt(self) -> None:

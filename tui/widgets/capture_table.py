@@ -19,7 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from replay.store import CAPTURE_SORT_KEYS, CaptureRow, Store
-from tui.library import capture_stats
+from replay.usecases.inspect import count_capture_stats
 from tui.errors import WorkerErrors
 
 PAGE = 100
@@ -95,6 +95,11 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
     class StatsReady(Message):
         """Prompt-token and gotcha counts of some rows were computed and stored."""
 
+    class NoTokenizer(Message):
+        """Some captures on screen cannot be counted: no tokenizer is known for their model
+        (Tabby's log names no model). Not an error: the counts stay empty and the screen says
+        how to give one."""
+
     class Counted(Message):
         """The number of rows matching the filter (posted by the counting worker)."""
 
@@ -118,6 +123,7 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
         self._stats_wanted: list[int] = []
         self._stats_running = False
         self.tokenizer_spec: str | None = None
+        self.no_tokenizer: list[str] = []  # where the captures counted without a tokenizer came from
 
     # -- data -----------------------------------------------------------------------------
     @property
@@ -256,28 +262,14 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
             self._stats_running = False
 
     def _compute_stats(self, ids: list[int]) -> None:
-        """Tokenize and audit (tui.library.capture_stats) and keep the counts in the store, so
-        a capture is counted once. Captures with no known tokenizer are reported once per batch."""
-        from replay.tokens.tokenizer import TokenizerError
-
-        rows, unknown = [], []
-        for capture_id in ids:
-            capture = self.store.capture(capture_id)
-            if capture is None:
-                continue
-            try:
-                stats = capture_stats(capture, self.tokenizer_spec)
-            except TokenizerError:
-                unknown.append(capture.source.where())
-                continue
-            if stats is not None:
-                rows.append((capture_id, *stats))
-        if rows:
-            self.store.set_capture_stats(rows)
+        """Tokenize and audit the captures and keep the counts in the store, so that a capture
+        is counted once; those with no known tokenizer are told to the screen."""
+        stats = count_capture_stats(self.store, ids, self.tokenizer_spec)
+        if stats.counted:
             self.post_message(self.StatsReady())
-        if unknown:
-            raise TokenizerError(f"{len(unknown)} captures have no known tokenizer (first: {unknown[0]}); "
-                                 "start the TUI with --tokenizer SPEC")
+        if stats.unknown:
+            self.no_tokenizer.extend(stats.unknown)
+            self.post_message(self.NoTokenizer())
 
     def on_capture_table_stats_ready(self, message: StatsReady) -> None:
         self._pages.clear()

@@ -15,8 +15,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from replay.errors import UsageError
 
-class ContinueError(ValueError):
+
+class ContinueError(UsageError, ValueError):
     """An input Continue itself would fail on (it throws, and no completion is requested)."""
 
 

@@ -33,6 +33,7 @@ import math
 import re
 
 from replay.assets import asset_path
+from replay.errors import WorkError
 from replay.tokens.tokenizer import load_tokenizer
 
 # The sha256 OpenAI publishes for cl100k_base.tiktoken (tiktoken_ext/openai_public.py): the ranks
@@ -47,7 +48,7 @@ GEMINI_TOKEN_MULTIPLIER = 1.18
 MISTRAL_TOKEN_MULTIPLIER = 1.26
 
 
-class BadRanks(RuntimeError):
+class BadRanks(WorkError, RuntimeError):
     """The cl100k_base ranks read from js-tiktoken are not OpenAI's."""
 
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, unquote, urlsplit
 
+from replay.errors import UsageError
 
-class InvalidUri(ValueError):
+
+class InvalidUri(UsageError, ValueError):
     """Continue's findUriInDirs throws `Invalid uri: ...` for a string without a scheme."""
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from replay.errors import UsageError
+
 # clients/tabby-agent/src/AgentConfig.ts defaultAgentConfig (1.5.0), keyed by the agent's own
 # config paths (as in ~/.tabby-client/agent/config.toml). Only the keys createSegments reads.
 AGENT_DEFAULTS: dict[str, Any] = {
@@ -39,7 +41,7 @@ COMPLETION_DEFAULTS: dict[str, Any] = {
 }
 
 
-class TabbyInputError(ValueError):
+class TabbyInputError(UsageError, ValueError):
     """An option or input the Tabby profile cannot use (bad key, bad value)."""
 
 

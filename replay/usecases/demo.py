@@ -5,8 +5,8 @@ rebuild each logged prompt byte for byte, audits the prompts with the demo model
 tokenizer, cuts a small benchmark from a real Solidity package (npm), replays the benchmark
 under the standardized profile (1024-token context, 128 new tokens) and the captures under
 their own editor's profile against the default local model (Qwen2.5-Coder-0.5B GGUF in
-llama.cpp), scores both and prints the side-by-side report. Every step is the library call the
-matching CLI command makes, so the demo shows exactly what the commands do.
+llama.cpp), scores both and prints the side-by-side report. Every step is the use case the
+matching command calls, so the demo shows exactly what the commands do.
 """
 
 from __future__ import annotations
@@ -17,20 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from replay.backends import GenParams
-from replay.runner import ProgressFn, run_source
+from replay.rejects import default_path
+from replay.runner import ProgressFn
 from replay.store import Store
+from replay.usecases.base import Say, quiet
 
 # The assets the demo needs: the model (its vocabulary is the audit's tokenizer too) and the
 # tokenizers Continue counts its budget with.
 DEMO_ASSETS = ("qwen2.5-coder-0.5b-instruct-q4_k_m", "vocab-llama-spm", "js-tiktoken")
 DEMO_TOKENIZER = "qwen2.5-coder"
 
-Say = Callable[[str], None]
-
 
 def captures_dir() -> Path:
     """captures/ beside the package (an editable install or a checkout)."""
-    return Path(__file__).resolve().parent.parent / "captures"
+    return Path(__file__).resolve().parent.parent.parent / "captures"
 
 
 @dataclass
@@ -51,6 +51,9 @@ class DemoResult:
     runs: list[str] = field(default_factory=list)
     report: str = ""
 
+    def to_json(self) -> dict[str, Any]:
+        return {"runs": self.runs, "steps": self.steps}
+
 
 STAGE_COUNTS = ("n_items", "n_changed", "n_nothing_shown", "chars_removed", "n_stop_cut")
 
@@ -67,19 +70,18 @@ def stage_line(shown: dict[str, Any], raw: dict[str, Any]) -> str:
             f"{shown['n_nothing_shown']}")
 
 
-def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_progress: ProgressFn | None = None) -> DemoResult:
+def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: ProgressFn | None = None) -> DemoResult:
     from replay import assets
     from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
     from replay.corpus.sources import DEMO_CORPUS, ensure_corpus
-    from replay.editors.verify import verify
-    from replay.importers.common import RejectLog
-    from replay.importers.importer import Importer
     from replay.paths import data_dir
     from replay.report import load_run, to_markdown
     from replay.scoring import score_run
-    from replay.tokens.audit import Auditor, audit_all
-    from replay.tokens.audit_input import read_captures, write_rejects
-    from replay.tokens.tokenizer import load_tokenizer
+    from replay.usecases.capture import import_captures
+    from replay.usecases.inspect import audit
+    from replay.usecases.render import verify
+    from replay.usecases.replay import RunRequest, run
+    from replay.usecases.score import score
 
     result = DemoResult()
     work = data_dir() / "demo"
@@ -93,27 +95,22 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_prog
     # captures/bad holds the rejects samples; the demo imports the real formats only.
     folders = sorted(p for p in src.iterdir() if p.is_dir() and p.name != "bad")
     say(f"import: {', '.join(str(p) for p in folders)}")
-    log = RejectLog(data_dir() / "rejects" / "demo-import.jsonl")
-    try:
-        summary = Importer(store, log).import_paths(folders)
-    finally:
-        log.close()
+    summary = import_captures(store, folders, rejects_path=default_path("demo-import"))
     result.steps["import"] = summary.to_json()
     say(f"import: {summary.imported} new captures, {summary.duplicates} already stored, {summary.outcomes} outcome events,"
         f" {summary.ignored} ignored, {summary.rejected} rejected")
 
-    report = verify((cid, rec) for cid, rec, _ in store.captures())
+    report = verify(store)
     result.steps["verify"] = report.as_dict()
     say(f"verify: {report.matched} of {report.checked} logged prompts rebuilt byte for byte")
 
-    tok = load_tokenizer(DEMO_TOKENIZER)
-    rejects: list[Any] = []
-    audit = audit_all(read_captures(store, rejects), Auditor(tok, engine="llama.cpp", ctx=1024))
-    result.steps["audit"] = {**audit.summary(), "rejects": len(rejects),
-                             "rejects_file": str(write_rejects(rejects)) if rejects else None}
-    kinds = ", ".join(f"{k} {n}" for k, n in audit.summary()["by_kind"].items() if n)
-    say(f"audit ({tok.spec}): {len(audit.findings)} findings in {audit.subjects} prompts ({kinds or 'none'});"
-        f" {len(rejects)} captures without a logged prompt to audit")
+    audited = audit(store, (), DEMO_TOKENIZER, engine="llama.cpp", ctx=1024, captures=True)
+    s = audited.summary
+    result.steps["audit"] = {**{k: v for k, v in s.items() if k not in ("tokenizer", "engine")},
+                             "rejects_file": s.get("rejects_file")}
+    kinds = ", ".join(f"{k} {n}" for k, n in s["by_kind"].items() if n)
+    say(f"audit ({s['tokenizer']}): {s['findings']} findings in {s['subjects']} prompts ({kinds or 'none'});"
+        f" {s['rejects']} captures without a logged prompt to audit")
 
     spec = opts.corpus or DEMO_CORPUS
     say(f"evalgen: {spec}, {opts.files} files x {opts.per_file} items, seed {opts.seed}")
@@ -131,23 +128,49 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = lambda s: None, on_prog
     for label, source, editor in (("benchmark", str(items_path), "standard"), ("captures", "captures", None)):
         profile = editor or "each capture's own editor"
         say(f"run {label}: {profile} profile, llama.cpp, model {opts.model}")
-        out = run_source(store, source, "llamacpp", model=opts.model, editor=editor,
-                         params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens, cap_new_tokens=opts.cap_new_tokens),
-                         backend_options={"n_threads": opts.threads}, on_progress=on_progress)
-        s = out.summary
-        result.runs.append(s.run)
-        result.steps[f"run_{label}"] = {"run": s.run, "items": s.items, "completed": s.completed, "cached": s.cached,
-                                        "errors": s.errors, "rejects": len(out.rejects), "wall_s": s.wall_s}
-        say(f"run {label}: {s.completed}/{s.items} completed ({s.cached} from cache, {s.errors} errors) in {s.wall_s:.1f} s")
-        scored, unscored = score_run(store, s.run)
-        raw, _ = score_run(store, s.run, lines="all", text="raw")
+        out = run(store, RunRequest(source, "llamacpp", model=opts.model, editor=editor,
+                                    params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens,
+                                                     cap_new_tokens=opts.cap_new_tokens),
+                                    backend_options={"n_threads": opts.threads}), on_progress=on_progress)
+        r = out.summary
+        result.runs.append(r.run)
+        result.steps[f"run_{label}"] = {"run": r.run, "items": r.items, "completed": r.completed, "cached": r.cached,
+                                        "errors": r.errors, "rejects": out.rejected, "wall_s": r.wall_s}
+        say(f"run {label}: {r.completed}/{r.items} completed ({r.cached} from cache, {r.errors} errors) in {r.wall_s:.1f} s")
+        scored = score(store, r.run)
+        raw, _ = score_run(store, r.run, lines="all", text="raw")
         result.steps[f"score_{label}"] = {"text": scored["text"], "lines": scored["lines"], "mean": scored["mean"],
                                           "total": scored["total"], "n_files": scored["n_files"], "raw_mean": raw["mean"],
-                                          "unscored": len(unscored), "rejects_file": scored.get("rejects_file"),
+                                          "unscored": scored["n_rejects"], "rejects_file": scored.get("rejects_file"),
                                           **{k: scored[k] for k in STAGE_COUNTS}}
         say(f"score {label}: {stage_line(scored, raw)}")
-        if unscored:
-            say(f"score {label}: {len(unscored)} not scored (no reference: {unscored[0].reason}), kept in {scored['rejects_file']}")
+        if scored["n_rejects"]:
+            say(f"score {label}: {scored['n_rejects']} not scored (no reference), kept in {scored['rejects_file']}")
 
     result.report = to_markdown([load_run(store, r) for r in result.runs])
     return result
+
+
+class DemoCancelled(Exception):
+    """Raised from the demo's progress callback once the caller asked it to stop: the runner
+    stops between two items, every finished completion already committed."""
+
+
+def run_demo_beside(store_path: Path, opts: DemoOptions, say: Say = quiet,
+                    on_progress: Callable[[int, int], None] | None = None,
+                    cancelled: Callable[[], bool] = lambda: False) -> DemoResult | None:
+    """The demo on a store connection of its own (for a UI's worker thread, while the UI reads
+    the same store): its imports and completions reach the UI as commits. Returns None when
+    `cancelled()` became true, checked after every replayed item."""
+
+    def progress(done: int, total: int, completion: object) -> None:
+        if cancelled():
+            raise DemoCancelled()
+        if on_progress is not None:
+            on_progress(done, total)
+
+    with Store(store_path) as store:
+        try:
+            return run_demo(store, opts, say=say, on_progress=progress)
+        except DemoCancelled:
+            return None

@@ -1,0 +1,151 @@
+"""Score commands: benchmark items from real code, named corpora, scores and reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from replay.cli.app import Names, cli, db_option, emit_json, json_option, warn
+
+if TYPE_CHECKING:
+    from replay.store import Store
+
+
+def _modes() -> tuple[str, ...]:
+    from replay.usecases.benchmark import MODES
+
+    return MODES
+
+
+def _texts() -> tuple[str, ...]:
+    from replay.usecases.score import TEXTS
+
+    return TEXTS
+
+
+def _report_formats() -> tuple[str, ...]:
+    from replay.usecases.score import REPORT_FORMATS
+
+    return REPORT_FORMATS
+
+
+
+@cli.task("evalgen", "score")
+@click.argument("corpora", nargs=-1, required=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Items JSONL to write.")
+@click.option("--ext", "exts", multiple=True, default=("sol",), show_default=True, help="File extensions to take (repeatable).")
+@click.option("--per-file", type=click.IntRange(min=1), default=3, show_default=True, help="Items per file.")
+@click.option("--mode", type=Names(_modes), default="line", show_default=True)
+@click.option("--lines", "mask_lines", type=click.IntRange(min=1), default=1, show_default=True, help="Lines masked (line mode).")
+@click.option("--min-middle", type=click.IntRange(min=1), default=3, show_default=True, help="Fewest middle characters (span mode).")
+@click.option("--max-middle", type=click.IntRange(min=0), default=0, show_default=True, help="Most middle characters (span mode; 0: no limit).")
+@click.option("--chars-per-token", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True, help="Characters per faketoken.")
+@click.option("--chunk-tokens", type=click.IntRange(min=1), default=1024, show_default=True, help="Chunk size in faketokens.")
+@click.option("--seed", type=int, default=42, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@json_option
+@db_option
+def evalgen_cmd(corpora: tuple[str, ...], output: Path, exts: tuple[str, ...], per_file: int, mode: str, mask_lines: int,
+                min_middle: int, max_middle: int, chars_per_token: float, chunk_tokens: int, seed: int, workers: int,
+                as_json: bool, store: Store) -> None:
+    """Benchmark items (prefix, middle, suffix) from raw code: folders, files or corpus names."""
+    from replay.usecases.benchmark import EvalgenOptions, evalgen
+
+    opts = EvalgenOptions(per_file=per_file, mode=mode, lines=mask_lines, min_middle=min_middle,  # type: ignore[arg-type]
+                          max_middle=max_middle, chars_per_token=chars_per_token, chunk_tokens=chunk_tokens, seed=seed)
+    s = evalgen(store, corpora, output, opts, exts, workers, warn=warn)
+    if as_json:
+        emit_json(s)
+    else:
+        click.echo(f"{s['n_items']} items from {s['n_files_used']} of {s['n_files_seen']} files -> {output}"
+                   f" ({len(s['skipped'])} skipped, {len(s['short'])} short)")
+
+
+@cli.task("corpus", "score", group=True)
+def corpus_group() -> None:
+    """Named corpora of real code (npm packages, local folders)."""
+
+
+@corpus_group.command("add")
+@click.argument("spec")
+@click.option("--name", default=None, help="Corpus name (default: from the package name and version).")
+@click.option("--ext", "exts", multiple=True, default=("sol",), show_default=True)
+@click.option("--force", is_flag=True, help="Make it again even if it exists.")
+@json_option
+def corpus_add_cmd(spec: str, name: str | None, exts: tuple[str, ...], force: bool, as_json: bool) -> None:
+    """Add `npm:NAME@VERSION` (unpacked with `npm pack`) or a local folder as a named corpus."""
+    from replay.usecases.benchmark import add_corpus
+
+    info = add_corpus(spec, name, exts, force)
+    if as_json:
+        emit_json(info)
+    else:
+        click.echo(f"{info['name']}: {info['n_files']} files in {info['root']}")
+
+
+@corpus_group.command("list")
+@json_option
+def corpus_list_cmd(as_json: bool) -> None:
+    """The named corpora, with their source and file count."""
+    from replay.usecases.benchmark import list_corpora
+
+    infos = list_corpora()
+    if as_json:
+        emit_json({"corpora": infos})
+    else:
+        for i in infos:
+            click.echo(f"{i['name']}\t{i['source']}\t{i['n_files']} files\t{i.get('tarball_sha256') or ''}")
+
+
+def _lines(ctx: click.Context, param: click.Parameter, value: str) -> Any:
+    from replay.usecases.score import parse_lines
+
+    try:
+        return parse_lines(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+lines_option = click.option("--lines", default="auto", show_default=True, callback=_lines,
+                            help="Lines scored: auto (as many as the reference has), all, or N (the seed used 1).")
+text_option = click.option("--text", "text", type=Names(_texts), default="shown", show_default=True,
+                           help="Score what the editor showed, or the raw text it received (cut at the stop words).")
+
+
+@cli.task("score", "score")
+@click.argument("source")
+@lines_option
+@text_option
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
+@json_option
+@db_option
+def score_cmd(source: str, lines: Any, text: str, seed: int, as_json: bool, store: Store) -> None:
+    """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
+    from replay.usecases.score import score, score_table
+
+    result = score(store, source, lines, text, seed, warn=warn)  # type: ignore[arg-type]
+    if as_json:
+        emit_json(result)
+    else:
+        click.echo(score_table(result))
+
+
+@cli.task("report", "score")
+@click.argument("runs", nargs=-1, required=True)
+@click.option("--format", "fmt", type=Names(_report_formats), default="md", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
+@lines_option
+@text_option
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
+@db_option
+def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, seed: int, store: Store) -> None:
+    """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML page)."""
+    from replay.usecases.score import report
+
+    done = report(store, runs, fmt, output, lines, text, seed)  # type: ignore[arg-type]
+    if output is None:
+        click.echo(done.page, nl=False)
+    else:
+        click.echo(f"report of {len(runs)} run(s) -> {output}", err=True)

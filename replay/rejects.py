@@ -1,0 +1,152 @@
+"""Inputs a task could not use: one record of why (`Reject`) and one rejects file (`Rejects`).
+
+Nothing is dropped silently. A capture line the importer cannot parse, a render input with a
+bad field, a benchmark line without an id, a completion with no reference to score against:
+each becomes a Reject saying where it was and why, is counted in the task's summary and is
+written to the task's rejects file, one JSON object a line:
+
+    {"where": "f.jsonl:3", "reason": "...", "raw": "...", "file": "f.jsonl", "line": 3}
+
+`where` is always there (file:line, a whole file, or run:item); `raw` is the input as read (at
+most RAW_KEEP_BYTES of it, `raw_truncated_from` giving the full length); `file` and `line` when
+the reject points into a file (line 0: the whole file). The file is created at the first
+reject, so a clean task reports no rejects file.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
+
+import msgspec
+
+RAW_KEEP_BYTES = 4096  # how much of a rejected input the rejects file keeps
+SHOWN_PER_SOURCE = 20  # rejects echoed (and held in memory) per source file; the rest are counted
+
+
+class Reject(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Where an unusable input was and why it could not be used."""
+
+    where: str
+    reason: str
+    raw: str = ""
+    file: str | None = None
+    line: int | None = None
+    raw_truncated_from: int | None = None
+
+    @classmethod
+    def at(cls, file: str | Path, line: int, reason: str, raw: bytes | str = "", length: int | None = None) -> Reject:
+        """A reject in a file (line 0: the file as a whole). `raw` is kept up to RAW_KEEP_BYTES
+        (invalid UTF-8 as \\x escapes); `length` is the input's full size when `raw` was cut
+        before (a line too long to hold)."""
+        data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw
+        total = len(data) if length is None else length
+        kept = data[:RAW_KEEP_BYTES].decode("utf-8", errors="backslashreplace")
+        file = str(file)
+        return cls(where=f"{file}:{line}" if line else file, reason=reason, raw=kept, file=file, line=line,
+                   raw_truncated_from=total if total > RAW_KEEP_BYTES else None)
+
+    def text(self) -> str:
+        """`where: reason`, as the terminal shows a reject."""
+        return f"{self.where}: {self.reason}"
+
+    @property
+    def source(self) -> str:
+        """The file (or run) the reject came from: the unit the echo is capped per."""
+        return self.file if self.file is not None else self.where.rpartition(":")[0] or self.where
+
+
+def default_path(name: str) -> Path:
+    """The rejects file of a task that was given none: `<data dir>/rejects/<name>.jsonl`."""
+    from replay.paths import data_dir
+
+    return data_dir() / "rejects" / f"{name}.jsonl"
+
+
+def beside(output: Path) -> Path:
+    """The rejects file that goes with an output file: OUT.rejects.jsonl."""
+    return output.with_name(output.name + ".rejects.jsonl")
+
+
+def stamped(task: str) -> str:
+    """A rejects file name unique to this start of `task` (UTC time and process id)."""
+    return f"{task}-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{os.getpid()}"
+
+
+class Rejects:
+    """The rejects of one task: counted, written as they come, and echoed.
+
+    `path` None means `default_path(name)` (`name` None: a stamped `rejects-...`); with `append`
+    an existing file is added to (a watch started again), else it is written anew. `echo`, when
+    given, receives one line per reject (`where: reason`) up to SHOWN_PER_SOURCE per source file,
+    then one line saying where the rest are kept, so a file of a million bad lines cannot flood
+    a terminal; every reject is still in the file. The same first rejects per source are held
+    for the task's report (iterating a Rejects gives them); `len()` counts all. Thread-safe.
+    """
+
+    def __init__(self, path: Path | str | None = None, *, name: str | None = None,
+                 echo: Callable[[str], None] | None = None, append: bool = False,
+                 shown_per_source: int = SHOWN_PER_SOURCE) -> None:
+        self.path: Path | None = Path(path) if path is not None else None
+        self.append = append
+        self.name = name
+        self.echo = echo
+        self.shown_per_source = shown_per_source
+        self.count = 0
+        self._held: list[Reject] = []
+        self._per_source: dict[str, int] = {}
+        self._fh: IO[bytes] | None = None
+        self._lock = threading.Lock()
+
+    def add(self, reject: Reject) -> None:
+        with self._lock:
+            self.count += 1
+            if self._fh is None:
+                if self.path is None:
+                    self.path = default_path(self.name or stamped("rejects"))
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._fh = open(self.path, "ab" if self.append else "wb")  # noqa: SIM115 - closed by close()
+            self._fh.write(msgspec.json.encode(reject) + b"\n")
+            self._fh.flush()
+            seen = self._per_source.get(reject.source, 0) + 1
+            self._per_source[reject.source] = seen
+            if seen <= self.shown_per_source:
+                self._held.append(reject)
+                if self.echo is not None:
+                    self.echo(reject.text())
+            elif seen == self.shown_per_source + 1 and self.echo is not None:
+                self.echo(f"{reject.source}: more rejects, all kept in {self.path}")
+
+    def at(self, file: str | Path, line: int, reason: str, raw: bytes | str = "", length: int | None = None) -> None:
+        """Add a reject in a file (Reject.at)."""
+        self.add(Reject.at(file, line, reason, raw, length))
+
+    @property
+    def file(self) -> str | None:
+        """The rejects file, once there was a reject (None: nothing was rejected)."""
+        return str(self.path) if self.count else None
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[Reject]:
+        return iter(list(self._held))
+
+    def __bool__(self) -> bool:
+        return self.count > 0
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fh is not None:
+                self._fh.close()
+                self._fh = None
+
+    def __enter__(self) -> Rejects:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

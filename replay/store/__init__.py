@@ -1,0 +1,58 @@
+"""The SQLite store: captures, outcome events, benchmark items, runs, completions, scores.
+
+One file in WAL mode, so the TUI can read while `fimreplay watch` or a run writes. The store is
+one object for its callers, made of one part per group of tables:
+
+    db        the connection, its lock and transactions, the migration runner, StoreError
+    encoding  how a capture and an outcome event become rows; the line codecs
+    schema    the append-only migrations
+    captures  captures, outcome events, the TUI's captures listing
+    runs      items, runs (RunRecord), run prompts, completions, scores
+    cache     the completion cache, the watch offsets
+
+The store imports no importer, editor or backend: a log format's importer registers how its
+stored lines are decoded (LineCodec).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from replay.store.cache import CacheStore, WatchOffset
+from replay.store.captures import CAPTURE_SORT_KEYS, CaptureRow, CaptureStore
+from replay.store.db import Migration, StoreError, Transaction
+from replay.store.encoding import (
+    EventRow,
+    LineCodec,
+    StoredCapture,
+    decode_capture,
+    event_row,
+    line_body,
+    line_codecs,
+    line_digest,
+    register_line_codec,
+    stored_capture,
+)
+from replay.store.runs import RunRecord, RunStore, ScoreRow
+from replay.store.schema import MIGRATIONS, SCHEMA_VERSION
+
+__all__ = [
+    "CAPTURE_SORT_KEYS", "MIGRATIONS", "SCHEMA_VERSION", "CaptureRow", "EventRow", "LineCodec", "Migration", "RunRecord",
+    "ScoreRow", "Store", "StoreError", "StoredCapture", "Transaction", "WatchOffset", "decode_capture", "event_row",
+    "line_body", "line_codecs", "line_digest", "open_store", "register_line_codec", "stored_capture",
+]
+
+
+class Store(CaptureStore, RunStore, CacheStore):
+    """A connection to one store file, migrated to this fimreplay's schema on opening.
+    Thread-safe: one lock around one connection."""
+
+    def __init__(self, path: str | Path) -> None:
+        super().__init__(path, MIGRATIONS)
+
+
+def open_store(path: str | Path | None = None) -> Store:
+    """The store at `path`, else the default one (replay.paths.default_db)."""
+    from replay.paths import default_db
+
+    return Store(path or default_db())

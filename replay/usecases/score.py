@@ -1,0 +1,214 @@
+"""Scores and reports: score a run or a file of pairs, the side-by-side report of runs, the
+runs listing and its comparison (the TUI's Runs screen), and the scores a run gets while it goes
+(the replay dashboard)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from replay.errors import UsageError
+from replay.records import Completion, FimItem
+from replay.rejects import Rejects, beside
+from replay.report import RENDERERS, RunReport
+from replay.scoring import METRIC_NAMES, TEXTS, Lines, Text, parse_lines
+from replay.store import Store
+from replay.usecases.base import Say
+
+REPORT_FORMATS = tuple(RENDERERS)
+
+__all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "LiveScores", "RunRow", "compare_runs", "export_comparison",
+           "list_runs", "parse_lines", "report", "score", "score_table"]
+
+
+def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
+          warn: Say | None = None) -> dict[str, Any]:
+    """Score a run of the store, or a JSONL file of {file, reference, completion} lines; the
+    aggregate `--json` prints. What cannot be scored goes to the rejects file (beside the file,
+    or the data dir's rejects/score-RUN.jsonl), each told to `warn`."""
+    from replay.scoring import aggregate, jsonl_pairs, score_rows, score_run
+
+    path = Path(source)
+    if path.is_file():
+        pairs, found, counts = jsonl_pairs(path)
+        result = aggregate(score_rows(pairs, lines), seed=seed)
+        result.update(source=source, run=None, text="given", lines=lines,
+                      scored="the file's completion text (cut at its stop words)", **counts, n_rejects=len(found))
+        rejects = Rejects(beside(path), echo=warn)
+    elif store.run(source) is not None:
+        result, found = score_run(store, source, lines, seed, text)
+        rejects = Rejects(name=f"score-{source}", echo=warn)
+    else:
+        raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
+    with rejects:
+        for reject in found:
+            rejects.add(reject)
+    if rejects:
+        result["rejects_file"] = rejects.file
+    return result
+
+
+def score_table(result: dict[str, Any]) -> str:
+    """The plain-text table of a `score` result."""
+    from replay.report import score_table as table
+
+    return table(result)
+
+
+@dataclass(frozen=True)
+class Report:
+    page: str  # the whole report in its format
+    output: Path | None  # where it was written (None: the caller shows `page`)
+
+
+def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | None = None, lines: Lines = "auto",
+           text: Text = "shown", seed: int = 0) -> Report:
+    """The side-by-side report of stored runs in one of REPORT_FORMATS, written to `output` when
+    given. Runs whose completions are not scored yet are scored (and the scores stored)."""
+    from replay.report import load_run
+
+    missing = [r for r in runs if store.run(r) is None]
+    if missing:
+        raise UsageError(f"{store.path}: no run {missing[0]!r} (of {len(runs)} asked)")
+    if fmt not in RENDERERS:
+        raise UsageError(f"unknown report format {fmt!r} (one of {', '.join(REPORT_FORMATS)})")
+    page = RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text) for r in runs])
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(page, encoding="utf-8")
+    return Report(page, output)
+
+
+# -- the Runs screen ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RunRow:
+    id: str
+    status: str
+    model: str | None
+    backend: str | None
+    editor: str | None
+    completions: int
+
+
+def list_runs(store: Store) -> list[RunRow]:
+    """Every run, oldest first, with how many completions it holds."""
+    counts = {r[0]: r[1] for r in store.query("SELECT run_id, COUNT(*) FROM completions GROUP BY run_id")}
+    return [RunRow(run.id, run.status, run.model, run.backend, run.editor, counts.get(run.id, 0)) for run in store.runs()]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Runs side by side: the report's runs table turned sideways (one row per field, one
+    column per run), and the same comparison as JSONL, CSV and Markdown."""
+
+    reports: list[RunReport]
+
+    @property
+    def run_ids(self) -> list[str]:
+        return [r.run_id for r in self.reports]
+
+    def rows(self) -> list[list[str]]:
+        reports = self.reports
+        metrics = [m for m in METRIC_NAMES if any(m in r.summary["mean"] for r in reports)]
+        rows = [["model", *[r.model for r in reports]], ["profile", *[r.profile for r in reports]],
+                ["backend", *[r.backend for r in reports]], ["items", *[str(r.summary["n_items"]) for r in reports]],
+                ["files", *[str(r.summary["n_files"]) for r in reports]]]
+        for m in metrics:
+            cells = []
+            for r in reports:
+                mean, (low, high) = r.summary["mean"].get(m), r.summary["ci95"].get(m, [None, None])
+                cells.append("-" if mean is None else f"{mean:.4f} [{low:.4f}, {high:.4f}]")
+            rows.append([f"{m} mean [95%]", *cells])
+            rows.append([f"{m} total", *["-" if m not in r.summary["total"] else f"{r.summary['total'][m]:.4f}" for r in reports]])
+        return rows
+
+    def to_jsonl(self) -> str:
+        """One JSON object per run: report.to_dict's run entries, one per line."""
+        from replay.report import to_dict
+
+        return "".join(json.dumps(run, ensure_ascii=False) + "\n" for run in to_dict(self.reports)["runs"])
+
+    def to_csv(self) -> str:
+        from replay.report import to_csv
+
+        return to_csv(self.reports)
+
+    def to_markdown(self) -> str:
+        from replay.report import to_markdown
+
+        return to_markdown(self.reports)
+
+
+def compare_runs(store: Store, run_ids: Sequence[str]) -> Comparison:
+    """Score what is not scored yet (and store the scores) and compare the runs."""
+    from replay.report import load_run
+
+    return Comparison([load_run(store, r) for r in run_ids])
+
+
+def export_comparison(comparison: Comparison, folder: Path | None = None) -> list[Path]:
+    """Write the comparison as compare.jsonl, compare.csv and compare.md to `folder` (default:
+    the data dir's exports/); return the files written."""
+    from replay.paths import data_dir
+
+    folder = folder or data_dir() / "exports"
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in (("compare.jsonl", comparison.to_jsonl()), ("compare.csv", comparison.to_csv()),
+                       ("compare.md", comparison.to_markdown())):
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+# -- the replay dashboard -------------------------------------------------------------------------
+class LiveScores:
+    """(Indel, exact) of each completion as it arrives, as `score` computes them by default (the
+    shown text, as many lines as the reference). The reference is a benchmark item's middle, or
+    for a replayed capture the text the user accepted (replay.scoring.capture_reference); a
+    completion without one, or that failed, gets None."""
+
+    def __init__(self, store: Store, source: str) -> None:
+        self.store = store
+        self.middles: dict[str, str] = {} if source == "captures" else _middles(Path(source))
+
+    def reference(self, item_id: str) -> str | None:
+        from replay.scoring import CAPTURE_PREFIX, capture_reference
+
+        if item_id in self.middles:
+            return self.middles[item_id]
+        if item_id.startswith(CAPTURE_PREFIX):
+            found, _ = capture_reference(self.store, item_id)
+            return found[2] if found is not None else None
+        return None
+
+    def __call__(self, completion: Completion) -> tuple[float, float] | None:
+        from replay.scoring import live_scores
+
+        if completion.error is not None:
+            return None
+        reference = self.reference(completion.item_id)
+        return None if reference is None else live_scores(reference, completion)
+
+
+def _middles(path: Path) -> dict[str, str]:
+    """Item id -> middle of the benchmark items in an input file (other lines are not items:
+    rendered prompts, or rejects the runner reports itself)."""
+    import msgspec
+
+    middles: dict[str, str] = {}
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return middles  # the run reports the file itself
+    for line in data.splitlines():
+        try:
+            item = msgspec.json.decode(line, type=FimItem)
+        except msgspec.DecodeError:
+            continue
+        middles[item.id] = item.middle
+    return middles
