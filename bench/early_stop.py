@@ -28,6 +28,7 @@ from replay.backends.base import GenParams  # noqa: E402
 from replay.backends.llamacpp import LlamaCppBackend  # noqa: E402
 from replay.backends.models import resolve_model  # noqa: E402
 from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl  # noqa: E402
+from replay.rejects import Rejects  # noqa: E402
 from replay.run_inputs import EditorRenderer, load_inputs  # noqa: E402
 from replay.runner import render_model, replay_prompts  # noqa: E402
 from replay.store import Store  # noqa: E402
@@ -56,7 +57,8 @@ def main() -> None:
             for early in (False, True, False, True):  # alternate to spread machine noise
                 with Store(Path(tmp) / f"{editor}-{early}-{time.perf_counter_ns()}.db") as store:
                     store.add_items(items)
-                    inputs = load_inputs(str(items_path), store, lambda: EditorRenderer(editor, model))
+                    inputs = load_inputs(str(items_path), store, lambda: EditorRenderer(editor, model),
+                                         Rejects(Path(tmp) / "rejects.jsonl"))
                     started = time.perf_counter()
                     summary = replay_prompts(store, inputs.prompts, backend, params, use_cache=False, stage=inputs.stage,
                                              early_stop=early)

@@ -55,7 +55,7 @@ def main() -> None:
             backend = OpenAICompatBackend("m", "m@bench", [srv.url])
             t = time.perf_counter()
             summary = replay_prompts(store, prompts, backend, params, run_id=f"pass{p}", concurrency=args.concurrency,
-                                     use_cache=False)
+                                     use_cache=False, early_stop=False)  # plain POSTs, as the bare client sends
             rep = time.perf_counter() - t
             backend.close()
             assert summary.completed == args.items

@@ -65,7 +65,8 @@ def main() -> None:
                                               top_k=1, repeat_penalty=1.0)
             bare = time.perf_counter() - t
             t = time.perf_counter()
-            replay_prompts(store, prompts, backend, params, run_id=f"pass{p}", use_cache=False, on_progress=lambda *a: None)
+            replay_prompts(store, prompts, backend, params, run_id=f"pass{p}", use_cache=False, on_progress=lambda *a: None,
+                           early_stop=False)  # the same work as the bare loop: the whole budget
             rep = time.perf_counter() - t
             own_total += rep - sum(c.latency_s for c in store.completions(f"pass{p}"))
             bare_total += bare

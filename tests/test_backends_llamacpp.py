@@ -22,7 +22,7 @@ from replay.records import RenderedPrompt
 PROMPT = RenderedPrompt(profile="standard", family="qwen2.5-coder",
                         text="<|fim_prefix|>def fibonacci(n):\n    <|fim_suffix|>\n    return a\n<|fim_middle|>",
                         prefix_sent="def fibonacci(n):\n    ", suffix_sent="\n    return a\n", item_id="fib", stop=("\n",))
-# Qwen2.5-Coder FIM ids (ASSETS.md): <|fim_prefix|> 151659, <|fim_suffix|> 151661, <|fim_middle|> 151660;
+# Qwen2.5-Coder FIM ids (the GGUF's vocabulary): <|fim_prefix|> 151659, <|fim_suffix|> 151661, <|fim_middle|> 151660;
 # BOS would be 151643 (<|endoftext|>), which this GGUF does not add (add_bos_token false).
 FIM_PREFIX, FIM_SUFFIX, FIM_MIDDLE, BOS = 151659, 151661, 151660, 151643
 

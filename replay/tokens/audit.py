@@ -2,7 +2,7 @@
 
 Each finding has a kind, a severity, the character offset in the prompt text, the token index
 in the ids the engine receives, and a one-line explanation. The kinds come from the gotcha list
-in ../shared/EDITORS.md (hamel.dev "Tokenization gotchas", CompChomper, the editors' source):
+in the editors' notes (hamel.dev "Tokenization gotchas", CompChomper, the editors' source):
 
   sentinel-not-special   a template sentinel is not one token (the model never sees its id)
   sentinel-in-user-code  sentinel-like text inside the user's code became a special token

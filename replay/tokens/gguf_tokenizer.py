@@ -28,7 +28,12 @@ from __future__ import annotations
 from tokenizers import AddedToken, Regex, decoders, models, normalizers, pre_tokenizers
 from tokenizers import Tokenizer as HFTokenizer
 
-from replay.tokens.gguf_vocab import TOKEN_CONTROL, TOKEN_UNKNOWN, TOKEN_USER_DEFINED, GgufVocab
+from replay.tokens.gguf_vocab import (
+    TOKEN_CONTROL,
+    TOKEN_UNKNOWN,
+    TOKEN_USER_DEFINED,
+    GgufVocab,
+)
 from replay.tokens.llama_pretok import pre_tokenizer
 
 SPM_SPACE = "\u2581"
