@@ -17,13 +17,24 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
 from replay.backends.base import Backend, BackendError
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+T = TypeVar("T")
+
+
+class _Retry(BackendError):
+    """A failure status worth another try (5xx, 429): its one-line reason, and a 429's
+    Retry-After in seconds."""
+
+    def __init__(self, reason: str, after: float | None = None) -> None:
+        super().__init__(reason, retryable=True)
+        self.reason = reason
+        self.after = after
 
 
 class Endpoints:
@@ -81,41 +92,52 @@ class HttpBackend(Backend):
     def scrub(self, message: str) -> str:
         return message.replace(self._api_key, "***") if self._api_key else message
 
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        """POST with retries; the parsed JSON object, or BackendError with a one-line reason."""
+    def _with_retries(self, path: str, attempt: Callable[[str], T]) -> T:
+        """`attempt(url)` on the least busy endpoint, tried again with exponential backoff when it
+        raises _Retry (5xx, 429: whose Retry-After is honoured, capped) or the connection fails or
+        times out; after the last try a retryable BackendError with the last reason."""
         last = ""
         delay = self.backoff
-        for attempt in range(self.retries + 1):
-            if attempt:
+        for tried in range(self.retries + 1):
+            if tried:
                 time.sleep(delay)
-                delay = self.backoff * (2 ** attempt)
+                delay = self.backoff * (2 ** tried)
             index = self.endpoints.acquire()
             url = self.endpoints.urls[index] + path
             try:
-                response = self.client.post(url, json=body, headers=self.headers())
-            except httpx.TimeoutException:
-                last = f"{url}: timed out after {self.timeout:g} s"
-                continue
-            except httpx.TransportError as exc:
-                last = f"{url}: connection failed ({type(exc).__name__})"
-                continue
+                return attempt(url)
+            except _Retry as retry:
+                last = retry.reason
+                if retry.after is not None:
+                    delay = min(retry.after, 30.0)
+            except (httpx.TimeoutException, httpx.TransportError) as exc:
+                last = self._transport_failure(url, exc)
             finally:
                 self.endpoints.release(index)
-            if response.status_code in RETRY_STATUS:
-                last = f"{url}: HTTP {response.status_code} {_short(response.text)}"
-                if response.status_code == 429 and (after := _retry_after(response)) is not None:
-                    delay = min(after, 30.0)
-                continue
-            if response.status_code >= 400:
-                raise BackendError(self.scrub(f"{url}: HTTP {response.status_code} {_short(response.text)}"))
-            try:
-                data = response.json()
-            except (json.JSONDecodeError, UnicodeDecodeError):
-                raise BackendError(self.scrub(f"{url}: response is not JSON: {_short(response.text)}")) from None
-            if not isinstance(data, dict):
-                raise BackendError(self.scrub(f"{url}: response is not a JSON object: {_short(response.text)}"))
-            return data
         raise BackendError(self.scrub(f"{last} (after {self.retries + 1} tries)"), retryable=True)
+
+    def _transport_failure(self, url: str, exc: Exception) -> str:
+        if isinstance(exc, httpx.TimeoutException):
+            return f"{url}: timed out after {self.timeout:g} s"
+        return f"{url}: connection failed ({type(exc).__name__})"
+
+    def _check_status(self, url: str, response: httpx.Response, text: str) -> None:
+        """_Retry for a status worth trying again, BackendError for any other failure status."""
+        if response.status_code in RETRY_STATUS:
+            raise _Retry(f"{url}: HTTP {response.status_code} {_short(text)}",
+                         _retry_after(response) if response.status_code == 429 else None)
+        if response.status_code >= 400:
+            raise BackendError(self.scrub(f"{url}: HTTP {response.status_code} {_short(text)}"))
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """POST with retries; the parsed JSON object, or BackendError with a one-line reason."""
+
+        def attempt(url: str) -> dict[str, Any]:
+            response = self.client.post(url, json=body, headers=self.headers())
+            self._check_status(url, response, response.text)
+            return _json_object(url, response.text, self.scrub)
+
+        return self._with_retries(path, attempt)
 
     def post_stream(self, path: str, body: dict[str, Any], on_event: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
         """POST and read the answer as server-sent events: `on_event` gets each `data:` JSON object
@@ -123,23 +145,13 @@ class HttpBackend(Backend):
         it cancels a stream; servers abort the generation on disconnect). A server that answers
         with one JSON object instead (it does not stream) gets that object returned. Retried like
         `post` only while no event has arrived: a stream cut later is the item's error."""
-        last = ""
-        delay = self.backoff
-        for attempt in range(self.retries + 1):
-            if attempt:
-                time.sleep(delay)
-                delay = self.backoff * (2 ** attempt)
-            index = self.endpoints.acquire()
-            url = self.endpoints.urls[index] + path
+
+        def attempt(url: str) -> dict[str, Any] | None:
             started = False
             try:
                 with self.client.stream("POST", url, json=body, headers=self.headers()) as response:
-                    if response.status_code in RETRY_STATUS:
-                        last = f"{url}: HTTP {response.status_code} {_short(response.read().decode('utf-8', 'replace'))}"
-                        continue
                     if response.status_code >= 400:
-                        raise BackendError(self.scrub(f"{url}: HTTP {response.status_code} "
-                                                      f"{_short(response.read().decode('utf-8', 'replace'))}"))
+                        self._check_status(url, response, response.read().decode("utf-8", "replace"))
                     if not response.headers.get("content-type", "").startswith("text/event-stream"):
                         return _json_object(url, response.read().decode("utf-8", "replace"), self.scrub)
                     for line in response.iter_lines():
@@ -152,15 +164,12 @@ class HttpBackend(Backend):
                         if on_event(_json_object(url, data, self.scrub)):
                             return None
                     return None
-            except httpx.TimeoutException:
-                last = f"{url}: timed out after {self.timeout:g} s"
-            except httpx.TransportError as exc:
-                last = f"{url}: connection failed ({type(exc).__name__})"
-            finally:
-                self.endpoints.release(index)
-            if started:
-                raise BackendError(self.scrub(f"{last} in the middle of the stream"))
-        raise BackendError(self.scrub(f"{last} (after {self.retries + 1} tries)"), retryable=True)
+            except (httpx.TimeoutException, httpx.TransportError) as exc:
+                if not started:
+                    raise
+                raise BackendError(self.scrub(f"{self._transport_failure(url, exc)} in the middle of the stream")) from None
+
+        return self._with_retries(path, attempt)
 
     def describe(self) -> dict[str, Any]:
         """Endpoints and the key's variable name, never the key."""
