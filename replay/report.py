@@ -27,6 +27,7 @@ from replay.scoring import (
     run_profile,
     score_rows,
     scored_what,
+    store_scores,
 )
 
 HEADLINE = "indel"
@@ -67,7 +68,7 @@ def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text
                 for i, f, _, ref, comp in pairs]
     else:
         rows = score_rows(pairs, lines)
-        store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, text, lines), v) for r in rows for m, v in r.values.items()])
+        store_scores(store, run_id, rows, text, lines)
     return RunReport(run_id=run_id, backend=run.backend or "?", model=run.model or "?",
                      profile=run_profile(store, run_id, run.config), rows=rows, summary=aggregate(rows, seed=seed),
                      n_rejects=len(rejects), text=text, lines=lines, stage=counts)

@@ -141,11 +141,16 @@ def window(reference: str, lines: Lines) -> int | None:
     return line_span(reference) if lines == "auto" else lines
 
 
+def windowed(reference: str, completion: str, lines: Lines) -> tuple[str, str]:
+    """Both texts cut to the reference's line window: what every metric compares."""
+    n = window(reference, lines)
+    return first_lines(reference, n), first_lines(completion, n)
+
+
 def score_pair(reference: str, completion: str, language: str, lines: Lines = "all") -> dict[str, float]:
     """All metrics for one pair, both cut to the line window; codebleu only where the language
     has it."""
-    n = window(reference, lines)
-    ref, comp = first_lines(reference, n), first_lines(completion, n)
+    ref, comp = windowed(reference, completion, lines)
     values = {"indel": indel(ref, comp), "exact": exact(ref, comp), "bleu": bleu(ref, comp)}
     if codebleu_supports(language):
         values["codebleu"] = codebleu(ref, comp, language=language)
@@ -155,8 +160,7 @@ def score_pair(reference: str, completion: str, language: str, lines: Lines = "a
 def live_scores(reference: str, completion: Any, text: Text = "shown", lines: Lines = "auto") -> tuple[float, float]:
     """(indel, exact) of one completion as `score` would compute them by default: the shown text,
     as many lines as the reference (what the dashboard shows while a run goes)."""
-    n = window(reference, lines)
-    ref, comp = first_lines(reference, n), first_lines(completion.scored_text(text), n)
+    ref, comp = windowed(reference, completion.scored_text(text), lines)
     return indel(ref, comp), exact(ref, comp)
 
 
@@ -220,6 +224,11 @@ def metric_key(metric: str, text: Text = "shown", lines: Lines = "auto") -> str:
     """The name a score is stored under: the metric, which text was scored and the line window,
     e.g. `indel:shown:lines=auto`, so that scores of every text and window live side by side."""
     return f"{metric}:{text}:lines={lines}"
+
+
+def store_scores(store: Any, run_id: str, rows: Iterable[ScoredItem], text: Text, lines: Lines) -> None:
+    """Keep a run's per-item scores under keys that say which text and window they are of."""
+    store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, text, lines), v) for r in rows for m, v in r.values.items()])
 
 
 def scored_what(text: Text, lines: Lines) -> str:
@@ -301,7 +310,7 @@ def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, tex
     pairs, rejects, counts = run_pairs(store, run_id, text)
     rows = score_rows(pairs, lines)
     result = aggregate(rows, seed=seed)
-    store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, text, lines), v) for r in rows for m, v in r.values.items()])
+    store_scores(store, run_id, rows, text, lines)
     run = store.run(run_id)
     result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),
                   **counts, backend=run.backend, model=run.model,

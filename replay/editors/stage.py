@@ -59,13 +59,8 @@ class Steps:
         self.trace: list[TraceStep] = []
 
     def apply(self, step: str, source: str, rule: Callable[[str], str | None]) -> str | None:
-        if self.text is None:
-            return None
-        after = rule(self.text)
-        if after != self.text:
-            self.trace.append(TraceStep(step=step, source=source, text=after))
-            self.text = after
-        return self.text
+        """Run `rule` on the text (nothing to do once the editor shows nothing)."""
+        return None if self.text is None else self.set(step, source, rule(self.text))
 
     def set(self, step: str, source: str, after: str | None) -> str | None:
         """Record a change computed outside `apply` (a rule that needs more than the text)."""

@@ -53,6 +53,7 @@ from replay.editors.continue_.postprocessing import (
 from replay.editors.continue_.prompt import (
     COMMON_STOPS,
     STARCODER2_STOPS,
+    merged_options,
     prune_prefix_suffix,
     render,
 )
@@ -162,9 +163,7 @@ def context(inp: EditorInput, model: str, version: str | None) -> Context:
     lang = lang_info(uri, rules)
     era = era_for(version)
     prompt = render(inp, model, version=version)
-    budget = {"maxPromptTokens": era.max_prompt_tokens, "prefixPercentage": era.prefix_percentage,
-              "maxSuffixPercentage": era.max_suffix_percentage, **{k: v for k, v in opts.items() if v is not None}}
-    pruned_prefix, pruned_suffix = prune_prefix_suffix(inp.prefix, inp.suffix, model, budget, era)
+    pruned_prefix, pruned_suffix = prune_prefix_suffix(inp.prefix, inp.suffix, model, merged_options(opts, era), era)
     template_stops = () if opts.get("template") else template_for_model(model, era).stop
     multiline = should_complete_multiline(
         option=str(opts.get("multilineCompletions", "auto")), full_prefix=to_units(inp.prefix),

@@ -55,7 +55,7 @@ _NUMBER_OPTIONS = ("maxPromptTokens", "prefixPercentage", "maxSuffixPercentage",
 _TEXT_OPTIONS = ("template", "provider")
 
 
-def _options(inp_opts: dict[str, Any], era: Era) -> dict[str, Any]:
+def merged_options(inp_opts: dict[str, Any], era: Era) -> dict[str, Any]:
     """The era's defaults overridden by the input's options, type-checked (ContinueError names
     the bad option: a string where Continue needs a number would fail its arithmetic)."""
     for key in _NUMBER_OPTIONS:
@@ -108,7 +108,7 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     model entry: provider, contextLength, maxTokens (completionOptions.maxTokens), supportsFim.
     """
     era = era_for(version)
-    opts = _options(inp.options, era)
+    opts = merged_options(inp.options, era)
     workspaces = [to_uri(inp.workspace)] if inp.workspace else []
     filepath = to_uri(inp.filepath or "Untitled.txt", inp.workspace)
     lang_name, comment = language_for(filepath)
