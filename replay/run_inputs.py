@@ -39,9 +39,6 @@ class EditorStage:
         prof, version = profile(spec)
         self._items[item_id] = (prof, version, inp)
 
-    def __contains__(self, item_id: object) -> bool:
-        return item_id in self._items
-
     def apply(self, completion: Completion, editor_timing: bool = False) -> Completion:
         """`completion` with shown_text, multiline, replace_after and trace filled in by its
         item's editor (unchanged for an error or an item rendered elsewhere). Time-based editor
@@ -51,11 +48,10 @@ class EditorStage:
             return completion
         prof, version, inp = entry
         timing = completion.timing if editor_timing and completion.timing else None
-        shown = prof.complete(inp, completion.text, self.model, version, timing)
+        shown = prof.shown(inp, completion.raw_text, completion.text, self.model, version, timing)
         label = f"{prof.name}@{version}" if version else prof.name
-        stop = prof.stop_step(completion.raw_text, completion.text)
         return msgspec.structs.replace(completion, stage=label, shown_text=shown.text, multiline=shown.multiline,
-                                       replace_after=shown.replace_after, trace=((stop,) if stop else ()) + shown.trace,
+                                       replace_after=shown.replace_after, trace=shown.trace,
                                        timing_applied=shown.timing_applied)
 
     def stream_stop(self, item_id: str) -> tuple[StreamStop | None, str]:

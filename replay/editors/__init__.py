@@ -17,6 +17,8 @@ from datetime import datetime, timezone
 from importlib import import_module
 from types import ModuleType
 
+import msgspec
+
 from replay.editors.stage import Shown, StreamStop, Timing
 from replay.errors import UsageError
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt, TraceStep
@@ -53,10 +55,16 @@ class EditorProfile:
     def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
         return self._completion().stream_stop(inp, model=model, version=version)
 
-    def stop_step(self, before: str, after: str) -> TraceStep | None:
-        """The trace step of the stop-word cut (the engine or server stops there, before the
-        editor's completion stage sees the text), None when no stop word cut anything."""
-        return None if before == after else TraceStep(step="stopWords", source=self.stop_source, text=after)
+    def shown(self, inp: EditorInput, raw: str, received: str, model: str, version: str | None = None,
+              timing: Timing | None = None) -> Shown:
+        """The completion stage on what the editor received (`raw`, the engine's text, cut at the
+        prompt's stop words: the engine or server stops there before the editor sees it), with
+        that cut, when it cut anything, as the first step of the trace."""
+        shown = self.complete(inp, received, model, version, timing)
+        if raw == received:
+            return shown
+        cut = TraceStep(step="stopWords", source=self.stop_source, text=received)
+        return msgspec.structs.replace(shown, trace=(cut, *shown.trace))
 
 
 PROFILES: dict[str, EditorProfile] = {

@@ -53,13 +53,10 @@ def postprocess_line(line: str, editor: str, model: str, version: str | None, ed
     timing = _timing(obj)
     prof, _ = profile(editor)
     prompt = prof.render(inp, model, version)
-    received = apply_stop(raw, prompt.stop)
-    shown = prof.complete(inp, received, model, version, timing if editor_timing else None)
-    stop = prof.stop_step(raw, received)
-    trace = ([stop] if stop else []) + list(shown.trace)
+    shown = prof.shown(inp, raw, apply_stop(raw, prompt.stop), model, version, timing if editor_timing else None)
     row: dict[str, Any] = {"id": inp.item_id, "shown_text": shown.text, "replace_after": shown.replace_after,
                            "multiline": shown.multiline,
-                           "trace": [{"step": s.step, "source": s.source} for s in trace]}
+                           "trace": [{"step": s.step, "source": s.source} for s in shown.trace]}
     if editor_timing:
         row["timing_applied"] = shown.timing_applied
     return row
