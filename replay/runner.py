@@ -23,7 +23,14 @@ from typing import Any
 import msgspec
 
 from replay import __version__
-from replay.backends.base import Backend, BackendError, GenParams, apply_stop
+from replay.backends.base import (
+    EDITOR_CANCEL,
+    STOP_WORD,
+    Backend,
+    BackendError,
+    GenParams,
+    apply_stop,
+)
 from replay.backends.cache import cache_key, remember
 from replay.errors import UsageError
 from replay.records import Completion, RenderedPrompt
@@ -212,13 +219,13 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
 
 def editor_stops(stop: Sequence[str], cancel: Callable[[str], int | None] | None) -> Callable[[str], str]:
     """The predicate a streaming backend checks after each chunk: why the editor would stop
-    reading the text streamed so far ("stop_word", "editor_cancel"), or "" to read on."""
+    reading the text streamed so far (STOP_WORD, EDITOR_CANCEL), or "" to read on."""
 
     def check(text: str) -> str:
         if stop and apply_stop(text, tuple(stop)) != text:
-            return "stop_word"
+            return STOP_WORD
         if cancel is not None and cancel(text) is not None:
-            return "editor_cancel"
+            return EDITOR_CANCEL
         return ""
 
     return check

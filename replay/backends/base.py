@@ -73,6 +73,13 @@ class Backend:
                           latency_s=time.perf_counter() - started)
 
 
+# Why a streaming backend stopped before the engine did: the editor stopped reading at a stop
+# word (its server or LLM call stops there), or cancelled the stream (replay.runner.editor_stops).
+STOP_WORD = "stop_word"
+EDITOR_CANCEL = "editor_cancel"
+EARLY_STOPS = frozenset({STOP_WORD, EDITOR_CANCEL})
+
+
 def apply_stop(text: str, stop: tuple[str, ...] | list[str]) -> str:
     """Cut the text at the earliest occurrence of any stop word; the stop word itself is dropped.
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from replay.backends.base import Backend, BackendError, GenParams
+from replay.backends.base import EARLY_STOPS, Backend, BackendError, GenParams
 from replay.backends.models import ModelError, ModelRef
 from replay.records import Completion, RenderedPrompt
 
@@ -45,12 +45,18 @@ class LlamaCppBackend(Backend):
             return list(prompt.token_ids)
         return self.llm.tokenize(prompt.text.encode("utf-8"), add_bos=True, special=True)
 
-    def complete(self, prompt: RenderedPrompt, params: GenParams) -> Completion:
+    def prompt_ids(self, prompt: RenderedPrompt) -> list[int]:
+        """`token_ids`, or an item error for a prompt this engine cannot take (a chat prompt, one
+        longer than the context)."""
         if prompt.route == "chat":
             raise BackendError("the llamacpp backend replays raw prompts; a chat prompt needs --backend chat")
         ids = self.token_ids(prompt)
         if len(ids) >= self.ctx:
             raise BackendError(f"prompt of {len(ids)} tokens does not fit the context of {self.ctx}")
+        return ids
+
+    def complete(self, prompt: RenderedPrompt, params: GenParams) -> Completion:
+        ids = self.prompt_ids(prompt)
         started = time.perf_counter()
         out = self.llm.create_completion(ids, max_tokens=params.new_tokens(prompt), temperature=params.temperature,
                                          top_k=1, repeat_penalty=1.0)
@@ -67,11 +73,7 @@ class LlamaCppBackend(Backend):
         arrival is kept as timing: (characters so far, seconds since the start)."""
         import llama_cpp
 
-        if prompt.route == "chat":
-            raise BackendError("the llamacpp backend replays raw prompts; a chat prompt needs --backend chat")
-        ids = self.token_ids(prompt)
-        if len(ids) >= self.ctx:
-            raise BackendError(f"prompt of {len(ids)} tokens does not fit the context of {self.ctx}")
+        ids = self.prompt_ids(prompt)
         limit = params.new_tokens(prompt)
         started = time.perf_counter()
         tokens: list[int] = []
@@ -92,7 +94,7 @@ class LlamaCppBackend(Backend):
                 if len(tokens) >= limit:
                     break
         done = self.finish(prompt, text, len(tokens), finish, started)
-        return msgspec.structs.replace(done, timing=tuple(timing), stopped_early=finish in ("stop_word", "editor_cancel"))
+        return msgspec.structs.replace(done, timing=tuple(timing), stopped_early=finish in EARLY_STOPS)
 
     def describe(self) -> dict[str, Any]:
         return {**super().describe(), "ctx": self.ctx}

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from replay.backends.base import GenParams
+from replay.backends.base import EARLY_STOPS, GenParams
 from replay.backends.http import HttpBackend, field
 from replay.records import Completion, RenderedPrompt
 
@@ -98,7 +98,7 @@ class OpenAICompatBackend(HttpBackend):
         tokens = int(usage.get("completion_tokens") or state["chunks"])
         done = self.finish(prompt, state["text"], tokens, state["finish"], started)
         return msgspec.structs.replace(done, timing=tuple(state["timing"]),
-                                       stopped_early=state["finish"] in ("stop_word", "editor_cancel"))
+                                       stopped_early=state["finish"] in EARLY_STOPS)
 
     def parse(self, prompt: RenderedPrompt, data: dict[str, Any], started: float) -> Completion:
         """A `/v1/completions` response (also the body of a batch result line)."""
