@@ -1,4 +1,4 @@
-"""What every importer shares: bounded line reading, redaction, and the result of a parse.
+"""What every importer shares: bounded line reading and the result of a parse.
 
 A parser turns one line (or one log entry) into a CaptureRecord, an OutcomeEvent, an `Ignored`
 marker (valid, but not a completion: chat events), or raises `BadRecord` with a one-line reason.
@@ -9,7 +9,6 @@ Nothing is dropped silently: the caller counts each of the four and keeps reject
 from __future__ import annotations
 
 import gzip
-import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -107,31 +106,6 @@ def iter_lines(f: IO[bytes], start_offset: int = 0, start_line: int = 0, max_lin
             length += len(chunk)
         offset += length
         yield Line(number, start, head, complete, True, length)
-
-
-# Keys whose values are credentials. Continue's dev data puts the IDE's user token in `userId`
-# (continuedev/continue core/data/log.ts: `newBody.userId = ideSettings?.userToken`), and the
-# output channel prints requestOptions, whose headers may carry an API key. They are replaced
-# before anything reaches the store, the rejects file or a terminal.
-_SECRET_KEY = r"(?:user_?id|user_?token|api_?key|x-api-key|authorization|access_?token|password|secret|token)"
-_SECRET_JSON = re.compile(rf'("{_SECRET_KEY}"\s*:\s*)"(?:[^"\\]|\\.)*"', re.IGNORECASE)
-_SECRET_LINE = re.compile(rf"(?m)^({_SECRET_KEY}: ).+$", re.IGNORECASE)
-REDACTED = "<redacted>"
-
-
-def redact(text: str) -> str:
-    """`text` with the values of credential-like keys (JSON `"key": "v"` or `key: v` lines) replaced."""
-    text = _SECRET_JSON.sub(rf'\1"{REDACTED}"', text)
-    return _SECRET_LINE.sub(rf"\1{REDACTED}", text)
-
-
-def redact_obj(obj: object) -> object:
-    """A copy of a decoded JSON value with credential-like keys' values replaced."""
-    if isinstance(obj, dict):
-        return {k: (REDACTED if re.fullmatch(_SECRET_KEY, str(k), re.IGNORECASE) and v else redact_obj(v)) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [redact_obj(v) for v in obj]
-    return obj
 
 
 def snippet_of(data: bytes) -> str:

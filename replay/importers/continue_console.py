@@ -28,7 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from replay.importers.common import Ignored, BadRecord, redact, redact_obj
+from replay.importers.common import Ignored, BadRecord
+from replay.secrets import scrub_obj, scrub_text
 from replay.records import CaptureRecord, Segments, Source
 
 FORMAT = "continue-console"
@@ -162,9 +163,9 @@ def _parse_prompt_message(body: str) -> dict[str, Any]:
 
 def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, fmt: str, lossy: bool) -> CaptureRecord | Ignored:
     prompt: str = msg["prompt"]
-    extra: dict[str, Any] = {"era": msg["era"], "options": redact_obj(msg["options"])}
+    extra: dict[str, Any] = {"era": msg["era"], "options": scrub_obj(msg["options"])}
     if "request_options" in msg:
-        extra["request_options"] = redact_obj(msg["request_options"])
+        extra["request_options"] = scrub_obj(msg["request_options"])
     segments = None
     route = "raw"
     if msg["era"] == 2 and prompt.startswith("Prefix: ") and "\nSuffix: " in prompt:
@@ -201,7 +202,7 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
         completion=completion,
         lossy=lossy,
         extra=extra,
-        raw=redact(msg["raw"]),
+        raw=scrub_text(msg["raw"]),
     )
 
 

@@ -25,7 +25,8 @@ from typing import Any
 
 import msgspec
 
-from replay.importers.common import Ignored, Parsed, BadRecord, decode_error_reason, language_of, redact, redact_obj
+from replay.importers.common import Ignored, Parsed, BadRecord, decode_error_reason, language_of
+from replay.secrets import scrub_obj, scrub_text
 from replay.records import CaptureRecord, Segments, Source
 
 FORMAT = "continue-devdata"
@@ -86,7 +87,7 @@ def parse_line(data: bytes, source: Source) -> Parsed:
     for key, value in (("schema", line.schema), ("modelProvider", line.modelProvider), ("time_ms", line.time),
                        ("cacheHit", line.cacheHit), ("gitRepo", line.gitRepo), ("uniqueId", line.uniqueId),
                        ("selectedProfileId", line.selectedProfileId),
-                       ("completionOptions", redact_obj(line.completionOptions))):
+                       ("completionOptions", scrub_obj(line.completionOptions))):
         if value is not None:
             extra[key] = value
     if options:
@@ -116,7 +117,7 @@ def parse_line(data: bytes, source: Source) -> Parsed:
         user=None,  # userId is the IDE's user token (core/data/log.ts): never stored
         user_agent=line.userAgent,
         extra=extra,
-        raw=redact(data.decode("utf-8")),
+        raw=scrub_text(data.decode("utf-8")),
     )
 
 

@@ -24,7 +24,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from replay.importers.common import Ignored, BadRecord, redact, redact_obj
+from replay.importers.common import Ignored, BadRecord
+from replay.secrets import scrub_obj, scrub_text
 from replay.importers.continue_console import Message, parse_text
 from replay.records import CaptureRecord, Segments, Source
 
@@ -133,7 +134,7 @@ def _finish(inter: _Interaction, file: str) -> Iterator[tuple[int, CaptureRecord
     if not isinstance(options, dict):
         yield inter.line, BadRecord("Options is not a JSON object")
         return
-    extra: dict[str, Any] = {"era": "formatter", "options": redact_obj(options), "time_utc": inter.time,
+    extra: dict[str, Any] = {"era": "formatter", "options": scrub_obj(options), "time_utc": inter.time,
                              "status": inter.status, "route": "fim" if inter.kind == "Fim" else "raw"}
     segments = None
     prompt = None
@@ -153,7 +154,7 @@ def _finish(inter: _Interaction, file: str) -> Iterator[tuple[int, CaptureRecord
         completion=result,
         lossy=True,
         extra=extra,
-        raw=redact("\n".join(inter.raw)),
+        raw=scrub_text("\n".join(inter.raw)),
     )
 
 

@@ -23,7 +23,8 @@ from pathlib import Path
 from multiprocessing.connection import Connection
 from typing import Any, NamedTuple
 
-from replay.importers.common import MAX_LINE_BYTES, READ_ERRORS, BadRecord, Ignored, Line, iter_lines, open_binary, read_text, redact, snippet_of
+from replay.importers.common import MAX_LINE_BYTES, READ_ERRORS, BadRecord, Ignored, Line, iter_lines, open_binary, read_text, snippet_of
+from replay.secrets import scrub_text
 from replay.importers.detect import check_head, detect_file, read_head
 from replay.importers.formats import LINE_FORMATS, capture_format
 from replay.records import CaptureRecord, OutcomeEvent, Source
@@ -156,7 +157,7 @@ class Importer:
     def _reject(self, summary: ImportSummary, fmt: str, file: str, line: int, reason: str, raw: bytes | str, length: int | None = None) -> None:
         summary.count(fmt, "rejected")
         data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw
-        self.rejects.at(file, line, reason, redact(snippet_of(data)), len(data) if length is None else length)
+        self.rejects.at(file, line, reason, scrub_text(snippet_of(data)), len(data) if length is None else length)
 
     def _write(self, summary: ImportSummary, fmt: str, name: str, chunks: Iterable[_Chunk]) -> tuple[int, int]:
         """Count and store what the chunks hold, `batch` records or `batch_bytes` of capture

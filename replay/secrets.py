@@ -1,0 +1,82 @@
+"""The one rule that keeps credentials off the disk, shared by every writer.
+
+Everything fimreplay writes (the store, rejects files, reports, results, logs, the proxy's
+captures) passes what came from outside through `scrub_text` / `scrub_obj` / `scrub_headers`
+first. What counts as a secret:
+
+- the values of credential-like keys, as JSON (`"api_key": "…"`) or as `key: value` lines:
+  Continue's dev data puts the IDE's user token in `userId` (continuedev/continue
+  core/data/log.ts: `newBody.userId = ideSettings?.userToken`), and its output channel prints
+  requestOptions, whose headers may carry an API key;
+- HTTP headers that authenticate: Authorization, Proxy-Authorization, api-key, x-api-key,
+  Cookie, Set-Cookie;
+- the password in a URL's user-info (`https://user:password@host/`), as proxy settings write it;
+- bearer tokens and the known shapes of provider keys (OpenAI `sk-…`, Hugging Face `hf_…`,
+  GitHub `ghp_…`/`gho_…`/`ghs_…`/`github_pat_…`, AWS `AKIA…`);
+- any value registered at run time with `register` — the key read from `--api-key-env NAME` is,
+  so a server that echoes the key back cannot get it stored.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping
+
+REDACTED = "<redacted>"
+
+_KEY = r"(?:user_?id|user_?token|api_?key|x-api-key|api-key|authorization|proxy-authorization|access_?token|password|secret|token|cookie|set-cookie)"
+_KEY_NAME = re.compile(_KEY, re.IGNORECASE)
+_JSON_PAIR = re.compile(rf'("{_KEY}"\s*:\s*)"(?:[^"\\]|\\.)*"', re.IGNORECASE)
+_LINE_PAIR = re.compile(rf"(?m)^(\s*{_KEY}: ).+$", re.IGNORECASE)
+_URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@\"']*):[^@/\s\"']*@")
+_BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")
+_KEY_SHAPES = re.compile(
+    r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}|hf_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{20,}"
+    r"|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16})\b"
+)
+
+_registered: set[str] = set()
+_lock = threading.Lock()
+
+
+def register(value: str | None) -> None:
+    """Treat `value` (an API key the user configured) as a secret wherever it appears."""
+    if value and len(value) >= 4:
+        with _lock:
+            _registered.add(value)
+
+
+def is_secret_key(name: str) -> bool:
+    """Whether a field or header named `name` holds a credential."""
+    return bool(_KEY_NAME.fullmatch(name.strip()))
+
+
+def scrub_text(text: str) -> str:
+    """`text` with every secret the module's rule knows replaced by `<redacted>`."""
+    if not text:
+        return text
+    for value in sorted(_registered, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, REDACTED)
+    text = _JSON_PAIR.sub(rf'\1"{REDACTED}"', text)
+    text = _LINE_PAIR.sub(rf"\1{REDACTED}", text)
+    text = _URL_USERINFO.sub(rf"\1:{REDACTED}@", text)
+    text = _BEARER.sub(rf"\1 {REDACTED}", text)
+    return _KEY_SHAPES.sub(REDACTED, text)
+
+
+def scrub_obj(obj: object) -> object:
+    """A copy of a decoded JSON value with credential-like keys' values and every string scrubbed."""
+    if isinstance(obj, dict):
+        return {k: (REDACTED if obj[k] and is_secret_key(str(k)) else scrub_obj(obj[k])) for k in obj}
+    if isinstance(obj, list):
+        return [scrub_obj(v) for v in obj]
+    if isinstance(obj, str):
+        return scrub_text(obj)
+    return obj
+
+
+def scrub_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    """HTTP headers as they may be stored: authenticating ones' values replaced, the rest scrubbed."""
+    return {k: (REDACTED if is_secret_key(k) else scrub_text(v)) for k, v in headers.items()}
