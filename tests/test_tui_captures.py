@@ -41,13 +41,15 @@ async def test_table_shows_store_rows_and_pages_only_what_is_seen(store: Store) 
     async with app.run_test(size=SIZE) as pilot:
         table = await table_of(pilot)
         assert table.count == 1000
-        assert visible_ids(table) == list(range(1, table.size.height))
+        # Newest first: capture 1000 (the latest time) on top.
+        assert table.sort == "time" and table.descending
+        assert visible_ids(table) == list(range(1000, 1000 - table.size.height + 1, -1))
         line = table.render_line(1).text
-        assert format_ts(1_763_600_000.0) in line and "continue" in line and "qwen2.5-coder-0.5b" in line
+        assert format_ts(1_763_600_000.0 + 60 * 999) in line and "continue" in line and "qwen2.5-coder-0.5b" in line
         assert len(table._pages) == 1  # one page read for the first screen, not the table
         await pilot.press("end")
-        assert table.cursor == 999 and table.selected.id == 1000
-        assert visible_ids(table)[-1] == 1000
+        assert table.cursor == 999 and table.selected.id == 1
+        assert visible_ids(table)[-1] == 1
         await pilot.press("home", "down", "down", "pagedown")
         assert table.cursor == 2 + table.size.height - 1
         assert "1,000 captures" in str(app.screen.query_one("#captures-status").render())
@@ -62,16 +64,18 @@ async def test_filter_as_you_type_and_sort_keys(store: Store) -> None:
         await pilot.pause()
         assert table.count == store.count_capture_rows("c7.sol") == 20
         assert all(table.row(i).filepath == "contracts/C7.sol" for i in range(table.count))
-        await pilot.press("escape", "s")  # next sort: time
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert table.sort == "time" and "time (UTC) ▲" in table.render_line(0).text
-        await pilot.press("r")
+        ids = [table.row(i).id for i in range(table.count)]
+        assert ids == sorted(ids, reverse=True) and "time (UTC) ▼" in table.render_line(0).text
+        await pilot.press("escape", "r")  # reverse: oldest first
         await app.workers.wait_for_complete()
         await pilot.pause()
         ids = [table.row(i).id for i in range(table.count)]
-        assert ids == sorted(ids, reverse=True) and table.descending
-        assert "sorted by time (descending)" in str(app.screen.query_one("#captures-status").render())
+        assert ids == sorted(ids) and not table.descending
+        assert "sorted by time (ascending)" in str(app.screen.query_one("#captures-status").render())
+        await pilot.press("s")  # next sort: editor
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert table.sort == "editor" and "editor ▲" in table.render_line(0).text
 
 
 async def test_click_header_sorts_and_enter_opens_item(store: Store) -> None:
@@ -94,6 +98,8 @@ async def test_new_captures_arrive_without_the_view_jumping(store: Store, tmp_pa
     app = create_app(store=store, poll_interval=0.05)
     async with app.run_test(size=SIZE) as pilot:
         table = await table_of(pilot)
+        # Newest first (the default): the new rows sort above the view, which moves down with
+        # what it showed.
         await pilot.press("pagedown", "pagedown")
         before = visible_ids(table)
         cursor_id = table.selected.id
@@ -105,8 +111,8 @@ async def test_new_captures_arrive_without_the_view_jumping(store: Store, tmp_pa
                 break
         assert table.count == 2000
         assert visible_ids(table) == before and table.selected.id == cursor_id
-        # Newest first: the new rows sort above the view, which moves down with what it showed.
-        await pilot.press("s", "r")  # time, descending
+        # Oldest first: the new rows land below the view, which stays.
+        await pilot.press("r")
         await app.workers.wait_for_complete()
         await pilot.press("pagedown")
         await pilot.pause()
@@ -225,6 +231,6 @@ async def test_keys_typed_right_after_slash_reach_the_filter(store: Store) -> No
         await pilot.pause(0.2)
         assert app.screen.query_one(Input).value == "c7."
         await pilot.press("escape", "s")  # bound keys still act on the table
-        assert app.screen.query_one(CaptureTable).sort == "time"
+        assert app.screen.query_one(CaptureTable).sort == "editor"  # after time, the default
         await pilot.press("escape", "x")  # unbound: starts filtering
         assert app.screen.query_one(Input).value == "c7.x"

@@ -31,7 +31,7 @@ async def test_item_view_shows_tokens_cursor_and_completion_diff(store) -> None:
     app = create_app(store=store)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("enter")  # capture 1: continue, qwen2.5-coder
+        await pilot.press("end", "enter")  # newest first: the last row is capture 1 (continue, qwen2.5-coder)
         await settle(pilot)
         item = app.screen
         assert isinstance(item, ItemScreen) and item.capture_id == 1
@@ -62,7 +62,7 @@ async def test_token_diff_modes_switch_with_one_key(store) -> None:
     app = create_app(store=store, compare_tokenizer="starcoder2")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("down", "enter")  # capture 2: tabby, starcoder2
+        await pilot.press("end", "up", "enter")  # capture 2: tabby, starcoder2
         await settle(pilot)
         item = app.screen
         titles = []
@@ -81,7 +81,7 @@ async def test_audit_lists_findings_and_jumps_to_the_token(store) -> None:
     app = create_app(store=store)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("down", "down", "a")  # capture 3: deepseek-coder with qwen sentinels
+        await pilot.press("end", "up", "up", "a")  # capture 3: deepseek-coder with qwen sentinels
         await settle(pilot)
         table = app.screen.query_one(DataTable)
         expected = Auditor(load_tokenizer("deepseek-coder")).audit(subject_from_capture(store.capture(3)))
@@ -99,12 +99,13 @@ async def test_table_counts_prompt_tokens_and_gotchas(store) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         table = app.screen.query_one(CaptureTable)
-        row = table.row(2)
-        capture = store.capture(3)
+        row = table.row(2)  # newest first: capture 228, a deepseek-coder one
+        capture = store.capture(row.id)
+        assert capture.model == "deepseek-coder-1.3b"
         tok = load_tokenizer("deepseek-coder")
         findings = Auditor(tok).audit(subject_from_capture(capture))
         assert (row.prompt_tokens, row.gotchas) == (len(tok.encode(capture.logged_prompt)), len(findings))
-        assert store.query("SELECT tokenizer FROM capture_stats WHERE capture_id = 3")[0][0] == "deepseek-coder"
+        assert store.query("SELECT tokenizer FROM capture_stats WHERE capture_id = ?", (row.id,))[0][0] == "deepseek-coder"
 
 
 async def test_whole_set_audit_from_the_palette(store) -> None:

@@ -25,7 +25,7 @@ class TestCaptures:
 
     def test_filtered_and_sorted_newest_first(self, snap_compare, store) -> None:
         async def run_before(pilot) -> None:
-            await pilot.press("slash", *"qwen c1", "enter", "s", "r")
+            await pilot.press("slash", *"qwen c1", "enter")  # newest first is the default order
             await settle(pilot)
 
         assert snap_compare(create_app(store=store), terminal_size=SIZE, run_before=run_before)
@@ -63,7 +63,7 @@ class TestItem:
     def test_item_view_with_tokens_and_token_diff(self, snap_compare, store) -> None:
         async def run_before(pilot) -> None:
             await settle(pilot)
-            await pilot.press("enter")
+            await pilot.press("end", "enter")  # the oldest capture: newest first is the default order
             await settle(pilot)
             await pilot.press("t")  # logged vs rebuilt
             await settle(pilot)
@@ -75,7 +75,7 @@ class TestAudit:
     def test_audit_of_one_capture(self, snap_compare, store) -> None:
         async def run_before(pilot) -> None:
             await settle(pilot)
-            await pilot.press("down", "down", "a")
+            await pilot.press("end", "up", "up", "a")
             await settle(pilot)
 
         assert snap_compare(create_app(store=store), terminal_size=SIZE, run_before=run_before)

@@ -66,10 +66,10 @@ def terminal(request, tmp_path) -> Iterator[tuple[Terminal, object]]:
 
 def test_fimreplay_tui_in_tmux(terminal) -> None:
     term, db = terminal
-    screen = term.wait_for(lambda s: "3,000 captures" in s and "gotchas" in s and "00:53:20" in s)
-    assert "3,000 captures · sorted by id (ascending)" in screen
+    screen = term.wait_for(lambda s: "3,000 captures" in s and "gotchas" in s and "02:52:20" in s)
+    assert "3,000 captures · sorted by time (descending)" in screen
     assert "time (UTC)" in screen and "gotchas" in screen
-    assert "2025-11-20 00:53:20 continue qwen2.5-coder-0.5b" in screen
+    assert "2025-11-22 02:52:20 tabby    deepseek-coder-1.3b" in screen  # newest first
     term.keys("/")
     term.wait_for(lambda s: "s Sort" not in s)  # the filter has the focus: the table's keys left the footer
     term.keys("C", "4", "2", ".", "s", "o", "l")
@@ -94,10 +94,10 @@ def test_fimreplay_tui_in_tmux(terminal) -> None:
 def test_theme_in_a_16_colour_terminal(terminal) -> None:
     """TERM=xterm: only the 16 ANSI colours are used, and the cursor row still stands out."""
     term, _ = terminal
-    term.wait_for(lambda s: "3,000 captures" in s and "gotchas" in s and "00:53:20" in s)
+    term.wait_for(lambda s: "3,000 captures" in s and "gotchas" in s and "02:52:20" in s)
     screen = term.text(escapes=True)
     assert "38;5;" not in screen and "48;5;" not in screen and "38;2;" not in screen and "48;2;" not in screen
-    cursor_line = next(line for line in screen.splitlines() if "00:53:20" in line)
-    other_line = next(line for line in screen.splitlines() if "00:54:20" in line)
-    assert re.search(r"\x1b\[(?:[0-9;]*;)?(?:4[0-7]|10[0-7])m", cursor_line.split("2025-11-20")[0])
-    assert cursor_line.split("2025-11-20")[0] != other_line.split("2025-11-20")[0]
+    cursor_line = next(line for line in screen.splitlines() if "02:52:20" in line)  # newest first
+    other_line = next(line for line in screen.splitlines() if "02:51:20" in line)
+    assert re.search(r"\x1b\[(?:[0-9;]*;)?(?:4[0-7]|10[0-7])m", cursor_line.split("2025-11-22")[0])
+    assert cursor_line.split("2025-11-22")[0] != other_line.split("2025-11-22")[0]

@@ -114,8 +114,9 @@ class CaptureTable(WorkerErrors, ScrollView, can_focus=True):
         super().__init__(id=id)
         self.store = store
         self.text = ""
-        self.sort = "id"
-        self.descending = False
+        # Newest first: what a user opening the list after an import (or while watching) looks for.
+        self.sort = "time"
+        self.descending = True
         self.count = 0
         self._pages: OrderedDict[int, list[CaptureRow]] = OrderedDict()
         self._frame: tuple[list[int], int, dict[str, Style]] = ([], 0, {})
