@@ -18,6 +18,7 @@ Headers are never kept, except the User-Agent (scrubbed).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +40,7 @@ class Exchange:
     route: str
     path: str
     query: dict[str, str]
-    user_agent: str
+    headers: Mapping[str, str]  # in memory only: read for the User-Agent and the credentials to scrub
     body: bytes
     started: float  # wall clock (seconds since the epoch) at the request's arrival
     status: int = 0
@@ -64,6 +65,7 @@ class Recorded:
 
 def to_recorded(ex: Exchange, source_name: str, editor: str | None = None, max_body: int = DEFAULT_MAX_BODY) -> Recorded:
     """The capture or outcome event an exchange stands for (nothing: a body no recogniser takes)."""
+    _register_credentials(ex.headers)
     body = decode_json(ex.body)
     source = Source(file=source_name, line=0)
     if not isinstance(body, dict):
@@ -76,7 +78,8 @@ def to_recorded(ex: Exchange, source_name: str, editor: str | None = None, max_b
     if found is None:
         return Recorded()
     api, wire = found
-    detected, version = detect({"User-Agent": ex.user_agent}, wire)
+    user_agent = ex.headers.get("User-Agent", "")
+    detected, version = detect({"User-Agent": user_agent}, wire)
     text, completion_id = _answer(ex, api)
     truncated = len(ex.body) > max_body
     wire_info: dict[str, Any] = {
@@ -104,10 +107,22 @@ def to_recorded(ex: Exchange, source_name: str, editor: str | None = None, max_b
         logged_prompt=_cut(wire.prompt, max_body),
         completion=text,
         ts=ex.started,
-        user_agent=secrets.scrub_text(ex.user_agent) or None,
+        user_agent=secrets.scrub_text(user_agent) or None,
         extra={"wire": wire_info},
         raw=secrets.scrub_text(ex.body[:max_body].decode("utf-8", errors="replace")),
     ))
+
+
+def _register_credentials(headers: Mapping[str, str]) -> None:
+    """The values of the request's authenticating headers become secrets (replay.secrets): a
+    client or upstream that repeats its key anywhere else (a body field, the User-Agent, an
+    error message) cannot get it stored."""
+    for name, value in headers.items():
+        if secrets.is_secret_key(name):
+            secrets.register(value)
+            scheme, _, credential = value.partition(" ")
+            if credential and scheme.isalpha():
+                secrets.register(credential)
 
 
 def _answer(ex: Exchange, api: apis.Api) -> tuple[str | None, str | None]:

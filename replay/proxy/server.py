@@ -79,8 +79,7 @@ class ProxyServer:
         route = route_of(request.path) if request.method == "POST" else None
         ex = None
         if route is not None:
-            ex = Exchange(request.method, route, request.path, dict(request.query), request.headers.get("User-Agent", ""),
-                          body, started)
+            ex = Exchange(request.method, route, request.path, dict(request.query), request.headers, body, started)
         headers = [(k, v) for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP]
         url = URL(self.upstream + request.rel_url.raw_path_qs, encoded=True)
         assert self._session is not None

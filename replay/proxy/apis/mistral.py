@@ -23,4 +23,4 @@ def _parse(route: str, body: dict[str, Any]) -> WireRequest | None:
 
 
 # The answers are OpenAI chat completions (message / delta content): the same reading.
-API = Api("mistral", ("/v1/fim/completions",), _parse, OPENAI.text_of, OPENAI.id_of)
+API = Api("mistral", ("/v1/fim/completions", "/fim/completions"), _parse, OPENAI.text_of, OPENAI.id_of)
