@@ -19,7 +19,7 @@ from replay.proxy.server import ProxyServer, ProxyThread
 from replay.secrets import scrub_text
 from replay.usecases.base import Say, quiet
 
-__all__ = ["EDITORS", "ProxyHandle", "ProxyOptions", "ProxySummary", "run_proxy", "start_proxy"]
+__all__ = ["EDITORS", "ProxyHandle", "ProxyOptions", "ProxySummary", "check_options", "run_proxy", "start_proxy"]
 
 EDITORS = (*CLIENTS, UNKNOWN)  # what `--editor` may force
 DEFAULT_LISTEN = "127.0.0.1:8765"
@@ -56,6 +56,12 @@ def _checked(opts: ProxyOptions) -> tuple[str, str, int]:
     if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
         raise UsageError(f"--listen {opts.listen!r}: expected HOST:PORT")
     return opts.upstream, host.strip("[]") or "127.0.0.1", int(port)
+
+
+def check_options(opts: ProxyOptions) -> ProxyOptions:
+    """`opts`, checked before anything starts (a UsageError names what is wrong)."""
+    _checked(opts)
+    return opts
 
 
 def is_loopback(host: str) -> bool:
