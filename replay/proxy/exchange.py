@@ -25,6 +25,7 @@ from typing import Any
 from replay import secrets
 from replay.proxy import apis
 from replay.proxy.clients import detect
+from replay.proxy.prompt_parts import split_prompt
 from replay.proxy.wire import WireRequest, answer_objects, decode_json, decoded_body
 from replay.records import CaptureRecord, OutcomeEvent, Segments, Source
 
@@ -104,7 +105,9 @@ def to_recorded(ex: Exchange, source_name: str, editor: str | None = None, max_b
         language=wire.language,
         filepath=wire.filepath,
         segments=_segments(wire, max_body),
-        logged_prompt=_cut(wire.prompt, max_body),
+        # A FIM route's prompt field is the prefix (in segments): only raw and chat prompts
+        # are prompts as the model reads them.
+        logged_prompt=_cut(wire.prompt, max_body) if wire.kind != "fim" else None,
         completion=text,
         ts=ex.started,
         user_agent=secrets.scrub_text(user_agent) or None,
@@ -141,9 +144,16 @@ def _answer(ex: Exchange, api: apis.Api) -> tuple[str | None, str | None]:
 
 
 def _segments(wire: WireRequest, max_body: int) -> Segments | None:
-    if wire.prefix is None:
+    """The parts the editor sent apart, or found inside a raw-route prompt (prompt_parts)."""
+    prefix, suffix = wire.prefix, wire.suffix
+    if prefix is None and wire.kind == "raw" and (wire.prompt is None or len(wire.prompt) <= max_body):
+        parts = split_prompt(wire.model, wire.prompt)
+        if parts is None:
+            return None
+        prefix, suffix = parts
+    if prefix is None:
         return None
-    return Segments(prefix=_cut(wire.prefix, max_body) or "", suffix=_cut(wire.suffix, max_body), snippets=wire.snippets,
+    return Segments(prefix=_cut(prefix, max_body) or "", suffix=_cut(suffix, max_body), snippets=wire.snippets,
                     clipboard=wire.clipboard, git_url=wire.git_url, filepath=wire.filepath)
 
 
