@@ -4,8 +4,8 @@ as a user runs it), measured by the same client.
 
 The upstream (tests/proxy_upstream.py, its own process) answers OpenAI `/v1/completions` after
 `--first-byte` seconds, streamed as `--pieces` server-sent events `--gap` seconds apart, or as
-one JSON body: a stand-in for an engine with a fixed speed, so that what differs between the two
-paths is the proxy. For each of streaming / not and 1 / 32 concurrent clients: p50 and p99 of
+one JSON body, `--slots` answers at a time: a stand-in for an engine with a fixed speed, so that
+what differs between the two paths is the proxy. For each of streaming / not and 1 / 32 concurrent clients: p50 and p99 of
 time to first byte and of total time, direct and proxied, the added p50, and the throughput
 ratio (proxied requests per second / direct). Goal: under 2 ms added at p50, >= 0.95x.
 
@@ -33,7 +33,8 @@ UPSTREAM = """
 import sys, time
 sys.path.insert(0, {root!r})
 from tests.proxy_upstream import Behaviour, ShapeUpstream
-up = ShapeUpstream(Behaviour(pieces=[f"tok{{i}} " for i in range({pieces})], gap={gap}, first_byte_delay={first_byte}))
+up = ShapeUpstream(Behaviour(pieces=[f"tok{{i}} " for i in range({pieces})], gap={gap}, first_byte_delay={first_byte},
+                             slots={slots}))
 with up:
     print(up.url, flush=True)
     sys.stdin.read()
@@ -93,15 +94,17 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--requests", type=int, default=300, help="requests per mode and path in each pass")
     ap.add_argument("--passes", type=int, default=2)
-    # An engine-like upstream by default (a small model on a GPU: 30 ms to the first token, then
-    # 5 ms a token); `--first-byte 0 --gap 0` measures the proxy against an instant upstream.
+    # An engine-like upstream by default (a small model on a GPU with 4 parallel slots: 30 ms to
+    # the first token, then 5 ms a token); `--first-byte 0 --gap 0 --slots 0` measures the proxy
+    # against an instant upstream that serves any number at once (the proxy's own ceiling).
+    ap.add_argument("--slots", type=int, default=4)
     ap.add_argument("--pieces", type=int, default=16)
     ap.add_argument("--gap", type=float, default=0.005)
     ap.add_argument("--first-byte", type=float, default=0.03)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     up = subprocess.Popen([sys.executable, "-c", UPSTREAM.format(root=str(ROOT), pieces=args.pieces, gap=args.gap,
-                                                                  first_byte=args.first_byte)],
+                                                                  first_byte=args.first_byte, slots=args.slots)],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     upstream = up.stdout.readline().strip()  # type: ignore[union-attr]
     port = _free_port()

@@ -9,7 +9,8 @@ generate and chat (JSON, or NDJSON lines ending with `done: true`), llama.cpp `/
 `/infill` (`content`, or `data:` events ending with `stop: true`), Mistral FIM (chat-completion
 shaped), Tabby (`id` + `choices`; `/v1/events` answered empty; `/v1/health`). The streamed text
 is `pieces`, one piece per chunk, `gap` seconds apart; `first_byte_delay` before anything;
-`status` other than 200 answers that status with a one-line JSON error. Every request is kept
+`status` other than 200 answers that status with a one-line JSON error; `slots` caps the
+answers under way at once, the others wait their turn (an engine's parallel slots). Every request is kept
 (path, headers, raw body); `disconnects` counts streams the client closed before their end.
 """
 
@@ -41,6 +42,7 @@ class Behaviour:
     gap: float = 0.0
     first_byte_delay: float = 0.0
     status: int = 200
+    slots: int = 0  # answers generated at once (an engine's parallel slots, llama.cpp's --parallel); 0: no limit
 
 
 def _events(path: str, body: dict[str, Any], pieces: list[str]) -> tuple[str, list[dict[str, Any]], dict[str, Any]]:
@@ -74,6 +76,7 @@ class ShapeUpstream:
         self.behaviour = behaviour or Behaviour()
         self.seen: list[Seen] = []
         self.disconnects = 0
+        self._slots: asyncio.Semaphore | None = None
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.url = ""
@@ -81,6 +84,12 @@ class ShapeUpstream:
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         raw = await request.read()
         self.seen.append(Seen(request.method, request.path_qs, dict(request.headers), raw))
+        if self._slots is None:
+            return await self._answer(request, raw)
+        async with self._slots:
+            return await self._answer(request, raw)
+
+    async def _answer(self, request: web.Request, raw: bytes) -> web.StreamResponse:
         b = self.behaviour
         if b.first_byte_delay:
             await asyncio.sleep(b.first_byte_delay)
@@ -113,6 +122,7 @@ class ShapeUpstream:
         self._thread.start()
 
         async def start() -> str:
+            self._slots = asyncio.Semaphore(self.behaviour.slots) if self.behaviour.slots else None
             app = web.Application(client_max_size=1 << 30)
             app.router.add_route("*", "/{tail:.*}", self._handle)
             self._runner = web.AppRunner(app, access_log=None)
