@@ -19,6 +19,10 @@ def _editors() -> tuple[str, ...]:
     return EDITORS
 
 
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 1)
+
+
 @cli.task("proxy", "capture")
 @click.option("--upstream", required=True, help="The model server the editor talks to (http://HOST:PORT[/base]).")
 @click.option("--listen", default="127.0.0.1:8765", show_default=True,
@@ -40,7 +44,7 @@ def proxy_cmd(upstream: str, listen: str, editor: str | None, max_body: int, sto
             wire = rec.extra.get("wire", {})
             timings = wire.get("timings", {})
             line = {"id": capture_id, "editor": rec.editor, "route": wire.get("route"), "http_status": wire.get("http_status"),
-                    "model": rec.model, "ttfb_s": timings.get("ttfb_s"), "total_s": timings.get("total_s")}
+                    "model": rec.model, "ttfb_ms": _ms(timings.get("ttfb_s")), "total_ms": _ms(timings.get("total_s"))}
         else:
             line = {"outcome": rec.kind, "completion_id": rec.completion_id}
         if as_json:
