@@ -88,6 +88,17 @@ def test_huge_body_forwarded_whole_recorded_cut_with_a_flag(tmp_path: Path) -> N
     assert rec.extra["wire"]["truncated"] is True and len(rec.raw) <= 64 << 10 and len(rec.logged_prompt) == 64 << 10
 
 
+def test_huge_answer_passed_whole_recorded_cut_with_a_flag(tmp_path: Path) -> None:
+    pieces = [f"line {i}\n" for i in range(5000)]
+    with ShapeUpstream(Behaviour(pieces=pieces)) as up, running_proxy(tmp_path / "s.db", up.url, max_body=4096) as proxy:
+        r = httpx.post(f"http://{proxy.address}/api/generate", json={"model": "m", "prompt": "x"})
+    received = "".join(json.loads(line)["response"] for line in r.text.splitlines())
+    assert received == "".join(pieces)
+    [(rec, _)] = captures(tmp_path / "s.db")
+    assert rec.extra["wire"]["truncated"] is True and rec.completion and "".join(pieces).startswith(rec.completion)
+    assert len(rec.completion) < len(received)
+
+
 def test_sixteen_clients_at_once_each_get_their_own_stream(tmp_path: Path) -> None:
     with ShapeUpstream(Behaviour(pieces=["one ", "two ", "three"], gap=0.05)) as up, \
             running_proxy(tmp_path / "s.db", up.url) as proxy:

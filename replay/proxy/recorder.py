@@ -16,6 +16,7 @@ from pathlib import Path
 
 from replay.proxy.exchange import DEFAULT_MAX_BODY, Exchange, Recorded, to_recorded
 from replay.records import CaptureRecord, OutcomeEvent
+from replay.secrets import scrub_text
 from replay.store import Store
 
 OnRecorded = Callable[[int, CaptureRecord | OutcomeEvent], None]
@@ -96,7 +97,7 @@ class Recorder(threading.Thread):
 
     def _error(self, text: str) -> None:
         if self.on_error is not None:
-            self.on_error(text)
+            self.on_error(scrub_text(text))
 
     def close(self) -> None:
         """Write everything queued, then stop the thread."""
