@@ -6,7 +6,8 @@ asyncio (aiohttp's server and client) with one pooled upstream session: the per-
 the event loop is the header filter, a route lookup, and appending each chunk to a list for the
 recorder, which decodes it later on its own thread (replay.proxy.recorder). Hop-by-hop headers
 (RFC 9110 section 7.6.1: Connection, Keep-Alive, TE, Trailer, Transfer-Encoding, Upgrade, and
-Proxy-Authorization / Proxy-Authenticate, meant for this hop) are not forwarded; Host is the
+Proxy-Authorization / Proxy-Authenticate, meant for this hop) are not forwarded, nor Expect
+(curl's `100-continue`, answered here: the body is read before it is forwarded); Host is the
 upstream's. Everything else, Authorization and API-key headers included, is forwarded as is and
 never kept. Bodies are passed compressed as they came (the recorder undoes gzip/deflate for
 itself).
@@ -31,7 +32,7 @@ from replay.proxy.apis import route_of
 from replay.proxy.exchange import DEFAULT_MAX_BODY, Exchange
 
 _HOP_BY_HOP = frozenset(("connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
-                         "trailers", "transfer-encoding", "upgrade", "host", "content-length"))
+                         "trailers", "transfer-encoding", "upgrade", "host", "content-length", "expect"))
 _ANSWER_SKIP = frozenset(("connection", "keep-alive", "transfer-encoding", "upgrade", "trailer", "proxy-authenticate"))
 MAX_REQUEST = 1 << 30  # the largest request body forwarded (aiohttp refuses larger ones with 413)
 

@@ -105,14 +105,22 @@ def decode_json(data: bytes) -> Any:
 
 def answer_objects(content_type: str, body: bytes) -> Iterator[dict[str, Any]]:
     """The JSON objects of an answer: each `data:` event of a server-sent-event stream (the
-    `[DONE]` marker skipped), each line of an NDJSON stream, or the one body."""
+    `[DONE]` marker skipped), each line of an NDJSON stream, or the one body (of a list, its
+    first object: the first of several completions). A stream sent under a JSON content type
+    is still read as the stream it is."""
     ctype = content_type.split(";", 1)[0].strip().lower()
-    if ctype == "text/event-stream":
+    if ctype == "text/event-stream" or body.lstrip().startswith(b"data:"):
         pieces: Iterable[bytes] = (line[5:].strip() for line in body.splitlines() if line.startswith(b"data:"))
     elif ctype in ("application/x-ndjson", "application/jsonl", "application/x-jsonlines"):
         pieces = body.splitlines()
     else:
-        pieces = (body,)
+        whole = decode_json(body)
+        if isinstance(whole, list):
+            whole = next((item for item in whole if isinstance(item, dict)), None)
+        if isinstance(whole, dict):
+            yield whole
+            return
+        pieces = body.splitlines()  # NDJSON under another name
     for piece in pieces:
         if not piece.strip() or piece == b"[DONE]":
             continue
