@@ -14,7 +14,9 @@ from typing import Any, Literal
 
 import msgspec
 
-Editor = Literal["tabby", "continue"]
+# The editors a capture can come from: those with a profile, and (captured by the proxy) the
+# llama.cpp clients and clients it could not name.
+Editor = Literal["tabby", "continue", "llama.vscode", "llama.vim", "unknown"]
 Outcome = Literal["accepted", "accepted_line", "dismissed", "viewed", "unknown"]
 Route = Literal["raw", "fim", "chat"]
 

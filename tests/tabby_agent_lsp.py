@@ -23,7 +23,7 @@ import queue
 import shutil
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -83,12 +83,13 @@ class _Recorder(BaseHTTPRequestHandler):
 class TabbyAgentSession:
     """One tabby-agent process speaking LSP on stdio, with documents opened one by one."""
 
-    def __init__(self, cli_js: Path, home: Path, config_toml: str) -> None:
+    def __init__(self, cli_js: Path, home: Path, config_toml: str, endpoint: Callable[[str], str] | None = None) -> None:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
         self.server.bodies = queue.Queue()  # type: ignore[attr-defined]
         self.server.replies = queue.Queue()  # type: ignore[attr-defined]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        endpoint = f"http://127.0.0.1:{self.server.server_address[1]}"
+        stub = f"http://127.0.0.1:{self.server.server_address[1]}"
+        endpoint = stub if endpoint is None else endpoint(stub)  # e.g. a recording proxy in front of the stub
         config_dir = home / ".tabby-client" / "agent"
         config_dir.mkdir(parents=True, exist_ok=True)
         (config_dir / "config.toml").write_text(
@@ -185,8 +186,8 @@ class TabbyAgentSession:
 
 
 @contextmanager
-def tabby_agent(home: Path, config_toml: str = "") -> Iterator[TabbyAgentSession]:
-    session = TabbyAgentSession(tabby_agent_cli(), home, config_toml)
+def tabby_agent(home: Path, config_toml: str = "", endpoint: Callable[[str], str] | None = None) -> Iterator[TabbyAgentSession]:
+    session = TabbyAgentSession(tabby_agent_cli(), home, config_toml, endpoint)
     try:
         yield session
     finally:

@@ -28,6 +28,7 @@ from tui.watcher import StoreChanged, StoreWatcher
 if TYPE_CHECKING:
     from replay.usecases.capture import Watch
     from replay.usecases.demo import DemoOptions
+    from replay.usecases.proxy import ProxyHandle, ProxyOptions
 
 # Colours picked from the xterm 16-colour palette's hues, so that a terminal that only has 16
 # colours (Rich downgrades to the nearest) still tells primary, accent, warning and error apart;
@@ -64,6 +65,14 @@ class DemoProgress(Message):
         self.done, self.total = done, total
 
 
+class ProxyNote(Message):
+    """What the background proxy (`--proxy`) has to say: where it listens, a warning."""
+
+    def __init__(self, text: str, severity: str = "information") -> None:
+        super().__init__()
+        self.text, self.severity = text, severity
+
+
 class FimReplayApp(App[None]):
     """Captures, replay dashboard and runs as modes; item, audit and help pushed on top."""
 
@@ -79,9 +88,12 @@ class FimReplayApp(App[None]):
 
     def __init__(self, store: Store, *, watch_dirs: Sequence[Path] = (), poll_interval: float = 0.5,
                  export_dir: Path | None = None, owns_store: bool = False, tokenizer_spec: str | None = None,
-                 compare_tokenizer_spec: str | None = None, demo: DemoOptions | None = None) -> None:
+                 compare_tokenizer_spec: str | None = None, demo: DemoOptions | None = None,
+                 proxy: ProxyOptions | None = None) -> None:
         super().__init__()
         self.demo = demo
+        self.proxy = proxy
+        self._proxy: ProxyHandle | None = None
         self._demo_cancelled = False
         self.store = store
         # None: each capture is read with its model family's tokenizer (replay.usecases.inspect).
@@ -112,6 +124,8 @@ class FimReplayApp(App[None]):
         self._watcher.start()
         if self.watch_dirs:
             self.start_watching(self.watch_dirs)
+        if self.proxy is not None:
+            self.start_proxy(self.proxy)
         if self.demo is not None:
             self.run_demo(self.demo)
 
@@ -157,6 +171,20 @@ class FimReplayApp(App[None]):
 
         self._importer = start_watch(self.store.path, folders, on_imported=lambda *_: self.post_message(StoreChanged()))
 
+    @work(thread=True, exclusive=True, group="proxy", exit_on_error=False)
+    def start_proxy(self, opts: ProxyOptions) -> None:
+        """`--proxy URL`: the recording proxy on its own thread, event loop and store connection;
+        each capture it writes reaches the captures screen as a commit does (StoreChanged)."""
+        from replay.usecases.proxy import start_proxy
+
+        self._proxy = start_proxy(self.store.path, opts, on_recorded=lambda *_: self.post_message(StoreChanged()),
+                                  warn=lambda text: self.post_message(ProxyNote(text, "warning")))
+        self.post_message(ProxyNote(f"proxy on http://{self._proxy.address} -> {opts.upstream}"))
+
+    def on_proxy_note(self, message: ProxyNote) -> None:
+        self.notify(message.text, title="proxy", severity=message.severity,  # type: ignore[arg-type]
+                    timeout=30 if message.severity == "warning" else 5)
+
     @work(thread=True, exclusive=True, group="demo", exit_on_error=False)
     def run_demo(self, opts: DemoOptions) -> None:
         """`fimreplay demo --tui`: the demo on its own store connection; its imports and
@@ -198,6 +226,8 @@ class FimReplayApp(App[None]):
             self._watcher.stop()
         if self._importer is not None:
             self._importer.stop()
+        if self._proxy is not None:
+            self._proxy.stop()  # writes every exchange that finished
         if self.owns_store:
             self.store.close()
 
@@ -211,10 +241,10 @@ def _freeze_heap() -> None:
 def create_app(db_path: str | Path | None = None, watch_dirs: Sequence[str | Path] = (), *, store: Store | None = None,
                poll_interval: float = 0.5, export_dir: str | Path | None = None,
                tokenizer: str | None = None, compare_tokenizer: str | None = None,
-               demo: DemoOptions | None = None) -> FimReplayApp:
+               demo: DemoOptions | None = None, proxy: ProxyOptions | None = None) -> FimReplayApp:
     """The one way to build the app (CLI, `python -m tui`, tests). `db_path` None means the
     default store ($FIMREPLAY_DB / $FIMREPLAY_HOME / user data dir), as for every command."""
     owns = store is None
     return FimReplayApp(store if store is not None else open_store(db_path), watch_dirs=[Path(d) for d in watch_dirs],
                         poll_interval=poll_interval, export_dir=Path(export_dir) if export_dir else None, owns_store=owns,
-                        tokenizer_spec=tokenizer, compare_tokenizer_spec=compare_tokenizer, demo=demo)
+                        tokenizer_spec=tokenizer, compare_tokenizer_spec=compare_tokenizer, demo=demo, proxy=proxy)

@@ -3,6 +3,7 @@
 
     app       the group, help sections, the one mapping of failures to stderr and exit codes
     capture   import, watch, captures
+    proxy     proxy (record an editor's requests on the wire)
     runs      render, postprocess, run, export, import-results, demo
     score     evalgen, corpus, score, report
     inspect   verify, tokens, audit, tui; assets
@@ -10,7 +11,7 @@
 
 from __future__ import annotations
 
-from replay.cli import capture, inspect, runs, score  # noqa: F401 - each module registers its commands
+from replay.cli import capture, inspect, proxy, runs, score  # noqa: F401 - each module registers its commands
 from replay.cli.app import cli, main
 
 __all__ = ["cli", "main"]

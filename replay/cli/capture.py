@@ -73,13 +73,14 @@ def watch_cmd(dirs: tuple[Path, ...], fmt: str | None, rejects_path: Path | None
 
 @cli.task("captures", "capture")
 @click.option("--limit", type=int, default=None, help="Show at most this many captures.")
+@click.option("--full", is_flag=True, help="With --json: add route, http_status, request (as sent, secrets scrubbed) and completion.")
 @db_option
 @json_option
-def captures_cmd(limit: int | None, store: Store, as_json: bool) -> None:
+def captures_cmd(limit: int | None, full: bool, store: Store, as_json: bool) -> None:
     """List the stored captures (one JSON object per line with --json)."""
     from replay.usecases.capture import list_captures
 
-    for c in list_captures(store, limit):
+    for c in list_captures(store, limit, full=full and as_json):
         if as_json:
             emit_json(c.to_json())
         else:

@@ -93,11 +93,20 @@ def audit_cmd(store: Store, as_json: bool, inputs: tuple[str, ...], spec: str, e
               help="The store file (default: fimreplay.db in the user data dir; $FIMREPLAY_DB).")
 @click.option("--watch", "watch_dirs", multiple=True, type=click.Path(file_okay=False, exists=True, path_type=Path),
               help="Also tail this capture folder and import what is written to it (repeatable).")
+@click.option("--proxy", "proxy_upstream", default=None, metavar="URL",
+              help="Also run the recording proxy in front of this model server (as `fimreplay proxy --upstream URL`).")
+@click.option("--proxy-listen", default="127.0.0.1:8765", show_default=True, help="Where the proxy listens (with --proxy).")
 @click.option("--tokenizer", default=None, help="Read every prompt with this tokenizer (default: each capture's model family's).")
 @click.option("--compare-tokenizer", default=None, help="Tokenizer B of the item view's A-vs-B token diff.")
-def tui_command(db_path: Path | None, watch_dirs: tuple[Path, ...], tokenizer: str | None, compare_tokenizer: str | None) -> None:
+def tui_command(db_path: Path | None, watch_dirs: tuple[Path, ...], proxy_upstream: str | None, proxy_listen: str,
+                tokenizer: str | None, compare_tokenizer: str | None) -> None:
     """The Textual app: live captures, replay dashboard, item/audit views, runs."""
-    app_factory()(db_path, watch_dirs, tokenizer=tokenizer, compare_tokenizer=compare_tokenizer).run()
+    proxy = None
+    if proxy_upstream is not None:
+        from replay.usecases.proxy import ProxyOptions, check_options
+
+        proxy = check_options(ProxyOptions(proxy_upstream, proxy_listen))
+    app_factory()(db_path, watch_dirs, tokenizer=tokenizer, compare_tokenizer=compare_tokenizer, proxy=proxy).run()
 
 
 @cli.task("assets", "setup", group=True)

@@ -109,6 +109,8 @@ def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
         date = datetime.fromtimestamp(record.ts, timezone.utc).date().isoformat() if record.ts is not None else None
         return logged_prompt(record.segments, record.language, model=record.model, version=record.editor_version,
                              reference=record.logged_prompt, date=date)
+    if record.editor != "continue":  # a client no profile renders (llama.vscode, llama.vim, unknown)
+        return None
     from replay.editors.continue_ import rebuild_logged_prompt as continue_logged
 
     return continue_logged(record)

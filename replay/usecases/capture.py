@@ -50,15 +50,27 @@ class CaptureListing:
     filepath: str | None
     outcome: str
     source: str
+    full: dict[str, Any] | None = None  # `--full`: route, http_status, request, completion
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        full = out.pop("full")
+        return out if full is None else {**out, **full}
 
 
-def list_captures(store: Store, limit: int | None = None) -> Iterator[CaptureListing]:
+def list_captures(store: Store, limit: int | None = None, full: bool = False) -> Iterator[CaptureListing]:
+    """The stored captures in import order. `full` adds what was on the wire, for captures the
+    proxy recorded (replay.proxy): the HTTP route and status, the request body as sent (secrets
+    scrubbed) and the text the editor received; for an imported capture route, status and
+    request are null (its log holds no request) and the completion is the logged one."""
     for cid, rec, outcome in store.captures(limit=limit):
+        details = None
+        if full:
+            wire = rec.extra.get("wire") if rec.format == "proxy" else None
+            details = {"route": wire.get("route") if wire else None, "http_status": wire.get("http_status") if wire else None,
+                       "request": rec.raw if wire else None, "completion": rec.completion}
         yield CaptureListing(cid, rec.completion_id, rec.editor, rec.model, rec.language, rec.filepath, outcome,
-                             rec.source.where())
+                             rec.source.where(), details)
 
 
 def watch(store: Store, dirs: Sequence[Path], stop: Callable[[], bool], on_imported: OnImported | None = None,
