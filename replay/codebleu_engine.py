@@ -100,6 +100,13 @@ def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
     return Counter(zip(*(tokens[i:] for i in range(n)))) if len(tokens) >= n else Counter()
 
 
+NgramCounts = tuple[Counter[tuple[str, ...]], ...]  # orders 1..4
+
+
+def _counts(tokens: Sequence[str]) -> NgramCounts:
+    return tuple(_ngrams(tokens, n) for n in range(1, 5))
+
+
 def _combine(numerators: list[float], denominators: list[int], hyp_len: int, ref_len: int) -> float:
     """BLEU-4 from per-order counts: smoothing method 1 (epsilon 0.1), brevity penalty."""
     if numerators[0] == 0:
@@ -114,41 +121,56 @@ def _combine(numerators: list[float], denominators: list[int], hyp_len: int, ref
     return bp * math.exp(math.fsum(logs))
 
 
+def _ngram_stats(ref: NgramCounts, hyp: NgramCounts) -> tuple[list[int], list[int]]:
+    """Clipped matches and candidate n-grams (at least 1) per order, for one pair."""
+    return ([sum(min(c, r[g]) for g, c in h.items()) for h, r in zip(hyp, ref)],
+            [max(1, sum(h.values())) for h in hyp])
+
+
+def _weighted_stats(ref: NgramCounts, hyp: NgramCounts, weights: dict[str, float]) -> tuple[list[float], list[float]]:
+    """Matches of the reference's n-grams in the candidate (recall), unigrams weighted, per order."""
+    nums: list[float] = []
+    dens: list[float] = []
+    for n, (r, h) in enumerate(zip(ref, hyp)):
+        clipped = {g: min(c, h[g]) for g, c in r.items()}
+        if n == 0:
+            nums.append(sum(c * weights[g[0]] for g, c in clipped.items()))
+            dens.append(max(1, sum(c * weights[g[0]] for g, c in r.items())))
+        else:
+            nums.append(sum(clipped.values()))
+            dens.append(max(1, sum(r.values())))
+    return nums, dens
+
+
+def _keyword_weights(tokens: Sequence[str], keywords: frozenset[str]) -> dict[str, float]:
+    return {t: 1 if t in keywords else 0.2 for t in tokens}
+
+
 def ngram_match(references: Sequence[list[str]], hypotheses: Sequence[list[str]]) -> float:
     """Corpus BLEU-4 (clipped precision), one reference per hypothesis."""
-    num = [0.0] * 4
-    den = [0] * 4
-    hyp_len = ref_len = 0
-    for ref, hyp in zip(references, hypotheses):
-        for n in range(1, 5):
-            h, r = _ngrams(hyp, n), _ngrams(ref, n)
-            num[n - 1] += sum(min(c, r[g]) for g, c in h.items())
-            den[n - 1] += max(1, sum(h.values()))
-        hyp_len += len(hyp)
-        ref_len += len(ref)
-    return _combine(num, den, hyp_len, ref_len)
+    return _corpus_bleu([_ngram_stats(_counts(r), _counts(h)) for r, h in zip(references, hypotheses)],
+                        sum(map(len, hypotheses)), sum(map(len, references)))
 
 
 def weighted_ngram_match(references: Sequence[list[str]], hypotheses: Sequence[list[str]], keywords: frozenset[str]) -> float:
     """Corpus BLEU-4 over n-gram recall, unigrams weighted 1 (keyword) or 0.2 (other token)."""
+    stats = [_weighted_stats(_counts(r), _counts(h), _keyword_weights(r, keywords)) for r, h in zip(references, hypotheses)]
+    return _corpus_bleu(stats, sum(map(len, hypotheses)), _WEIGHTED_REF_LEN * len(references))
+
+
+# The package measures the "closest reference length" of the weighted BLEU on its [tokens,
+# weights] pair, whose length is 2 (codebleu/weighted_ngram_match.py closest_ref_length): kept.
+_WEIGHTED_REF_LEN = 2
+
+
+def _corpus_bleu(stats: Sequence[tuple[Sequence[float], Sequence[float]]], hyp_len: int, ref_len: int) -> float:
+    """Per-pair statistics summed in pair order (the package's corpus sums), then combined."""
     num = [0.0] * 4
     den = [0] * 4
-    hyp_len = ref_len = 0
-    for ref, hyp in zip(references, hypotheses):
-        weights = {t: 1 if t in keywords else 0.2 for t in ref}
-        for n in range(1, 5):
-            h, r = _ngrams(hyp, n), _ngrams(ref, n)
-            clipped = {g: min(c, h[g]) for g, c in r.items()}
-            if n == 1:
-                num[0] += sum(c * weights[g[0]] for g, c in clipped.items())
-                den[0] += max(1, sum(c * weights[g[0]] for g, c in r.items()))  # type: ignore[call-overload]
-            else:
-                num[n - 1] += sum(clipped.values())
-                den[n - 1] += max(1, sum(r.values()))
-        hyp_len += len(hyp)
-        # The package measures the "closest reference length" on its [tokens, weights] pair,
-        # whose length is 2 (codebleu/weighted_ngram_match.py closest_ref_length): kept.
-        ref_len += 2
+    for nums, dens in stats:
+        for i in range(4):
+            num[i] += nums[i]
+            den[i] += dens[i]  # type: ignore[call-overload]
     return _combine(num, den, hyp_len, ref_len)
 
 
@@ -170,24 +192,19 @@ def _subtrees(root: Any) -> list[str]:
     return out
 
 
-def syntax_match(references: Sequence[str], hypotheses: Sequence[str], name: str) -> float:
-    lang, parser = language(name), _parser(name)
-    matched = total = 0
-    for ref, hyp in zip(references, hypotheses):
-        cand = set(_subtrees(parser.parse(_without_comments(hyp, lang).encode("utf-8")).root_node))
-        ref_trees = _subtrees(parser.parse(_without_comments(ref, lang).encode("utf-8")).root_node)
-        matched += sum(1 for t in ref_trees if t in cand)
-        total += len(ref_trees)
-    return matched / total
-
-
 def data_flow(code: str, name: str) -> list[tuple[str, str, list[str]]]:
     """The normalised data-flow edges of `code`: (variable, relation, [sources]) renamed var_i."""
+    try:
+        root = _parser(name).parse(code.encode("utf-8")).root_node
+    except Exception:
+        return []
+    return _flow(root, code, language(name))
+
+
+def _flow(root: Any, code: str, lang: CodeBleuLanguage) -> list[tuple[str, str, list[str]]]:
     from codebleu.parser import index_to_code_token, tree_to_token_index
 
-    lang, parser = language(name), _parser(name)
     try:
-        root = parser.parse(code.encode("utf-8")).root_node
         spans = tree_to_token_index(root)
         lines = code.split("\n")
         index_to_code = {span: (i, index_to_code_token(span, lines)) for i, span in enumerate(spans)}
@@ -216,18 +233,43 @@ def data_flow(code: str, name: str) -> list[tuple[str, str, list[str]]]:
     return out
 
 
-def dataflow_match(references: Sequence[str], hypotheses: Sequence[str], name: str) -> float:
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What CodeBLEU needs of one text, made once per text and language (the same reference is
+    compared with many candidates, under several line windows): its tokens' n-gram counts, the
+    keyword weights of its tokens, the s-expressions of its syntax tree and its data-flow edges
+    (tree and data flow from one parse of the text without comments)."""
+
+    n_tokens: int
+    counts: NgramCounts
+    weights: dict[str, float]
+    subtrees: tuple[str, ...]
+    subtree_set: frozenset[str]
+    flow: tuple[tuple[str, str, list[str]], ...]
+
+
+@lru_cache(maxsize=1 << 15)
+def analyse(text: str, name: str) -> Analysis:
+    """The Analysis of `text` in language `name` (cached by content)."""
     lang = language(name)
-    matched = total = 0
-    for ref, hyp in zip(references, hypotheses):
-        cand = data_flow(_without_comments(hyp, lang), name)
-        ref_flow = data_flow(_without_comments(ref, lang), name)
-        total += len(ref_flow)
-        for edge in ref_flow:
-            if edge in cand:
-                matched += 1
-                cand.remove(edge)
-    return matched / total if total else 0.0
+    stripped = text.strip()
+    tokens = stripped.split()
+    code = _without_comments(stripped, lang)
+    root = _parser(name).parse(code.encode("utf-8")).root_node
+    subtrees = _subtrees(root)
+    return Analysis(n_tokens=len(tokens), counts=_counts(tokens), weights=_keyword_weights(tokens, lang.keywords),
+                    subtrees=tuple(subtrees), subtree_set=frozenset(subtrees), flow=tuple(_flow(root, code, lang)))
+
+
+def _flow_matches(ref: Analysis, hyp: Analysis) -> int:
+    """Reference edges found among the candidate's, each candidate edge used once."""
+    cand = list(hyp.flow)
+    matched = 0
+    for edge in ref.flow:
+        if edge in cand:
+            matched += 1
+            cand.remove(edge)
+    return matched
 
 
 def calc_codebleu(references: Sequence[str], hypotheses: Sequence[str], lang: str,
@@ -235,15 +277,17 @@ def calc_codebleu(references: Sequence[str], hypotheses: Sequence[str], lang: st
     """CodeBLEU of hypotheses against one reference each; keys as `codebleu.calc_codebleu`."""
     if len(references) != len(hypotheses):
         raise ValueError("as many references as hypotheses are needed")
-    refs = [r.strip() for r in references]
-    hyps = [h.strip() for h in hypotheses]
-    ref_tokens = [r.split() for r in refs]
-    hyp_tokens = [h.split() for h in hyps]
+    refs = [analyse(r, lang) for r in references]
+    hyps = [analyse(h, lang) for h in hypotheses]
+    hyp_len, ref_len = sum(h.n_tokens for h in hyps), sum(r.n_tokens for r in refs)
+    syntax_total = sum(len(r.subtrees) for r in refs)
+    flow_total = sum(len(r.flow) for r in refs)
     parts = {
-        "ngram_match_score": ngram_match(ref_tokens, hyp_tokens),
-        "weighted_ngram_match_score": weighted_ngram_match(ref_tokens, hyp_tokens, language(lang).keywords),
-        "syntax_match_score": syntax_match(refs, hyps, lang),
-        "dataflow_match_score": dataflow_match(refs, hyps, lang),
+        "ngram_match_score": _corpus_bleu([_ngram_stats(r.counts, h.counts) for r, h in zip(refs, hyps)], hyp_len, ref_len),
+        "weighted_ngram_match_score": _corpus_bleu([_weighted_stats(r.counts, h.counts, r.weights) for r, h in zip(refs, hyps)],
+                                                   hyp_len, _WEIGHTED_REF_LEN * len(refs)),
+        "syntax_match_score": sum(sum(1 for t in r.subtrees if t in h.subtree_set) for r, h in zip(refs, hyps)) / syntax_total,
+        "dataflow_match_score": sum(_flow_matches(r, h) for r, h in zip(refs, hyps)) / flow_total if flow_total else 0.0,
     }
     a, b, c, d = weights
     total = (a * parts["ngram_match_score"] + b * parts["weighted_ngram_match_score"]

@@ -8,7 +8,8 @@ alone. `processor` is applied to both strings first (as rapidfuzz does).
   a + len b): the seed's headline (trailofbits/CompChomper README).
 - exact: 1.0 when the strings are equal.
 - bleu: sacrebleu 2.6 sentence BLEU with its defaults for sentence scores: tokenizer "13a",
-  smoothing "exp", effective order; divided by 100.
+  smoothing "exp", effective order; divided by 100 (replay.sentence_bleu: the same numbers from
+  n-gram statistics kept per text).
 - codebleu: CodeBLEU with equal weights; the `codebleu` package for its languages, and
   replay.codebleu_engine (same numbers) for Solidity over tree-sitter-solidity.
 
@@ -29,6 +30,7 @@ import numpy as np
 from rapidfuzz.distance import Indel
 
 from replay.rejects import Reject
+from replay.sentence_bleu import sentence_bleu
 
 Processor = Callable[[str], str] | None
 METRIC_NAMES = ("indel", "exact", "bleu", "codebleu")
@@ -44,17 +46,10 @@ def exact(reference: str, completion: str, *, processor: Processor = None) -> fl
     return 1.0 if reference == completion else 0.0
 
 
-@lru_cache(maxsize=1)
-def _bleu() -> Any:
-    from sacrebleu.metrics import BLEU
-
-    return BLEU(tokenize="13a", smooth_method="exp", effective_order=True)
-
-
 def bleu(reference: str, completion: str, *, processor: Processor = None) -> float:
     if processor is not None:
         reference, completion = processor(reference), processor(completion)
-    return _bleu().sentence_score(completion, [reference]).score / 100.0
+    return sentence_bleu(reference, completion)
 
 
 def codebleu(reference: str, completion: str, *, processor: Processor = None, language: str = "solidity") -> float:
