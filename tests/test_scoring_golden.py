@@ -23,6 +23,7 @@ GOLDEN = ROOT / "tests" / "data" / "scoring_golden.json"
 CHECK = r"""
 import hashlib, json, sys
 from replay import scoring
+from replay.scoring import pool
 from replay.assets import asset_path
 from replay.codebleu_engine import data_flow
 
@@ -33,10 +34,12 @@ for n, p in enumerate(golden["pairs"]):
     for key, lines in windows.items():
         got = scoring.score_pair(p["reference"], p["completion"], p["language"], lines)
         single.append([n, key, got == p["scores"][key]])
+pool.MIN_PARALLEL = 8  # the forked workers too
 for key, lines in windows.items():
-    rows = scoring.score_rows([(str(n), "f", p["language"], p["reference"], p["completion"])
-                               for n, p in enumerate(golden["pairs"])], lines)
-    batched[key] = [r.values == p["scores"][key] for r, p in zip(rows, golden["pairs"])]
+    for workers in (1, 2):
+        rows = scoring.score_rows([(str(n), "f", p["language"], p["reference"], p["completion"])
+                                   for n, p in enumerate(golden["pairs"])], lines, workers)
+        batched[f"{key} workers={workers}"] = [r.values == p["scores"][key] for r, p in zip(rows, golden["pairs"])]
 root = asset_path("openzeppelin-contracts") / "package"
 flows = {f: hashlib.sha256(json.dumps(data_flow((root / f).read_text(encoding="utf-8"), "solidity")).encode()).hexdigest() == h
          for f, h in golden["data_flow_sha256"].items()}
@@ -58,6 +61,7 @@ def test_scores_equal_the_pinned_scores_of_the_seed_scorer() -> None:
     assert len(result["single"]) == 3 * len(golden["pairs"]) == 1209
     wrong = [(n, key) for n, key, ok in result["single"] if not ok]
     assert wrong == [], f"single scores differ: {wrong[:10]}"
+    assert len(result["batched"]) == 6
     for key, oks in result["batched"].items():
         assert all(oks), f"batched scores (--lines {key}) differ at {[n for n, ok in enumerate(oks) if not ok][:10]}"
     assert len(result["flows"]) == 50 and all(result["flows"].values()), [f for f, ok in result["flows"].items() if not ok]

@@ -1,0 +1,246 @@
+"""Scores of stored runs and of files of pairs: the pairs a run holds, the per-item scores kept
+in the store under a key naming the text and line window, and what a run's scores reuse."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from replay.rejects import Reject
+from replay.scoring.aggregate import ScoredItem, aggregate
+from replay.scoring.metrics import METRIC_NAMES, TEXTS, Lines, Text, codebleu_supports, parse_lines, windowed
+from replay.scoring.pool import score_many
+
+
+def metric_key(metric: str, text: Text = "shown", lines: Lines = "auto") -> str:
+    """The name a score is stored under: the metric, which text was scored and the line window,
+    e.g. `indel:shown:lines=auto`, so that scores of every text and window live side by side."""
+    return f"{metric}:{text}:lines={lines}"
+
+
+def parse_metric_key(key: str) -> tuple[str, Text, Lines] | None:
+    """(metric, text, lines) of a key metric_key made, or None for another kind of key."""
+    metric, _, rest = key.partition(":")
+    text, _, window = rest.partition(":lines=")
+    if metric not in METRIC_NAMES or text not in TEXTS or not window:
+        return None
+    try:
+        return metric, text, parse_lines(window)  # type: ignore[return-value]
+    except ValueError:
+        return None
+
+
+def store_scores(store: Any, run_id: str, rows: Iterable[ScoredItem], text: Text, lines: Lines) -> None:
+    """Keep a run's per-item scores under keys that say which text and window they are of."""
+    store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, text, lines), v) for r in rows for m, v in r.values.items()])
+
+
+def scored_what(text: Text, lines: Lines) -> str:
+    """One line saying what a score is of, for every report."""
+    which = ("the text the editor showed (after its completion stage)" if text == "shown"
+             else "the raw text the editor received (the engine's, cut at the stop words)")
+    span = {"auto": "as many lines as the reference", "all": "all lines"}.get(str(lines), f"the first {lines} line(s)")
+    return f"{which}; {span}"
+
+
+RunEntry = tuple[str, str, str, str, Any]  # item id, file, language, reference, Completion
+
+
+def run_pairs(store: Any, run_id: str, text: Text = "shown") -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:
+    """A stored run's completions paired with their items' middles (or a capture's accepted text).
+
+    `text` picks what is scored (Completion.scored_text): "shown", what the editor showed after
+    its completion stage (a completion shown as nothing scores as ""), or "raw", what it
+    received. A completion that failed (error) is scored as an empty completion, counted in
+    `n_errors`. `n_stop_cut` counts texts cut at a stop word. The counts say how shown and raw
+    differ: `n_changed` (the stage changed the
+    text), `n_nothing_shown`, `chars_removed` (raw minus shown characters, summed), and
+    `n_no_stage` (completions without a stage, scored on their raw text).
+    """
+    entries, rejects, counts = run_entries(store, run_id)
+    return [(i, f, lang, ref, comp.scored_text(text)) for i, f, lang, ref, comp in entries], rejects, counts
+
+
+def run_entries(store: Any, run_id: str) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
+    """A stored run's completions with their references (run_pairs, before a text is picked)."""
+    items = {it.id: (it.file, it.language, it.middle) for it in store.items()}
+    entries: list[RunEntry] = []
+    rejects = []
+    counts = {"n_errors": 0, "n_stop_cut": 0, "n_changed": 0, "n_nothing_shown": 0, "chars_removed": 0, "n_no_stage": 0}
+    for comp in store.completions(run_id):
+        ref = items.get(comp.item_id)
+        if ref is None and comp.item_id.startswith(CAPTURE_PREFIX):
+            ref, reason = capture_reference(store, comp.item_id)
+        else:
+            reason = "no such item in the store"
+        if ref is None:
+            rejects.append(Reject(f"{run_id}:{comp.item_id}", reason))
+            continue
+        entries.append((comp.item_id, *ref, comp))
+        if comp.error:
+            counts["n_errors"] += 1
+            continue
+        counts["n_stop_cut"] += int(comp.text != comp.raw_text)
+        if not comp.stage:
+            counts["n_no_stage"] += 1
+        else:
+            shown = comp.shown_text
+            counts["n_nothing_shown"] += int(shown is None)
+            counts["n_changed"] += int(shown != comp.text)
+            counts["chars_removed"] += len(comp.text) - len(shown or "")
+    return entries, rejects, counts
+
+
+@dataclass(frozen=True)
+class RunScores:
+    rows: list[ScoredItem]
+    rejects: list[Reject]
+    counts: dict[str, int]  # how shown and raw differ (run_pairs)
+    n_scored: int  # items scored now
+    n_reused: int  # items whose scores the store held (for this text and window, or the same cut texts)
+
+
+def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "auto", workers: int | None = None) -> RunScores:
+    """The per-item scores of a run for a text and line window, kept in the store.
+
+    An item's scores are reused when the store holds them for this text and window, or for
+    another text or window that cuts the same two texts (a one-line reference scored with
+    `--lines auto` and `--lines 1`; a completion the editor showed unchanged, as shown and as
+    raw); only the rest are scored. The scores of a key belong to the run's completion of the
+    item (one per run and item)."""
+    entries, rejects, counts = run_entries(store, run_id)
+    stored = stored_scores(store, run_id)
+    here = stored.pop((text, lines), {})
+    todo: list[tuple[int, str, str, str]] = []
+    values: list[dict[str, float] | None] = []
+    fresh: list[int] = []  # rows not yet stored under this key
+    for n, (item_id, _, language, reference, comp) in enumerate(entries):
+        found = _complete(here.get(item_id), language)
+        if found is None:
+            fresh.append(n)
+            cut = windowed(reference, comp.scored_text(text), lines)
+            for (other_text, other_lines), by_item in stored.items():
+                other = _complete(by_item.get(item_id), language)
+                if other is not None and windowed(reference, comp.scored_text(other_text), other_lines) == cut:
+                    found = other
+                    break
+            else:
+                todo.append((n, language, *cut))
+        values.append(found)
+    if todo:
+        for (n, *_), v in zip(todo, score_many([t[1:] for t in todo], workers)):  # type: ignore[misc]
+            values[n] = v
+    rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(ref), reference=ref, completion=comp.scored_text(text))
+            for (i, f, _, ref, comp), v in zip(entries, values)]
+    store_scores(store, run_id, [rows[n] for n in fresh], text, lines)
+    return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo))
+
+
+def stored_scores(store: Any, run_id: str) -> dict[tuple[Text, Lines], dict[str, dict[str, float]]]:
+    """The scores the store holds for a run: (text, window) -> item id -> metric -> value."""
+    out: dict[tuple[Text, Lines], dict[str, dict[str, float]]] = {}
+    for score in store.scores(run_id):
+        key = parse_metric_key(score.metric)
+        if key is not None:
+            metric, text, lines = key
+            out.setdefault((text, lines), {}).setdefault(score.item_id, {})[metric] = score.value
+    return out
+
+
+def _complete(values: dict[str, float] | None, language: str) -> dict[str, float] | None:
+    """Values holding every metric of the language (codebleu only where it has it), else None."""
+    if values is None:
+        return None
+    wanted = [m for m in METRIC_NAMES if m != "codebleu" or codebleu_supports(language)]
+    return {m: values[m] for m in wanted} if all(m in values for m in wanted) else None
+
+
+CAPTURE_PREFIX = "capture-"  # item ids of replayed captures (replay.run_inputs.capture_input)
+
+
+def capture_reference(store: Any, item_id: str) -> tuple[tuple[str, str, str] | None, str]:
+    """(file, language, reference) of a replayed capture, or None and why not.
+
+    A capture has a reference only when the user accepted the editor's completion: the accepted
+    text is what the user wanted at that cursor. A dismissed or merely viewed completion says
+    nothing about the right answer, so such captures are not scored (counted as rejects)."""
+    rec = store.capture(int(item_id[len(CAPTURE_PREFIX):]))
+    if rec is None:
+        return None, "no such capture in the store"
+    reference = accepted_text(rec)
+    if reference is None:
+        return None, f"capture outcome {rec.outcome}: no accepted text to score against"
+    return (rec.filepath or rec.source.file, rec.language or "", reference), ""
+
+
+def accepted_text(rec: Any) -> str | None:
+    """The text the user accepted of a capture's completion (a line-wise accept: its first line,
+    the part surely taken), or None when nothing was accepted."""
+    if rec.outcome not in ("accepted", "accepted_line") or not rec.completion:
+        return None
+    return rec.completion.split("\n", 1)[0] if rec.outcome == "accepted_line" else rec.completion
+
+
+def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
+              workers: int | None = None) -> tuple[dict[str, Any], list[Reject]]:
+    """Score a stored run (run_scores: what the store holds is reused), return the aggregate
+    (what `fimreplay score RUN --json` prints) and the completions that could not be scored."""
+    scores = run_scores(store, run_id, text, lines, workers)
+    result = aggregate(scores.rows, seed=seed)
+    run = store.run(run_id)
+    result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),
+                  **scores.counts, n_scored=scores.n_scored, n_reused=scores.n_reused, backend=run.backend,
+                  model=run.model, profile=run_profile(store, run_id, run.config), n_rejects=len(scores.rejects))
+    return result, scores.rejects
+
+
+def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:
+    """The editor profile of a run: from its config, else from the prompts it replayed
+    (RenderedPrompt.profile, kept by the runner), joined with "+" if they differ."""
+    for key in ("profile", "editor_profile", "editor"):
+        if config.get(key):
+            return str(config[key])
+    profiles = sorted({p.profile for p in store.run_prompts(run_id)})
+    return "+".join(profiles) or "?"
+
+
+def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:
+    """Pairs from a JSONL file whose lines hold `file`, `reference`, `completion` (optional:
+    `id`, `language` (default from the file's extension), `stop` (a list: the completion is cut
+    at the earliest one before scoring)). Bad lines are rejected with file:line and reason."""
+    import json
+    from pathlib import Path
+
+    from replay.backends.base import apply_stop
+    from replay.corpus.evalgen import language_of
+
+    path = Path(path)
+    pairs, rejects = [], []
+    counts = {"n_stop_cut": 0}
+    with path.open(encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError as exc:
+                rejects.append(Reject.at(path, no, f"not JSON: {exc}", line.rstrip("\n")))
+                continue
+            if not isinstance(obj, dict):
+                rejects.append(Reject.at(path, no, "not a JSON object", line.rstrip("\n")))
+                continue
+            missing = [k for k in ("file", "reference", "completion") if not isinstance(obj.get(k), str)]
+            if missing:
+                rejects.append(Reject.at(path, no, f"missing or not a string: {', '.join(missing)}", line.rstrip("\n")))
+                continue
+            stop = obj.get("stop") or []
+            if not isinstance(stop, list) or not all(isinstance(s, str) for s in stop):
+                rejects.append(Reject.at(path, no, "stop is not a list of strings", line.rstrip("\n")))
+                continue
+            completion = apply_stop(obj["completion"], stop)
+            counts["n_stop_cut"] += int(completion != obj["completion"])
+            language = obj.get("language") or language_of(obj["file"])
+            pairs.append((str(obj.get("id", no)), obj["file"], language, obj["reference"], completion))
+    return pairs, rejects, counts
+
