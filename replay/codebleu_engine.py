@@ -36,7 +36,7 @@ from typing import Any
 
 import tree_sitter
 
-DfgFunction = Callable[[Any, dict, dict], tuple[list, dict]]
+DfgFunction = Callable[[Any, str], list]  # (tree root, its text) -> raw data-flow edges
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,6 @@ def _package_keywords(lang: str) -> frozenset[str]:
 
 def _package_language(lang: str) -> CodeBleuLanguage:
     """A language the `codebleu` package supports, described with the package's own parts."""
-    from codebleu.dataflow_match import dfg_function
     from codebleu.parser import remove_comments_and_docstrings
     from codebleu.utils import get_tree_sitter_language
 
@@ -67,9 +66,20 @@ def _package_language(lang: str) -> CodeBleuLanguage:
         name=lang,
         grammar=lambda: get_tree_sitter_language(lang),
         keywords=_package_keywords(lang),
-        dataflow=dfg_function[lang],
+        dataflow=lambda root, code: _package_dataflow(lang, root, code),
         strip_comments=lambda s: remove_comments_and_docstrings(s, lang),
     )
+
+
+def _package_dataflow(lang: str, root: Any, code: str) -> list:
+    """The package's data-flow extractor over its own token index (codebleu/dataflow_match.py)."""
+    from codebleu.dataflow_match import dfg_function
+    from codebleu.parser import index_to_code_token, tree_to_token_index
+
+    lines = code.split("\n")
+    index_to_code = {span: (i, index_to_code_token(span, lines)) for i, span in enumerate(tree_to_token_index(root))}
+    edges, _ = dfg_function[lang](root, index_to_code, {})
+    return edges
 
 
 @lru_cache(maxsize=None)
@@ -81,7 +91,7 @@ def language(name: str) -> CodeBleuLanguage:
         from replay import solidity
 
         return CodeBleuLanguage(name="solidity", grammar=tree_sitter_solidity.language, keywords=solidity.keywords(),
-                                dataflow=solidity.dfg_solidity, strip_comments=solidity.strip_comments)
+                                dataflow=solidity.dataflow, strip_comments=solidity.strip_comments)
     from codebleu.utils import AVAILABLE_LANGS
 
     if name not in AVAILABLE_LANGS:
@@ -202,21 +212,12 @@ def data_flow(code: str, name: str) -> list[tuple[str, str, list[str]]]:
 
 
 def _flow(root: Any, code: str, lang: CodeBleuLanguage) -> list[tuple[str, str, list[str]]]:
-    from codebleu.parser import index_to_code_token, tree_to_token_index
-
     try:
-        spans = tree_to_token_index(root)
-        lines = code.split("\n")
-        index_to_code = {span: (i, index_to_code_token(span, lines)) for i, span in enumerate(spans)}
-        try:
-            edges, _ = lang.dataflow(root, index_to_code, {})
-        except Exception:
-            edges = []
-        edges = sorted(edges, key=lambda e: e[1])
-        linked = {e[1] for e in edges if e[-1]} | {x for e in edges for x in e[-1]}
-        edges = [e for e in edges if e[1] in linked]
-    except Exception:
+        edges = sorted(lang.dataflow(root, code), key=lambda e: e[1])
+    except Exception:  # as the package: a text whose extractor fails has no data flow
         edges = []
+    linked = {e[1] for e in edges if e[-1]} | {x for e in edges for x in e[-1]}
+    edges = [e for e in edges if e[1] in linked]
     merged: dict[int, tuple] = {}
     for e in edges:
         if e[1] in merged:

@@ -148,18 +148,12 @@ def test_aggregate_hand_computed() -> None:
 
 def _raw_flow(body: str) -> list[tuple]:
     """dfg_solidity's raw edges (name, token index, relation, sources, source indexes) for a
-    function body, with the token list to read the indexes."""
-    from codebleu.parser import index_to_code_token, tree_to_token_index
-
+    function body."""
     from replay.codebleu_engine import _parser
-    from replay.solidity import dfg_solidity
+    from replay.solidity import dataflow
 
     code = "contract A { function f(bool c, uint n) public { " + body + " } }"
-    root = _parser("solidity").parse(code.encode()).root_node
-    spans = tree_to_token_index(root)
-    index = {s: (i, index_to_code_token(s, code.split("\n"))) for i, s in enumerate(spans)}
-    edges, _ = dfg_solidity(root, index, {})
-    return edges
+    return dataflow(_parser("solidity").parse(code.encode()).root_node, code)
 
 
 def _sources_of_last(edges: list[tuple], name: str) -> list[int]:

@@ -58,17 +58,15 @@ def ngram_counts(text: str) -> tuple[int, Counter[tuple[str, ...]]]:
 
 
 def statistics(reference: str, hypothesis: str) -> tuple[list[int], list[int], int, int]:
-    """(correct, total per n-gram order, hypothesis length, reference length) of one pair."""
+    """(correct, total per n-gram order, hypothesis length, reference length) of one pair: the
+    hypothesis has max(0, length - n + 1) n-grams of order n, and an n-gram of both texts
+    matches as often as the fewer of the two have it."""
     ref_len, ref = ngram_counts(reference)
     hyp_len, hyp = ngram_counts(hypothesis)
     correct = [0] * MAX_ORDER
-    total = [0] * MAX_ORDER
-    for gram, count in hyp.items():
-        n = len(gram) - 1
-        total[n] += count
-        if gram in ref:
-            correct[n] += min(count, ref[gram])
-    return correct, total, hyp_len, ref_len
+    for gram in hyp.keys() & ref.keys():
+        correct[len(gram) - 1] += min(hyp[gram], ref[gram])
+    return correct, [max(0, hyp_len - n) for n in range(MAX_ORDER)], hyp_len, ref_len
 
 
 def sentence_bleu(reference: str, hypothesis: str) -> float:
