@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from replay.rejects import Reject
 from replay.scoring.aggregate import ScoredItem, aggregate
-from replay.scoring.metrics import METRIC_NAMES, TEXTS, Lines, Text, codebleu_supports, parse_lines, windowed
+from replay.scoring.metrics import METRIC_NAMES, TEXTS, Lines, Text, codebleu_supports, parse_lines, window, windowed
 from replay.scoring.pool import score_many
 
 
@@ -19,6 +20,7 @@ def metric_key(metric: str, text: Text = "shown", lines: Lines = "auto") -> str:
     return f"{metric}:{text}:lines={lines}"
 
 
+@lru_cache(maxsize=256)
 def parse_metric_key(key: str) -> tuple[str, Text, Lines] | None:
     """(metric, text, lines) of a key metric_key made, or None for another kind of key."""
     metric, _, rest = key.partition(":")
@@ -102,38 +104,34 @@ class RunScores:
 
 
 def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "auto", workers: int | None = None) -> RunScores:
-    """The per-item scores of a run for a text and line window, kept in the store.
+    """The per-item scores of a run for a text and line window.
 
     An item's scores are reused when the store holds them for this text and window, or for
     another text or window that cuts the same two texts (a one-line reference scored with
     `--lines auto` and `--lines 1`; a completion the editor showed unchanged, as shown and as
-    raw); only the rest are scored. The scores of a key belong to the run's completion of the
-    item (one per run and item)."""
+    raw); only the rest are scored, and kept in the store under this text and window. So a
+    score is stored once, under the first text and window that needed it, and found again by
+    any other that cuts the same texts. The scores of a key belong to the run's completion of
+    the item (one per run and item)."""
     entries, rejects, counts = run_entries(store, run_id)
     stored = stored_scores(store, run_id)
     here = stored.pop((text, lines), {})
     todo: list[tuple[int, str, str, str]] = []
     values: list[dict[str, float] | None] = []
-    fresh: list[int] = []  # rows not yet stored under this key
     for n, (item_id, _, language, reference, comp) in enumerate(entries):
-        found = _complete(here.get(item_id), language)
+        wanted = _metrics_of(language)
+        found = _complete(here.get(item_id), wanted)
         if found is None:
-            fresh.append(n)
-            cut = windowed(reference, comp.scored_text(text), lines)
-            for (other_text, other_lines), by_item in stored.items():
-                other = _complete(by_item.get(item_id), language)
-                if other is not None and windowed(reference, comp.scored_text(other_text), other_lines) == cut:
-                    found = other
-                    break
-            else:
-                todo.append((n, language, *cut))
+            found = _same_cut(stored, item_id, wanted, reference, comp, text, lines)
+            if found is None:
+                todo.append((n, language, *windowed(reference, comp.scored_text(text), lines)))
         values.append(found)
     if todo:
         for (n, *_), v in zip(todo, score_many([t[1:] for t in todo], workers)):  # type: ignore[misc]
             values[n] = v
     rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(ref), reference=ref, completion=comp.scored_text(text))
             for (i, f, _, ref, comp), v in zip(entries, values)]
-    store_scores(store, run_id, [rows[n] for n in fresh], text, lines)
+    store_scores(store, run_id, [rows[n] for n, *_ in todo], text, lines)
     return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo))
 
 
@@ -148,12 +146,33 @@ def stored_scores(store: Any, run_id: str) -> dict[tuple[Text, Lines], dict[str,
     return out
 
 
-def _complete(values: dict[str, float] | None, language: str) -> dict[str, float] | None:
-    """Values holding every metric of the language (codebleu only where it has it), else None."""
-    if values is None:
-        return None
-    wanted = [m for m in METRIC_NAMES if m != "codebleu" or codebleu_supports(language)]
-    return {m: values[m] for m in wanted} if all(m in values for m in wanted) else None
+@lru_cache(maxsize=None)
+def _metrics_of(language: str) -> tuple[str, ...]:
+    """The metrics a pair of this language gets (codebleu only where the language has it)."""
+    return tuple(m for m in METRIC_NAMES if m != "codebleu" or codebleu_supports(language))
+
+
+def _complete(values: dict[str, float] | None, wanted: tuple[str, ...]) -> dict[str, float] | None:
+    """The values if they hold every wanted metric, else None."""
+    return values if values is not None and all(m in values for m in wanted) else None
+
+
+def _same_cut(stored: dict[tuple[Text, Lines], dict[str, dict[str, float]]], item_id: str, wanted: tuple[str, ...],
+              reference: str, comp: Any, text: Text, lines: Lines) -> dict[str, float] | None:
+    """Stored values of another text or window that cuts the same texts of this item, or None.
+    The same text under a window of as many lines cuts the same texts without cutting them."""
+    scored, n_lines, cut = comp.scored_text(text), window(reference, lines), None
+    for (other_text, other_lines), by_item in stored.items():
+        other = _complete(by_item.get(item_id), wanted)
+        if other is None:
+            continue
+        other_scored = scored if other_text == text else comp.scored_text(other_text)
+        if other_scored == scored and window(reference, other_lines) == n_lines:
+            return other
+        cut = cut or windowed(reference, scored, lines)
+        if windowed(reference, other_scored, other_lines) == cut:
+            return other
+    return None
 
 
 CAPTURE_PREFIX = "capture-"  # item ids of replayed captures (replay.run_inputs.capture_input)
