@@ -11,7 +11,9 @@ line window (`--lines auto`) as `fimreplay score` cuts them. Per pair:
         `codebleu.calc_codebleu(..., lang="javascript")` (the seed's scorer: the package has no
         Solidity and was given its JavaScript grammar), in a loop;
   ours: `replay.scoring.score_rows` (indel, exact, bleu, Solidity CodeBLEU with data flow), one
-        process, then `--workers` processes; caches emptied before every pass.
+        process, then `--workers` processes; caches emptied before every pass. Also pairs per
+        CPU-second (this process and its workers): on a machine shared with other work the
+        wall figures follow the load, the CPU figure much less.
 Re-score: the one-line pairs as a stored run, `score(run, lines="auto")` then `score(run,
 lines=1)` (the same cut texts for one-line references) and a report of the scored run.
 Targets: >= 3x bare, >= 3,000 pairs/s on 2 cores one-line, >= 1,000 multi-line, re-score >= 10x.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import resource
 import sys
 import tempfile
 import time
@@ -35,13 +38,15 @@ from scoring_pairs import Pair, pairs_of, solady_items  # noqa: E402
 from replay import scoring  # noqa: E402
 
 
-def best_of(fn: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+def timed(fn: Callable[[], object]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process and of the worker processes it waited for)."""
+    def cpu() -> float:
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+    t, c = time.perf_counter(), cpu()
+    fn()
+    return time.perf_counter() - t, cpu() - c
 
 
 def _clear_caches() -> None:
@@ -74,7 +79,7 @@ def bare_loop(pairs: list[Pair], lines: scoring.Lines = "auto") -> Callable[[], 
 
 def throughput(pairs: list[Pair], workers: int, repeats: int = 3, lines: scoring.Lines = "auto") -> dict[str, float]:
     """pairs/s of the bare loop, of ours in one process and in `workers` processes."""
-    bare = best_of(bare_loop(pairs, lines), 1)
+    bare, bare_cpu = timed(bare_loop(pairs, lines))
 
     def ours(n: int) -> Callable[[], object]:
         def run() -> None:
@@ -82,10 +87,11 @@ def throughput(pairs: list[Pair], workers: int, repeats: int = 3, lines: scoring
             scoring.score_rows(pairs, lines, workers=n)
         return run
 
-    one = best_of(ours(1), repeats)
-    many = best_of(ours(workers), repeats)
+    one = min((timed(ours(1)) for _ in range(repeats)), key=lambda r: r[0])
+    many = min((timed(ours(workers)) for _ in range(repeats)), key=lambda r: r[0])
     n = len(pairs)
-    return {"pairs": n, "bare": n / bare, "one": n / one, "many": n / many, "workers": workers}
+    return {"pairs": n, "bare": n / bare, "one": n / one[0], "many": n / many[0], "workers": workers,
+            "bare_cpu": n / bare_cpu, "one_cpu": n / one[1], "many_cpu": n / many[1]}
 
 
 def rescore(pairs: list[Pair], items: list, workers: int) -> dict[str, float]:
@@ -119,7 +125,8 @@ def rescore(pairs: list[Pair], items: list, workers: int) -> dict[str, float]:
 def print_throughput(label: str, r: dict[str, float]) -> None:
     print(f"{label}: {r['pairs']:,} pairs; bare libraries {r['bare']:7,.0f} pairs/s | ours 1 process {r['one']:7,.0f}"
           f" pairs/s ({r['one'] / r['bare']:.1f}x) | {r['workers']} processes {r['many']:7,.0f} pairs/s"
-          f" ({r['many'] / r['bare']:.1f}x)")
+          f" ({r['many'] / r['bare']:.1f}x)\n{'':{len(label)}}  per CPU-second: bare {r['bare_cpu']:,.0f} | ours"
+          f" {r['one_cpu']:,.0f} in 1 process ({r['one_cpu'] / r['bare_cpu']:.1f}x), {r['many_cpu']:,.0f} in {r['workers']}")
 
 
 def print_rescore(r: dict[str, float]) -> None:

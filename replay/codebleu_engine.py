@@ -131,41 +131,61 @@ def _combine(numerators: list[float], denominators: list[int], hyp_len: int, ref
     return bp * math.exp(math.fsum(logs))
 
 
-def _ngram_stats(ref: NgramCounts, hyp: NgramCounts) -> tuple[list[int], list[int]]:
-    """Clipped matches and candidate n-grams (at least 1) per order, for one pair."""
-    return ([sum(min(c, r[g]) for g, c in h.items()) for h, r in zip(hyp, ref)],
-            [max(1, sum(h.values())) for h in hyp])
+@dataclass(frozen=True, slots=True)
+class Grams:
+    """The n-gram side of a text for both BLEU parts, counted once: n-gram counts per order,
+    n-grams per order (at least 1: the denominators of both parts), its tokens' weights
+    (1 for a keyword, 0.2 otherwise) and its weighted unigram count (at least 1)."""
+
+    n_tokens: int
+    counts: NgramCounts
+    dens: tuple[int, ...]
+    weights: dict[str, float]
+    weighted_unigrams: float
 
 
-def _weighted_stats(ref: NgramCounts, hyp: NgramCounts, weights: dict[str, float]) -> tuple[list[float], list[float]]:
-    """Matches of the reference's n-grams in the candidate (recall), unigrams weighted, per order."""
-    nums: list[float] = []
-    dens: list[float] = []
-    for n, (r, h) in enumerate(zip(ref, hyp)):
-        clipped = {g: min(c, h[g]) for g, c in r.items()}
-        if n == 0:
-            nums.append(sum(c * weights[g[0]] for g, c in clipped.items()))
-            dens.append(max(1, sum(c * weights[g[0]] for g, c in r.items())))
-        else:
-            nums.append(sum(clipped.values()))
-            dens.append(max(1, sum(r.values())))
-    return nums, dens
+def _grams(tokens: Sequence[str], keywords: frozenset[str]) -> Grams:
+    counts = _counts(tokens)
+    weights = {t: 1 if t in keywords else 0.2 for t in tokens}
+    return Grams(n_tokens=len(tokens), counts=counts, dens=tuple(max(1, sum(c.values())) for c in counts), weights=weights,
+                 weighted_unigrams=max(1, sum(c * weights[g[0]] for g, c in counts[0].items())))
 
 
-def _keyword_weights(tokens: Sequence[str], keywords: frozenset[str]) -> dict[str, float]:
-    return {t: 1 if t in keywords else 0.2 for t in tokens}
+def _ngram_stats(ref: Grams, hyp: Grams) -> tuple[list[int], Sequence[float]]:
+    """Clipped matches and candidate n-grams per order, for one pair."""
+    return [sum(min(c, r[g]) for g, c in h.items() if g in r) for h, r in zip(hyp.counts, ref.counts)], hyp.dens
+
+
+def _weighted_stats(ref: Grams, hyp: Grams) -> tuple[list[float], Sequence[float]]:
+    """Matches of the reference's n-grams in the candidate (recall), unigrams weighted, per
+    order. The weighted unigram sum runs in the reference's n-gram order, as the package's
+    (terms of n-grams the candidate lacks are 0 and leave the sum as it is)."""
+    h1, w = hyp.counts[0], ref.weights
+    nums: list[float] = [sum(min(c, h1[g]) * w[g[0]] for g, c in ref.counts[0].items() if g in h1)]
+    nums += [sum(min(c, h[g]) for g, c in r.items() if g in h) for r, h in zip(ref.counts[1:], hyp.counts[1:])]
+    return nums, (ref.weighted_unigrams, *ref.dens[1:])
 
 
 def ngram_match(references: Sequence[list[str]], hypotheses: Sequence[list[str]]) -> float:
     """Corpus BLEU-4 (clipped precision), one reference per hypothesis."""
-    return _corpus_bleu([_ngram_stats(_counts(r), _counts(h)) for r, h in zip(references, hypotheses)],
-                        sum(map(len, hypotheses)), sum(map(len, references)))
+    refs, hyps = [_grams(r, frozenset()) for r in references], [_grams(h, frozenset()) for h in hypotheses]
+    return _ngram_match(refs, hyps)
 
 
 def weighted_ngram_match(references: Sequence[list[str]], hypotheses: Sequence[list[str]], keywords: frozenset[str]) -> float:
     """Corpus BLEU-4 over n-gram recall, unigrams weighted 1 (keyword) or 0.2 (other token)."""
-    stats = [_weighted_stats(_counts(r), _counts(h), _keyword_weights(r, keywords)) for r, h in zip(references, hypotheses)]
-    return _corpus_bleu(stats, sum(map(len, hypotheses)), _WEIGHTED_REF_LEN * len(references))
+    refs, hyps = [_grams(r, keywords) for r in references], [_grams(h, keywords) for h in hypotheses]
+    return _weighted_ngram_match(refs, hyps)
+
+
+def _ngram_match(refs: Sequence[Grams], hyps: Sequence[Grams]) -> float:
+    return _corpus_bleu([_ngram_stats(r, h) for r, h in zip(refs, hyps)], sum(h.n_tokens for h in hyps),
+                        sum(r.n_tokens for r in refs))
+
+
+def _weighted_ngram_match(refs: Sequence[Grams], hyps: Sequence[Grams]) -> float:
+    return _corpus_bleu([_weighted_stats(r, h) for r, h in zip(refs, hyps)], sum(h.n_tokens for h in hyps),
+                        _WEIGHTED_REF_LEN * len(refs))
 
 
 # The package measures the "closest reference length" of the weighted BLEU on its [tokens,
@@ -237,13 +257,11 @@ def _flow(root: Any, code: str, lang: CodeBleuLanguage) -> list[tuple[str, str, 
 @dataclass(frozen=True, slots=True)
 class Analysis:
     """What CodeBLEU needs of one text, made once per text and language (the same reference is
-    compared with many candidates, under several line windows): its tokens' n-gram counts, the
-    keyword weights of its tokens, the s-expressions of its syntax tree and its data-flow edges
+    compared with many candidates, under several line windows): its tokens' n-grams (Grams),
+    the s-expressions of its syntax tree and its data-flow edges
     (tree and data flow from one parse of the text without comments)."""
 
-    n_tokens: int
-    counts: NgramCounts
-    weights: dict[str, float]
+    grams: Grams
     subtrees: tuple[str, ...]
     subtree_set: frozenset[str]
     flow: tuple[tuple[str, str, list[str]], ...]
@@ -258,8 +276,7 @@ def analyse(text: str, name: str) -> Analysis:
     code = _without_comments(stripped, lang)
     root = _parser(name).parse(code.encode("utf-8")).root_node
     subtrees = _subtrees(root)
-    return Analysis(n_tokens=len(tokens), counts=_counts(tokens), weights=_keyword_weights(tokens, lang.keywords),
-                    subtrees=tuple(subtrees), subtree_set=frozenset(subtrees), flow=tuple(_flow(root, code, lang)))
+    return Analysis(grams=_grams(tokens, lang.keywords), subtrees=tuple(subtrees), subtree_set=frozenset(subtrees), flow=tuple(_flow(root, code, lang)))
 
 
 def _flow_matches(ref: Analysis, hyp: Analysis) -> int:
@@ -280,13 +297,11 @@ def calc_codebleu(references: Sequence[str], hypotheses: Sequence[str], lang: st
         raise ValueError("as many references as hypotheses are needed")
     refs = [analyse(r, lang) for r in references]
     hyps = [analyse(h, lang) for h in hypotheses]
-    hyp_len, ref_len = sum(h.n_tokens for h in hyps), sum(r.n_tokens for r in refs)
     syntax_total = sum(len(r.subtrees) for r in refs)
     flow_total = sum(len(r.flow) for r in refs)
     parts = {
-        "ngram_match_score": _corpus_bleu([_ngram_stats(r.counts, h.counts) for r, h in zip(refs, hyps)], hyp_len, ref_len),
-        "weighted_ngram_match_score": _corpus_bleu([_weighted_stats(r.counts, h.counts, r.weights) for r, h in zip(refs, hyps)],
-                                                   hyp_len, _WEIGHTED_REF_LEN * len(refs)),
+        "ngram_match_score": _ngram_match([r.grams for r in refs], [h.grams for h in hyps]),
+        "weighted_ngram_match_score": _weighted_ngram_match([r.grams for r in refs], [h.grams for h in hyps]),
         "syntax_match_score": sum(sum(1 for t in r.subtrees if t in h.subtree_set) for r, h in zip(refs, hyps)) / syntax_total,
         "dataflow_match_score": sum(_flow_matches(r, h) for r, h in zip(refs, hyps)) / flow_total if flow_total else 0.0,
     }

@@ -59,17 +59,24 @@ def token_index(root: Any, code: str) -> dict[tuple[int, int], tuple[int, str]]:
     """The tree's leaves, in order: (start byte, end byte) -> (position, text). The leaves and
     their texts are the `codebleu` package's (codebleu/parser/utils.py tree_to_token_index and
     index_to_code_token), keyed by byte offsets instead of (row, column) points: the same
-    spans, without making two point objects for every lookup."""
+    spans, without making two point objects for every lookup. In ASCII text a byte offset is a
+    character offset, so a one-line leaf's text is that slice of the text (the package joins
+    the lines of a multi-line leaf without their newlines: those go through its function)."""
     from codebleu.parser import index_to_code_token
 
     lines = code.split("\n")
+    ascii_text = code.isascii()
     index: dict[tuple[int, int], tuple[int, str]] = {}
     stack = [root]
     position = 0
     while stack:
         node = stack.pop()
         if _is_leaf(node):
-            index[(node.start_byte, node.end_byte)] = (position, index_to_code_token((node.start_point, node.end_point), lines))
+            start, end = node.start_byte, node.end_byte
+            text = code[start:end] if ascii_text else "\n"
+            if "\n" in text:
+                text = index_to_code_token((node.start_point, node.end_point), lines)
+            index[(start, end)] = (position, text)
             position += 1
         else:
             stack.extend(reversed(node.children))
