@@ -69,12 +69,12 @@ def _quiet_codebleu() -> None:
 def codebleu_supports(language: str) -> bool:
     """Solidity (ours), or a language of the `codebleu` package whose tree-sitter grammar
     package (`tree_sitter_<language>`, as codebleu/utils.py imports it) is installed."""
+    if language == "solidity":
+        return True
     import importlib.util
 
     from codebleu.utils import AVAILABLE_LANGS
 
-    if language == "solidity":
-        return True
     return language in AVAILABLE_LANGS and importlib.util.find_spec(f"tree_sitter_{language}") is not None
 
 

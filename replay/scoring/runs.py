@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import msgspec
+
+from replay.records import FimItem
 from replay.rejects import Reject
 from replay.scoring.aggregate import ScoredItem, aggregate
 from replay.scoring.metrics import METRIC_NAMES, TEXTS, Lines, Text, codebleu_supports, parse_lines, window, windowed
@@ -66,7 +69,7 @@ def run_pairs(store: Any, run_id: str, text: Text = "shown") -> tuple[list[tuple
 
 def run_entries(store: Any, run_id: str) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
     """A stored run's completions with their references (run_pairs, before a text is picked)."""
-    items = {it.id: (it.file, it.language, it.middle) for it in store.items()}
+    items = item_references(store)
     entries: list[RunEntry] = []
     rejects = []
     counts = {"n_errors": 0, "n_stop_cut": 0, "n_changed": 0, "n_nothing_shown": 0, "chars_removed": 0, "n_no_stage": 0}
@@ -94,6 +97,20 @@ def run_entries(store: Any, run_id: str) -> tuple[list[RunEntry], list[Reject], 
     return entries, rejects, counts
 
 
+# What scoring reads of a benchmark item: FimItem's fields (and defaults) it needs, so that
+# the prefix and suffix of every item (most of its record) are not made into strings.
+_ItemReference = msgspec.defstruct("_ItemReference", [(f.name, f.type, f.default) for f in msgspec.structs.fields(FimItem)
+                                                      if f.name in ("id", "file", "language", "middle")])
+
+
+def item_references(store: Any) -> dict[str, tuple[str, str, str]]:
+    """Item id -> (file, language, middle) of every benchmark item in the store (the store's
+    FimItem records, read with only those fields)."""
+    decode = msgspec.json.Decoder(_ItemReference).decode
+    refs = (decode(row[0]) for row in store.query("SELECT record FROM items ORDER BY rowid"))
+    return {r.id: (r.file, r.language, r.middle) for r in refs}  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True)
 class RunScores:
     rows: list[ScoredItem]
@@ -116,33 +133,35 @@ def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
     entries, rejects, counts = run_entries(store, run_id)
     stored = stored_scores(store, run_id)
     here = stored.pop((text, lines), {})
+    scored = [comp.scored_text(text) for *_, comp in entries]
     todo: list[tuple[int, str, str, str]] = []
     values: list[dict[str, float] | None] = []
     for n, (item_id, _, language, reference, comp) in enumerate(entries):
         wanted = _metrics_of(language)
         found = _complete(here.get(item_id), wanted)
         if found is None:
-            found = _same_cut(stored, item_id, wanted, reference, comp, text, lines)
+            found = _same_cut(stored, item_id, wanted, reference, comp, scored[n], text, lines)
             if found is None:
-                todo.append((n, language, *windowed(reference, comp.scored_text(text), lines)))
+                todo.append((n, language, *windowed(reference, scored[n], lines)))
         values.append(found)
     if todo:
         for (n, *_), v in zip(todo, score_many([t[1:] for t in todo], workers)):  # type: ignore[misc]
             values[n] = v
-    rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(ref), reference=ref, completion=comp.scored_text(text))
-            for (i, f, _, ref, comp), v in zip(entries, values)]
+    rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(ref), reference=ref, completion=c)
+            for (i, f, _, ref, _), c, v in zip(entries, scored, values)]
     store_scores(store, run_id, [rows[n] for n, *_ in todo], text, lines)
     return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo))
 
 
 def stored_scores(store: Any, run_id: str) -> dict[tuple[Text, Lines], dict[str, dict[str, float]]]:
-    """The scores the store holds for a run: (text, window) -> item id -> metric -> value."""
+    """The scores the store holds for a run: (text, window) -> item id -> metric -> value
+    (read in the table's order: no sort, the file column left out)."""
     out: dict[tuple[Text, Lines], dict[str, dict[str, float]]] = {}
-    for score in store.scores(run_id):
-        key = parse_metric_key(score.metric)
-        if key is not None:
-            metric, text, lines = key
-            out.setdefault((text, lines), {}).setdefault(score.item_id, {})[metric] = score.value
+    for item_id, key, value in store.query("SELECT item_id, metric, value FROM scores WHERE run_id = ?", (run_id,)):
+        parsed = parse_metric_key(key)
+        if parsed is not None:
+            metric, text, lines = parsed
+            out.setdefault((text, lines), {}).setdefault(item_id, {})[metric] = value
     return out
 
 
@@ -158,10 +177,11 @@ def _complete(values: dict[str, float] | None, wanted: tuple[str, ...]) -> dict[
 
 
 def _same_cut(stored: dict[tuple[Text, Lines], dict[str, dict[str, float]]], item_id: str, wanted: tuple[str, ...],
-              reference: str, comp: Any, text: Text, lines: Lines) -> dict[str, float] | None:
-    """Stored values of another text or window that cuts the same texts of this item, or None.
-    The same text under a window of as many lines cuts the same texts without cutting them."""
-    scored, n_lines, cut = comp.scored_text(text), window(reference, lines), None
+              reference: str, comp: Any, scored: str, text: Text, lines: Lines) -> dict[str, float] | None:
+    """Stored values of another text or window that cuts the same texts of this item (`scored`:
+    its text `text`), or None. The same text under a window of as many lines cuts the same
+    texts without cutting them."""
+    n_lines, cut = window(reference, lines), None
     for (other_text, other_lines), by_item in stored.items():
         other = _complete(by_item.get(item_id), wanted)
         if other is None:
