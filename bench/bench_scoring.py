@@ -1,88 +1,153 @@
-"""Scoring throughput: Indel pairs/s through replay.scoring against a bare rapidfuzz loop.
+"""Scoring throughput: all four metrics through replay.scoring against the bare reference
+libraries on the same pairs, and a second `score` of a run with another line window.
 
-Run: python bench/bench_scoring.py [--pairs N] [--corpus PATH_OR_NAME]
-Prints pairs/s of (a) a bare `Indel.normalized_similarity` loop, (b) the `replay.scoring.indel`
-metric in the same loop, (c) `replay.scoring.indel_many` (rapidfuzz's cpdist), and the ratio of
-each to (a), measured in this run. Targets: >= 1M Indel pairs/s, >= 0.8x bare. The pairs are
-real benchmark items (middle vs a shifted middle) cut by evalgen from a corpus (default: the
-demo corpus, or a generated one if it cannot be made). Also times BLEU and CodeBLEU per pair.
+Run: python bench/bench_scoring.py [--pairs N] [--multi-pairs N] [--workers N] [--corpus PATH_OR_NAME]
+(the bench extra: `pip install -e '.[bench]'`, for the `codebleu` package's JavaScript grammar)
+
+Pairs: solady 0.1.26 line-mode items (7,000+ one-line middles; 4-line middles for the
+multi-line figure) with model-like completions (bench/scoring_pairs.py), cut to the reference's
+line window (`--lines auto`) as `fimreplay score` cuts them. Per pair:
+  bare: rapidfuzz `Indel.normalized_similarity`, `==`, sacrebleu `BLEU.sentence_score` and
+        `codebleu.calc_codebleu(..., lang="javascript")` (the seed's scorer: the package has no
+        Solidity and was given its JavaScript grammar), in a loop;
+  ours: `replay.scoring.score_rows` (indel, exact, bleu, Solidity CodeBLEU with data flow), one
+        process, then `--workers` processes; caches emptied before every pass. Also pairs per
+        CPU-second (this process and its workers): on a machine shared with other work the
+        wall figures follow the load, the CPU figure much less.
+Re-score: the one-line pairs as a stored run, `score(run, lines="auto")` then `score(run,
+lines=1)` (the same cut texts for one-line references) and a report of the scored run.
+Targets: >= 3x bare, >= 3,000 pairs/s on 2 cores one-line, >= 1,000 multi-line, re-score >= 10x.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import resource
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rapidfuzz.distance import Indel  # noqa: E402
+from scoring_pairs import Pair, pairs_of, solady_items  # noqa: E402
 
 from replay import scoring  # noqa: E402
-from replay.corpus.evalgen import EvalgenOptions, collect_files, generate  # noqa: E402
 
 
-def pairs_from(corpus: str, n: int) -> list[tuple[str, str]]:
-    from replay.corpus.sources import resolve_corpus_arg
+def timed(fn: Callable[[], object]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process and of the worker processes it waited for)."""
+    def cpu() -> float:
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
-    root = resolve_corpus_arg(corpus)
-    items = generate(collect_files([root], ["sol"]), EvalgenOptions(per_file=20, mode="span", max_middle=200)).items
-    base = [(it.middle, it.middle[1:] + it.suffix[:1]) for it in items]
-    return [base[i % len(base)] for i in range(n)]
+    t, c = time.perf_counter(), cpu()
+    fn()
+    return time.perf_counter() - t, cpu() - c
 
 
-def best_of(fn, repeats: int = 5) -> float:
-    times = []
-    for _ in range(repeats):
+def _clear_caches() -> None:
+    from replay.codebleu_engine import analyse
+    from replay.scoring.sentence_bleu import ngram_counts
+
+    analyse.cache_clear()
+    ngram_counts.cache_clear()
+
+
+def bare_loop(pairs: list[Pair], lines: scoring.Lines = "auto") -> Callable[[], object]:
+    """The reference libraries pair by pair on the same cut texts."""
+    from codebleu import calc_codebleu
+    from rapidfuzz.distance import Indel
+    from sacrebleu.metrics import BLEU
+
+    logging.getLogger().setLevel(logging.ERROR)  # the package warns on every pair without data flow
+    sacre = BLEU(tokenize="13a", smooth_method="exp", effective_order=True)
+    cut = [scoring.windowed(ref, comp, lines) for _, _, _, ref, comp in pairs]
+
+    def run() -> None:
+        for ref, comp in cut:
+            Indel.normalized_similarity(ref, comp)
+            _ = ref == comp
+            sacre.sentence_score(comp, [ref])
+            calc_codebleu([ref], [comp], lang="javascript", weights=(0.5, 0.0, 0.5, 0.0))
+
+    return run
+
+
+def throughput(pairs: list[Pair], workers: int, repeats: int = 3, lines: scoring.Lines = "auto") -> dict[str, float]:
+    """pairs/s of the bare loop, of ours in one process and in `workers` processes."""
+    bare, bare_cpu = timed(bare_loop(pairs, lines))
+
+    def ours(n: int) -> Callable[[], object]:
+        def run() -> None:
+            _clear_caches()
+            scoring.score_rows(pairs, lines, workers=n)
+        return run
+
+    one = min((timed(ours(1)) for _ in range(repeats)), key=lambda r: r[0])
+    many = min((timed(ours(workers)) for _ in range(repeats)), key=lambda r: r[0])
+    n = len(pairs)
+    return {"pairs": n, "bare": n / bare, "one": n / one[0], "many": n / many[0], "workers": workers,
+            "bare_cpu": n / bare_cpu, "one_cpu": n / one[1], "many_cpu": n / many[1]}
+
+
+def rescore(pairs: list[Pair], items: list, workers: int) -> dict[str, float]:
+    """Seconds of a first `score` of a stored run, of a second with another window, of a report."""
+    from replay.records import Completion
+    from replay.store import Store
+    from replay.usecases.score import report, score
+
+    comps = {p[0]: p[4] for p in pairs}
+    with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "bench.db") as store:
+        store.add_items(items)
+        store.create_run("bench", {"backend": "llamacpp", "model": "m", "profile": "standard"})
+        with store.transaction():
+            for it in items:
+                store.add_completion("bench", Completion(item_id=it.id, text=comps[it.id], raw_text=comps[it.id],
+                                                         backend="llamacpp", model="m"))
+        _clear_caches()
         t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+        first = score(store, "bench", lines="auto", workers=workers)
+        t_first = time.perf_counter() - t
+        t = time.perf_counter()
+        second = score(store, "bench", lines=1, workers=workers)
+        t_second = time.perf_counter() - t
+        t = time.perf_counter()
+        report(store, ["bench"], "json", lines=1)
+        t_report = time.perf_counter() - t
+    return {"first": t_first, "second": t_second, "report": t_report, "scored": first["n_scored"],
+            "reused": second["n_reused"]}
+
+
+def print_throughput(label: str, r: dict[str, float]) -> None:
+    print(f"{label}: {r['pairs']:,} pairs; bare libraries {r['bare']:7,.0f} pairs/s | ours 1 process {r['one']:7,.0f}"
+          f" pairs/s ({r['one'] / r['bare']:.1f}x) | {r['workers']} processes {r['many']:7,.0f} pairs/s"
+          f" ({r['many'] / r['bare']:.1f}x)\n{'':{len(label)}}  per CPU-second: bare {r['bare_cpu']:,.0f} | ours"
+          f" {r['one_cpu']:,.0f} in 1 process ({r['one_cpu'] / r['bare_cpu']:.1f}x), {r['many_cpu']:,.0f} in {r['workers']}")
+
+
+def print_rescore(r: dict[str, float]) -> None:
+    print(f"re-score: first score {r['first']:.2f} s ({r['scored']:,} scored), second with --lines 1 {r['second']:.2f} s"
+          f" ({r['reused']:,} reused): {r['first'] / r['second']:.1f}x faster; report of the scored run {r['report']:.2f} s")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--pairs", type=int, default=200_000)
-    ap.add_argument("--corpus", default=None, help="folder or corpus name (default: the demo corpus)")
+    ap.add_argument("--pairs", type=int, default=0, help="one-line pairs (default: every item, 7,000+)")
+    ap.add_argument("--multi-pairs", type=int, default=2000)
+    ap.add_argument("--workers", type=int, default=scoring.default_workers())
+    ap.add_argument("--corpus", default=None, help="folder or corpus name (default: solady 0.1.26 via npm pack)")
     args = ap.parse_args()
-    if args.corpus is None:
-        from replay.corpus.sources import DEMO_CORPUS, ensure_corpus
-
-        args.corpus = str(ensure_corpus(DEMO_CORPUS))
-    pairs = pairs_from(args.corpus, args.pairs)
-    refs = [a for a, _ in pairs]
-    comps = [b for _, b in pairs]
-    mean_len = sum(map(len, refs)) / len(refs)
-    sim = Indel.normalized_similarity
-    metric = scoring.indel
-
-    def bare() -> None:
-        for a, b in pairs:
-            sim(a, b)
-
-    def ours() -> None:
-        for a, b in pairs:
-            metric(a, b)
-
-    def many() -> None:
-        scoring.indel_many(refs, comps)
-
-    t_bare, t_ours, t_many = best_of(bare), best_of(ours), best_of(many)
-    n = len(pairs)
-    print(f"pairs: {n}, mean reference length {mean_len:.1f} chars, corpus {args.corpus}")
-    print(f"bare rapidfuzz loop     : {n / t_bare:12,.0f} pairs/s")
-    print(f"replay.scoring.indel    : {n / t_ours:12,.0f} pairs/s  ratio {t_bare / t_ours:.2f}x bare")
-    print(f"replay.scoring.indel_many: {n / t_many:11,.0f} pairs/s  ratio {t_bare / t_many:.2f}x bare")
-    few = pairs[:300]
-    t = time.perf_counter()
-    for a, b in few:
-        scoring.bleu(a, b)
-    print(f"bleu (sacrebleu)        : {len(few) / (time.perf_counter() - t):12,.0f} pairs/s")
-    t = time.perf_counter()
-    for a, b in few:
-        scoring.codebleu(a, b)
-    print(f"codebleu (solidity)     : {len(few) / (time.perf_counter() - t):12,.0f} pairs/s")
+    items = solady_items(1, corpus=args.corpus)
+    items = items[: args.pairs or len(items)]
+    one_line = pairs_of(items)
+    multi = pairs_of(solady_items(4, per_file=20, corpus=args.corpus))[: args.multi_pairs]
+    print_throughput("one-line", throughput(one_line, args.workers))
+    print_throughput("4-line  ", throughput(multi, args.workers))
+    print_rescore(rescore(one_line, items, args.workers))
 
 
 if __name__ == "__main__":

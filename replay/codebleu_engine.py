@@ -36,7 +36,7 @@ from typing import Any
 
 import tree_sitter
 
-DfgFunction = Callable[[Any, dict, dict], tuple[list, dict]]
+DfgFunction = Callable[[Any, str], list]  # (tree root, its text) -> raw data-flow edges
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,6 @@ def _package_keywords(lang: str) -> frozenset[str]:
 
 def _package_language(lang: str) -> CodeBleuLanguage:
     """A language the `codebleu` package supports, described with the package's own parts."""
-    from codebleu.dataflow_match import dfg_function
     from codebleu.parser import remove_comments_and_docstrings
     from codebleu.utils import get_tree_sitter_language
 
@@ -67,9 +66,20 @@ def _package_language(lang: str) -> CodeBleuLanguage:
         name=lang,
         grammar=lambda: get_tree_sitter_language(lang),
         keywords=_package_keywords(lang),
-        dataflow=dfg_function[lang],
+        dataflow=lambda root, code: _package_dataflow(lang, root, code),
         strip_comments=lambda s: remove_comments_and_docstrings(s, lang),
     )
+
+
+def _package_dataflow(lang: str, root: Any, code: str) -> list:
+    """The package's data-flow extractor over its own token index (codebleu/dataflow_match.py)."""
+    from codebleu.dataflow_match import dfg_function
+    from codebleu.parser import index_to_code_token, tree_to_token_index
+
+    lines = code.split("\n")
+    index_to_code = {span: (i, index_to_code_token(span, lines)) for i, span in enumerate(tree_to_token_index(root))}
+    edges, _ = dfg_function[lang](root, index_to_code, {})
+    return edges
 
 
 @lru_cache(maxsize=None)
@@ -81,7 +91,7 @@ def language(name: str) -> CodeBleuLanguage:
         from replay import solidity
 
         return CodeBleuLanguage(name="solidity", grammar=tree_sitter_solidity.language, keywords=solidity.keywords(),
-                                dataflow=solidity.dfg_solidity, strip_comments=solidity.strip_comments)
+                                dataflow=solidity.dataflow, strip_comments=solidity.strip_comments)
     from codebleu.utils import AVAILABLE_LANGS
 
     if name not in AVAILABLE_LANGS:
@@ -100,6 +110,13 @@ def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
     return Counter(zip(*(tokens[i:] for i in range(n)))) if len(tokens) >= n else Counter()
 
 
+NgramCounts = tuple[Counter[tuple[str, ...]], ...]  # orders 1..4
+
+
+def _counts(tokens: Sequence[str]) -> NgramCounts:
+    return tuple(_ngrams(tokens, n) for n in range(1, 5))
+
+
 def _combine(numerators: list[float], denominators: list[int], hyp_len: int, ref_len: int) -> float:
     """BLEU-4 from per-order counts: smoothing method 1 (epsilon 0.1), brevity penalty."""
     if numerators[0] == 0:
@@ -114,41 +131,76 @@ def _combine(numerators: list[float], denominators: list[int], hyp_len: int, ref
     return bp * math.exp(math.fsum(logs))
 
 
+@dataclass(frozen=True, slots=True)
+class Grams:
+    """The n-gram side of a text for both BLEU parts, counted once: n-gram counts per order,
+    n-grams per order (at least 1: the denominators of both parts), its tokens' weights
+    (1 for a keyword, 0.2 otherwise) and its weighted unigram count (at least 1)."""
+
+    n_tokens: int
+    counts: NgramCounts
+    dens: tuple[int, ...]
+    weights: dict[str, float]
+    weighted_unigrams: float
+
+
+def _grams(tokens: Sequence[str], keywords: frozenset[str]) -> Grams:
+    counts = _counts(tokens)
+    weights = {t: 1 if t in keywords else 0.2 for t in tokens}
+    return Grams(n_tokens=len(tokens), counts=counts, dens=tuple(max(1, sum(c.values())) for c in counts), weights=weights,
+                 weighted_unigrams=max(1, sum(c * weights[g[0]] for g, c in counts[0].items())))
+
+
+def _ngram_stats(ref: Grams, hyp: Grams) -> tuple[list[int], Sequence[float]]:
+    """Clipped matches and candidate n-grams per order, for one pair."""
+    return [sum(min(c, r[g]) for g, c in h.items() if g in r) for h, r in zip(hyp.counts, ref.counts)], hyp.dens
+
+
+def _weighted_stats(ref: Grams, hyp: Grams) -> tuple[list[float], Sequence[float]]:
+    """Matches of the reference's n-grams in the candidate (recall), unigrams weighted, per
+    order. The weighted unigram sum runs in the reference's n-gram order, as the package's
+    (terms of n-grams the candidate lacks are 0 and leave the sum as it is)."""
+    h1, w = hyp.counts[0], ref.weights
+    nums: list[float] = [sum(min(c, h1[g]) * w[g[0]] for g, c in ref.counts[0].items() if g in h1)]
+    nums += [sum(min(c, h[g]) for g, c in r.items() if g in h) for r, h in zip(ref.counts[1:], hyp.counts[1:])]
+    return nums, (ref.weighted_unigrams, *ref.dens[1:])
+
+
 def ngram_match(references: Sequence[list[str]], hypotheses: Sequence[list[str]]) -> float:
     """Corpus BLEU-4 (clipped precision), one reference per hypothesis."""
-    num = [0.0] * 4
-    den = [0] * 4
-    hyp_len = ref_len = 0
-    for ref, hyp in zip(references, hypotheses):
-        for n in range(1, 5):
-            h, r = _ngrams(hyp, n), _ngrams(ref, n)
-            num[n - 1] += sum(min(c, r[g]) for g, c in h.items())
-            den[n - 1] += max(1, sum(h.values()))
-        hyp_len += len(hyp)
-        ref_len += len(ref)
-    return _combine(num, den, hyp_len, ref_len)
+    refs, hyps = [_grams(r, frozenset()) for r in references], [_grams(h, frozenset()) for h in hypotheses]
+    return _ngram_match(refs, hyps)
 
 
 def weighted_ngram_match(references: Sequence[list[str]], hypotheses: Sequence[list[str]], keywords: frozenset[str]) -> float:
     """Corpus BLEU-4 over n-gram recall, unigrams weighted 1 (keyword) or 0.2 (other token)."""
+    refs, hyps = [_grams(r, keywords) for r in references], [_grams(h, keywords) for h in hypotheses]
+    return _weighted_ngram_match(refs, hyps)
+
+
+def _ngram_match(refs: Sequence[Grams], hyps: Sequence[Grams]) -> float:
+    return _corpus_bleu([_ngram_stats(r, h) for r, h in zip(refs, hyps)], sum(h.n_tokens for h in hyps),
+                        sum(r.n_tokens for r in refs))
+
+
+def _weighted_ngram_match(refs: Sequence[Grams], hyps: Sequence[Grams]) -> float:
+    return _corpus_bleu([_weighted_stats(r, h) for r, h in zip(refs, hyps)], sum(h.n_tokens for h in hyps),
+                        _WEIGHTED_REF_LEN * len(refs))
+
+
+# The package measures the "closest reference length" of the weighted BLEU on its [tokens,
+# weights] pair, whose length is 2 (codebleu/weighted_ngram_match.py closest_ref_length): kept.
+_WEIGHTED_REF_LEN = 2
+
+
+def _corpus_bleu(stats: Sequence[tuple[Sequence[float], Sequence[float]]], hyp_len: int, ref_len: int) -> float:
+    """Per-pair statistics summed in pair order (the package's corpus sums), then combined."""
     num = [0.0] * 4
     den = [0] * 4
-    hyp_len = ref_len = 0
-    for ref, hyp in zip(references, hypotheses):
-        weights = {t: 1 if t in keywords else 0.2 for t in ref}
-        for n in range(1, 5):
-            h, r = _ngrams(hyp, n), _ngrams(ref, n)
-            clipped = {g: min(c, h[g]) for g, c in r.items()}
-            if n == 1:
-                num[0] += sum(c * weights[g[0]] for g, c in clipped.items())
-                den[0] += max(1, sum(c * weights[g[0]] for g, c in r.items()))  # type: ignore[call-overload]
-            else:
-                num[n - 1] += sum(clipped.values())
-                den[n - 1] += max(1, sum(r.values()))
-        hyp_len += len(hyp)
-        # The package measures the "closest reference length" on its [tokens, weights] pair,
-        # whose length is 2 (codebleu/weighted_ngram_match.py closest_ref_length): kept.
-        ref_len += 2
+    for nums, dens in stats:
+        for i in range(4):
+            num[i] += nums[i]
+            den[i] += dens[i]  # type: ignore[call-overload]
     return _combine(num, den, hyp_len, ref_len)
 
 
@@ -170,36 +222,22 @@ def _subtrees(root: Any) -> list[str]:
     return out
 
 
-def syntax_match(references: Sequence[str], hypotheses: Sequence[str], name: str) -> float:
-    lang, parser = language(name), _parser(name)
-    matched = total = 0
-    for ref, hyp in zip(references, hypotheses):
-        cand = set(_subtrees(parser.parse(_without_comments(hyp, lang).encode("utf-8")).root_node))
-        ref_trees = _subtrees(parser.parse(_without_comments(ref, lang).encode("utf-8")).root_node)
-        matched += sum(1 for t in ref_trees if t in cand)
-        total += len(ref_trees)
-    return matched / total
-
-
 def data_flow(code: str, name: str) -> list[tuple[str, str, list[str]]]:
     """The normalised data-flow edges of `code`: (variable, relation, [sources]) renamed var_i."""
-    from codebleu.parser import index_to_code_token, tree_to_token_index
-
-    lang, parser = language(name), _parser(name)
     try:
-        root = parser.parse(code.encode("utf-8")).root_node
-        spans = tree_to_token_index(root)
-        lines = code.split("\n")
-        index_to_code = {span: (i, index_to_code_token(span, lines)) for i, span in enumerate(spans)}
-        try:
-            edges, _ = lang.dataflow(root, index_to_code, {})
-        except Exception:
-            edges = []
-        edges = sorted(edges, key=lambda e: e[1])
-        linked = {e[1] for e in edges if e[-1]} | {x for e in edges for x in e[-1]}
-        edges = [e for e in edges if e[1] in linked]
+        root = _parser(name).parse(code.encode("utf-8")).root_node
     except Exception:
+        return []
+    return _flow(root, code, language(name))
+
+
+def _flow(root: Any, code: str, lang: CodeBleuLanguage) -> list[tuple[str, str, list[str]]]:
+    try:
+        edges = sorted(lang.dataflow(root, code), key=lambda e: e[1])
+    except Exception:  # as the package: a text whose extractor fails has no data flow
         edges = []
+    linked = {e[1] for e in edges if e[-1]} | {x for e in edges for x in e[-1]}
+    edges = [e for e in edges if e[1] in linked]
     merged: dict[int, tuple] = {}
     for e in edges:
         if e[1] in merged:
@@ -216,18 +254,40 @@ def data_flow(code: str, name: str) -> list[tuple[str, str, list[str]]]:
     return out
 
 
-def dataflow_match(references: Sequence[str], hypotheses: Sequence[str], name: str) -> float:
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What CodeBLEU needs of one text, made once per text and language (the same reference is
+    compared with many candidates, under several line windows): its tokens' n-grams (Grams),
+    the s-expressions of its syntax tree and its data-flow edges
+    (tree and data flow from one parse of the text without comments)."""
+
+    grams: Grams
+    subtrees: tuple[str, ...]
+    subtree_set: frozenset[str]
+    flow: tuple[tuple[str, str, list[str]], ...]
+
+
+@lru_cache(maxsize=1 << 15)
+def analyse(text: str, name: str) -> Analysis:
+    """The Analysis of `text` in language `name` (cached by content)."""
     lang = language(name)
-    matched = total = 0
-    for ref, hyp in zip(references, hypotheses):
-        cand = data_flow(_without_comments(hyp, lang), name)
-        ref_flow = data_flow(_without_comments(ref, lang), name)
-        total += len(ref_flow)
-        for edge in ref_flow:
-            if edge in cand:
-                matched += 1
-                cand.remove(edge)
-    return matched / total if total else 0.0
+    stripped = text.strip()
+    tokens = stripped.split()
+    code = _without_comments(stripped, lang)
+    root = _parser(name).parse(code.encode("utf-8")).root_node
+    subtrees = _subtrees(root)
+    return Analysis(grams=_grams(tokens, lang.keywords), subtrees=tuple(subtrees), subtree_set=frozenset(subtrees), flow=tuple(_flow(root, code, lang)))
+
+
+def _flow_matches(ref: Analysis, hyp: Analysis) -> int:
+    """Reference edges found among the candidate's, each candidate edge used once."""
+    cand = list(hyp.flow)
+    matched = 0
+    for edge in ref.flow:
+        if edge in cand:
+            matched += 1
+            cand.remove(edge)
+    return matched
 
 
 def calc_codebleu(references: Sequence[str], hypotheses: Sequence[str], lang: str,
@@ -235,15 +295,15 @@ def calc_codebleu(references: Sequence[str], hypotheses: Sequence[str], lang: st
     """CodeBLEU of hypotheses against one reference each; keys as `codebleu.calc_codebleu`."""
     if len(references) != len(hypotheses):
         raise ValueError("as many references as hypotheses are needed")
-    refs = [r.strip() for r in references]
-    hyps = [h.strip() for h in hypotheses]
-    ref_tokens = [r.split() for r in refs]
-    hyp_tokens = [h.split() for h in hyps]
+    refs = [analyse(r, lang) for r in references]
+    hyps = [analyse(h, lang) for h in hypotheses]
+    syntax_total = sum(len(r.subtrees) for r in refs)
+    flow_total = sum(len(r.flow) for r in refs)
     parts = {
-        "ngram_match_score": ngram_match(ref_tokens, hyp_tokens),
-        "weighted_ngram_match_score": weighted_ngram_match(ref_tokens, hyp_tokens, language(lang).keywords),
-        "syntax_match_score": syntax_match(refs, hyps, lang),
-        "dataflow_match_score": dataflow_match(refs, hyps, lang),
+        "ngram_match_score": _ngram_match([r.grams for r in refs], [h.grams for h in hyps]),
+        "weighted_ngram_match_score": _weighted_ngram_match([r.grams for r in refs], [h.grams for h in hyps]),
+        "syntax_match_score": sum(sum(1 for t in r.subtrees if t in h.subtree_set) for r, h in zip(refs, hyps)) / syntax_total,
+        "dataflow_match_score": sum(_flow_matches(r, h) for r, h in zip(refs, hyps)) / flow_total if flow_total else 0.0,
     }
     a, b, c, d = weights
     total = (a * parts["ngram_match_score"] + b * parts["weighted_ngram_match_score"]

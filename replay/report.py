@@ -1,7 +1,7 @@
 """Side-by-side reports of scored runs: Markdown, CSV, JSON and a self-contained HTML page.
 
 A run comes from the store (its config names backend, model and editor profile); its scores are
-the stored ones when every completion has them, otherwise they are computed (and stored). The
+the stored ones where the store holds them, the rest are computed (and stored). The
 HTML page draws its plots as inline SVG (no script, no CDN): mean per run with its bootstrap 95%
 interval, the distribution of the headline score, and the score by middle length.
 """
@@ -16,19 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from replay.scoring import (
-    METRIC_NAMES,
-    Lines,
-    ScoredItem,
-    Text,
-    aggregate,
-    metric_key,
-    run_pairs,
-    run_profile,
-    score_rows,
-    scored_what,
-    store_scores,
-)
+from replay.scoring import METRIC_NAMES, Lines, ScoredItem, Text, aggregate, run_profile, run_scores, scored_what
 
 HEADLINE = "indel"
 LENGTH_BINS = (0, 16, 32, 64, 128, 256, 10**9)  # middle length in characters
@@ -52,26 +40,18 @@ class RunReport:
         return f"{self.model} · {self.profile} ({self.run_id})"
 
 
-def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown") -> RunReport:
-    """Score one stored run (reusing stored scores when complete) and summarise it."""
+def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
+             workers: int | None = None) -> RunReport:
+    """Score one stored run (what the store holds is reused: a scored run is not scored again)
+    and summarise it."""
     run = store.run(run_id)
     if run is None:
         raise KeyError(run_id)
-    pairs, rejects, counts = run_pairs(store, run_id, text)
-    stored: dict[str, dict[str, float]] = {}
-    keys = {metric_key(m, text, lines): m for m in METRIC_NAMES}
-    for score in store.scores(run_id):
-        if score.metric in keys:
-            stored.setdefault(score.item_id, {})[keys[score.metric]] = score.value
-    if pairs and all(p[0] in stored and {"indel", "exact", "bleu"} <= stored[p[0]].keys() for p in pairs):
-        rows = [ScoredItem(item_id=i, file=f, values=stored[i], middle_len=len(ref), reference=ref, completion=comp)
-                for i, f, _, ref, comp in pairs]
-    else:
-        rows = score_rows(pairs, lines)
-        store_scores(store, run_id, rows, text, lines)
+    scores = run_scores(store, run_id, text, lines, workers)
     return RunReport(run_id=run_id, backend=run.backend or "?", model=run.model or "?",
-                     profile=run_profile(store, run_id, run.config), rows=rows, summary=aggregate(rows, seed=seed),
-                     n_rejects=len(rejects), text=text, lines=lines, stage=counts)
+                     profile=run_profile(store, run_id, run.config), rows=scores.rows,
+                     summary=aggregate(scores.rows, seed=seed), n_rejects=len(scores.rejects), text=text, lines=lines,
+                     stage=scores.counts)
 
 
 def _diff(reference: str, completion: str) -> str:

@@ -55,10 +55,54 @@ def _is_leaf(node: Any) -> bool:
     return (not node.children or node.type in _LEAF_BLOCKS) and node.type != "comment"
 
 
-def _variables(node: Any, index_to_code: dict) -> list[tuple]:
-    from codebleu.parser import tree_to_variable_index
+def token_index(root: Any, code: str) -> dict[tuple[int, int], tuple[int, str]]:
+    """The tree's leaves, in order: (start byte, end byte) -> (position, text). The leaves and
+    their texts are the `codebleu` package's (codebleu/parser/utils.py tree_to_token_index and
+    index_to_code_token), keyed by byte offsets instead of (row, column) points: the same
+    spans, without making two point objects for every lookup. In ASCII text a byte offset is a
+    character offset, so a one-line leaf's text is that slice of the text (the package joins
+    the lines of a multi-line leaf without their newlines: those go through its function)."""
+    from codebleu.parser import index_to_code_token
 
-    return tree_to_variable_index(node, index_to_code) if node is not None else []
+    lines = code.split("\n")
+    ascii_text = code.isascii()
+    index: dict[tuple[int, int], tuple[int, str]] = {}
+    stack = [root]
+    position = 0
+    while stack:
+        node = stack.pop()
+        if _is_leaf(node):
+            start, end = node.start_byte, node.end_byte
+            text = code[start:end] if ascii_text else "\n"
+            if "\n" in text:
+                text = index_to_code_token((node.start_point, node.end_point), lines)
+            index[(start, end)] = (position, text)
+            position += 1
+        else:
+            stack.extend(reversed(node.children))
+    return index
+
+
+def _variables(node: Any, index_to_code: dict) -> list[tuple[int, int]]:
+    """The leaves under `node` that are not punctuation or keywords (their text is not their
+    type), in order (the package's tree_to_variable_index)."""
+    found = []
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        if _is_leaf(n):
+            span = (n.start_byte, n.end_byte)
+            if n.type != index_to_code[span][1]:
+                found.append(span)
+        else:
+            stack.extend(reversed(n.children))
+    return found
+
+
+def dataflow(root: Any, code: str) -> list[tuple]:
+    """The raw data-flow edges of a parsed text (dfg_solidity over its token index)."""
+    edges, _ = dfg_solidity(root, token_index(root, code), {})
+    return edges
 
 
 def _merge_loop(edges: list[tuple]) -> list[tuple]:
@@ -79,7 +123,7 @@ def dfg_solidity(node: Any, index_to_code: dict, states: dict) -> tuple[list[tup
     states = states.copy()
     kind = node.type
     if _is_leaf(node):
-        idx, code = index_to_code[(node.start_point, node.end_point)]
+        idx, code = index_to_code[(node.start_byte, node.end_byte)]
         if kind == code:  # punctuation or a keyword
             return [], states
         if code in states:
@@ -175,7 +219,7 @@ def _declared_name(declaration: Any, span: tuple) -> bool:
         n = stack.pop()
         name = n.child_by_field_name("name") if n.type == "variable_declaration" else None
         if name is not None:
-            names.append((name.start_point, name.end_point))
+            names.append((name.start_byte, name.end_byte))
         stack.extend(c for c in n.children if c.type in ("variable_declaration", "variable_declaration_tuple"))
     return span in names
 

@@ -148,18 +148,12 @@ def test_aggregate_hand_computed() -> None:
 
 def _raw_flow(body: str) -> list[tuple]:
     """dfg_solidity's raw edges (name, token index, relation, sources, source indexes) for a
-    function body, with the token list to read the indexes."""
-    from codebleu.parser import index_to_code_token, tree_to_token_index
-
+    function body."""
     from replay.codebleu_engine import _parser
-    from replay.solidity import dfg_solidity
+    from replay.solidity import dataflow
 
     code = "contract A { function f(bool c, uint n) public { " + body + " } }"
-    root = _parser("solidity").parse(code.encode()).root_node
-    spans = tree_to_token_index(root)
-    index = {s: (i, index_to_code_token(s, code.split("\n"))) for i, s in enumerate(spans)}
-    edges, _ = dfg_solidity(root, index, {})
-    return edges
+    return dataflow(_parser("solidity").parse(code.encode()).root_node, code)
 
 
 def _sources_of_last(edges: list[tuple], name: str) -> list[int]:
@@ -236,3 +230,26 @@ def test_scored_text_is_the_shown_text_unless_raw() -> None:
     assert failed.scored_text("raw") == failed.scored_text("shown") == ""
     assert live_scores("a;\n", shown) == (1.0, 1.0) and live_scores("a;\n", shown, text="raw") == (1.0, 1.0)
     assert live_scores("a;\nb;\n", shown)[1] == 0.0
+
+
+def test_solidity_token_index_is_the_packages_keyed_by_bytes() -> None:
+    """Leaves and texts as codebleu/parser/utils.py finds them (tree_to_token_index,
+    index_to_code_token), on whole OpenZeppelin files and on non-ASCII, CRLF and multi-line
+    leaves (where the package's column is a byte offset into a line of characters)."""
+    from codebleu.parser import index_to_code_token, tree_to_token_index
+
+    from replay.assets import asset_path
+    from replay.codebleu_engine import _parser
+    from replay.solidity import token_index
+
+    files = sorted((asset_path("openzeppelin-contracts") / "package").rglob("*.sol"))[::12]
+    codes = [f.read_text(encoding="utf-8") for f in files] + [
+        'string s = "ünï\\ncode"; /* a\r\n b */ uint x = 1; // ß\r\nx = "€" ;',
+        "uint a = 1;\r\nuint b = a;\r\n",
+    ]
+    for code in codes:
+        root = _parser("solidity").parse(code.encode("utf-8")).root_node
+        lines = code.split("\n")
+        spans = tree_to_token_index(root)
+        expected = list({span: (i, index_to_code_token(span, lines)) for i, span in enumerate(spans)}.values())
+        assert list(token_index(root, code).values()) == expected

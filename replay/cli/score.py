@@ -112,6 +112,8 @@ lines_option = click.option("--lines", default="auto", show_default=True, callba
                             help="Lines scored: auto (as many as the reference has), all, or N (the seed used 1).")
 text_option = click.option("--text", "text", type=Names(_texts), default="shown", show_default=True,
                            help="Score what the editor showed, or the raw text it received (cut at the stop words).")
+workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
+                              help="Processes scoring a large batch (default: every core; the scores are the same).")
 
 
 @cli.task("score", "score")
@@ -119,13 +121,14 @@ text_option = click.option("--text", "text", type=Names(_texts), default="shown"
 @lines_option
 @text_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
+@workers_option
 @json_option
 @db_option
-def score_cmd(source: str, lines: Any, text: str, seed: int, as_json: bool, store: Store) -> None:
+def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None, as_json: bool, store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
     from replay.usecases.score import score, score_table
 
-    result = score(store, source, lines, text, seed, warn=warn)  # type: ignore[arg-type]
+    result = score(store, source, lines, text, seed, warn=warn, workers=workers)  # type: ignore[arg-type]
     if as_json:
         emit_json(result)
     else:
@@ -139,12 +142,14 @@ def score_cmd(source: str, lines: Any, text: str, seed: int, as_json: bool, stor
 @lines_option
 @text_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
+@workers_option
 @db_option
-def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, seed: int, store: Store) -> None:
+def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, seed: int, workers: int | None,
+               store: Store) -> None:
     """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML page)."""
     from replay.usecases.score import report
 
-    done = report(store, runs, fmt, output, lines, text, seed)  # type: ignore[arg-type]
+    done = report(store, runs, fmt, output, lines, text, seed, workers)  # type: ignore[arg-type]
     if output is None:
         click.echo(done.page, nl=False)
     else:

@@ -25,21 +25,22 @@ __all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "LiveScores", "RunRow", "com
 
 
 def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
-          warn: Say | None = None) -> dict[str, Any]:
+          warn: Say | None = None, workers: int | None = None) -> dict[str, Any]:
     """Score a run of the store, or a JSONL file of {file, reference, completion} lines; the
     aggregate `--json` prints. What cannot be scored goes to the rejects file (beside the file,
-    or the data dir's rejects/score-RUN.jsonl), each told to `warn`."""
+    or the data dir's rejects/score-RUN.jsonl), each told to `warn`. `workers`: processes for a
+    large batch (None: every core; the numbers are the same)."""
     from replay.scoring import aggregate, jsonl_pairs, score_rows, score_run
 
     path = Path(source)
     if path.is_file():
         pairs, found, counts = jsonl_pairs(path)
-        result = aggregate(score_rows(pairs, lines), seed=seed)
+        result = aggregate(score_rows(pairs, lines, workers), seed=seed)
         result.update(source=source, run=None, text="given", lines=lines,
                       scored="the file's completion text (cut at its stop words)", **counts, n_rejects=len(found))
         rejects = Rejects(beside(path), echo=warn)
     elif store.run(source) is not None:
-        result, found = score_run(store, source, lines, seed, text)
+        result, found = score_run(store, source, lines, seed, text, workers)
         rejects = Rejects(name=f"score-{source}", echo=warn)
     else:
         raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
@@ -65,9 +66,9 @@ class Report:
 
 
 def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | None = None, lines: Lines = "auto",
-           text: Text = "shown", seed: int = 0) -> Report:
+           text: Text = "shown", seed: int = 0, workers: int | None = None) -> Report:
     """The side-by-side report of stored runs in one of REPORT_FORMATS, written to `output` when
-    given. Runs whose completions are not scored yet are scored (and the scores stored)."""
+    given. Completions not scored yet are scored (and the scores stored)."""
     from replay.report import load_run
 
     missing = [r for r in runs if store.run(r) is None]
@@ -75,7 +76,7 @@ def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | No
         raise UsageError(f"{store.path}: no run {missing[0]!r} (of {len(runs)} asked)")
     if fmt not in RENDERERS:
         raise UsageError(f"unknown report format {fmt!r} (one of {', '.join(REPORT_FORMATS)})")
-    page = RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text) for r in runs])
+    page = RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text, workers=workers) for r in runs])
     if output is not None:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(page, encoding="utf-8")

@@ -1,0 +1,83 @@
+"""Scoring many pairs: each distinct (language, reference, completion) once, across processes.
+
+A pair's scores depend only on its two texts and language, so the pairs are scored in
+contiguous chunks by forked worker processes and put back in order: the numbers are the serial
+ones. Forked workers share the parent's string hash seed, on which a few data-flow numbers
+depend (the `codebleu` package merges edge sources through sets); a spawned worker would not.
+So the pool forks, and only while this process runs no other thread (forking a threaded process
+can copy a lock that another thread holds); otherwise, and for small batches, it scores here.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Iterable, Sequence
+
+from replay.scoring.aggregate import ScoredItem
+from replay.scoring.metrics import Lines, metric_values, windowed
+
+Triple = tuple[str, str, str]  # language, reference, completion (cut to the window)
+
+# Fewer distinct pairs than this are scored here: forking and collecting costs more than it saves.
+MIN_PARALLEL = 1500
+CHUNKS_PER_WORKER = 4
+
+_WORK: list[Triple] = []  # what the forked workers score (inherited, never sent)
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def score_many(pairs: Sequence[Triple], workers: int | None = None) -> list[dict[str, float]]:
+    """The metric values of each (language, reference, completion), in order; `workers`
+    processes (None: every core) when the batch is large enough."""
+    index: dict[Triple, int] = {}
+    distinct: list[Triple] = []
+    for pair in pairs:
+        if pair not in index:
+            index[pair] = len(distinct)
+            distinct.append(pair)
+    values = _score_distinct(distinct, default_workers() if workers is None else workers)
+    return [dict(values[index[pair]]) for pair in pairs]
+
+
+def _score_distinct(pairs: list[Triple], workers: int) -> list[dict[str, float]]:
+    workers = min(workers, len(pairs) // (MIN_PARALLEL // 2) or 1)
+    if (workers <= 1 or len(pairs) < MIN_PARALLEL or threading.active_count() > 1
+            or "fork" not in multiprocessing.get_all_start_methods()):
+        return [metric_values(ref, comp, language) for language, ref, comp in pairs]
+    global _WORK
+    size = -(-len(pairs) // (workers * CHUNKS_PER_WORKER))
+    chunks = [(start, min(start + size, len(pairs))) for start in range(0, len(pairs), size)]
+    _WORK = pairs
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_score_chunk, chunks, chunksize=1)
+            pool.close()
+            pool.join()
+    finally:
+        _WORK = []
+    return [values for part in parts for values in part]
+
+
+def _score_chunk(span: tuple[int, int]) -> list[dict[str, float]]:
+    return [metric_values(ref, comp, language) for language, ref, comp in _WORK[span[0]:span[1]]]
+
+
+def score_rows(pairs: Iterable[tuple[str, str, str, str, str]], lines: Lines = "all",
+               workers: int | None = None) -> list[ScoredItem]:
+    """Score (item_id, file, language, reference, completion) tuples, both texts cut to the
+    line window."""
+    pairs = list(pairs)
+    cut = [(language, *windowed(reference, completion, lines)) for _, _, language, reference, completion in pairs]
+    values = score_many(cut, workers)  # type: ignore[arg-type]
+    return [ScoredItem(item_id=item_id, file=file, values=v, middle_len=len(reference), reference=reference,
+                       completion=completion)
+            for (item_id, file, _, reference, completion), v in zip(pairs, values)]
