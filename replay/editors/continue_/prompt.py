@@ -4,6 +4,7 @@ stop words and route (the pipeline of the package docstring)."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from replay.editors.continue_ import tokens as ct
@@ -46,6 +47,13 @@ def stop_tokens(template: Template | None, model: str) -> tuple[str, ...]:
     t-artifacts. A `template` option override brings no stops of its own."""
     extra = STARCODER2_STOPS if "starcoder2" in model.lower() else ()
     return (template.stop if template else ()) + COMMON_STOPS + extra
+
+
+def counting_model(model: str, era: Era) -> str:
+    """The name Continue's token counting sees: before "mercury" joined the names without a chat
+    template (core/llm/autodetect.ts, 73695f9996, 2025-04-28) a mercury model fell through
+    to the Llama tokenizer, as the same name without "mercury" still does."""
+    return re.sub("mercury", "", model, flags=re.IGNORECASE) if era.mercury_llama_count else model
 
 
 # ---------------------------------------------------------------------------------------------
@@ -112,7 +120,8 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     workspaces = [to_uri(inp.workspace)] if inp.workspace else []
     filepath = to_uri(inp.filepath or "Untitled.txt", inp.workspace)
     lang_name, comment = language_for(filepath)
-    prefix, suffix = prune_prefix_suffix(inp.prefix, inp.suffix, model, opts, era)
+    cmodel = counting_model(model, era)
+    prefix, suffix = prune_prefix_suffix(inp.prefix, inp.suffix, cmodel, opts, era)
     caret_window = prefix + suffix
     if suffix == "" and era.empty_suffix_newline:
         suffix = "\n"
@@ -121,7 +130,7 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
         s if s.kind in ("diff", "clipboard") or not s.filepath else Snippet(filepath=to_uri(s.filepath, inp.workspace), content=s.content, kind=s.kind)
         for s in inp.snippets
     )
-    snippets = select_snippets(snippets, caret_window, model, opts, era)
+    snippets = select_snippets(snippets, caret_window, cmodel, opts, era)
     ctx = Ctx(filepath=filepath, reponame=reponame, language=lang_name, snippets=snippets, workspaces=tuple(workspaces), era=era)
     chosen = template_for_model(model, era)
     template: Template | str = opts["template"] if opts.get("template") else chosen
@@ -129,7 +138,7 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
 
     context_length = opts.get("contextLength", DEFAULT_CONTEXT_LENGTH)
     max_tokens = opts.get("maxTokens", DEFAULT_MAX_TOKENS)
-    pruned = reprune(prompt, prefix, suffix, model, context_length, max_tokens, era) if era.context_reprune else None
+    pruned = reprune(prompt, prefix, suffix, cmodel, context_length, max_tokens, era) if era.context_reprune else None
     if pruned is not None:
         prompt, cprefix, csuffix = _build(template, *pruned, ctx, comment)
 

@@ -170,15 +170,21 @@ def _codestral_compile(prefix: str, suffix: str, c: Ctx) -> tuple[str, str]:
             return f"+++++ {last_n_uri_relative_path_parts(list(c.workspaces), c.filepath, 2)}\n{prefix}", suffix
         return prefix, suffix
     rel = shortest_unique_relative_paths([_snippet_uri(s, "file:///Untitled.txt") for s in c.snippets] + [c.filepath], list(c.workspaces))
-    others = "\n\n".join(s.content if s.kind == "diff" else f"+++++ {_file_name(*rel[i])} \n{s.content}" for i, s in enumerate(c.snippets))
-    return f"{others}\n\n+++++ {_file_name(*rel[-1])}\n{prefix}", suffix
+    if c.era.codestral == "spaced":
+        names, space = [_file_name(*r) for r in rel], " "
+    elif c.era.codestral == "uri":
+        names, space = [uri for uri, _ in rel], " "
+    else:  # the path itself, or the {uri, uniquePath} object JavaScript prints as "[object Object]"
+        names, space = ["[object Object]" if c.era.unique_path_objects else unique for _, unique in rel], ""
+    others = "\n\n".join(s.content if s.kind == "diff" else f"+++++ {names[i]}{space}\n{s.content}" for i, s in enumerate(c.snippets))
+    return f"{others}\n\n+++++ {names[-1]}\n{prefix}", suffix
 
 
 def _mercury_compile(prefix: str, suffix: str, c: Ctx) -> tuple[str, str]:
     # Mercury drops every snippet ("Our current snippet format doesn't work well with mercury").
     if js_trim(suffix) == "" and js_trim(prefix) == "":
         return f"<|file_sep|>{last_n_uri_relative_path_parts(list(c.workspaces), c.filepath, 2)}\n<|fim_prefix|>{prefix}", suffix
-    return prefix, suffix
+    return (f"<|fim_prefix|>{prefix}" if c.era.mercury_fim_prefix else prefix), suffix
 
 
 def _codegeex_template(prefix: str, suffix: str, c: Ctx) -> str:
@@ -212,6 +218,7 @@ GRANITE4 = Template("granite4FimTemplate", "granite-4", "<|fim_prefix|>{{{prefix
 SEED_CODER = Template("seedCoderFimTemplate", "seed-coder", "<[fim-prefix]>{{{prefix}}}<[fim-suffix]>{{{suffix}}}<[fim-middle]>",
                       ("<[end▁of▁sentence]>", "<[fim-prefix]>", "<[fim-middle]>", "<[fim-suffix]>", "<[PAD▁TOKEN]>", "<[SEP▁TOKEN]>", "<[begin▁of▁sentence]>"))
 CODESTRAL = Template("codestralMultifileFimTemplate", "codestral", lambda p, s, c: f"[SUFFIX]{s}[PREFIX]{p}", ("[PREFIX]", "[SUFFIX]", "\n+++++ "), compile=_codestral_compile)
+CODESTRAL_BEFORE_2025 = dataclasses.replace(CODESTRAL, stop=("[PREFIX]", "[SUFFIX]"))
 MERCURY = Template("mercuryMultifileFimTemplate", "mercury", lambda p, s, c: f"{p}<|fim_suffix|>{s}<|fim_middle|>", (), compile=_mercury_compile)
 CODEGEMMA = Template("codegemmaFimTemplate", "codegemma", "<|fim_prefix|>{{{prefix}}}<|fim_suffix|>{{{suffix}}}<|fim_middle|>",
                      ("<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>", "<|file_separator|>", "<end_of_turn>", "<eos>"))
@@ -241,7 +248,8 @@ def template_for_model(model: str, era: Era | None = None) -> Template:
         return SEED_CODER
     if any(k in m for k in ("starcoder", "star-coder", "starchat", "octocoder", "stable", "codeqwen", "qwen")):
         return STABLE_CODE
-    for key, tpl in (("codestral", CODESTRAL), ("codegemma", CODEGEMMA), ("codellama", CODELLAMA), ("deepseek", DEEPSEEK), ("codegeex", CODEGEEX)):
+    codestral = CODESTRAL if era.codestral == "spaced" else CODESTRAL_BEFORE_2025
+    for key, tpl in (("codestral", codestral), ("codegemma", CODEGEMMA), ("codellama", CODELLAMA), ("deepseek", DEEPSEEK), ("codegeex", CODEGEEX)):
         if key in m:
             return tpl
     hole = ("gpt", "davinci-002", "claude") + (("granite3", "granite-3") if era.granite3_hole_filler else ())
