@@ -54,6 +54,8 @@ class Era:
     mercury_llama_count: bool = False  # autodetect.ts had no "mercury": counted with the Llama tokenizer
     mercury_fim_prefix: bool = False  # mercury compilePrefixSuffix prepended "<|fim_prefix|>"
     pre_rewrite: bool = False  # prompt built in completionProvider.ts/constructPrompt.ts (prompt08.py)
+    # (template variable name, its stop list) where the release's list differs from the newest
+    stops: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
@@ -110,10 +112,14 @@ def releases() -> dict[str, Era]:
     """Every Continue release of the table, keyed like "0.9.262-vscode" / "1.0.10-jetbrains"."""
     data = json.loads(_RELEASES_FILE.read_text(encoding="utf-8"))
     assert data["columns"][7:] == list(_FLAGS), "continue_releases.json columns changed"
+    stops: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+    for group in data["template_stops"]:
+        override = tuple((tpl, tuple(stop)) for tpl, stop in sorted(group["stops"].items()))
+        stops.update(dict.fromkeys(group["releases"], override))
     out = {}
     for name, (day, mpt, pp, msp, qwen, fim_log, codestral, bits) in data["releases"].items():
         out[name] = Era(since=dt.date.fromisoformat(day), label=name, fim_log=fim_log, max_prompt_tokens=mpt,
-                        prefix_percentage=pp, max_suffix_percentage=msp, qwen_coder=qwen, codestral=codestral,
+                        prefix_percentage=pp, max_suffix_percentage=msp, qwen_coder=qwen, codestral=codestral, stops=stops.get(name, ()),
                         **{flag: bit == "1" for flag, bit in zip(_FLAGS, bits, strict=True)})
     return out
 

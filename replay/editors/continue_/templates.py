@@ -260,8 +260,15 @@ for _t in (STABLE_CODE, QWEN_CODER, QWEN_MULTIFILE, GRANITE4, SEED_CODER, CODEST
 
 
 def template_for_model(model: str, era: Era | None = None) -> Template:
-    """getTemplateForModel: first match on the lower-cased model name, in Continue's order."""
+    """getTemplateForModel: first match on the lower-cased model name, in Continue's order, with
+    the stop list the release had."""
     era = era or ERAS[-1]
+    tpl = _choose(model, era)
+    override = dict(era.stops).get(tpl.name)
+    return tpl if override is None else dataclasses.replace(tpl, stop=override)
+
+
+def _choose(model: str, era: Era) -> Template:
     m = model.lower()
     if era.mercury and "mercury" in m:
         return MERCURY
