@@ -155,3 +155,29 @@ def profile_name(era: Era) -> str:
     return f"continue@{era.label or era.since.isoformat()}"
 
 
+
+
+def history() -> list[dict[str, str]]:
+    """Which rule changed when: one row per dated change (its date, commit and what changed),
+    with the first release of the table that has it and the last one before that without it;
+    then the template stop lists that differ from the newest, with the releases that had them.
+    Releases are ordered by date; branches make some releases lack a change dated before them."""
+    table = sorted(releases().values(), key=lambda e: e.since)
+    rows = []
+    for day, what, changes in _ERA_CHANGES:
+        has = [e for e in table if changes and e.since >= dt.date.fromisoformat(day)
+               and all(getattr(e, k) == v for k, v in changes.items())]
+        first = has[0] if has else None
+        before = [e for e in table if first and e.since < first.since and not all(getattr(e, k) == v for k, v in changes.items())]
+        commit, _, change = what.partition(" ")
+        rows.append({"date": day, "commit": commit, "change": change,
+                     "first_release": first.label if first else "", "last_without": before[-1].label if before else "",
+                     "last_release": ""})
+    groups: dict[tuple[str, tuple[str, ...]], list[Era]] = {}
+    for e in table:
+        for name, stop in e.stops:
+            groups.setdefault((name, stop), []).append(e)
+    for (name, stop), eras in groups.items():
+        rows.append({"date": eras[0].since.isoformat(), "commit": "", "change": f"{name} stops {list(stop)}",
+                     "first_release": eras[0].label, "last_without": "", "last_release": eras[-1].label})
+    return rows
