@@ -34,7 +34,10 @@ def verify_cmd(store: Store, as_json: bool, editor: str | None, model: str | Non
         click.echo(f"checked {report.checked}, matched {report.matched}{share}, mismatched {len(report.mismatches)}, "
                    f"errors {len(report.errors)}; skipped: {skipped}")
         for m in report.mismatches:
-            click.echo(f"{m['source']}: differs at byte {m['offset']}: logged {m['logged']!r} rebuilt {m['rebuilt']!r}")
+            why = f" [{m['rule']} of {m['release']}]" if "rule" in m else ""
+            if "matches" in m:
+                why += f" [the log matches {m['matches']}'s rules: {m['differing_rules']}]"
+            click.echo(f"{m['source']}: differs at byte {m['offset']}: logged {m['logged']!r} rebuilt {m['rebuilt']!r}{why}")
         for e in report.errors:
             click.echo(f"{e['source']}: {e['reason']}")
     if not report.ok:
