@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime, timezone
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -96,11 +97,23 @@ class EditorRenderer:
 
 
 def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
+    """The editor input a capture records; Continue's logged model provider becomes the
+    `provider` option (its budget and route depend on it)."""
     seg = rec.segments
     if seg is None:
         raise ValueError("no segments (prefix/suffix) in this capture")
+    provider = rec.extra.get("modelProvider") if rec.editor == "continue" else None
     return EditorInput(prefix=seg.prefix, suffix=seg.suffix or "", filepath=seg.filepath or rec.filepath,
-                       language=rec.language, snippets=seg.snippets, item_id=f"capture-{capture_id}")
+                       language=rec.language, snippets=seg.snippets, item_id=f"capture-{capture_id}",
+                       options={"provider": provider} if isinstance(provider, str) else {})
+
+
+def capture_version(rec: CaptureRecord) -> str | None:
+    """The release whose rules a capture was made under: its own version, else (Continue, whose
+    rules are also dated) the day it was captured."""
+    if rec.editor_version or rec.editor != "continue" or rec.ts is None:
+        return rec.editor_version
+    return datetime.fromtimestamp(rec.ts, timezone.utc).date().isoformat()
 
 
 def rendered_row(obj: dict[str, Any]) -> RenderedPrompt:
@@ -139,7 +152,8 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
         for capture_id, rec, _ in store.captures():
             digest.update(rec.content_hash().encode())
             where = (rec.source.file, rec.source.line)
-            own = f"{rec.editor}@{rec.editor_version}" if rec.editor_version else rec.editor
+            version = capture_version(rec)
+            own = f"{rec.editor}@{version}" if version else rec.editor
             try:
                 inp = capture_input(capture_id, rec)
                 renderer = renderer or render()

@@ -32,7 +32,7 @@ def test_render_continue_jsonl(cli, tmp_path: Path) -> None:
     old = cli("render", str(src), "--editor", "continue", "--model", "qwen2.5-coder:1.5b", "--editor-version", "0.8.40")
     assert old.returncode == 0, old.stderr
     row = json.loads(old.stdout.splitlines()[0])
-    assert row["profile"] == "continue@0.8.40-vscode" and row["prompt"].startswith("<fim_prefix>// Path: contracts/B.sol\n// contract B {}\n// contracts/A.sol\n")
+    assert row["profile"] == "continue@0.8.40-vscode" and row["prompt"].startswith("<fim_prefix>// Path: B.sol\n// contract B {}\n//\n\ncontract A {")
 
     bad = cli("render", str(src), "--editor", "continue", "--model", "x", "--editor-version", "9.9.9")
     assert bad.returncode == 2 and "in.jsonl:1" in bad.stderr and "unknown Continue version" in bad.stderr

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from replay.cli.app import app_factory, cli, db_option, emit_json, json_option, rejects_option, warn
-from replay.editors import LOGGING_EDITORS
+from replay.editors import EDITORS, LOGGING_EDITORS
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -34,11 +34,34 @@ def verify_cmd(store: Store, as_json: bool, editor: str | None, model: str | Non
         click.echo(f"checked {report.checked}, matched {report.matched}{share}, mismatched {len(report.mismatches)}, "
                    f"errors {len(report.errors)}; skipped: {skipped}")
         for m in report.mismatches:
-            click.echo(f"{m['source']}: differs at byte {m['offset']}: logged {m['logged']!r} rebuilt {m['rebuilt']!r}")
+            why = f" [{m['rule']} of {m['release']}]" if "rule" in m else ""
+            if "matches" in m:
+                why += f" [the log matches {m['matches']}'s rules: {m['differing_rules']}]"
+            click.echo(f"{m['source']}: differs at byte {m['offset']}: logged {m['logged']!r} rebuilt {m['rebuilt']!r}{why}")
         for e in report.errors:
             click.echo(f"{e['source']}: {e['reason']}")
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+@cli.task("editors", "inspect")
+@json_option
+@click.argument("editor", type=click.Choice(EDITORS))
+@click.option("--history", is_flag=True, help="Which rule changed when, with the first release that had it.")
+def editors_cmd(as_json: bool, editor: str, history: bool) -> None:
+    """An editor's rules by release: `fimreplay editors continue --history`."""
+    from replay.usecases.inspect import editor_history
+
+    if not history:
+        raise click.UsageError("nothing to show: add --history")
+    rows = editor_history(editor)
+    if as_json:
+        emit_json({"editor": editor, "history": rows})
+        return
+    for r in rows:
+        releases = f"{r['first_release']}..{r['last_release']}" if r["last_release"] else f"from {r['first_release'] or '?'}"
+        before = f" (last without: {r['last_without']})" if r["last_without"] else ""
+        click.echo(f"{r['date']}  {r['commit'] or '-':10}  {releases}{before}  {r['change']}")
 
 
 @cli.task("tokens", "inspect")

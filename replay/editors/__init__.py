@@ -114,3 +114,13 @@ def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
     from replay.editors.continue_ import rebuild_logged_prompt as continue_logged
 
     return continue_logged(record)
+
+
+def explain_mismatch(record: CaptureRecord) -> dict[str, str]:
+    """For a capture whose rebuilt prompt differs from the log: which rule of which release wrote
+    the bytes (Continue, whose rules are kept per release); empty for the other editors."""
+    if record.editor != "continue":
+        return {}
+    from replay.editors.continue_.logs import explain_mismatch as continue_explain
+
+    return continue_explain(record)

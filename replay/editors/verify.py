@@ -3,7 +3,8 @@ captured beside it and compare byte for byte.
 
 A capture is checked when it carries both segments (Tabby) or a compiled prefix/suffix
 (Continue dev data) and a logged prompt. A mismatch is reported with the first differing byte
-offset (UTF-8) and a short excerpt of both sides there.
+offset (UTF-8), a short excerpt of both sides there, and for Continue the rule and release that
+wrote the rebuilt bytes (and a release whose rules rebuild the log exactly, when one does).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from replay.editors import rebuild_logged_prompt
+from replay.editors import explain_mismatch, rebuild_logged_prompt
 from replay.records import CaptureRecord
 from replay.tokens.diff import first_difference
 
@@ -83,5 +84,6 @@ def verify(captures: Iterable[tuple[int, CaptureRecord]], model: str | None = No
             "capture_id": capture_id, "source": where, "editor": record.editor, "offset": offset,
             "logged": logged[offset:offset + EXCERPT].decode("utf-8", errors="replace"),
             "rebuilt": ours[offset:offset + EXCERPT].decode("utf-8", errors="replace"),
+            **explain_mismatch(record),
         })
     return report

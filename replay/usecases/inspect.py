@@ -159,7 +159,7 @@ def token_diff(capture_id: int, capture: CaptureRecord, mode: str, override: str
                compare_spec: str | None = None) -> TokenDiffView:
     """One of DIFF_MODES for a capture, under its tokenizer."""
     from replay.editors import rebuild_logged_prompt, render
-    from replay.run_inputs import capture_input
+    from replay.run_inputs import capture_input, capture_version
     from replay.tokens.diff import diff_texts, diff_tokenizers
     from replay.tokens.view import render_diff
 
@@ -174,7 +174,7 @@ def token_diff(capture_id: int, capture: CaptureRecord, mode: str, override: str
     elif mode == "editor vs standard":
         inp = capture_input(capture_id, capture)
         model = capture.model or ""
-        editor = render(capture.editor, inp, model, capture.editor_version)
+        editor = render(capture.editor, inp, model, capture_version(capture))
         standard = render("standard", inp, model)
         diff = diff_texts(editor.text, standard.text, tok, a_label=editor.profile, b_label=standard.profile)
     elif mode == "tokenizer A vs B":
@@ -285,3 +285,13 @@ def similarity(reference: str, text: str) -> float:
 __all__ = ["DIFF_MODES", "AuditResult", "CaptureStats", "FindingRow", "PromptTokens", "TokenDiffView", "audit",
            "audit_capture", "audit_findings", "count_capture_stats", "prompt_tokens", "read_text_arg",
            "replays_of", "similarity", "token_diff", "tokenizer", "tokenizer_spec", "tokens"]
+
+
+def editor_history(editor: str) -> list[dict[str, str]]:
+    """The editor's rule changes by date with the releases that first had them (only Continue
+    keeps a release table: Tabby's rules are dated, not tied to its releases)."""
+    if editor != "continue":
+        raise UsageError(f"no release history is kept for {editor} (only continue has one)")
+    from replay.editors.continue_.releases import history
+
+    return history()

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from replay.editors.continue_.languages import language_for
-from replay.editors.continue_.prompt import render_template
-from replay.editors.continue_.releases import ERAS, ContinueError, Era, era_for
-from replay.editors.continue_.templates import Ctx, Template, template_for_model
+from replay.editors.continue_.releases import ERAS, ContinueError, Era, era_for, profile_name, releases
+from replay.editors.continue_.templates import Ctx, Template, render_template, template_for_model
 from replay.editors.continue_.uri import to_uri
 from replay.records import CaptureRecord
 
@@ -39,7 +39,11 @@ def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
     """
     if record.segments is None or record.lossy:
         return None
-    era = capture_era(record)
+    return _rebuild(record, capture_era(record))
+
+
+def _rebuild(record: CaptureRecord, era: Era | None) -> str | None:
+    assert record.segments is not None
     prefix, suffix = record.segments.prefix, record.segments.suffix or ""
     if record.extra.get("route") == "fim":
         style = era.fim_log if era is not None else record.extra.get("fim_rendering")
@@ -55,3 +59,31 @@ def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
     filepath = to_uri(record.filepath or record.segments.filepath or "Untitled.txt")
     ctx = Ctx(filepath=filepath, reponame="myproject", language=language_for(filepath)[0], snippets=(), workspaces=(), era=era)
     return render_template(template, prefix, suffix, ctx)
+
+
+def explain_mismatch(record: CaptureRecord) -> dict[str, str]:
+    """Which rule of which release produced a rebuilt prompt that differs from the log: the
+    release (or dated range) the capture was rebuilt under and the rule that wrote the bytes
+    (the FIM log form, or the template chosen); and, when another release's rules rebuild the
+    log exactly, the nearest such release in time and the rules in which the two differ."""
+    era = capture_era(record) or ERAS[-1]
+    if record.extra.get("route") == "fim":
+        rule = f"fim_log {era.fim_log or 'none'}"
+    elif record.model is not None:
+        rule = f"template {template_for_model(record.model, era).name}"
+    else:
+        rule = "template"
+    out = {"release": profile_name(era), "rule": rule}
+    candidates = sorted(releases().values(), key=lambda e: abs((e.since - era.since).days))
+    seen: set[tuple[object, ...]] = set()
+    for other in candidates:
+        key = tuple(v for f, v in dataclasses.asdict(other).items() if f not in ("since", "label"))
+        if key in seen:
+            continue
+        seen.add(key)
+        if _rebuild(record, other) == record.logged_prompt:
+            differ = [f.name for f in dataclasses.fields(Era) if f.name not in ("since", "label")
+                      and getattr(other, f.name) != getattr(era, f.name)]
+            out.update(matches=profile_name(other), differing_rules=", ".join(differ))
+            break
+    return out

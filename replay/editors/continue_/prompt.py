@@ -4,40 +4,26 @@ stop words and route (the pipeline of the package docstring)."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from replay.editors.continue_ import tokens as ct
 from replay.editors.continue_.languages import language_for
 from replay.editors.continue_.releases import ContinueError, Era, era_for, profile_name
 from replay.editors.continue_.snippets import format_snippets, select_snippets
+from replay.editors.continue_.prompt08 import render_pre_rewrite
+from replay.editors.continue_.route import DEFAULT_MAX_TOKENS, FIM_PROVIDERS, supports_fim
 from replay.editors.continue_.templates import (
+    COMMON_STOPS,
+    STARCODER2_STOPS,
     Ctx,
     Template,
-    render_handlebars,
+    render_template,
     template_for_model,
 )
 from replay.editors.continue_.uri import to_uri, uri_basename
 from replay.records import EditorInput, RenderedPrompt, Snippet
 
-FIM_PROVIDERS = frozenset({"deepseek", "inception", "llamastack", "mistral", "moonshot", "siliconflow"})
-
-
-def supports_fim(provider: str | None, model: str, opts: dict[str, Any]) -> bool:
-    """llm.supportsFim(): true for the providers above; Vertex AI for code-gecko/codestral
-    models; Ollama when the model's template has `.Suffix` (asked from /api/show at run time:
-    give `supportsFim` in the options); false for every other provider (BaseLLM)."""
-    if "supportsFim" in opts:
-        return bool(opts["supportsFim"])
-    if provider in FIM_PROVIDERS:
-        return True
-    if provider == "vertexai":
-        return "code-gecko" in model or "codestral" in model
-    return False
-
-
-COMMON_STOPS = ("/src/", "#- coding: utf-8", "```")  # getStopTokens.ts commonStops
-STARCODER2_STOPS = ("t.", "\nt", "<file_sep>")  # getStopTokens.ts STARCODER2_T_ARTIFACTS
-DEFAULT_MAX_TOKENS = 4096  # core/llm/constants.ts
 DEFAULT_CONTEXT_LENGTH = 32768  # core/llm/constants.ts
 
 
@@ -46,6 +32,13 @@ def stop_tokens(template: Template | None, model: str) -> tuple[str, ...]:
     t-artifacts. A `template` option override brings no stops of its own."""
     extra = STARCODER2_STOPS if "starcoder2" in model.lower() else ()
     return (template.stop if template else ()) + COMMON_STOPS + extra
+
+
+def counting_model(model: str, era: Era) -> str:
+    """The name Continue's token counting sees: before "mercury" joined the names without a chat
+    template (core/llm/autodetect.ts, 73695f9996, 2025-04-28) a mercury model fell through
+    to the Llama tokenizer, as the same name without "mercury" still does."""
+    return re.sub("mercury", "", model, flags=re.IGNORECASE) if era.mercury_llama_count else model
 
 
 # ---------------------------------------------------------------------------------------------
@@ -89,16 +82,6 @@ def _build(template: Template | str, prefix: str, suffix: str, ctx: Ctx, comment
     return render_template(template, prefix, suffix, ctx), prefix, suffix
 
 
-def render_template(template: Template | str, prefix: str, suffix: str, ctx: Ctx) -> str:
-    """The template applied to an already compiled prefix/suffix (renderStringTemplate or the
-    template function)."""
-    body = template if isinstance(template, str) else template.template
-    if isinstance(body, str):
-        values = {"prefix": prefix, "suffix": suffix, "filename": uri_basename(ctx.filepath), "reponame": ctx.reponame, "language": ctx.language}
-        return render_handlebars(body, values)
-    return body(prefix, suffix, ctx)
-
-
 def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
     """The prompt Continue's autocomplete builds for `model` at this cursor.
 
@@ -109,10 +92,13 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     """
     era = era_for(version)
     opts = merged_options(inp.options, era)
+    cmodel = counting_model(model, era)
+    if era.pre_rewrite:
+        return render_pre_rewrite(inp, model, era, opts, cmodel)
     workspaces = [to_uri(inp.workspace)] if inp.workspace else []
     filepath = to_uri(inp.filepath or "Untitled.txt", inp.workspace)
     lang_name, comment = language_for(filepath)
-    prefix, suffix = prune_prefix_suffix(inp.prefix, inp.suffix, model, opts, era)
+    prefix, suffix = prune_prefix_suffix(inp.prefix, inp.suffix, cmodel, opts, era)
     caret_window = prefix + suffix
     if suffix == "" and era.empty_suffix_newline:
         suffix = "\n"
@@ -121,7 +107,7 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
         s if s.kind in ("diff", "clipboard") or not s.filepath else Snippet(filepath=to_uri(s.filepath, inp.workspace), content=s.content, kind=s.kind)
         for s in inp.snippets
     )
-    snippets = select_snippets(snippets, caret_window, model, opts, era)
+    snippets = select_snippets(snippets, caret_window, cmodel, opts, era)
     ctx = Ctx(filepath=filepath, reponame=reponame, language=lang_name, snippets=snippets, workspaces=tuple(workspaces), era=era)
     chosen = template_for_model(model, era)
     template: Template | str = opts["template"] if opts.get("template") else chosen
@@ -129,7 +115,7 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
 
     context_length = opts.get("contextLength", DEFAULT_CONTEXT_LENGTH)
     max_tokens = opts.get("maxTokens", DEFAULT_MAX_TOKENS)
-    pruned = reprune(prompt, prefix, suffix, model, context_length, max_tokens, era) if era.context_reprune else None
+    pruned = reprune(prompt, prefix, suffix, cmodel, context_length, max_tokens, era) if era.context_reprune else None
     if pruned is not None:
         prompt, cprefix, csuffix = _build(template, *pruned, ctx, comment)
 

@@ -47,26 +47,41 @@ class Era:
     seed_coder: bool = False
     granite4: bool = False
     unique_path_objects: bool = False  # uri.ts getShortestUniqueRelativeUriPaths returns objects
+    # codestralMultifileFimTemplate's file headers: "plain" `+++++ <path>\n` and stops
+    # [PREFIX]/[SUFFIX]; "uri" `+++++ <full uri> \n` (JetBrains 0.0.84..0.0.89 line); "spaced"
+    # `+++++ <unique path> \n` and the extra stop "\n+++++ " (d92a7e08b9, 2025-02-01)
+    codestral: str = "spaced"
+    mercury_llama_count: bool = False  # autodetect.ts had no "mercury": counted with the Llama tokenizer
+    mercury_fim_prefix: bool = False  # mercury compilePrefixSuffix prepended "<|fim_prefix|>"
+    pre_rewrite: bool = False  # prompt built in completionProvider.ts/constructPrompt.ts (prompt08.py)
+    # (template variable name, its stop list) where the release's list differs from the newest
+    stops: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     # (date, commit in continuedev/continue, changes)
-    ("2024-04-12", "6c99a34532 core/util/parameters.ts: 500 / 0.85 / 0.25", {}),
+    ("2024-04-12", "6c99a34532 core/util/parameters.ts: 500 / 0.85 / 0.25; autocomplete/completionProvider.ts "
+                   "builds the prompt", {"codestral": "plain", "mercury_llama_count": True, "pre_rewrite": True}),
     ("2024-05-23", "5c4e5124c8 core/llm/index.ts: FIM route logged as prefix<FIM>suffix", {"fim_log": "<FIM>"}),
     ("2024-05-24", "08dc5db183 core/util/parameters.ts: maxPromptTokens 1024", {"max_prompt_tokens": 1024}),
     ("2024-09-21", "387a76aa5b AutocompleteTemplate.ts: Qwen2.5-Coder template", {"qwen_coder": "plain"}),
+    ("2024-10-30", "911256bad1 autocomplete/templating/: the rewritten pipeline", {"pre_rewrite": False}),
     ("2024-11-21", "3934e8d81f AutocompleteTemplate.ts: granite3 -> hole filler", {"granite3_hole_filler": True}),
     ("2024-11-29", "63e63f54cd core/util/parameters.ts: prefix 0.3, suffix 0.2", {"prefix_percentage": 0.3, "max_suffix_percentage": 0.2}),
     ("2024-12-13", "707bc867fe templating/index.ts: empty suffix -> newline; 7621abcdcc uri.ts uniquePath; "
                    "1f36d42571 core/llm/index.ts: FIM route logged as Prefix:/Suffix:",
      {"empty_suffix_newline": True, "unique_path_objects": True, "fim_log": "Prefix/Suffix"}),
-    ("2025-02-01", "d92a7e08b9 core/util/parameters.ts: experimental_includeClipboard true", {"include_clipboard": True}),
+    ("2025-02-01", "d92a7e08b9 core/util/parameters.ts: experimental_includeClipboard true; AutocompleteTemplate.ts: "
+                   "codestral `+++++ <path> ` headers, stop \"\\n+++++ \"", {"include_clipboard": True, "codestral": "spaced"}),
     ("2025-04-23", "881f8b3139 llm/countTokens.ts: per-line pruning counts", {"per_line_pruning": True}),
     ("2025-04-26", "e39446d477 AutocompleteTemplate.ts: mercury", {"mercury": True}),
+    ("2025-04-28", "73695f9996 llm/autodetect.ts: mercury counted with tiktoken", {"mercury_llama_count": False}),
+    ("2025-04-29", "dc6827aca4 AutocompleteTemplate.ts: mercury prefix gets <|fim_prefix|>", {"mercury_fim_prefix": True}),
     ("2025-05-11", "ea3bf046a1 AutocompleteTemplate.ts: seed-coder", {"seed_coder": True}),
     ("2025-07-30", "5c9362b732 templating/index.ts: re-prune to the context length", {"context_reprune": True}),
     ("2025-09-11", "3a44a9fb65 core/util/parameters.ts: clipboard off by default", {"include_clipboard": False}),
     ("2025-10-30", "d1ba7c9bba AutocompleteTemplate.ts: granite 4", {"granite4": True}),
+    ("2025-11-07", "f1d646833f AutocompleteTemplate.ts: no <|fim_prefix|> before the mercury prefix", {"mercury_fim_prefix": False}),
     ("2026-01-28", "8da07defb4 llm/countTokens.ts: per-model token multipliers", {"multipliers": True}),
     ("2026-03-25", "2874981435 AutocompleteTemplate.ts: Qwen multi-file FIM", {"qwen_coder": "multifile"}),
 )
@@ -88,18 +103,23 @@ ERAS = _build_eras()
 # files at each v*-vscode / v*-jetbrains tag of continuedev/continue; see its "source").
 _RELEASES_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "continue_releases.json"
 _FLAGS = ("include_clipboard", "empty_suffix_newline", "per_line_pruning", "context_reprune", "multipliers",
-          "granite3_hole_filler", "mercury", "seed_coder", "granite4", "unique_path_objects")
+          "granite3_hole_filler", "mercury", "seed_coder", "granite4", "unique_path_objects", "mercury_llama_count",
+          "mercury_fim_prefix", "pre_rewrite")
 
 
 @functools.lru_cache(maxsize=1)
 def releases() -> dict[str, Era]:
     """Every Continue release of the table, keyed like "0.9.262-vscode" / "1.0.10-jetbrains"."""
     data = json.loads(_RELEASES_FILE.read_text(encoding="utf-8"))
-    assert data["columns"][6:] == list(_FLAGS), "continue_releases.json columns changed"
+    assert data["columns"][7:] == list(_FLAGS), "continue_releases.json columns changed"
+    stops: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+    for group in data["template_stops"]:
+        override = tuple((tpl, tuple(stop)) for tpl, stop in sorted(group["stops"].items()))
+        stops.update(dict.fromkeys(group["releases"], override))
     out = {}
-    for name, (day, mpt, pp, msp, qwen, fim_log, bits) in data["releases"].items():
+    for name, (day, mpt, pp, msp, qwen, fim_log, codestral, bits) in data["releases"].items():
         out[name] = Era(since=dt.date.fromisoformat(day), label=name, fim_log=fim_log, max_prompt_tokens=mpt,
-                        prefix_percentage=pp, max_suffix_percentage=msp, qwen_coder=qwen,
+                        prefix_percentage=pp, max_suffix_percentage=msp, qwen_coder=qwen, codestral=codestral, stops=stops.get(name, ()),
                         **{flag: bit == "1" for flag, bit in zip(_FLAGS, bits, strict=True)})
     return out
 
@@ -135,3 +155,29 @@ def profile_name(era: Era) -> str:
     return f"continue@{era.label or era.since.isoformat()}"
 
 
+
+
+def history() -> list[dict[str, str]]:
+    """Which rule changed when: one row per dated change (its date, commit and what changed),
+    with the first release of the table that has it and the last one before that without it;
+    then the template stop lists that differ from the newest, with the releases that had them.
+    Releases are ordered by date; branches make some releases lack a change dated before them."""
+    table = sorted(releases().values(), key=lambda e: e.since)
+    rows = []
+    for day, what, changes in _ERA_CHANGES:
+        has = [e for e in table if changes and e.since >= dt.date.fromisoformat(day)
+               and all(getattr(e, k) == v for k, v in changes.items())]
+        first = has[0] if has else None
+        before = [e for e in table if first and e.since < first.since and not all(getattr(e, k) == v for k, v in changes.items())]
+        commit, _, change = what.partition(" ")
+        rows.append({"date": day, "commit": commit, "change": change,
+                     "first_release": first.label if first else "", "last_without": before[-1].label if before else "",
+                     "last_release": ""})
+    groups: dict[tuple[str, tuple[str, ...]], list[Era]] = {}
+    for e in table:
+        for name, stop in e.stops:
+            groups.setdefault((name, stop), []).append(e)
+    for (name, stop), eras in groups.items():
+        rows.append({"date": eras[0].since.isoformat(), "commit": "", "change": f"{name} stops {list(stop)}",
+                     "first_release": eras[0].label, "last_without": "", "last_release": eras[-1].label})
+    return rows

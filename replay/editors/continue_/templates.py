@@ -12,7 +12,11 @@ from collections.abc import Callable
 
 from replay.editors.continue_.releases import ERAS, Era
 from replay.editors.continue_.uri import (
+    last_n_path_parts,
+    uri_basename,
     last_n_uri_relative_path_parts,
+    plain_path,
+    shortest_relative_paths,
     shortest_unique_relative_paths,
 )
 from replay.editors.js import js_trim
@@ -136,6 +140,22 @@ class Template:
     chat: bool = False
 
 
+def _relative_names(paths: list[str], c: Ctx) -> list[str]:
+    """The names the multi-file templates give files: before core moved to URIs (no
+    uniquePath objects yet) shortestRelativePaths of the plain paths; later the unique paths
+    of getShortestUniqueRelativeUriPaths."""
+    if not c.era.unique_path_objects:
+        return shortest_relative_paths([plain_path(p) for p in paths])
+    return [unique for _, unique in shortest_unique_relative_paths(paths, list(c.workspaces))]
+
+
+def _last_two(c: Ctx) -> str:
+    """getLastNPathParts(filepath, 2) of the plain-path releases, else of the relative URI path."""
+    if not c.era.unique_path_objects:
+        return last_n_path_parts(plain_path(c.filepath), 2)
+    return last_n_uri_relative_path_parts(list(c.workspaces), c.filepath, 2)
+
+
 def _file_name(uri: str, unique: str) -> str:
     """getFileName in the multi-file compilers: the unique path for file:// URIs, else the URI."""
     return unique if uri.startswith("file://") else uri
@@ -167,26 +187,37 @@ def _qwen_multifile_template(prefix: str, suffix: str, c: Ctx) -> str:
 def _codestral_compile(prefix: str, suffix: str, c: Ctx) -> tuple[str, str]:
     if not c.snippets:
         if js_trim(suffix) == "" and js_trim(prefix) == "":
-            return f"+++++ {last_n_uri_relative_path_parts(list(c.workspaces), c.filepath, 2)}\n{prefix}", suffix
+            return f"+++++ {_last_two(c)}\n{prefix}", suffix
         return prefix, suffix
+    if c.era.codestral == "plain" and not c.era.unique_path_objects:
+        names = _relative_names([_snippet_uri(s, "Untitled.txt") for s in c.snippets] + [c.filepath], c)
+        others = "\n\n".join(s.content if s.kind == "diff" else f"+++++ {names[i]}\n{s.content}" for i, s in enumerate(c.snippets))
+        return f"{others}\n\n+++++ {names[-1]}\n{prefix}", suffix
     rel = shortest_unique_relative_paths([_snippet_uri(s, "file:///Untitled.txt") for s in c.snippets] + [c.filepath], list(c.workspaces))
-    others = "\n\n".join(s.content if s.kind == "diff" else f"+++++ {_file_name(*rel[i])} \n{s.content}" for i, s in enumerate(c.snippets))
-    return f"{others}\n\n+++++ {_file_name(*rel[-1])}\n{prefix}", suffix
+    if c.era.codestral == "spaced":
+        names, space = [_file_name(*r) for r in rel], " "
+    elif c.era.codestral == "uri":
+        names, space = [uri for uri, _ in rel], " "
+    else:  # the path itself, or the {uri, uniquePath} object JavaScript prints as "[object Object]"
+        names, space = ["[object Object]" if c.era.unique_path_objects else unique for _, unique in rel], ""
+    others = "\n\n".join(s.content if s.kind == "diff" else f"+++++ {names[i]}{space}\n{s.content}" for i, s in enumerate(c.snippets))
+    return f"{others}\n\n+++++ {names[-1]}\n{prefix}", suffix
 
 
 def _mercury_compile(prefix: str, suffix: str, c: Ctx) -> tuple[str, str]:
     # Mercury drops every snippet ("Our current snippet format doesn't work well with mercury").
     if js_trim(suffix) == "" and js_trim(prefix) == "":
         return f"<|file_sep|>{last_n_uri_relative_path_parts(list(c.workspaces), c.filepath, 2)}\n<|fim_prefix|>{prefix}", suffix
-    return prefix, suffix
+    return (f"<|fim_prefix|>{prefix}" if c.era.mercury_fim_prefix else prefix), suffix
 
 
 def _codegeex_template(prefix: str, suffix: str, c: Ctx) -> str:
     snippets = [s for s in c.snippets if s.kind not in ("diff", "clipboard", "static")]
-    rel = shortest_unique_relative_paths([s.filepath for s in snippets] + [c.filepath], list(c.workspaces))
     # Since uri.ts returns {uri, uniquePath} objects (2024-12-13) the template interpolates the
     # object itself, which JavaScript renders as "[object Object]".
-    paths = ["[object Object]" if c.era.unique_path_objects else unique for _, unique in rel]
+    paths = _relative_names([s.filepath for s in snippets] + [c.filepath], c)
+    if c.era.unique_path_objects:
+        paths = ["[object Object]"] * len(paths)
     base = f"###PATH:{paths[-1]}\n###LANGUAGE:{c.language}\n###MODE:BLOCK\n<|code_suffix|>{suffix}<|code_prefix|>{prefix}<|code_middle|>"
     if not snippets:
         return f"<|user|>\n{base}<|assistant|>\n"
@@ -212,6 +243,7 @@ GRANITE4 = Template("granite4FimTemplate", "granite-4", "<|fim_prefix|>{{{prefix
 SEED_CODER = Template("seedCoderFimTemplate", "seed-coder", "<[fim-prefix]>{{{prefix}}}<[fim-suffix]>{{{suffix}}}<[fim-middle]>",
                       ("<[end▁of▁sentence]>", "<[fim-prefix]>", "<[fim-middle]>", "<[fim-suffix]>", "<[PAD▁TOKEN]>", "<[SEP▁TOKEN]>", "<[begin▁of▁sentence]>"))
 CODESTRAL = Template("codestralMultifileFimTemplate", "codestral", lambda p, s, c: f"[SUFFIX]{s}[PREFIX]{p}", ("[PREFIX]", "[SUFFIX]", "\n+++++ "), compile=_codestral_compile)
+CODESTRAL_BEFORE_2025 = dataclasses.replace(CODESTRAL, stop=("[PREFIX]", "[SUFFIX]"))
 MERCURY = Template("mercuryMultifileFimTemplate", "mercury", lambda p, s, c: f"{p}<|fim_suffix|>{s}<|fim_middle|>", (), compile=_mercury_compile)
 CODEGEMMA = Template("codegemmaFimTemplate", "codegemma", "<|fim_prefix|>{{{prefix}}}<|fim_suffix|>{{{suffix}}}<|fim_middle|>",
                      ("<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>", "<|file_separator|>", "<end_of_turn>", "<eos>"))
@@ -228,8 +260,15 @@ for _t in (STABLE_CODE, QWEN_CODER, QWEN_MULTIFILE, GRANITE4, SEED_CODER, CODEST
 
 
 def template_for_model(model: str, era: Era | None = None) -> Template:
-    """getTemplateForModel: first match on the lower-cased model name, in Continue's order."""
+    """getTemplateForModel: first match on the lower-cased model name, in Continue's order, with
+    the stop list the release had."""
     era = era or ERAS[-1]
+    tpl = _choose(model, era)
+    override = dict(era.stops).get(tpl.name)
+    return tpl if override is None else dataclasses.replace(tpl, stop=override)
+
+
+def _choose(model: str, era: Era) -> Template:
     m = model.lower()
     if era.mercury and "mercury" in m:
         return MERCURY
@@ -241,13 +280,28 @@ def template_for_model(model: str, era: Era | None = None) -> Template:
         return SEED_CODER
     if any(k in m for k in ("starcoder", "star-coder", "starchat", "octocoder", "stable", "codeqwen", "qwen")):
         return STABLE_CODE
-    for key, tpl in (("codestral", CODESTRAL), ("codegemma", CODEGEMMA), ("codellama", CODELLAMA), ("deepseek", DEEPSEEK), ("codegeex", CODEGEEX)):
+    codestral = CODESTRAL if era.codestral == "spaced" else CODESTRAL_BEFORE_2025
+    for key, tpl in (("codestral", codestral), ("codegemma", CODEGEMMA), ("codellama", CODELLAMA), ("deepseek", DEEPSEEK), ("codegeex", CODEGEEX)):
         if key in m:
             return tpl
     hole = ("gpt", "davinci-002", "claude") + (("granite3", "granite-3") if era.granite3_hole_filler else ())
     if any(k in m for k in hole):
         return HOLE_FILLER
     return STABLE_CODE
+
+
+COMMON_STOPS = ("/src/", "#- coding: utf-8", "```")  # getStopTokens.ts commonStops
+STARCODER2_STOPS = ("t.", "\nt", "<file_sep>")  # getStopTokens.ts STARCODER2_T_ARTIFACTS
+
+
+def render_template(template: Template | str, prefix: str, suffix: str, ctx: Ctx) -> str:
+    """The template applied to an already compiled prefix/suffix (renderStringTemplate or the
+    template function)."""
+    body = template if isinstance(template, str) else template.template
+    if isinstance(body, str):
+        values = {"prefix": prefix, "suffix": suffix, "filename": uri_basename(ctx.filepath), "reponame": ctx.reponame, "language": ctx.language}
+        return render_handlebars(body, values)
+    return body(prefix, suffix, ctx)
 
 
 _HBS_ESCAPE = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;", "`": "&#x60;", "=": "&#x3D;"}

@@ -89,3 +89,34 @@ def shortest_unique_relative_paths(uris: list[str], dirs: list[str]) -> list[tup
             counts[s] = counts.get(s, 0) + 1
         infos.append((uri, suffixes, rel))
     return [(uri, next((s for s in suffixes if counts[s] == 1), rel)) for uri, suffixes, rel in infos]
+
+
+def plain_path(path_or_uri: str, workspace: str | None = None) -> str:
+    """The file system path of a `file://` URI (decoded), a relative path taken inside
+    `workspace`; an absolute path as given. Releases before core moved to URIs (2024-12) handed
+    Continue `document.uri.fsPath`."""
+    if path_or_uri.startswith("file://"):
+        return unquote(urlsplit(path_or_uri).path)
+    if workspace and not re.match(r"^([A-Za-z]:)?[\\/]", path_or_uri):
+        return f"{plain_path(workspace).rstrip('/')}/{path_or_uri}"
+    return path_or_uri
+
+
+def shortest_relative_paths(paths: list[str]) -> list[str]:
+    """shortestRelativePaths (core/util/index.ts, the plain-path releases): start from each base
+    name and lengthen the names of the first duplicated one, part by part. A name counts as
+    duplicated only when at least two other paths share it, as Continue's `> 1` test has it."""
+    parts_lengths = [len(re.split(r"[\\/]", p)) for p in paths]
+    current = [last_n_path_parts(p, 1) for p in paths]
+    num_parts = [1] * len(paths)
+    dup = [sum(1 for j, y in enumerate(current) if y == x and paths[i] != paths[j]) > 1 for i, x in enumerate(current)]
+    while any(dup):
+        first = next(x for x, d in zip(current, dup, strict=True) if d)
+        if not first:
+            break
+        for i, x in enumerate(current):
+            if x == first:
+                num_parts[i] += 1
+                current[i] = last_n_path_parts(paths[i], num_parts[i])
+        dup = [d and num_parts[i] < parts_lengths[i] and current.count(current[i]) > 1 for i, d in enumerate(dup)]
+    return current
