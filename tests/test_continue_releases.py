@@ -100,6 +100,28 @@ def test_codestral_headers_by_release(before: str, after: str, old_header: str, 
     assert has_stop == [False, after == "0.0.90-jetbrains"]
 
 
+@pytest.mark.parametrize(("model", "before", "after"), [
+    ("codestral-latest", "0.8.35", "0.8.37"), ("grok-code", "0.9.225", "0.9.226"), ("o3-mini", "1.1.51", "1.1.56"),
+])
+def test_names_counted_with_tiktoken_from_their_autodetect_release(model: str, before: str, after: str) -> None:
+    """Before autodetect.ts named them, these models counted with the Llama tokenizer."""
+    assert ct.counting_tokenizer(counting_model(model, era_for(before))) == "llama"
+    assert ct.counting_tokenizer(counting_model(model, era_for(after))) == "cl100k_base"
+
+
+def test_early_template_choice() -> None:
+    """gptAutocompleteTemplate until the hole filler (57ca9f1dd7); no codestral template before
+    e65b002d71, then codestralFimTemplate until 83731642aa; no codegeex before d6c2e36814."""
+    blank = EditorInput(prefix="a", suffix="b", filepath="/ws/m.ts", workspace="/ws")
+    assert render(blank, "gpt-4o", "0.8.26").text.startswith("```\na[BLANK]b\n```\n\nFill in the blank")
+    assert "The 4th {{FILL_HERE}}" in render(blank, "gpt-4o", "0.8.35").text
+    assert "The 5th {{FILL_HERE}}" in render(blank, "gpt-4o", "0.8.46").text
+    assert render(blank, "codestral-latest", "0.8.35").text == "<fim_prefix>a<fim_suffix>b<fim_middle>"
+    assert render(blank, "codestral-latest", "0.8.37").text == "[SUFFIX]b[PREFIX]a"
+    assert render(blank, "codegeex4", "0.8.41").family == "starcoder"
+    assert render(blank, "codegeex4", "0.8.44").family == "codegeex"
+
+
 def test_mercury_counting_and_fim_prefix_by_release() -> None:
     """autodetect.ts gained "mercury" in 1.1.29 (tiktoken counts); 1.1.30..1.3.25 prepend
     <|fim_prefix|> to the prefix; 1.3.26 / JetBrains 1.0.53 no longer do."""

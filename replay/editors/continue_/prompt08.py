@@ -102,7 +102,7 @@ def stop_list(template: Template | None, model: str, keywords: tuple[str, ...]) 
 def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, Any], cmodel: str) -> RenderedPrompt:
     """The prompt of a pre-rewrite release (the steps of the module docstring). `opts` are the
     merged options, `cmodel` the name Continue counts tokens with."""
-    if "maxPromptTokens" not in inp.options and opts.get("provider") in LOCAL_PROVIDERS:
+    if era.local_budget and "maxPromptTokens" not in inp.options and opts.get("provider") in LOCAL_PROVIDERS:
         opts = {**opts, "maxPromptTokens": 500}
     workspace = plain_path(inp.workspace) if inp.workspace else None
     filepath = plain_path(inp.filepath or "Untitled.txt", workspace)
@@ -133,7 +133,7 @@ def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, A
         formatted = "\n".join(_format_external(s, lang.comment) for s in snippets)
         if formatted:
             prefix = f"{formatted}\n\n{prefix}"
-        elif js_trim(prefix) == "" and js_trim(suffix) == "":
+        elif era.blank_file_header and js_trim(prefix) == "" and js_trim(suffix) == "":
             prefix = f"{lang.comment} {last_n_path_parts(filepath, 2)}\n{prefix}"
     prompt = render_template(body if tpl is None else tpl, prefix, suffix, ctx)
 
