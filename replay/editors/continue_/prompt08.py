@@ -27,6 +27,11 @@ core/util/parameters.ts (DEFAULT_AUTOCOMPLETE_OPTS).
 
 Paths are plain file system paths in these releases (`document.uri.fsPath`). Snippets carry no
 line range here: snippets of one file are taken as not overlapping, in the order given.
+
+Checked against the code of 0.8.35 and later; the releases before the core refactor of
+2024-05-24 (53b61288ec: 0.8.24..0.8.29, 0.9.119..0.9.142, JetBrains 0.0.43..0.0.4x) differ in
+more than is modelled (no FIM route, stop words without the leading newline, other snippet
+sources) and are rendered with these rules as they stand.
 """
 
 from __future__ import annotations
