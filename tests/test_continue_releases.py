@@ -136,6 +136,9 @@ def test_mercury_counting_and_fim_prefix_by_release() -> None:
     ("0.9.165", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<|endoftext|>", "<file_sep>")),
     ("0.9.168", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<|endoftext|>", "<file_sep>", "</fim_middle>", "</code>")),
     ("0.9.198", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<file_sep>", "<|endoftext|>", "</fim_middle>", "</code>")),
+    ("2024-06-20", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<|endoftext|>", "\n\n")),
+    ("2024-06-21", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<|endoftext|>", "<file_sep>", "\n\n")),
+    ("2024-08-21", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<file_sep>", "<|endoftext|>", "</fim_middle>", "</code>")),
 ])
 def test_stable_code_stop_list_by_release(version: str, stops: tuple[str, ...]) -> None:
     assert render(SOL, "starcoder2:3b", version).stop[:len(stops)] == stops

@@ -66,15 +66,22 @@ class Era:
     stops: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
+_STABLE_4 = ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<|endoftext|>")
+_STABLE_5 = (*_STABLE_4, "<file_sep>")
+_STABLE_7 = (*_STABLE_5, "</fim_middle>", "</code>")
+_DEEPSEEK_4 = ("<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>", "//")
+
 _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     # (date, commit in continuedev/continue, changes)
     ("2024-04-12", "6c99a34532 core/util/parameters.ts: 500 / 0.85 / 0.25; autocomplete/completionProvider.ts "
                    "builds the prompt", {"codestral": "none", "pre_rewrite": True,
                                          "llama_counted": "aya grok moonshot kimi mercury glm nova codestral o1",
                                          "codegeex_template": False, "plain_qwen": False, "local_budget": False,
-                                         "blank_file_header": False, "gpt_template": True}),
-    ("2024-05-08", "57ca9f1dd7 templates.ts: holeFillerTemplate for gpt/davinci-002/claude",
-     {"gpt_template": False, "hole_filler_4th": True}),
+                                         "blank_file_header": False, "gpt_template": True,
+                                         "stops": (("deepseekFimTemplate", _DEEPSEEK_4), ("stableCodeFimTemplate", _STABLE_4))}),
+    ("2024-05-08", "57ca9f1dd7 templates.ts: holeFillerTemplate for gpt/davinci-002/claude; deepseek stops "
+                   "<｜end▁of▁sentence｜>", {"gpt_template": False, "hole_filler_4th": True,
+                                               "stops": (("stableCodeFimTemplate", _STABLE_4),)}),
     ("2024-05-23", "5c4e5124c8 core/llm/index.ts: FIM route logged as prefix<FIM>suffix", {"fim_log": "<FIM>"}),
     ("2024-05-24", "08dc5db183 core/util/parameters.ts: maxPromptTokens 1024", {"max_prompt_tokens": 1024}),
     ("2024-05-24", "53b61288ec completionProvider.ts: local providers get maxPromptTokens 500", {"local_budget": True}),
@@ -84,8 +91,12 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("2024-06-02", "83731642aa templates.ts: codestralMultifileFimTemplate", {"codestral": "plain"}),
     ("2024-06-05", "7ecbcad37b completionProvider.ts: blank-file path comment", {"blank_file_header": True}),
     ("2024-06-11", "5935206091 templates.ts: hole filler example 'The 5th ... planet from the Sun'", {"hole_filler_4th": False}),
-    ("2024-06-21", "ca884b8212 templates.ts: qwen names get stableCodeFimTemplate", {"plain_qwen": True}),
+    ("2024-06-21", "ca884b8212 templates.ts: qwen names get stableCodeFimTemplate, which stops at <file_sep>",
+     {"plain_qwen": True, "stops": (("stableCodeFimTemplate", _STABLE_5),)}),
+    ("2024-06-28", "04c08c7159 templates.ts: stableCodeFimTemplate stops at </fim_middle>, </code>",
+     {"stops": (("stableCodeFimTemplate", _STABLE_7),)}),
     ("2024-07-24", "d6c2e36814 templates.ts: codegeexFimTemplate", {"codegeex_template": True}),
+    ("2024-08-21", "c408bf62fb templates.ts: stableCodeFimTemplate stops reordered", {"stops": ()}),
     ("2024-09-21", "387a76aa5b AutocompleteTemplate.ts: Qwen2.5-Coder template", {"qwen_coder": "plain"}),
     ("2024-10-30", "911256bad1 autocomplete/templating/: the rewritten pipeline", {"pre_rewrite": False}),
     ("2024-11-05", "b4dcb6cc37 llm/autodetect.ts: grok counted with tiktoken",
