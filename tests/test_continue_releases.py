@@ -41,6 +41,14 @@ def test_editor_version_forms(version: str, label: str) -> None:
         assert era.pre_rewrite and era.codestral == "plain"
 
 
+def test_capture_release_from_the_user_agent() -> None:
+    from replay.editors.continue_.releases import capture_release
+
+    assert capture_release("1.0.10", "PyCharm/2024.3.1 (Continue/1.0.10)") == "1.0.10-jetbrains"
+    assert capture_release("1.0.10", "Visual Studio Code/1.97.2 (Continue/1.0.10)") == "1.0.10"
+    assert capture_release("1.0.10", None) == "1.0.10"
+
+
 def test_unknown_version_is_a_usage_error() -> None:
     with pytest.raises(ContinueError, match="unknown Continue version"):
         era_for("v9.9.9-vscode")

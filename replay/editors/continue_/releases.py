@@ -12,6 +12,7 @@ import dataclasses
 import datetime as dt
 import functools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +192,18 @@ def era_for(version: str | None) -> Era:
     if day < ERAS[0].since:
         raise ContinueError(f"no Continue profile before {ERAS[0].since} (autocomplete defaults of parameters.ts), got {version}")
     return [e for e in ERAS if e.since <= day][-1]
+
+
+_JETBRAINS_IDES = re.compile(r"IntelliJ|PyCharm|WebStorm|GoLand|CLion|Rider|PhpStorm|RubyMine|DataGrip|"
+                             r"Android Studio|RustRover|Aqua|JetBrains", re.IGNORECASE)
+
+
+def capture_release(version: str, user_agent: str | None) -> str:
+    """The release a logged version names: dev data's userAgent ("PyCharm/2024.3 (Continue/1.0.10)")
+    carries the bare number, which is a JetBrains release when the IDE is one of JetBrains'."""
+    if user_agent and _JETBRAINS_IDES.search(user_agent) and re.fullmatch(r"v?[0-9][0-9.]*", version):
+        return f"{version.removeprefix('v')}-jetbrains"
+    return version
 
 
 def profile_name(era: Era) -> str:
