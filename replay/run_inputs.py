@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timezone
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from replay.editors import EditorProfile, profile
+from replay.editors import EditorProfile, capture_version, profile
 from replay.editors.stage import StreamStop
 from replay.records import CaptureRecord, Completion, EditorInput, RenderedPrompt
 from replay.rejects import Rejects
@@ -106,14 +105,6 @@ def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
     return EditorInput(prefix=seg.prefix, suffix=seg.suffix or "", filepath=seg.filepath or rec.filepath,
                        language=rec.language, snippets=seg.snippets, item_id=f"capture-{capture_id}",
                        options={"provider": provider} if isinstance(provider, str) else {})
-
-
-def capture_version(rec: CaptureRecord) -> str | None:
-    """The release whose rules a capture was made under: its own version, else (Continue, whose
-    rules are also dated) the day it was captured."""
-    if rec.editor_version or rec.editor != "continue" or rec.ts is None:
-        return rec.editor_version
-    return datetime.fromtimestamp(rec.ts, timezone.utc).date().isoformat()
 
 
 def rendered_row(obj: dict[str, Any]) -> RenderedPrompt:

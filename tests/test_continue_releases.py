@@ -41,6 +41,14 @@ def test_editor_version_forms(version: str, label: str) -> None:
         assert era.pre_rewrite and era.codestral == "plain"
 
 
+def test_capture_release_from_the_user_agent() -> None:
+    from replay.editors.continue_.releases import capture_release
+
+    assert capture_release("1.0.10", "PyCharm/2024.3.1 (Continue/1.0.10)") == "1.0.10-jetbrains"
+    assert capture_release("1.0.10", "Visual Studio Code/1.97.2 (Continue/1.0.10)") == "1.0.10"
+    assert capture_release("1.0.10", None) == "1.0.10"
+
+
 def test_unknown_version_is_a_usage_error() -> None:
     with pytest.raises(ContinueError, match="unknown Continue version"):
         era_for("v9.9.9-vscode")
@@ -100,6 +108,28 @@ def test_codestral_headers_by_release(before: str, after: str, old_header: str, 
     assert has_stop == [False, after == "0.0.90-jetbrains"]
 
 
+@pytest.mark.parametrize(("model", "before", "after"), [
+    ("codestral-latest", "0.8.35", "0.8.37"), ("grok-code", "0.9.225", "0.9.226"), ("o3-mini", "1.1.51", "1.1.56"),
+])
+def test_names_counted_with_tiktoken_from_their_autodetect_release(model: str, before: str, after: str) -> None:
+    """Before autodetect.ts named them, these models counted with the Llama tokenizer."""
+    assert ct.counting_tokenizer(counting_model(model, era_for(before))) == "llama"
+    assert ct.counting_tokenizer(counting_model(model, era_for(after))) == "cl100k_base"
+
+
+def test_early_template_choice() -> None:
+    """gptAutocompleteTemplate until the hole filler (57ca9f1dd7); no codestral template before
+    e65b002d71, then codestralFimTemplate until 83731642aa; no codegeex before d6c2e36814."""
+    blank = EditorInput(prefix="a", suffix="b", filepath="/ws/m.ts", workspace="/ws")
+    assert render(blank, "gpt-4o", "0.8.26").text.startswith("```\na[BLANK]b\n```\n\nFill in the blank")
+    assert "The 4th {{FILL_HERE}}" in render(blank, "gpt-4o", "0.8.35").text
+    assert "The 5th {{FILL_HERE}}" in render(blank, "gpt-4o", "0.8.46").text
+    assert render(blank, "codestral-latest", "0.8.35").text == "<fim_prefix>a<fim_suffix>b<fim_middle>"
+    assert render(blank, "codestral-latest", "0.8.37").text == "[SUFFIX]b[PREFIX]a"
+    assert render(blank, "codegeex4", "0.8.41").family == "starcoder"
+    assert render(blank, "codegeex4", "0.8.44").family == "codegeex"
+
+
 def test_mercury_counting_and_fim_prefix_by_release() -> None:
     """autodetect.ts gained "mercury" in 1.1.29 (tiktoken counts); 1.1.30..1.3.25 prepend
     <|fim_prefix|> to the prefix; 1.3.26 / JetBrains 1.0.53 no longer do."""
@@ -114,6 +144,9 @@ def test_mercury_counting_and_fim_prefix_by_release() -> None:
     ("0.9.165", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<|endoftext|>", "<file_sep>")),
     ("0.9.168", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<|endoftext|>", "<file_sep>", "</fim_middle>", "</code>")),
     ("0.9.198", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<file_sep>", "<|endoftext|>", "</fim_middle>", "</code>")),
+    ("2024-06-20", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<|endoftext|>", "\n\n")),
+    ("2024-06-21", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<|endoftext|>", "<file_sep>", "\n\n")),
+    ("2024-08-21", ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<file_sep>", "<|endoftext|>", "</fim_middle>", "</code>")),
 ])
 def test_stable_code_stop_list_by_release(version: str, stops: tuple[str, ...]) -> None:
     assert render(SOL, "starcoder2:3b", version).stop[:len(stops)] == stops

@@ -13,7 +13,7 @@ How they were made: `git archive <tag> core` of continuedev/continue (commit in 
 bundled with esbuild 0.24.0 (npm packages not installed replaced by inert stubs; installed:
 handlebars 4.7.8, js-tiktoken 1.0.15, uri-js 4.4.1) and run with node 20:
 
-- pre-rewrite tags (v0.8.46-vscode, v0.8.55-vscode, v0.9.200-vscode): a new
+- pre-rewrite tags (v0.8.35-vscode, v0.8.46-vscode, v0.8.55-vscode, v0.9.200-vscode): a new
   `CompletionProvider` per case, `provideInlineCompletionItems` with the file as
   `ide.readFile`, the snippets as `getDefinitionsFromLsp` results, config
   `{tabAutocompleteOptions: {useCache: false, debounceDelay: 0}}` and a recording LLM
@@ -43,7 +43,7 @@ from replay.editors.continue_ import render
 from replay.records import EditorInput, Snippet
 
 GOLDEN = Path(__file__).parent / "data" / "continue_golden"
-RELEASES = ("v0.8.46-vscode", "v0.8.55-vscode", "v0.9.200-vscode", "v0.9.246-vscode", "v0.9.247-vscode",
+RELEASES = ("v0.8.35-vscode", "v0.8.46-vscode", "v0.8.55-vscode", "v0.9.200-vscode", "v0.9.246-vscode", "v0.9.247-vscode",
             "v0.0.85-jetbrains", "v1.0.16-vscode", "v1.1.30-vscode", "v1.2.11-vscode", "v1.3.32-vscode", "v2.1.0-vscode")
 
 

@@ -88,7 +88,7 @@ def test_option_eras() -> None:
     assert defaults("2024-11-28") == (1024, 0.85, 0.25)
     assert defaults("2024-11-29") == (1024, 0.3, 0.2)
     assert defaults(None) == (1024, 0.3, 0.2)
-    assert prompt.render(inp(), "starcoder2", "2024-06-01").profile == "continue@2024-05-24"
+    assert prompt.render(inp(), "starcoder2", "2024-05-26").profile == "continue@2024-05-24"
     assert prompt.render(inp(), "starcoder2").profile == f"continue@{releases.ERAS[-1].since}"
     with pytest.raises(releases.ContinueError):
         releases.era_for("2024-01-01")

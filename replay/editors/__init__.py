@@ -116,6 +116,19 @@ def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
     return continue_logged(record)
 
 
+def capture_version(record: CaptureRecord) -> str | None:
+    """The release whose rules a capture was made under: its own version (for Continue, a
+    JetBrains release when its IDE is one), else (Continue, whose rules are also dated) the day
+    it was captured."""
+    if record.editor != "continue":
+        return record.editor_version
+    if record.editor_version:
+        from replay.editors.continue_.releases import capture_release
+
+        return capture_release(record.editor_version, record.user_agent)
+    return datetime.fromtimestamp(record.ts, timezone.utc).date().isoformat() if record.ts is not None else None
+
+
 def explain_mismatch(record: CaptureRecord) -> dict[str, str]:
     """For a capture whose rebuilt prompt differs from the log: which rule of which release wrote
     the bytes (Continue, whose rules are kept per release); empty for the other editors."""

@@ -159,7 +159,8 @@ def token_diff(capture_id: int, capture: CaptureRecord, mode: str, override: str
                compare_spec: str | None = None) -> TokenDiffView:
     """One of DIFF_MODES for a capture, under its tokenizer."""
     from replay.editors import rebuild_logged_prompt, render
-    from replay.run_inputs import capture_input, capture_version
+    from replay.editors import capture_version
+    from replay.run_inputs import capture_input
     from replay.tokens.diff import diff_texts, diff_tokenizers
     from replay.tokens.view import render_diff
 

@@ -28,14 +28,15 @@ templating/index.ts renderPromptWithTokenLimit):
 Profiles are releases (`continue@0.9.262-vscode`, rules read from the source at each release
 tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each `_ERA_CHANGES`
 entry is a commit of continuedev/continue that changed a rule modelled here); the default is the
-newest. The rules that vary are the budgets, the template choice, pruning, re-pruning, the empty
-suffix, the multipliers, the clipboard default and the FIM log form. Snippet selection and the
-snippet header are those of the newest source in every profile (Continue rewrote that pipeline
-on 2024-11-19..22; older profiles do not model the earlier one).
+newest. The rules that vary are the budgets, the template choice and each template's stop list
+and file headers, the names counted with each tokenizer, pruning, re-pruning, the empty suffix,
+the multipliers, the clipboard default and the FIM log form. Releases before the rewrite of
+2024-10-30 (up to 0.8.56 / 0.9.226) build the prompt in a different pipeline: prompt08.py.
 
 Modules of the prompt side: releases.py (rules by release), tokens.py (Continue's counting
-tokenizers), uri.py, languages.py, templates.py, snippets.py, prompt.py (the pipeline above),
-logs.py (the logged prompt rebuilt). Of the completion stage: completion.py (what Continue
+tokenizers), uri.py, languages.py, templates.py, snippets.py, route.py, prompt.py (the pipeline
+above), prompt08.py (the pre-rewrite pipeline), logs.py (the logged prompt rebuilt, and what
+explains a mismatch). Of the completion stage: completion.py (what Continue
 shows, in its order), rules.py (its rule changes by date and release), charstream.py and
 linestream.py (the stream transforms), brackets.py, multiline.py, langinfo.py,
 postprocessing.py. JavaScript string semantics are shared with Tabby (replay.editors.js).

@@ -6,7 +6,15 @@ import dataclasses
 import datetime as dt
 
 from replay.editors.continue_.languages import language_for
-from replay.editors.continue_.releases import ERAS, ContinueError, Era, era_for, profile_name, releases
+from replay.editors.continue_.releases import (
+    ERAS,
+    ContinueError,
+    Era,
+    capture_release,
+    era_for,
+    profile_name,
+    releases,
+)
 from replay.editors.continue_.templates import Ctx, Template, render_template, template_for_model
 from replay.editors.continue_.uri import to_uri
 from replay.records import CaptureRecord
@@ -17,7 +25,7 @@ def capture_era(record: CaptureRecord) -> Era | None:
     date), else the dated range of its timestamp; None when neither is known."""
     if record.editor_version:
         try:
-            return era_for(record.editor_version)
+            return era_for(capture_release(record.editor_version, record.user_agent))
         except ContinueError:
             pass  # a release newer than the table, or an unusable string: the timestamp decides
     if record.ts is not None:

@@ -35,10 +35,16 @@ def stop_tokens(template: Template | None, model: str) -> tuple[str, ...]:
 
 
 def counting_model(model: str, era: Era) -> str:
-    """The name Continue's token counting sees: before "mercury" joined the names without a chat
-    template (core/llm/autodetect.ts, 73695f9996, 2025-04-28) a mercury model fell through
-    to the Llama tokenizer, as the same name without "mercury" still does."""
-    return re.sub("mercury", "", model, flags=re.IGNORECASE) if era.mercury_llama_count else model
+    """The name Continue's token counting sees: names core/llm/autodetect.ts did not yet send to
+    tiktoken (`era.llama_counted`) fell through to the Llama tokenizer, as the same name without
+    that word still does ("o1" stands for the o-series test `/^o\\d/`, broken by a leading "_")."""
+    name = model
+    for word in era.llama_counted.split():
+        if word == "o1":
+            name = "_" + name if re.match(r"o\d", name.lower()) else name
+        else:
+            name = re.sub(re.escape(word), "", name, flags=re.IGNORECASE)
+    return name
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,6 +27,11 @@ core/util/parameters.ts (DEFAULT_AUTOCOMPLETE_OPTS).
 
 Paths are plain file system paths in these releases (`document.uri.fsPath`). Snippets carry no
 line range here: snippets of one file are taken as not overlapping, in the order given.
+
+Checked against the code of 0.8.35 and later; the releases before the core refactor of
+2024-05-24 (53b61288ec: 0.8.24..0.8.29, 0.9.119..0.9.142, JetBrains 0.0.43..0.0.4x) differ in
+more than is modelled (no FIM route, stop words without the leading newline, other snippet
+sources) and are rendered with these rules as they stand.
 """
 
 from __future__ import annotations
@@ -102,7 +107,7 @@ def stop_list(template: Template | None, model: str, keywords: tuple[str, ...]) 
 def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, Any], cmodel: str) -> RenderedPrompt:
     """The prompt of a pre-rewrite release (the steps of the module docstring). `opts` are the
     merged options, `cmodel` the name Continue counts tokens with."""
-    if "maxPromptTokens" not in inp.options and opts.get("provider") in LOCAL_PROVIDERS:
+    if era.local_budget and "maxPromptTokens" not in inp.options and opts.get("provider") in LOCAL_PROVIDERS:
         opts = {**opts, "maxPromptTokens": 500}
     workspace = plain_path(inp.workspace) if inp.workspace else None
     filepath = plain_path(inp.filepath or "Untitled.txt", workspace)
@@ -133,7 +138,7 @@ def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, A
         formatted = "\n".join(_format_external(s, lang.comment) for s in snippets)
         if formatted:
             prefix = f"{formatted}\n\n{prefix}"
-        elif js_trim(prefix) == "" and js_trim(suffix) == "":
+        elif era.blank_file_header and js_trim(prefix) == "" and js_trim(suffix) == "":
             prefix = f"{lang.comment} {last_n_path_parts(filepath, 2)}\n{prefix}"
     prompt = render_template(body if tpl is None else tpl, prefix, suffix, ctx)
 

@@ -12,6 +12,7 @@ import dataclasses
 import datetime as dt
 import functools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -51,21 +52,58 @@ class Era:
     # [PREFIX]/[SUFFIX]; "uri" `+++++ <full uri> \n` (JetBrains 0.0.84..0.0.89 line); "spaced"
     # `+++++ <unique path> \n` and the extra stop "\n+++++ " (d92a7e08b9, 2025-02-01)
     codestral: str = "spaced"
-    mercury_llama_count: bool = False  # autodetect.ts had no "mercury": counted with the Llama tokenizer
+    # names core/llm/autodetect.ts did not yet send to tiktoken ("mercury", "grok", "o1" for the
+    # o-series, ...): such models were counted with the Llama tokenizer
+    llama_counted: str = ""
     mercury_fim_prefix: bool = False  # mercury compilePrefixSuffix prepended "<|fim_prefix|>"
     pre_rewrite: bool = False  # prompt built in completionProvider.ts/constructPrompt.ts (prompt08.py)
+    codegeex_template: bool = True  # getTemplateForModel has codegeex (d6c2e36814, 2024-07-24)
+    plain_qwen: bool = True  # "qwen" names get stableCodeFimTemplate (ca884b8212, 2024-06-21)
+    hole_filler_4th: bool = False  # holeFillerTemplate's example "The 4th {{FILL_HERE}} is Jupiter."
+    local_budget: bool = True  # pre-rewrite: local providers get maxPromptTokens 500 (53b61288ec)
+    blank_file_header: bool = True  # pre-rewrite: a blank file gets a path comment (7ecbcad37b)
+    gpt_template: bool = False  # gpt/davinci/claude got gptAutocompleteTemplate (until 57ca9f1dd7)
     # (template variable name, its stop list) where the release's list differs from the newest
     stops: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
+_STABLE_4 = ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<|endoftext|>")
+_STABLE_5 = (*_STABLE_4, "<file_sep>")
+_STABLE_7 = (*_STABLE_5, "</fim_middle>", "</code>")
+_DEEPSEEK_4 = ("<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>", "//")
+
 _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     # (date, commit in continuedev/continue, changes)
     ("2024-04-12", "6c99a34532 core/util/parameters.ts: 500 / 0.85 / 0.25; autocomplete/completionProvider.ts "
-                   "builds the prompt", {"codestral": "plain", "mercury_llama_count": True, "pre_rewrite": True}),
+                   "builds the prompt", {"codestral": "none", "pre_rewrite": True,
+                                         "llama_counted": "aya grok moonshot kimi mercury glm nova codestral o1",
+                                         "codegeex_template": False, "plain_qwen": False, "local_budget": False,
+                                         "blank_file_header": False, "gpt_template": True,
+                                         "stops": (("deepseekFimTemplate", _DEEPSEEK_4), ("stableCodeFimTemplate", _STABLE_4))}),
+    ("2024-05-08", "57ca9f1dd7 templates.ts: holeFillerTemplate for gpt/davinci-002/claude; deepseek stops "
+                   "<｜end▁of▁sentence｜>", {"gpt_template": False, "hole_filler_4th": True,
+                                               "stops": (("stableCodeFimTemplate", _STABLE_4),)}),
     ("2024-05-23", "5c4e5124c8 core/llm/index.ts: FIM route logged as prefix<FIM>suffix", {"fim_log": "<FIM>"}),
     ("2024-05-24", "08dc5db183 core/util/parameters.ts: maxPromptTokens 1024", {"max_prompt_tokens": 1024}),
+    ("2024-05-24", "53b61288ec completionProvider.ts: local providers get maxPromptTokens 500", {"local_budget": True}),
+    ("2024-05-29", "58691db662 llm/autodetect.ts: codestral counted with tiktoken",
+     {"llama_counted": "aya grok moonshot kimi mercury glm nova o1"}),
+    ("2024-05-30", "e65b002d71 templates.ts: codestralFimTemplate", {"codestral": "fim"}),
+    ("2024-06-02", "83731642aa templates.ts: codestralMultifileFimTemplate", {"codestral": "plain"}),
+    ("2024-06-05", "7ecbcad37b completionProvider.ts: blank-file path comment", {"blank_file_header": True}),
+    ("2024-06-11", "5935206091 templates.ts: hole filler example 'The 5th ... planet from the Sun'", {"hole_filler_4th": False}),
+    ("2024-06-21", "ca884b8212 templates.ts: qwen names get stableCodeFimTemplate, which stops at <file_sep>",
+     {"plain_qwen": True, "stops": (("stableCodeFimTemplate", _STABLE_5),)}),
+    ("2024-06-28", "04c08c7159 templates.ts: stableCodeFimTemplate stops at </fim_middle>, </code>",
+     {"stops": (("stableCodeFimTemplate", _STABLE_7),)}),
+    ("2024-07-24", "d6c2e36814 templates.ts: codegeexFimTemplate", {"codegeex_template": True}),
+    ("2024-08-21", "c408bf62fb templates.ts: stableCodeFimTemplate stops reordered", {"stops": ()}),
     ("2024-09-21", "387a76aa5b AutocompleteTemplate.ts: Qwen2.5-Coder template", {"qwen_coder": "plain"}),
     ("2024-10-30", "911256bad1 autocomplete/templating/: the rewritten pipeline", {"pre_rewrite": False}),
+    ("2024-11-05", "b4dcb6cc37 llm/autodetect.ts: grok counted with tiktoken",
+     {"llama_counted": "aya moonshot kimi mercury glm nova o1"}),
+    ("2024-11-18", "b8a278d216 llm/autodetect.ts: moonshot counted with tiktoken",
+     {"llama_counted": "aya kimi mercury glm nova o1"}),
     ("2024-11-21", "3934e8d81f AutocompleteTemplate.ts: granite3 -> hole filler", {"granite3_hole_filler": True}),
     ("2024-11-29", "63e63f54cd core/util/parameters.ts: prefix 0.3, suffix 0.2", {"prefix_percentage": 0.3, "max_suffix_percentage": 0.2}),
     ("2024-12-13", "707bc867fe templating/index.ts: empty suffix -> newline; 7621abcdcc uri.ts uniquePath; "
@@ -75,14 +113,19 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
                    "codestral `+++++ <path> ` headers, stop \"\\n+++++ \"", {"include_clipboard": True, "codestral": "spaced"}),
     ("2025-04-23", "881f8b3139 llm/countTokens.ts: per-line pruning counts", {"per_line_pruning": True}),
     ("2025-04-26", "e39446d477 AutocompleteTemplate.ts: mercury", {"mercury": True}),
-    ("2025-04-28", "73695f9996 llm/autodetect.ts: mercury counted with tiktoken", {"mercury_llama_count": False}),
+    ("2025-04-28", "73695f9996 llm/autodetect.ts: mercury counted with tiktoken", {"llama_counted": "aya kimi glm nova o1"}),
     ("2025-04-29", "dc6827aca4 AutocompleteTemplate.ts: mercury prefix gets <|fim_prefix|>", {"mercury_fim_prefix": True}),
     ("2025-05-11", "ea3bf046a1 AutocompleteTemplate.ts: seed-coder", {"seed_coder": True}),
+    ("2025-06-14", "fbd0a9da51 llm/autodetect.ts: aya counted with tiktoken", {"llama_counted": "kimi glm nova o1"}),
+    ("2025-07-02", "faed694877 llm/autodetect.ts: o-series names counted with tiktoken", {"llama_counted": "kimi glm nova"}),
+    ("2025-07-04", "15a61ba8b8 llm/autodetect.ts: nova counted with tiktoken", {"llama_counted": "kimi glm"}),
+    ("2025-07-28", "125a7d795f llm/autodetect.ts: kimi counted with tiktoken", {"llama_counted": "glm"}),
     ("2025-07-30", "5c9362b732 templating/index.ts: re-prune to the context length", {"context_reprune": True}),
     ("2025-09-11", "3a44a9fb65 core/util/parameters.ts: clipboard off by default", {"include_clipboard": False}),
     ("2025-10-30", "d1ba7c9bba AutocompleteTemplate.ts: granite 4", {"granite4": True}),
     ("2025-11-07", "f1d646833f AutocompleteTemplate.ts: no <|fim_prefix|> before the mercury prefix", {"mercury_fim_prefix": False}),
     ("2026-01-28", "8da07defb4 llm/countTokens.ts: per-model token multipliers", {"multipliers": True}),
+    ("2026-02-20", "a2c1fe6897 llm/autodetect.ts: glm counted with tiktoken", {"llama_counted": ""}),
     ("2026-03-25", "2874981435 AutocompleteTemplate.ts: Qwen multi-file FIM", {"qwen_coder": "multifile"}),
 )
 
@@ -103,23 +146,23 @@ ERAS = _build_eras()
 # files at each v*-vscode / v*-jetbrains tag of continuedev/continue; see its "source").
 _RELEASES_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "continue_releases.json"
 _FLAGS = ("include_clipboard", "empty_suffix_newline", "per_line_pruning", "context_reprune", "multipliers",
-          "granite3_hole_filler", "mercury", "seed_coder", "granite4", "unique_path_objects", "mercury_llama_count",
-          "mercury_fim_prefix", "pre_rewrite")
+          "granite3_hole_filler", "mercury", "seed_coder", "granite4", "unique_path_objects", "mercury_fim_prefix", "pre_rewrite", "codegeex_template", "plain_qwen", "hole_filler_4th", "local_budget",
+          "blank_file_header", "gpt_template")
 
 
 @functools.lru_cache(maxsize=1)
 def releases() -> dict[str, Era]:
     """Every Continue release of the table, keyed like "0.9.262-vscode" / "1.0.10-jetbrains"."""
     data = json.loads(_RELEASES_FILE.read_text(encoding="utf-8"))
-    assert data["columns"][7:] == list(_FLAGS), "continue_releases.json columns changed"
+    assert data["columns"][8:] == list(_FLAGS), "continue_releases.json columns changed"
     stops: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
     for group in data["template_stops"]:
         override = tuple((tpl, tuple(stop)) for tpl, stop in sorted(group["stops"].items()))
         stops.update(dict.fromkeys(group["releases"], override))
     out = {}
-    for name, (day, mpt, pp, msp, qwen, fim_log, codestral, bits) in data["releases"].items():
+    for name, (day, mpt, pp, msp, qwen, fim_log, codestral, llama_counted, bits) in data["releases"].items():
         out[name] = Era(since=dt.date.fromisoformat(day), label=name, fim_log=fim_log, max_prompt_tokens=mpt,
-                        prefix_percentage=pp, max_suffix_percentage=msp, qwen_coder=qwen, codestral=codestral, stops=stops.get(name, ()),
+                        prefix_percentage=pp, max_suffix_percentage=msp, qwen_coder=qwen, codestral=codestral, llama_counted=llama_counted, stops=stops.get(name, ()),
                         **{flag: bit == "1" for flag, bit in zip(_FLAGS, bits, strict=True)})
     return out
 
@@ -149,6 +192,18 @@ def era_for(version: str | None) -> Era:
     if day < ERAS[0].since:
         raise ContinueError(f"no Continue profile before {ERAS[0].since} (autocomplete defaults of parameters.ts), got {version}")
     return [e for e in ERAS if e.since <= day][-1]
+
+
+_JETBRAINS_IDES = re.compile(r"IntelliJ|PyCharm|WebStorm|GoLand|CLion|Rider|PhpStorm|RubyMine|DataGrip|"
+                             r"Android Studio|RustRover|Aqua|JetBrains", re.IGNORECASE)
+
+
+def capture_release(version: str, user_agent: str | None) -> str:
+    """The release a logged version names: dev data's userAgent ("PyCharm/2024.3 (Continue/1.0.10)")
+    carries the bare number, which is a JetBrains release when the IDE is one of JetBrains'."""
+    if user_agent and _JETBRAINS_IDES.search(user_agent) and re.fullmatch(r"v?[0-9][0-9.]*", version):
+        return f"{version.removeprefix('v')}-jetbrains"
+    return version
 
 
 def profile_name(era: Era) -> str:

@@ -225,9 +225,15 @@ def _codegeex_template(prefix: str, suffix: str, c: Ctx) -> str:
     return f"<|user|>\n{refs}\n{base}<|assistant|>\n"
 
 
+# The fourth example before 5935206091 (2024-06-11).
+HOLE_FILLER_SYSTEM_4TH = HOLE_FILLER_SYSTEM.replace(
+    "The 5th {{FILL_HERE}} is Jupiter.\n\n## CORRECT COMPLETION:\n\n<COMPLETION>planet from the Sun</COMPLETION>",
+    "The 4th {{FILL_HERE}} is Jupiter.\n\n## CORRECT COMPLETION:\n\n<COMPLETION>the 4th planet after Mars</COMPLETION>")
+
+
 def _hole_filler_template(prefix: str, suffix: str, c: Ctx) -> str:
     return (
-        HOLE_FILLER_SYSTEM
+        (HOLE_FILLER_SYSTEM_4TH if c.era.hole_filler_4th else HOLE_FILLER_SYSTEM)
         + f"\n\n<QUERY>\n{prefix}{{{{FILL_HERE}}}}{suffix}\n</QUERY>\nTASK: Fill the {{{{FILL_HERE}}}} hole. Answer only with the CORRECT completion, and NOTHING ELSE. Do it now.\n<COMPLETION>"
     )
 
@@ -252,6 +258,13 @@ DEEPSEEK = Template("deepseekFimTemplate", "deepseek-coder", "<｜fim▁begin｜
                     ("<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>", "//", "<｜end▁of▁sentence｜>"))
 CODEGEEX = Template("codegeexFimTemplate", "codegeex", _codegeex_template,
                     ("<|user|>", "<|code_suffix|>", "<|code_prefix|>", "<|code_middle|>", "<|assistant|>", "<|endoftext|>"))
+# templates.ts before the rewrite: the plain codestral template (2024-05-30..06-02) and the
+# fill-in-the-blank prompt gpt/claude names got before the hole filler (to 2024-05-08).
+CODESTRAL_FIM = Template("codestralFimTemplate", "codestral", "[SUFFIX]{{{suffix}}}[PREFIX]{{{prefix}}}", ("[PREFIX]", "[SUFFIX]"))
+GPT_AUTOCOMPLETE = Template("gptAutocompleteTemplate", "hole-filler",
+                            "```\n{{{prefix}}}[BLANK]{{{suffix}}}\n```\n\nFill in the blank to complete the code block. "
+                            "Your response should include only the code to replace [BLANK], without surrounding backticks.",
+                            ("\n",), chat=True)
 HOLE_FILLER = Template("holeFillerTemplate", "hole-filler", _hole_filler_template, ("</COMPLETION>",), chat=True)
 
 
@@ -278,15 +291,16 @@ def _choose(model: str, era: Era) -> Template:
         return GRANITE4
     if era.seed_coder and "seed" in m and "coder" in m:
         return SEED_CODER
-    if any(k in m for k in ("starcoder", "star-coder", "starchat", "octocoder", "stable", "codeqwen", "qwen")):
+    if any(k in m for k in ("starcoder", "star-coder", "starchat", "octocoder", "stable", "codeqwen")) or (era.plain_qwen and "qwen" in m):
         return STABLE_CODE
-    codestral = CODESTRAL if era.codestral == "spaced" else CODESTRAL_BEFORE_2025
-    for key, tpl in (("codestral", codestral), ("codegemma", CODEGEMMA), ("codellama", CODELLAMA), ("deepseek", DEEPSEEK), ("codegeex", CODEGEEX)):
-        if key in m:
+    codestral = {"none": None, "fim": CODESTRAL_FIM, "spaced": CODESTRAL}.get(era.codestral, CODESTRAL_BEFORE_2025)
+    codegeex = CODEGEEX if era.codegeex_template else None
+    for key, tpl in (("codestral", codestral), ("codegemma", CODEGEMMA), ("codellama", CODELLAMA), ("deepseek", DEEPSEEK), ("codegeex", codegeex)):
+        if tpl is not None and key in m:
             return tpl
     hole = ("gpt", "davinci-002", "claude") + (("granite3", "granite-3") if era.granite3_hole_filler else ())
     if any(k in m for k in hole):
-        return HOLE_FILLER
+        return GPT_AUTOCOMPLETE if era.gpt_template else HOLE_FILLER
     return STABLE_CODE
 
 
