@@ -4,7 +4,8 @@ A JSONL file holds RenderedPrompt lines (the output of `fimreplay render`) or Fi
 (`fimreplay evalgen`) or render inputs; the word `captures` takes the captures of the store. Items and captures
 go through the editor profile (`replay.editors.render`) first. A line that cannot be used is
 counted and kept with its file:line and reason (a rejects file), never dropped and never stops
-the rest; an id seen twice is a reject too (completions are stored per item id). Items and
+the rest; an id seen twice is a reject too (completions are stored per item id), and a line
+without an id gets one from its content (`content_id`). Items and
 render inputs are read by replay.editors.inputs.parse_line, the reader `fimreplay render` uses;
 rendered prompts are `fimreplay render` output lines (or RenderedPrompt JSON).
 """
@@ -125,8 +126,8 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
 
     def add(prompt: RenderedPrompt, where: tuple[str, int], raw: str, inp: EditorInput | None = None, own: str | None = None) -> None:
         if not prompt.item_id:
-            rejects.at(*where, "no item id", raw)
-        elif prompt.item_id in seen:
+            prompt = msgspec.structs.replace(prompt, item_id=content_id(inp if inp is not None else prompt))
+        if prompt.item_id in seen:
             rejects.at(*where, f"item id {prompt.item_id!r} seen before", raw)
         else:
             seen.add(prompt.item_id)
@@ -169,6 +170,14 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
             rejects.at(*where, _first_line(exc), line)
     return Inputs(prompts, rejects, hashlib.sha256(data).hexdigest(), "+".join(sorted(kinds)) or "empty",
                   renderer.stage if renderer else None)
+
+
+def content_id(record: EditorInput | RenderedPrompt) -> str:
+    """The item id of an input line that has none (`id` is optional in render input and
+    output): what the line holds, hashed, so that the same input read again, from any file or
+    with other line endings, is the same item (a resumed run skips it; twice in one file is a
+    duplicate)."""
+    return "content-" + hashlib.sha256(msgspec.json.encode(record)).hexdigest()[:16]
 
 
 def _first_line(exc: Exception) -> str:
