@@ -9,6 +9,7 @@ cache) build on it.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -53,6 +54,14 @@ def store_fault(path: Path, exc: sqlite3.Error, doing: str = "cannot be used") -
     return StoreError(f"{path}: the store {hint}")
 
 
+def lock_wait_ms() -> int:
+    """How long a command waits for another one writing to the store, in milliseconds."""
+    try:
+        return max(0, int(float(os.environ.get("FIMREPLAY_LOCK_WAIT", "10")) * 1000))
+    except ValueError:
+        raise StoreError(f"FIMREPLAY_LOCK_WAIT={os.environ['FIMREPLAY_LOCK_WAIT']!r} is not a number of seconds") from None
+
+
 class Database:
     """A connection to one store file. Thread-safe: one lock around one connection."""
 
@@ -67,7 +76,8 @@ class Database:
         self._lock = threading.RLock()
         self.skipped: list[str] = []  # rows read but unusable (tampered, foreign): named, left out
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                       timeout=lock_wait_ms() / 1000)
         except sqlite3.Error as exc:
             raise store_fault(self.path, exc) from None
         try:
@@ -83,8 +93,9 @@ class Database:
         """Settings of the connection, then the schema brought up to date."""
         # 8 KiB pages (a new store only; SQLite's default is 4 KiB): fewer b-tree splits and WAL
         # frames per record, and an import ran about 10% faster on the import bench.
-        # Wait for another writer first (a store opened by two commands at once).
-        self._db.execute("PRAGMA busy_timeout=10000")
+        # Wait for another writer first (a store opened by two commands at once), up to
+        # $FIMREPLAY_LOCK_WAIT seconds (10 by default); then the store is reported locked.
+        self._db.execute(f"PRAGMA busy_timeout={lock_wait_ms()}")
         self._db.execute("PRAGMA page_size=8192")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
