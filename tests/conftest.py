@@ -54,6 +54,7 @@ def anyio_backend() -> str:
 # take it out: the check below fails the session if any file written under the suite's
 # temporary base holds it, plain or inside a store's compressed capture bodies.
 PLANTED_KEY_ENV = "FIMREPLAY_TEST_API_KEY"
+PLANTED_INPUTS = "planted-inputs"  # a folder for the inputs a test plants the key in: not checked
 PLANTED_KEY = "planted-" + os.urandom(12).hex()
 os.environ[PLANTED_KEY_ENV] = PLANTED_KEY
 
@@ -66,7 +67,7 @@ def files_holding(base: Path, needle: str) -> list[Path]:
     found = []
     data = needle.encode()
     for path in sorted(base.rglob("*")):
-        if not path.is_file() or path.is_symlink():
+        if not path.is_file() or path.is_symlink() or PLANTED_INPUTS in path.parts:
             continue
         try:
             with path.open("rb") as fh:

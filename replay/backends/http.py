@@ -32,6 +32,17 @@ DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024  # far above any completion; bounds
 T = TypeVar("T")
 
 
+def api_key(env: str) -> str:
+    """The key in the variable the user named (`--api-key-env`), registered as a secret from
+    then on. The variable must be set: running without the key would only fail later (401s),
+    or send nothing and succeed against the wrong server."""
+    value = os.environ.get(env)
+    if not value:
+        raise UsageError(f"--api-key-env {env}: the environment variable {env} is not set (or empty)")
+    secrets.register(value)
+    return value
+
+
 class _Retry(BackendError):
     """A failure status worth another try (5xx, 429): its one-line reason, and a 429's
     Retry-After in seconds."""
@@ -150,10 +161,7 @@ class HttpBackend(Backend):
         self.backoff = backoff
         self.max_response_bytes = max_response_bytes
         if api_key_env:
-            # A variable the user named must hold the key: running without it would only fail
-            # later (401s), or worse send nothing and succeed against the wrong server.
-            if not os.environ.get(api_key_env):
-                raise UsageError(f"--api-key-env {api_key_env}: the environment variable {api_key_env} is not set (or empty)")
+            api_key(api_key_env)
             self.api_key_env = api_key_env
         self._api_key = os.environ.get(self.api_key_env) if self.api_key_env else None
         secrets.register(self._api_key)  # an answer or an error that echoes it is scrubbed wherever it is written

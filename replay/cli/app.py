@@ -80,6 +80,11 @@ class TaskGroup(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except KeyboardInterrupt:
+            # Ctrl-C: one line and the shell's code for SIGINT (click alone would say "Aborted!",
+            # exit 1); what was committed stays, and a stopped run is marked interrupted.
+            click.echo("fimreplay: interrupted", err=True)
+            raise click.exceptions.Exit(130) from None
         except Exception as exc:
             if os.environ.get("FIMREPLAY_TRACEBACK"):
                 raise

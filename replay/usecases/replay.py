@@ -54,6 +54,10 @@ class RunRequest:
             profile(self.editor)
         if backend_kind(self.backend).http and not self.endpoints:
             raise UsageError(f"--backend {self.backend} needs --endpoint URL")
+        if self.backend_options.get("api_key_env"):
+            from replay.backends.http import api_key
+
+            api_key(self.backend_options["api_key_env"])  # set, and a secret before any input is read
 
 
 @dataclass(frozen=True)
