@@ -6,7 +6,9 @@ go through the editor profile (`replay.editors.render`) first. A line that canno
 counted and kept with its file:line and reason (a rejects file), never dropped and never stops
 the rest; an id seen twice is a reject too (completions are stored per item id), and a line
 without an id gets one from its content (`content_id`). Items and
-render inputs are read by replay.editors.inputs.parse_line, the reader `fimreplay render` uses;
+render inputs are read by replay.editors.inputs.parse_line, the reader `fimreplay render` uses.
+The file is read a line at a time, split on LF only (a U+2028 inside a JSON string is no line
+end), never holding more than MAX_LINE_BYTES of one line;
 rendered prompts are `fimreplay render` output lines (or RenderedPrompt JSON).
 """
 
@@ -22,6 +24,7 @@ import msgspec
 
 from replay.editors import EditorProfile, profile
 from replay.editors.stage import StreamStop
+from replay.importers.common import MAX_LINE_BYTES, iter_lines
 from replay.records import CaptureRecord, Completion, EditorInput, RenderedPrompt
 from replay.rejects import Rejects
 from replay.store import Store
@@ -150,26 +153,41 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
         return Inputs(prompts, rejects, digest.hexdigest(), "captures", renderer.stage if renderer else None)
 
     path = Path(source)
-    data = path.read_bytes()
     kinds: set[str] = set()
-    for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = (str(path), n)
-        try:
-            obj = json.loads(line)
-            if isinstance(obj, dict) and "profile" in obj and ("text" in obj or "prompt" in obj):
-                kinds.add("prompts")
-                add(rendered_row(obj), where, line)
-            else:
-                inp = parse_line(line)  # a render input or a FimItem line (replay.editors.inputs)
-                kinds.add("items")
-                renderer = renderer or render()
-                add(renderer(inp, None), where, line, inp)
-        except (ValueError, msgspec.ValidationError, KeyError) as exc:
-            rejects.at(*where, _first_line(exc), line)
-    return Inputs(prompts, rejects, hashlib.sha256(data).hexdigest(), "+".join(sorted(kinds)) or "empty",
+    with path.open("rb") as fh:
+        for ln in iter_lines(fh):
+            where = (str(path), ln.number)
+            if ln.too_long:
+                rejects.at(*where, f"line longer than {MAX_LINE_BYTES} bytes", ln.data, ln.length)
+                continue
+            line = ln.data.decode("utf-8", "replace")
+            if ln.number == 1:
+                line = line.removeprefix("\ufeff")
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+                if isinstance(obj, dict) and "profile" in obj and ("text" in obj or "prompt" in obj):
+                    kinds.add("prompts")
+                    add(rendered_row(obj), where, line)
+                else:
+                    inp = parse_line(line)  # a render input or a FimItem line (replay.editors.inputs)
+                    kinds.add("items")
+                    renderer = renderer or render()
+                    add(renderer(inp, None), where, line, inp)
+            except (ValueError, msgspec.ValidationError, KeyError, RecursionError) as exc:
+                rejects.at(*where, _first_line(exc), line)
+    return Inputs(prompts, rejects, file_sha256(path), "+".join(sorted(kinds)) or "empty",
                   renderer.stage if renderer else None)
+
+
+def file_sha256(path: Path) -> str:
+    """The input file's hash (the run config's corpus_hash), read in chunks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def content_id(record: EditorInput | RenderedPrompt) -> str:

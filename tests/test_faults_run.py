@@ -265,3 +265,17 @@ def test_run_with_nothing_usable(tmp_path: Path, home: Path) -> None:
         assert con.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
     kept = (home / "data" / "rejects" / "r1.jsonl").read_text()
     assert "<redacted>" in kept and PLANTED_KEY not in kept
+
+
+def test_run_input_with_line_separators_in_strings(tmp_path: Path, home: Path) -> None:
+    """U+2028, U+2029 and U+0085 inside JSON strings are text, not line ends: every item runs."""
+    rows = [RenderedPrompt(profile="standard", family="qwen2.5-coder", text=f"<|fim_prefix|>s{n} = '{sep}'<|fim_suffix|>\n<|fim_middle|>",
+                           prefix_sent=f"s{n} = ", suffix_sent="\n", item_id=f"s{n}")
+            for n, sep in enumerate(["\u2028", "\u2029", "\u0085", "plain"])]
+    src = tmp_path / "p.jsonl"
+    src.write_bytes(b"\xef\xbb\xbf" + b"".join(msgspec.json.encode(p) + b"\r\n" for p in rows))  # a BOM, CRLF too
+    with slow_server(0) as url:
+        out = run_cli(*run_args(src, url, tmp_path / "s.db", "--run-id", "r"))
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert (summary["items"], summary["completed"], summary["rejects"]) == (4, 4, 0)
