@@ -39,6 +39,16 @@ KEY_ENV = "FIMREPLAY_BENCH_KEY"
 KEY = "bench-planted-" + os.urandom(10).hex()
 
 
+class _Quiet(ThreadingHTTPServer):
+    """A client that closes its connection (a killed run) is no server error to print."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextmanager
 def server(answer: Callable[[BaseHTTPRequestHandler, dict[str, Any]], None]) -> Iterator[str]:
     class H(BaseHTTPRequestHandler):
@@ -53,7 +63,7 @@ def server(answer: Callable[[BaseHTTPRequestHandler, dict[str, Any]], None]) -> 
         def log_message(self, *args: Any) -> None:
             pass
 
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    srv = _Quiet(("127.0.0.1", 0), H)
     srv.daemon_threads = True
     threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
     try:
@@ -112,9 +122,11 @@ class Proc:
     def wait(self) -> Proc:
         out = self.p.stdout.read() if self.p.stdout else b""  # type: ignore[union-attr]
         err = self.p.stderr.read() if self.p.stderr else b""  # type: ignore[union-attr]
-        _, status, usage = os.wait4(self.p.pid, 0)
-        self.p.returncode = self.rc = os.waitstatus_to_exitcode(status)
-        self.rss_mb = usage.ru_maxrss / 1024
+        if self.p.returncode is None:
+            _, status, usage = os.wait4(self.p.pid, 0)
+            self.p.returncode = os.waitstatus_to_exitcode(status)
+            self.rss_mb = usage.ru_maxrss / 1024
+        self.rc = self.p.returncode
         self.out, self.err = out.decode(), err.decode()
         return self
 
@@ -164,10 +176,13 @@ class Suite:
         src = write_items(d / "p.jsonl", ids)
         db = d / "s.db"
         rng = random.Random(0)
-        with echo_server(0.01) as url:
+        with echo_server(0.05) as url:
             for _ in range(kills):
                 proc = Proc(self.run_args(src, url, db, "r", "--concurrency", "4"))
-                time.sleep(rng.uniform(0.5, 2.0))
+                start = count_completions(db, "r")
+                while count_completions(db, "r") <= start and proc.p.poll() is None:
+                    time.sleep(0.02)
+                time.sleep(rng.uniform(0.0, 1.0))  # somewhere in the middle of the run
                 proc.p.send_signal(signal.SIGKILL)
                 proc.wait()
             with sqlite3.connect(db) as con:

@@ -35,6 +35,16 @@ from tests.conftest import PLANTED_INPUTS, PLANTED_KEY, PLANTED_KEY_ENV, ROOT, r
 Handler = Callable[[BaseHTTPRequestHandler, dict[str, Any]], None]
 
 
+class _Quiet(ThreadingHTTPServer):
+    """A client that closes its connection (a killed run) is no server error to print."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @contextmanager
 def fault_server(answer: Handler) -> Iterator[str]:
     """A loopback HTTP server whose every POST is answered by `answer(handler, body)`."""
@@ -51,7 +61,7 @@ def fault_server(answer: Handler) -> Iterator[str]:
         def log_message(self, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), H)
+    server = _Quiet(("127.0.0.1", 0), H)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
     try:
