@@ -65,6 +65,15 @@ def scrub_registered(text: str) -> str:
     return text
 
 
+def scrub_registered_bytes(data: bytes) -> bytes:
+    """`scrub_registered` for bytes as read from a log (a stored line keeps its bytes)."""
+    for value in sorted(_registered, key=len, reverse=True):
+        raw = value.encode("utf-8")
+        if raw in data:
+            data = data.replace(raw, REDACTED.encode())
+    return data
+
+
 def scrub_text(text: str) -> str:
     """`text` with every secret the module's rule knows replaced by `<redacted>`."""
     if not text:
