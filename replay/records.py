@@ -175,7 +175,8 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
     a run of rendered prompts without their editor input, or a run from before the stage
     existed). `trace` lists each rule that changed the text. `timing` holds, when the engine
     streamed, (characters received, seconds since the request) per chunk; `stopped_early` says
-    the engine was stopped where the editor stops reading (stop word or cancelled stream).
+    the engine was stopped where the editor stops reading (stop word or cancelled stream);
+    `truncated` that the server's answer went over the response cap and was cut there.
     """
 
     item_id: str
@@ -196,6 +197,7 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
     timing_applied: bool = False
     timing: tuple[tuple[int, float], ...] = ()
     stopped_early: bool = False
+    truncated: bool = False
 
     def scored_text(self, which: str) -> str:
         """The text a score is computed on: "shown" (what the user saw; "" when nothing was

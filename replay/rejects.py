@@ -7,8 +7,9 @@ written to the task's rejects file, one JSON object a line:
 
     {"where": "f.jsonl:3", "reason": "...", "raw": "...", "file": "f.jsonl", "line": 3}
 
-`where` is always there (file:line, a whole file, or run:item); `raw` is the input as read (at
-most RAW_KEEP_BYTES of it, `raw_truncated_from` giving the full length); `file` and `line` when
+`where` is always there (file:line, a whole file, or run:item); `raw` is the input as read,
+credentials taken out (replay.secrets) before it is cut to RAW_KEEP_BYTES (`raw_truncated_from`
+giving the full length); `file` and `line` when
 the reject points into a file (line 0: the whole file). The file is created at the first
 reject, so a clean task reports no rejects file.
 """
@@ -16,6 +17,7 @@ reject, so a clean task reports no rejects file.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,6 +25,8 @@ from pathlib import Path
 from typing import IO
 
 import msgspec
+
+from replay import secrets
 
 RAW_KEEP_BYTES = 4096  # how much of a rejected input the rejects file keeps
 SHOWN_PER_SOURCE = 20  # rejects echoed (and held in memory) per source file; the rest are counted
@@ -43,9 +47,9 @@ class Reject(msgspec.Struct, frozen=True, omit_defaults=True):
         """A reject in a file (line 0: the file as a whole). `raw` is kept up to RAW_KEEP_BYTES
         (invalid UTF-8 as \\x escapes); `length` is the input's full size when `raw` was cut
         before (a line too long to hold)."""
-        data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw
-        total = len(data) if length is None else length
-        kept = data[:RAW_KEEP_BYTES].decode("utf-8", errors="backslashreplace")
+        text = raw if isinstance(raw, str) else raw.decode("utf-8", errors="backslashreplace")
+        total = len(raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw) if length is None else length
+        kept = _cut(secrets.scrub_text(text), total)
         file = str(file)
         return cls(where=f"{file}:{line}" if line else file, reason=reason, raw=kept, file=file, line=line,
                    raw_truncated_from=total if total > RAW_KEEP_BYTES else None)
@@ -58,6 +62,23 @@ class Reject(msgspec.Struct, frozen=True, omit_defaults=True):
     def source(self) -> str:
         """The file (or run) the reject came from: the unit the echo is capped per."""
         return self.file if self.file is not None else self.where.rpartition(":")[0] or self.where
+
+
+def _cut(scrubbed: str, total: int) -> str:
+    """A scrubbed input cut to RAW_KEEP_BYTES. The secrets rule was applied to the whole text
+    first; where the text ends at a cut (here, or before by the caller: `total` longer than
+    it), the word the cut runs through is dropped too, so that a cut cannot leave the head
+    of a credential whose shape the rule needs whole to recognise."""
+    data = scrubbed.encode("utf-8", errors="surrogatepass")
+    if len(data) <= RAW_KEEP_BYTES and total <= len(data):
+        return scrubbed
+    kept = data[:RAW_KEEP_BYTES].decode("utf-8", errors="ignore")
+    return _PARTIAL_WORD.sub("", kept)
+
+
+# The tail of a cut text that may be the start of a key: a word of the characters keys and
+# tokens are made of, up to a key's length (a longer word is code or data, kept as it is).
+_PARTIAL_WORD = re.compile(r"(?<![A-Za-z0-9_\-+/=.~:])[A-Za-z0-9_\-+/=.~:]{1,256}$")
 
 
 def default_path(name: str) -> Path:

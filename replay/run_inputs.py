@@ -4,8 +4,11 @@ A JSONL file holds RenderedPrompt lines (the output of `fimreplay render`) or Fi
 (`fimreplay evalgen`) or render inputs; the word `captures` takes the captures of the store. Items and captures
 go through the editor profile (`replay.editors.render`) first. A line that cannot be used is
 counted and kept with its file:line and reason (a rejects file), never dropped and never stops
-the rest; an id seen twice is a reject too (completions are stored per item id). Items and
-render inputs are read by replay.editors.inputs.parse_line, the reader `fimreplay render` uses;
+the rest; an id seen twice is a reject too (completions are stored per item id), and a line
+without an id gets one from its content (`content_id`). Items and
+render inputs are read by replay.editors.inputs.parse_line, the reader `fimreplay render` uses.
+The file is read a line at a time, split on LF only (a U+2028 inside a JSON string is no line
+end), never holding more than MAX_LINE_BYTES of one line;
 rendered prompts are `fimreplay render` output lines (or RenderedPrompt JSON).
 """
 
@@ -21,6 +24,7 @@ import msgspec
 
 from replay.editors import EditorProfile, capture_version, profile
 from replay.editors.stage import StreamStop
+from replay.importers.common import MAX_LINE_BYTES, iter_lines
 from replay.records import CaptureRecord, Completion, EditorInput, RenderedPrompt
 from replay.rejects import Rejects
 from replay.store import Store
@@ -129,8 +133,8 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
 
     def add(prompt: RenderedPrompt, where: tuple[str, int], raw: str, inp: EditorInput | None = None, own: str | None = None) -> None:
         if not prompt.item_id:
-            rejects.at(*where, "no item id", raw)
-        elif prompt.item_id in seen:
+            prompt = msgspec.structs.replace(prompt, item_id=content_id(inp if inp is not None else prompt))
+        if prompt.item_id in seen:
             rejects.at(*where, f"item id {prompt.item_id!r} seen before", raw)
         else:
             seen.add(prompt.item_id)
@@ -154,26 +158,49 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
         return Inputs(prompts, rejects, digest.hexdigest(), "captures", renderer.stage if renderer else None)
 
     path = Path(source)
-    data = path.read_bytes()
     kinds: set[str] = set()
-    for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = (str(path), n)
-        try:
-            obj = json.loads(line)
-            if isinstance(obj, dict) and "profile" in obj and ("text" in obj or "prompt" in obj):
-                kinds.add("prompts")
-                add(rendered_row(obj), where, line)
-            else:
-                inp = parse_line(line)  # a render input or a FimItem line (replay.editors.inputs)
-                kinds.add("items")
-                renderer = renderer or render()
-                add(renderer(inp, None), where, line, inp)
-        except (ValueError, msgspec.ValidationError, KeyError) as exc:
-            rejects.at(*where, _first_line(exc), line)
-    return Inputs(prompts, rejects, hashlib.sha256(data).hexdigest(), "+".join(sorted(kinds)) or "empty",
+    with path.open("rb") as fh:
+        for ln in iter_lines(fh):
+            where = (str(path), ln.number)
+            if ln.too_long:
+                rejects.at(*where, f"line longer than {MAX_LINE_BYTES} bytes", ln.data, ln.length)
+                continue
+            line = ln.data.decode("utf-8", "replace")
+            if ln.number == 1:
+                line = line.removeprefix("\ufeff")
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+                if isinstance(obj, dict) and "profile" in obj and ("text" in obj or "prompt" in obj):
+                    kinds.add("prompts")
+                    add(rendered_row(obj), where, line)
+                else:
+                    inp = parse_line(line)  # a render input or a FimItem line (replay.editors.inputs)
+                    kinds.add("items")
+                    renderer = renderer or render()
+                    add(renderer(inp, None), where, line, inp)
+            except (ValueError, msgspec.ValidationError, KeyError, RecursionError) as exc:
+                rejects.at(*where, _first_line(exc), line)
+    return Inputs(prompts, rejects, file_sha256(path), "+".join(sorted(kinds)) or "empty",
                   renderer.stage if renderer else None)
+
+
+def file_sha256(path: Path) -> str:
+    """The input file's hash (the run config's corpus_hash), read in chunks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def content_id(record: EditorInput | RenderedPrompt) -> str:
+    """The item id of an input line that has none (`id` is optional in render input and
+    output): what the line holds, hashed, so that the same input read again, from any file or
+    with other line endings, is the same item (a resumed run skips it; twice in one file is a
+    duplicate)."""
+    return "content-" + hashlib.sha256(msgspec.json.encode(record)).hexdigest()[:16]
 
 
 def _first_line(exc: Exception) -> str:

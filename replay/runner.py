@@ -32,7 +32,7 @@ from replay.backends.base import (
     apply_stop,
 )
 from replay.backends.cache import cache_key, remember
-from replay.errors import UsageError
+from replay.errors import UsageError, one_line
 from replay.records import Completion, RenderedPrompt
 from replay.run_inputs import EditorStage
 from replay.store import Store
@@ -164,7 +164,9 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
                 done = backend.complete(prompt, params)
             completion = msgspec.structs.replace(done, cache_key=early_key if done.stopped_early else key)
         except BackendError as exc:
-            completion = error_completion(backend, prompt, str(exc), key)
+            completion = msgspec.structs.replace(error_completion(backend, prompt, str(exc), key), truncated=exc.truncated)
+        except Exception as exc:  # noqa: BLE001 - an answer the backend could not make sense of: this item fails, the run goes on
+            completion = error_completion(backend, prompt, f"unusable response: {one_line(exc)}", key)
         remember(store, completion.cache_key, completion)
         record(prompt, completion, False)
 

@@ -27,7 +27,8 @@ REDACTED = "<redacted>"
 
 _KEY = r"(?:user_?id|user_?token|api_?key|x-api-key|api-key|authorization|proxy-authorization|access_?token|password|secret|token|cookie|set-cookie)"
 _KEY_NAME = re.compile(_KEY, re.IGNORECASE)
-_JSON_PAIR = re.compile(rf'("{_KEY}"\s*:\s*)"(?:[^"\\]|\\.)*"', re.IGNORECASE)
+# A value cut before its closing quote (a line cut to a length) is redacted to the end.
+_JSON_PAIR = re.compile(rf'("{_KEY}"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)', re.IGNORECASE)
 _LINE_PAIR = re.compile(rf"(?m)^(\s*{_KEY}: ).+$", re.IGNORECASE)
 _URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@\"']*):[^@/\s\"']*@")
 _BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")
@@ -57,6 +58,27 @@ def is_secret_key(name: str) -> bool:
     return bool(_KEY_NAME.fullmatch(name.strip()))
 
 
+def scrub_registered(text: str) -> str:
+    """`text` with the registered values (the configured keys) replaced: for what a model wrote,
+    where `password: …` or an `sk-…`-shaped string is code under test, not a leak, and only
+    the key the user gave must not come back."""
+    if not text:
+        return text
+    for value in sorted(_registered, key=len, reverse=True):
+        if value in text:
+            text = text.replace(value, REDACTED)
+    return text
+
+
+def scrub_registered_bytes(data: bytes) -> bytes:
+    """`scrub_registered` for bytes as read from a log (a stored line keeps its bytes)."""
+    for value in sorted(_registered, key=len, reverse=True):
+        raw = value.encode("utf-8")
+        if raw in data:
+            data = data.replace(raw, REDACTED.encode())
+    return data
+
+
 def scrub_text(text: str) -> str:
     """`text` with every secret the module's rule knows replaced by `<redacted>`.
 
@@ -65,9 +87,7 @@ def scrub_text(text: str) -> str:
     request body the proxy records with each pattern."""
     if not text:
         return text
-    for value in sorted(_registered, key=len, reverse=True):
-        if value in text:
-            text = text.replace(value, REDACTED)
+    text = scrub_registered(text)
     lower = text.lower()
     if any(word in lower for word in _KEY_WORDS):
         text = _JSON_PAIR.sub(rf'\1"{REDACTED}"', text)

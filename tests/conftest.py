@@ -45,3 +45,72 @@ def cli(home: Path):
 def anyio_backend() -> str:
     """The TUI's async tests (Textual's Pilot) run on asyncio."""
     return "asyncio"
+
+
+# -- secrets never reach the disk ---------------------------------------------------------------
+# A key planted for the whole suite: tests that exercise credentials pass it through
+# `--api-key-env FIMREPLAY_TEST_API_KEY` (or read PLANTED_KEY), and servers in them echo it
+# back. It has no known key shape, so only the registered-value part of the secrets rule can
+# take it out: the check below fails the session if any file written under the suite's
+# temporary base holds it, plain or inside a store's compressed capture bodies.
+PLANTED_KEY_ENV = "FIMREPLAY_TEST_API_KEY"
+PLANTED_INPUTS = "planted-inputs"  # a folder for the inputs a test plants the key in: not checked
+PLANTED_KEY = "planted-" + os.urandom(12).hex()
+os.environ[PLANTED_KEY_ENV] = PLANTED_KEY
+
+
+def files_holding(base: Path, needle: str) -> list[Path]:
+    """Every file under `base` that holds `needle`: its bytes, and for an SQLite store the
+    decompressed bodies of its captures too (lz4 would hide a key from a byte search)."""
+    import sqlite3
+
+    found = []
+    data = needle.encode()
+    for path in sorted(base.rglob("*")):
+        if not path.is_file() or path.is_symlink() or PLANTED_INPUTS in path.parts:
+            continue
+        try:
+            with path.open("rb") as fh:
+                head = fh.read(16)
+                fh.seek(0)
+                hit = any(data in chunk for chunk in _overlapping(fh, len(data)))
+        except OSError:
+            continue
+        if not hit and head.startswith(b"SQLite format 3"):
+            try:
+                with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as con:
+                    rows = con.execute("SELECT codec, record FROM capture_records").fetchall()
+                hit = any(data in _body(r[0], r[1]) for r in rows)
+            except sqlite3.Error:
+                pass
+        if hit:
+            found.append(path)
+    return found
+
+
+def _body(codec: str, blob: bytes) -> bytes:
+    """A stored capture body as text (a damaged one as it is)."""
+    import lz4.block
+
+    if codec == "record":
+        return blob
+    try:
+        return lz4.block.decompress(blob)
+    except (lz4.block.LZ4BlockError, ValueError):
+        return blob
+
+
+def _overlapping(fh, overlap: int, size: int = 1 << 22):  # type: ignore[no-untyped-def]
+    """A file in chunks that overlap by `overlap` bytes (a needle across a boundary is found)."""
+    tail = b""
+    while chunk := fh.read(size):
+        yield tail + chunk
+        tail = chunk[-overlap:]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def planted_key_never_on_disk(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """After the whole session: no file the suite wrote holds the planted key."""
+    yield
+    leaks = files_holding(tmp_path_factory.getbasetemp(), PLANTED_KEY)
+    assert not leaks, f"the planted API key was written to disk: {[str(p) for p in leaks[:10]]}"

@@ -30,7 +30,7 @@ class BackendKind:
 
 
 def _http_options(options: dict[str, Any]) -> dict[str, Any]:
-    return {k: options[k] for k in ("timeout", "retries", "backoff", "api_key_env") if options.get(k) is not None}
+    return {k: options[k] for k in ("timeout", "retries", "backoff", "api_key_env", "max_response_bytes") if options.get(k) is not None}
 
 
 def _llamacpp(ref: ModelRef, ctx: int, endpoints: list[str], options: dict[str, Any]) -> Backend:

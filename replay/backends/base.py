@@ -37,7 +37,10 @@ class GenParams(msgspec.Struct, frozen=True, omit_defaults=True):
 
 class BackendError(WorkError):
     """One prompt failed. `retryable` errors (5xx, 429, connection, timeout) are retried with
-    backoff before they become the item's error; the run goes on either way."""
+    backoff before they become the item's error; the run goes on either way. `truncated`: the
+    answer was cut at the response cap (the completion records it)."""
+
+    truncated = False
 
     def __init__(self, message: str, retryable: bool = False) -> None:
         super().__init__(message)

@@ -55,6 +55,7 @@ def backend_cache_extra(backend: Backend) -> dict[str, Any]:
 
 
 def remember(store: Store, key: str, completion: Completion) -> None:
-    """Keep a good completion (never an error: those are retried next time)."""
-    if completion.error is None:
+    """Keep a good completion (never an error, nor an answer cut at the response cap: those are
+    asked again next time)."""
+    if completion.error is None and not completion.truncated:
         store.cache_put(key, completion)

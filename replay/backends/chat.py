@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from replay.backends.base import GenParams
-from replay.backends.http import HttpBackend, field
+from replay.backends.http import HttpBackend, field, token_count
 from replay.records import Completion, RenderedPrompt
 
 ANTHROPIC_VERSION = "2023-06-01"
@@ -38,9 +38,9 @@ class ChatBackend(HttpBackend):
         data = self.post("/v1/chat/completions", {"model": self.model, "messages": messages(prompt),
                                                   "max_tokens": params.new_tokens(prompt), "temperature": params.temperature})
         text = field(data, "choices", 0, "message", "content")
-        usage = data.get("usage") or {}
-        return self.finish(prompt, str(text or ""), int(usage.get("completion_tokens") or 0),
-                           str(data["choices"][0].get("finish_reason") or ""), started)
+        choice = data["choices"][0]
+        finish = choice.get("finish_reason") if isinstance(choice, dict) else None
+        return self.finish(prompt, str(text or ""), token_count(data, "usage", "completion_tokens"), str(finish or ""), started)
 
 
 class AnthropicBackend(HttpBackend):
@@ -60,6 +60,6 @@ class AnthropicBackend(HttpBackend):
         data = self.post("/v1/messages", {"model": self.model, "messages": messages(prompt),
                                           "max_tokens": params.new_tokens(prompt), "temperature": params.temperature})
         blocks = field(data, "content")
-        text = "".join(b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text")
-        usage = data.get("usage") or {}
-        return self.finish(prompt, text, int(usage.get("output_tokens") or 0), str(data.get("stop_reason") or ""), started)
+        blocks = blocks if isinstance(blocks, list) else []
+        text = "".join(str(b.get("text", "")) for b in blocks if isinstance(b, dict) and b.get("type") == "text")
+        return self.finish(prompt, text, token_count(data, "usage", "output_tokens"), str(data.get("stop_reason") or ""), started)

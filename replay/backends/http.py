@@ -11,20 +11,36 @@ the backend, sent only as a header, and scrubbed from every error message.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
+import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import httpx
 
+from replay import secrets
 from replay.backends.base import Backend, BackendError
+from replay.errors import UsageError
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
+DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024  # far above any completion; bounds what one answer can take
 T = TypeVar("T")
+
+
+def api_key(env: str) -> str:
+    """The key in the variable the user named (`--api-key-env`), registered as a secret from
+    then on. The variable must be set: running without the key would only fail later (401s),
+    or send nothing and succeed against the wrong server."""
+    value = os.environ.get(env)
+    if not value:
+        raise UsageError(f"--api-key-env {env}: the environment variable {env} is not set (or empty)")
+    secrets.register(value)
+    return value
 
 
 class _Retry(BackendError):
@@ -35,6 +51,72 @@ class _Retry(BackendError):
         super().__init__(reason, retryable=True)
         self.reason = reason
         self.after = after
+
+
+RESPONSE_CAP = "response_cap"  # the finish reason of a completion cut at the response cap
+
+
+class ResponseTooLarge(BackendError):
+    """An answer longer than the response cap: reading stopped there (what came before it may
+    still be used: a stream's text so far, kept as a truncated completion)."""
+
+    truncated = True
+
+
+class _Deadline:
+    """The end of one request's time: at `seconds` after its start the socket it uses is shut
+    down, which wakes a read blocked on a silent or trickling server. The socket is known from
+    the connection's trace event (a new connection) or from the response (a reused one, whose
+    wait for the headers httpx's read timeout bounds)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.expired = False
+        self._socket: socket.socket | None = None
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def trace(self, event: str, info: dict[str, Any]) -> None:
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            self.watch(info.get("return_value"))
+
+    def watch(self, stream: Any) -> None:
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if sock is None:
+            return
+        with self._lock:
+            self._socket = sock
+            if self.expired:
+                _shutdown(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            if self._socket is not None:
+                _shutdown(self._socket)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def _shutdown(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # closed already
+
+
+def _lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The lines of a byte stream, split on LF only (server-sent events; a CR before it is
+    stripped by the reader)."""
+    pending = b""
+    for chunk in chunks:
+        pending += chunk
+        *done, pending = pending.split(b"\n")
+        yield from done
+    if pending:
+        yield pending
 
 
 class Endpoints:
@@ -70,15 +152,19 @@ class HttpBackend(Backend):
     api_key_env: str | None = None  # the environment variable holding the key, if any
 
     def __init__(self, model: str, model_id: str, endpoints: list[str], timeout: float = 60.0, retries: int = 3,
-                 backoff: float = 0.5, api_key_env: str | None = None) -> None:
+                 backoff: float = 0.5, api_key_env: str | None = None,
+                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES) -> None:
         super().__init__(model, model_id)
         self.endpoints = Endpoints(endpoints)
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
+        self.max_response_bytes = max_response_bytes
         if api_key_env:
+            api_key(api_key_env)
             self.api_key_env = api_key_env
         self._api_key = os.environ.get(self.api_key_env) if self.api_key_env else None
+        secrets.register(self._api_key)  # an answer or an error that echoes it is scrubbed wherever it is written
         limits = httpx.Limits(max_connections=self.max_concurrency, max_keepalive_connections=self.max_concurrency)
         self.client = httpx.Client(timeout=httpx.Timeout(timeout), limits=limits)
 
@@ -90,7 +176,7 @@ class HttpBackend(Backend):
         return self.auth_headers(self._api_key) if self._api_key else {}
 
     def scrub(self, message: str) -> str:
-        return message.replace(self._api_key, "***") if self._api_key else message
+        return secrets.scrub_text(message)
 
     def _with_retries(self, path: str, attempt: Callable[[str], T]) -> T:
         """`attempt(url)` on the least busy endpoint, tried again with exponential backoff when it
@@ -112,6 +198,8 @@ class HttpBackend(Backend):
                     delay = min(retry.after, 30.0)
             except (httpx.TimeoutException, httpx.TransportError) as exc:
                 last = self._transport_failure(url, exc)
+            except httpx.HTTPError as exc:  # not worth another try: a bad URL, a protocol error
+                raise BackendError(self.scrub(f"{url}: {type(exc).__name__}: {_short(str(exc))}")) from None
             finally:
                 self.endpoints.release(index)
         raise BackendError(self.scrub(f"{last} (after {self.retries + 1} tries)"), retryable=True)
@@ -133,9 +221,10 @@ class HttpBackend(Backend):
         """POST with retries; the parsed JSON object, or BackendError with a one-line reason."""
 
         def attempt(url: str) -> dict[str, Any]:
-            response = self.client.post(url, json=body, headers=self.headers())
-            self._check_status(url, response, response.text)
-            return _json_object(url, response.text, self.scrub)
+            with self._request(url, body) as response:
+                text = b"".join(self._chunks(url, response)).decode("utf-8", "replace")
+                self._check_status(url, response, text)
+                return _json_object(url, text, self.scrub)
 
         return self._with_retries(path, attempt)
 
@@ -144,17 +233,19 @@ class HttpBackend(Backend):
         and returns True to stop reading, which closes the connection (what an editor does when
         it cancels a stream; servers abort the generation on disconnect). A server that answers
         with one JSON object instead (it does not stream) gets that object returned. Retried like
-        `post` only while no event has arrived: a stream cut later is the item's error."""
+        `post` only while no event has arrived: a stream cut later is the item's error. A stream
+        over the response cap raises ResponseTooLarge after the events before it."""
 
         def attempt(url: str) -> dict[str, Any] | None:
             started = False
             try:
-                with self.client.stream("POST", url, json=body, headers=self.headers()) as response:
+                with self._request(url, body) as response:
                     if response.status_code >= 400:
-                        self._check_status(url, response, response.read().decode("utf-8", "replace"))
+                        self._check_status(url, response, b"".join(self._chunks(url, response)).decode("utf-8", "replace"))
                     if not response.headers.get("content-type", "").startswith("text/event-stream"):
-                        return _json_object(url, response.read().decode("utf-8", "replace"), self.scrub)
-                    for line in response.iter_lines():
+                        return _json_object(url, b"".join(self._chunks(url, response)).decode("utf-8", "replace"), self.scrub)
+                    for raw in _lines(self._chunks(url, response)):
+                        line = raw.decode("utf-8", "replace").strip()
                         if not line.startswith("data:"):
                             continue
                         data = line[5:].strip()
@@ -170,6 +261,40 @@ class HttpBackend(Backend):
                 raise BackendError(self.scrub(f"{self._transport_failure(url, exc)} in the middle of the stream")) from None
 
         return self._with_retries(path, attempt)
+
+    @contextlib.contextmanager
+    def _request(self, url: str, body: dict[str, Any]) -> Iterator[httpx.Response]:
+        """One POST under the whole-request limit: `timeout` seconds from the request's start to
+        its last byte, whatever the server does (a server that trickles a byte a second is cut
+        at the limit like one that never answers). httpx's own timeouts are per phase (connect,
+        each read), so a watchdog shuts the socket down at the deadline."""
+        deadline = _Deadline(self.timeout)
+        try:
+            with self.client.stream("POST", url, json=body, headers=self.headers(),
+                                    extensions={"trace": deadline.trace}) as response:
+                deadline.watch(response.extensions.get("network_stream"))
+                yield response
+        except httpx.HTTPError as exc:
+            if deadline.expired:
+                raise httpx.ReadTimeout(f"whole-request limit of {self.timeout:g} s") from exc
+            raise
+        finally:
+            deadline.cancel()
+
+    def _chunks(self, url: str, response: httpx.Response) -> Iterator[bytes]:
+        """The body as it arrives (decompressed), up to `max_response_bytes`: past it
+        ResponseTooLarge, so that no answer can fill the memory."""
+        size = 0
+        try:
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > self.max_response_bytes:
+                    yield chunk[: len(chunk) - (size - self.max_response_bytes)]
+                    raise ResponseTooLarge(f"{url}: response over the {self.max_response_bytes:,}-byte cap "
+                                           "(--max-response-mb): cut there")
+                yield chunk
+        except httpx.DecodingError as exc:
+            raise BackendError(self.scrub(f"{url}: response body cannot be decoded ({_short(str(exc))})")) from None
 
     def describe(self) -> dict[str, Any]:
         """Endpoints and the key's variable name, never the key."""
@@ -188,6 +313,15 @@ def field(data: dict[str, Any], *path: str | int) -> Any:
         except (KeyError, IndexError, TypeError):
             raise BackendError(f"malformed response: no {'.'.join(map(str, path))} in {_short(json.dumps(data))}") from None
     return cur
+
+
+def token_count(data: dict[str, Any], *path: str) -> int:
+    """A count the server reports (`usage.completion_tokens`), 0 when it is missing or not a
+    whole number: usage is informative, and a server that types it wrongly still answered."""
+    cur: Any = data
+    for step in path:
+        cur = cur.get(step) if isinstance(cur, dict) else None
+    return cur if isinstance(cur, int) and not isinstance(cur, bool) and cur >= 0 else 0
 
 
 def _json_object(url: str, text: str, scrub: Callable[[str], str]) -> dict[str, Any]:

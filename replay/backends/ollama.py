@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from replay.backends.base import GenParams
-from replay.backends.http import HttpBackend, field
+from replay.backends.http import HttpBackend, field, token_count
 from replay.records import Completion, RenderedPrompt
 
 
@@ -37,5 +37,5 @@ class OllamaBackend(HttpBackend):
     def complete(self, prompt: RenderedPrompt, params: GenParams) -> Completion:
         started = time.perf_counter()
         data = self.post("/api/generate", self.body(prompt, params))
-        return self.finish(prompt, str(field(data, "response")), int(data.get("eval_count") or 0),
+        return self.finish(prompt, str(field(data, "response")), token_count(data, "eval_count"),
                            str(data.get("done_reason") or ""), started)

@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 
 from replay.backends.base import EARLY_STOPS, GenParams
-from replay.backends.http import HttpBackend, field
+from replay.backends.http import RESPONSE_CAP, HttpBackend, ResponseTooLarge, field, token_count
 from replay.records import Completion, RenderedPrompt
 
 DEFAULT_EXTRA: dict[str, Any] = {"repeat_penalty": 1.0}
@@ -72,8 +72,8 @@ class OpenAICompatBackend(HttpBackend):
         state: dict[str, Any] = {"text": "", "chunks": 0, "usage": None, "finish": "", "timing": []}
 
         def on_event(event: dict[str, Any]) -> bool:
-            if event.get("usage"):
-                state["usage"] = event["usage"]
+            if token_count(event, "usage", "completion_tokens"):
+                state["usage"] = token_count(event, "usage", "completion_tokens")
             choices = event.get("choices") or []
             if not choices:
                 return False
@@ -91,21 +91,26 @@ class OpenAICompatBackend(HttpBackend):
             return bool(reason)
 
         body = {**self.body(prompt, params), "stream": True}
-        whole = self.post_stream("/v1/completions", body, on_event)
+        truncated = False
+        try:
+            whole = self.post_stream("/v1/completions", body, on_event)
+        except ResponseTooLarge:
+            if not state["chunks"]:
+                raise
+            whole, truncated, state["finish"] = None, True, RESPONSE_CAP  # the text so far, flagged
         if whole is not None:  # the server does not stream: its one answer, cut afterwards
             return self.parse(prompt, whole, started)
-        usage = state["usage"] or {}
-        tokens = int(usage.get("completion_tokens") or state["chunks"])
+        tokens = state["usage"] or state["chunks"]
         done = self.finish(prompt, state["text"], tokens, state["finish"], started)
-        return msgspec.structs.replace(done, timing=tuple(state["timing"]),
+        return msgspec.structs.replace(done, timing=tuple(state["timing"]), truncated=truncated,
                                        stopped_early=state["finish"] in EARLY_STOPS)
 
     def parse(self, prompt: RenderedPrompt, data: dict[str, Any], started: float) -> Completion:
         """A `/v1/completions` response (also the body of a batch result line)."""
         text = field(data, "choices", 0, "text")
-        usage = data.get("usage") or {}
-        return self.finish(prompt, str(text), int(usage.get("completion_tokens") or 0),
-                           str(data["choices"][0].get("finish_reason") or ""), started)
+        choice = data["choices"][0]
+        finish = choice.get("finish_reason") if isinstance(choice, dict) else None
+        return self.finish(prompt, str(text), token_count(data, "usage", "completion_tokens"), str(finish or ""), started)
 
     def cache_extra(self) -> dict[str, Any]:
         return {"extra_body": self.extra_body}

@@ -80,6 +80,11 @@ class TaskGroup(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except KeyboardInterrupt:
+            # Ctrl-C: one line and the shell's code for SIGINT (click alone would say "Aborted!",
+            # exit 1); what was committed stays, and a stopped run is marked interrupted.
+            click.echo("fimreplay: interrupted", err=True)
+            raise click.exceptions.Exit(130) from None
         except Exception as exc:
             if os.environ.get("FIMREPLAY_TRACEBACK"):
                 raise
@@ -108,12 +113,19 @@ def db_option(fn: Callable[..., Any]) -> Callable[..., Any]:
                   help="The store file (default: fimreplay.db in the user data dir; $FIMREPLAY_DB).")
     @functools.wraps(fn)
     def wrapper(*args: Any, db_path: Path | None, **kwargs: Any) -> Any:
-        from replay.usecases.base import open_store
+        from replay.usecases.base import open_store, store_failure
 
         store = open_store(db_path)
         try:
             return fn(*args, store=store, **kwargs)
+        except Exception as exc:
+            failure = store_failure(store, exc)
+            if failure is exc:
+                raise
+            raise failure from None
         finally:
+            for note in store.skipped:  # rows left out as unreadable: named, the command went on
+                warn(note)
             store.close()
 
     return wrapper

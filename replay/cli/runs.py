@@ -103,7 +103,10 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
 @click.option("--run-id", default=None, help="Resume this run, or name the new one.")
 @click.option("--endpoint", "endpoints", multiple=True, help="Server base URL (repeat to balance over several).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="Requests in flight (HTTP backends).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True, help="HTTP timeout, seconds.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, show_default=True,
+              help="HTTP: the whole request's limit, seconds (connect, first byte, last byte; per try).")
+@click.option("--max-response-mb", type=click.FloatRange(min=0, min_open=True), default=8.0, show_default=True,
+              help="HTTP: the largest answer read, MB; a longer one is cut there and its completion marked truncated.")
 @click.option("--retries", type=click.IntRange(min=0), default=3, show_default=True, help="Retries on 5xx/429/connection errors.")
 @click.option("--api-key-env", default=None, help="Environment variable holding the API key (never pass the key itself).")
 @click.option("--send-ids", is_flag=True, help="openai backend: send token ids as the prompt (vLLM).")
@@ -116,13 +119,15 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
 @json_option
 @db_option
 def run_cmd(source: str, backend: str, model: str, editor: str | None, family: str | None, ctx: int, max_new_tokens: int | None,
-            run_id: str | None, endpoints: tuple[str, ...], concurrency: int, timeout: float, retries: int,
+            run_id: str | None, endpoints: tuple[str, ...], concurrency: int, timeout: float, max_response_mb: float, retries: int,
             api_key_env: str | None, send_ids: bool, threads: int | None, no_cache: bool, full_generation: bool,
             editor_timing: bool, as_json: bool, store: Store) -> None:
-    """Replay items, rendered prompts or `captures` against a model into a run (resumable)."""
+    """Replay items, rendered prompts or `captures` against a model into a run (resumable: give the
+    run's id as SOURCE to resume it with its own input and settings)."""
     from replay.usecases.replay import GenParams, RunRequest, run
 
-    options = {"timeout": timeout, "retries": retries, "api_key_env": api_key_env, "send_ids": send_ids, "n_threads": threads}
+    options = {"timeout": timeout, "retries": retries, "api_key_env": api_key_env, "send_ids": send_ids, "n_threads": threads,
+               "max_response_bytes": int(max_response_mb * 1024 * 1024)}
     req = RunRequest(source, backend, model, editor, family, GenParams(ctx=ctx, max_new_tokens=max_new_tokens), run_id,
                      endpoints, concurrency, not no_cache, options, early_stop=not full_generation, editor_timing=editor_timing)
     result = run(store, req, on_progress=Progress.on_terminal(as_json), warn=warn)

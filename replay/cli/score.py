@@ -150,6 +150,8 @@ def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any,
     from replay.usecases.score import report
 
     done = report(store, runs, fmt, output, lines, text, seed, workers)  # type: ignore[arg-type]
+    for note in done.notes:
+        warn(note)
     if output is None:
         click.echo(done.page, nl=False)
     else:

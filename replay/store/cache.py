@@ -10,6 +10,7 @@ import msgspec
 
 from replay.records import Completion
 from replay.store.db import Database
+from replay.store.runs import scrubbed
 
 
 class WatchOffset(NamedTuple):
@@ -28,12 +29,16 @@ class CacheStore(Database):
 
     # -- completion cache -----------------------------------------------------------------
     def cache_get(self, key: str) -> Completion | None:
+        """The cached completion (None: none, or an unreadable row, which is then computed again)."""
         rows = self.query("SELECT record FROM completion_cache WHERE key = ?", (key,))
-        return msgspec.json.decode(rows[0]["record"], type=Completion) if rows else None
+        try:
+            return msgspec.json.decode(rows[0]["record"], type=Completion) if rows else None
+        except (msgspec.DecodeError, msgspec.ValidationError, TypeError):
+            return None
 
     def cache_put(self, key: str, completion: Completion) -> None:
         with self.transaction():
-            self._db.execute("INSERT OR REPLACE INTO completion_cache (key, record) VALUES (?,?)", (key, msgspec.json.encode(completion)))
+            self._db.execute("INSERT OR REPLACE INTO completion_cache (key, record) VALUES (?,?)", (key, msgspec.json.encode(scrubbed(completion))))
 
     # -- watch offsets --------------------------------------------------------------------
     def get_offset(self, path: str) -> WatchOffset | None:

@@ -127,7 +127,11 @@ class CaptureStore(Database):
                 if skip:
                     skip -= 1
                     continue
-                rec = decode_capture(row[2], row[1], Source(file=row[4], line=row[5], offset=row[3]))
+                try:
+                    rec = decode_capture(row[2], row[1], Source(file=row[4], line=row[5], offset=row[3]))
+                except Exception as exc:  # noqa: BLE001 - any body a codec cannot read: name the row, go on
+                    self.skip_row(f"captures row {row[0]}", exc)
+                    continue
                 yield row[0], msgspec.structs.replace(rec, outcome=row[6], outcome_detail=row[7]), row[6]
                 if remaining is not None:
                     remaining -= 1

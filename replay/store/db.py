@@ -9,6 +9,7 @@ cache) build on it.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -21,7 +22,44 @@ Migration = str | Callable[[sqlite3.Connection], None]  # SQL script, or a step 
 
 
 class StoreError(UsageError):
-    """The store file cannot be used (newer schema, not a fimreplay store, corrupt)."""
+    """The store file cannot be used (newer schema, not a fimreplay store, corrupt, read-only,
+    locked, on a full disk): one line naming the file and what to do."""
+
+
+def store_fault(path: Path, exc: sqlite3.Error, doing: str = "cannot be used") -> StoreError:
+    """What a failed SQLite call on the store at `path` means for the user, as one line.
+
+    SQLite's own error codes (sqlite3.Error.sqlite_errorname, Python 3.11) tell the faults apart:
+    a file that is not a database (NOTADB), a damaged or cut one (CORRUPT), one that cannot be
+    written (READONLY, CANTOPEN, PERM), a full disk (FULL), another writer holding it (BUSY,
+    LOCKED). A failed write is rolled back by SQLite, so what was stored before stays."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc)
+    if name.startswith("SQLITE_NOTADB") or "not a database" in text:
+        hint = "is not a fimreplay store (not an SQLite database): give another --db, or move the file away"
+    elif name.startswith("SQLITE_CORRUPT") or "malformed" in text:
+        hint = "is damaged or truncated: restore it from a copy, or give another --db (a new file starts a new store)"
+    elif name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_AUTH")) or "readonly" in text:
+        hint = "cannot be written (read-only file, folder or file system): make it writable or give another --db"
+    elif name.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
+        hint = "cannot be opened: check that its folder exists and is writable, or give another --db"
+    elif name.startswith("SQLITE_FULL") or "disk is full" in text or "full" in text:
+        hint = "cannot grow: the disk is full; free space (nothing stored before is lost) and run the command again"
+    elif name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
+        hint = "is locked by another program writing to it: wait for it to finish, or give another --db"
+    elif name.startswith("SQLITE_IOERR") or "I/O error" in text:
+        hint = "could not be read or written (I/O error: a full or failing disk?): check the disk and run the command again"
+    else:
+        hint = f"{doing} ({text}): give another --db"
+    return StoreError(f"{path}: the store {hint}")
+
+
+def lock_wait_ms() -> int:
+    """How long a command waits for another one writing to the store, in milliseconds."""
+    try:
+        return max(0, int(float(os.environ.get("FIMREPLAY_LOCK_WAIT", "10")) * 1000))
+    except ValueError:
+        raise StoreError(f"FIMREPLAY_LOCK_WAIT={os.environ['FIMREPLAY_LOCK_WAIT']!r} is not a number of seconds") from None
 
 
 class Database:
@@ -29,15 +67,38 @@ class Database:
 
     def __init__(self, path: str | Path, migrations: Sequence[Migration] = ()) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: the store is a folder, not a file: give a file path as --db")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: the store's folder cannot be made ({exc.strerror}): give another --db") from None
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.skipped: list[str] = []  # rows read but unusable (tampered, foreign): named, left out
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                       timeout=lock_wait_ms() / 1000)
+        except sqlite3.Error as exc:
+            raise store_fault(self.path, exc) from None
+        try:
+            self._open(migrations)
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise store_fault(self.path, exc) from None
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open(self, migrations: Sequence[Migration]) -> None:
+        """Settings of the connection, then the schema brought up to date."""
         # 8 KiB pages (a new store only; SQLite's default is 4 KiB): fewer b-tree splits and WAL
         # frames per record, and an import ran about 10% faster on the import bench.
+        # Wait for another writer first (a store opened by two commands at once), up to
+        # $FIMREPLAY_LOCK_WAIT seconds (10 by default); then the store is reported locked.
+        self._db.execute(f"PRAGMA busy_timeout={lock_wait_ms()}")
         self._db.execute("PRAGMA page_size=8192")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA busy_timeout=10000")
         # Hash-keyed unique indexes take inserts at random places: a 64 MiB page cache keeps an
         # import of a few hundred thousand records from re-reading index pages from the OS.
         self._db.execute("PRAGMA cache_size=-65536")
@@ -49,14 +110,23 @@ class Database:
     # -- schema -------------------------------------------------------------------------
     def _migrate(self, migrations: Sequence[Migration]) -> None:
         """Apply `migrations[version:]`, each in its own transaction: a failed step leaves the
-        store at the version before it."""
+        store at the version before it.
+
+        The version is read again inside each step's write transaction: two commands opening a
+        new store at once both see version 0 before either writes, and the second must find the
+        first one's tables made rather than make them again."""
         latest = len(migrations)
         with self._lock:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > latest:
-                raise StoreError(f"{self.path}: schema version {version} is newer than this fimreplay ({latest})")
-            for target in range(version, latest):
+                raise StoreError(f"{self.path}: schema version {version} is newer than this fimreplay ({latest}): "
+                                 "upgrade fimreplay or give another --db")
+            while version < latest:
                 self._db.execute("BEGIN IMMEDIATE")
+                target = self._db.execute("PRAGMA user_version").fetchone()[0]
+                if target >= latest:
+                    self._db.execute("COMMIT")
+                    break
                 try:
                     step = migrations[target]
                     if isinstance(step, str):
@@ -67,11 +137,20 @@ class Database:
                     self._db.execute(f"PRAGMA user_version={target + 1}")
                     self._db.execute("COMMIT")
                 except sqlite3.Error as exc:
-                    self._db.execute("ROLLBACK")
-                    raise StoreError(f"{self.path}: cannot migrate the store from schema {target} to {target + 1}: {exc}") from exc
+                    self._rollback()
+                    raise store_fault(self.path, exc, f"cannot be migrated from schema {target} to {target + 1}") from None
                 except BaseException:
-                    self._db.execute("ROLLBACK")
+                    self._rollback()
                     raise
+                version = target + 1
+
+    def _rollback(self) -> None:
+        """Roll back the open transaction, if SQLite has not already (a full disk may have)."""
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the connection is unusable; SQLite restores the file from its journal on next open
 
     @property
     def schema_version(self) -> int:
@@ -92,9 +171,21 @@ class Database:
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
-            cur = self._db.execute(sql, params)
-            cur.row_factory = sqlite3.Row
-            return cur.fetchall()
+            try:
+                cur = self._db.execute(sql, params)
+                cur.row_factory = sqlite3.Row
+                return cur.fetchall()
+            except sqlite3.Error as exc:
+                raise store_fault(self.path, exc) from None
+
+    def skip_row(self, where: str, exc: Exception) -> None:
+        """Note a stored row that cannot be read (edited by hand, written by another program):
+        the reader leaves it out and goes on; the command names it (`skipped`)."""
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        note = f"{self.path}: {where} is unreadable ({reason}): skipped"
+        with self._lock:
+            if note not in self.skipped:
+                self.skipped.append(note)
 
     def data_version(self) -> int:
         """Changes whenever ANOTHER connection commits (PRAGMA data_version): a cheap poll that
@@ -113,13 +204,28 @@ class Transaction:
     def __enter__(self) -> None:
         self.store._lock.acquire()
         if not self.store._db.in_transaction:
-            self.store._db.execute("BEGIN IMMEDIATE")
+            try:
+                self.store._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                self.store._lock.release()
+                raise store_fault(self.store.path, exc) from None
             self.outer = True
 
-    def __exit__(self, exc_type: object, *_: object) -> None:
+    def __exit__(self, exc_type: object, exc: object, _tb: object) -> None:
+        """Commit, or roll back on an error; an SQLite failure (full disk, lock, damage) of the
+        body or the commit becomes the store's one-line StoreError, with nothing half-written."""
         try:
             if self.outer:
-                self.store._db.execute("ROLLBACK" if exc_type else "COMMIT")
+                if exc_type is None:
+                    try:
+                        self.store._db.execute("COMMIT")
+                    except sqlite3.Error as failed:
+                        self.store._rollback()
+                        raise store_fault(self.store.path, failed) from None
+                else:
+                    self.store._rollback()
+            if isinstance(exc, sqlite3.Error):
+                raise store_fault(self.store.path, exc) from None
         finally:
             self.store._lock.release()
 

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import lz4.block
 import msgspec
 
+from replay import secrets
 from replay.records import CaptureRecord, OutcomeEvent, Source
 from replay.store.db import StoreError
 
@@ -106,7 +107,7 @@ def stored_capture(rec: CaptureRecord) -> StoredCapture:
         if line_codec.parse(line, rec.source) == msgspec.structs.replace(rec, outcome="unknown", outcome_detail=None):
             codec, body, digest = line_codec.name, line_body(line), line_digest(line)
     if codec == "record":
-        body, digest = msgspec.json.encode(rec), bytes.fromhex(rec.content_hash())
+        body, digest = secrets.scrub_registered_bytes(msgspec.json.encode(rec)), bytes.fromhex(rec.content_hash())
     return StoredCapture(digest, rec.completion_id, rec.editor, rec.format, rec.model, rec.language, rec.filepath,
                          rec.outcome, rec.outcome_detail, rec.ts, rec.source.file, rec.source.line, rec.source.offset,
                          codec, body)
@@ -114,8 +115,9 @@ def stored_capture(rec: CaptureRecord) -> StoredCapture:
 
 def line_body(line: bytes) -> bytes:
     """How the store keeps a whole-line capture's body: lz4-compressed, which halves or better
-    what SQLite writes, at a few µs a line."""
-    return lz4.block.compress(line)
+    what SQLite writes, at a few µs a line; a configured key's value never (replay.secrets: the
+    line is the editor's own log, its code is kept as logged)."""
+    return lz4.block.compress(secrets.scrub_registered_bytes(line))
 
 
 def decode_capture(codec: str, blob: bytes, source: Source) -> CaptureRecord:

@@ -7,14 +7,20 @@ backend's description, the generation parameters, versions), read through a few 
 
 from __future__ import annotations
 
+import os
+import socket
 import time
-from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
+from replay import secrets
 from replay.records import Completion, FimItem, RenderedPrompt
 from replay.store.db import Database
+
+T = TypeVar("T")
 
 
 class RunRecord(msgspec.Struct, frozen=True):
@@ -75,42 +81,57 @@ class RunStore(Database):
 
     def items(self, ids: Sequence[str] | None = None) -> list[FimItem]:
         if ids is None:
-            rows = self.query("SELECT record FROM items ORDER BY rowid")
+            rows = self.query("SELECT id, record FROM items ORDER BY rowid")
         else:
-            rows = [r for i in ids for r in self.query("SELECT record FROM items WHERE id = ?", (i,))]
-        return [msgspec.json.decode(r["record"], type=FimItem) for r in rows]
+            rows = [r for i in ids for r in self.query("SELECT id, record FROM items WHERE id = ?", (i,))]
+        return self._decoded(rows, FimItem, lambda r: f"items row {r[0]!r}")
 
     # -- runs, completions, scores ------------------------------------------------------
     def create_run(self, run_id: str, config: dict[str, Any]) -> None:
         with self.transaction():
             self._db.execute(
                 "INSERT OR IGNORE INTO runs (id, created, status, config) VALUES (?,?,?,?)",
-                (run_id, time.time(), "running", msgspec.json.encode(config)),
+                (run_id, time.time(), "running", msgspec.json.encode(secrets.scrub_obj(config))),
             )
+            if self._db.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()[0] == "running":
+                self._own(run_id)
 
     def set_run_status(self, run_id: str, status: str) -> None:
+        """Set a run's status; a "running" run is owned by this process (see `_run_record`)."""
         with self.transaction():
             self._db.execute("UPDATE runs SET status = ? WHERE id = ?", (status, run_id))
+            if status == "running":
+                self._own(run_id)
+            else:
+                self._db.execute("DELETE FROM meta WHERE key = ?", (_OWNER + run_id,))
+
+    def _own(self, run_id: str) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                         (_OWNER + run_id, msgspec.json.encode(this_process()).decode()))
 
     def runs(self) -> list[RunRecord]:
         """Every run, oldest first."""
-        return [_run_record(r) for r in self.query("SELECT * FROM runs ORDER BY created")]
+        return [r for r in map(self._run_record, self.query("SELECT * FROM runs ORDER BY created")) if r is not None]
 
     def run(self, run_id: str) -> RunRecord | None:
         rows = self.query("SELECT * FROM runs WHERE id = ?", (run_id,))
-        return _run_record(rows[0]) if rows else None
+        return self._run_record(rows[0]) if rows else None
 
     def add_completion(self, run_id: str, completion: Completion) -> None:
         """Store one completion; committed at once so that a killed run loses nothing finished."""
         with self.transaction():
             self._db.execute(
                 "INSERT OR REPLACE INTO completions (run_id, item_id, created, record) VALUES (?,?,?,?)",
-                (run_id, completion.item_id, time.time(), msgspec.json.encode(completion)),
+                (run_id, completion.item_id, time.time(), msgspec.json.encode(scrubbed(completion))),
             )
 
     def completions(self, run_id: str) -> list[Completion]:
-        rows = self.query("SELECT record FROM completions WHERE run_id = ? ORDER BY rowid", (run_id,))
-        return [msgspec.json.decode(r["record"], type=Completion) for r in rows]
+        """The run's completions; a row that does not decode to one whose item is its key (edited,
+        written by another program) is named in `skipped` and left out."""
+        rows = self.query("SELECT item_id, record FROM completions WHERE run_id = ? ORDER BY rowid", (run_id,))
+        where = lambda r: f"completions row (run {run_id!r}, item {r[0]!r})"  # noqa: E731
+        return [c for c, r in zip(self._decoded(rows, Completion, where, keep=True), rows)
+                if c is not None and self._owned(c.item_id, r[0], where(r))]
 
     def done_item_ids(self, run_id: str) -> set[str]:
         return {r[0] for r in self.query("SELECT item_id FROM completions WHERE run_id = ?", (run_id,))}
@@ -124,7 +145,14 @@ class RunStore(Database):
             )
 
     def scores(self, run_id: str) -> list[ScoreRow]:
-        return [ScoreRow(*r) for r in self.query("SELECT item_id, file, metric, value FROM scores WHERE run_id = ? ORDER BY rowid", (run_id,))]
+        rows = self.query("SELECT item_id, file, metric, value FROM scores WHERE run_id = ? ORDER BY rowid", (run_id,))
+        good = []
+        for r in rows:
+            if isinstance(r[3], (int, float)) and all(isinstance(v, str) for v in r[:3]):
+                good.append(ScoreRow(r[0], r[1], r[2], float(r[3])))
+            else:
+                self.skip_row(f"scores row (run {run_id!r}, item {r[0]!r}, metric {r[2]!r})", ValueError("not a number"))
+        return good
 
     def add_run_prompts(self, run_id: str, prompts: Iterable[RenderedPrompt]) -> None:
         """Keep the prompts of a run (the first ones stay when a run is resumed)."""
@@ -136,14 +164,108 @@ class RunStore(Database):
             )
 
     def run_prompts(self, run_id: str) -> list[RenderedPrompt]:
-        rows = self.query("SELECT record FROM run_prompts WHERE run_id = ? ORDER BY seq", (run_id,))
-        return [msgspec.json.decode(r["record"], type=RenderedPrompt) for r in rows]
+        rows = self.query("SELECT item_id, record FROM run_prompts WHERE run_id = ? ORDER BY seq", (run_id,))
+        return self._decoded(rows, RenderedPrompt, lambda r: f"run_prompts row (run {run_id!r}, item {r[0]!r})")
+
+    def count_run_prompts(self, run_id: str) -> int:
+        """How many items the run was started with (its "M" when it is not finished)."""
+        return int(self.query("SELECT COUNT(*) FROM run_prompts WHERE run_id = ?", (run_id,))[0][0])
 
     def good_item_ids(self, run_id: str) -> set[str]:
-        """Items of a run with a completion that is not an error (a resumed run skips them)."""
-        return {r[0] for r in self.query("SELECT item_id, record FROM completions WHERE run_id = ?", (run_id,))
-                if msgspec.json.decode(r[1], type=Completion).error is None}
+        """Items of a run with a completion that is not an error (a resumed run skips them; an
+        unreadable row is done again)."""
+        return {c.item_id for c in self.completions(run_id) if c.error is None}
+
+    # -- reading rows that may have been tampered with --------------------------------------
+    def _decoded(self, rows: Sequence[Any], kind: type[T], where: Callable[[Any], str], keep: bool = False) -> list[Any]:
+        """Each row's `record` column decoded as `kind`; a row that does not decode is named
+        (Database.skip_row) and left out (None in its place with `keep`)."""
+        out: list[Any] = []
+        for row in rows:
+            try:
+                out.append(msgspec.json.decode(row[-1], type=kind))
+            except (msgspec.DecodeError, msgspec.ValidationError, TypeError) as exc:
+                self.skip_row(where(row), exc)
+                if keep:
+                    out.append(None)
+        return out
+
+    def _owned(self, item_id: str, key: str, where: str) -> bool:
+        """Whether a decoded completion belongs to the row it was stored under."""
+        if item_id == key:
+            return True
+        self.skip_row(where, ValueError(f"its record is for item {item_id!r}"))
+        return False
+
+    def _run_record(self, row: Any) -> RunRecord | None:
+        """A runs row as a RunRecord. A run still marked "running" whose process is gone (killed,
+        the machine restarted) is reported as "interrupted": nothing else would ever mark it."""
+        try:
+            config = msgspec.json.decode(row["config"])
+            if not isinstance(config, dict):
+                raise ValueError("its config is not a JSON object")
+            status = str(row["status"])
+            if status == "running":
+                owner = self.query("SELECT value FROM meta WHERE key = ?", (_OWNER + str(row["id"]),))
+                if not owner or not process_alive(owner[0][0]):
+                    status = "interrupted"
+            return RunRecord(id=str(row["id"]), created=float(row["created"]), status=status, config=config)
+        except (msgspec.DecodeError, ValueError, TypeError) as exc:
+            self.skip_row(f"runs row {row['id']!r}", exc)
+            return None
 
 
-def _run_record(row: Any) -> RunRecord:
-    return RunRecord(id=row["id"], created=row["created"], status=row["status"], config=msgspec.json.decode(row["config"]))
+def scrubbed(completion: Completion) -> Completion:
+    """A completion as it may be stored. An error quotes the server's answer: it goes through
+    the whole secrets rule (a server that echoes the API key in a 200 without `choices` does
+    not get it onto the disk). The model's text is code under test, where `token: …` lines are
+    no leak: only the configured keys are taken out of it."""
+    fields = {name: secrets.scrub_registered(getattr(completion, name)) for name in ("text", "raw_text")}
+    fields["finish_reason"] = secrets.scrub_text(completion.finish_reason)
+    if completion.error is not None:
+        fields["error"] = secrets.scrub_text(completion.error)
+    if completion.shown_text is not None:
+        fields["shown_text"] = secrets.scrub_registered(completion.shown_text)
+    return msgspec.structs.replace(completion, **fields)
+
+
+# The process running a run is kept in the meta table under this prefix and the run's id (a
+# table of its own would need a migration for a value that lives only while the run does).
+_OWNER = "run-owner:"
+
+
+def this_process() -> dict[str, Any]:
+    """What identifies the running process: host, pid and the pid's start time (a pid reused by
+    another process after a reboot or a crash has another start time)."""
+    return {"host": socket.gethostname(), "pid": os.getpid(), "start": _start_time(os.getpid())}
+
+
+def process_alive(owner: str) -> bool:
+    """Whether the process recorded by `this_process` (as JSON) still runs. A run started on
+    another host is taken as alive: its process cannot be seen from here."""
+    try:
+        who = msgspec.json.decode(owner)
+        host, pid, start = who["host"], int(who["pid"]), who.get("start")
+    except (msgspec.DecodeError, KeyError, TypeError, ValueError):
+        return False
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's live process
+    return start is None or _start_time(pid) in (None, start)
+
+
+def _start_time(pid: int) -> int | None:
+    """The process's start time in clock ticks since boot (Linux /proc), None elsewhere."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name (field 2) may hold spaces and parentheses: count from the last ")". A
+    # zombie (state Z: killed, not yet reaped by its parent) runs no more.
+    fields = stat.rpartition(")")[2].split()
+    return -1 if fields[0] == "Z" else int(fields[19])

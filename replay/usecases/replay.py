@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from replay.backends import BACKENDS, GenParams, backend_kind
 from replay.backends.models import ModelRef
 from replay.editors import EDITORS, profile
@@ -52,6 +54,10 @@ class RunRequest:
             profile(self.editor)
         if backend_kind(self.backend).http and not self.endpoints:
             raise UsageError(f"--backend {self.backend} needs --endpoint URL")
+        if self.backend_options.get("api_key_env"):
+            from replay.backends.http import api_key
+
+            api_key(self.backend_options["api_key_env"])  # set, and a secret before any input is read
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,32 @@ class SourceRun:
                 "resumed": s.resumed, "rejects": self.rejected, "rejects_file": self.rejects_file, "wall_s": s.wall_s}
 
 
+def resumed(store: Store, req: RunRequest) -> RunRequest:
+    """`req` as given, or, when its source names a stored run, that run resumed: its own input,
+    backend, model, editor, endpoints and parameters (the items it has done are skipped). The
+    API key variable is taken again only when it is set: the key itself is never stored."""
+    import os
+
+    if req.source == "captures" or Path(req.source).exists():
+        return req
+    stored = store.run(req.source)
+    if stored is None:
+        return req
+    c = stored.config
+    if not c.get("source"):
+        raise UsageError(f"run {stored.id}: its input is not recorded, so it cannot be resumed from here")
+    editor = c.get("editor")
+    options = {**req.backend_options}
+    key_env = c.get("api_key_env")
+    options["api_key_env"] = key_env if key_env and os.environ.get(key_env) else None
+    return RunRequest(source=c["source"], backend=c.get("backend") or req.backend, model=c.get("model_spec") or req.model,
+                      editor=None if editor in (None, "captures' own") else editor, family=c.get("family"),
+                      params=msgspec.convert(c.get("params") or {}, GenParams), run_id=stored.id,
+                      endpoints=tuple(c.get("endpoints") or req.endpoints), concurrency=req.concurrency,
+                      use_cache=req.use_cache, backend_options=options, early_stop=bool(c.get("early_stop", req.early_stop)),
+                      editor_timing=bool(c.get("editor_timing", req.editor_timing)))
+
+
 def _renderer(editor: str | None, ref: ModelRef) -> Any:
     from replay.run_inputs import EditorRenderer
     from replay.runner import render_model
@@ -89,11 +121,15 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
     from replay.run_inputs import load_inputs
     from replay.runner import replay_prompts
 
+    req = resumed(store, req)
     req.check()
     ref = resolve_model(req.model, family=req.family)
     run_id = req.run_id or new_run_id()
     with Rejects(default_path(run_id), echo=warn) as rejects:
         inputs = load_inputs(req.source, store, _renderer(req.editor, ref), rejects)
+    if not inputs.prompts:
+        kept = f" (kept in {rejects.file})" if rejects else ""
+        raise UsageError(f"{req.source}: nothing to run: {len(rejects)} input lines rejected{kept}, none usable")
     config = {"source": req.source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash,
               "editor": req.editor or ("captures' own" if req.source == "captures" else "standard"),
               "family": ref.family, "model_spec": req.model, "model_sha256": ref.sha256, "rejects": len(rejects)}

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from replay import secrets
 from replay.errors import UsageError
 from replay.records import Completion, FimItem
 from replay.rejects import Rejects, beside
@@ -41,6 +42,10 @@ def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown"
         rejects = Rejects(beside(path), echo=warn)
     elif store.run(source) is not None:
         result, found = score_run(store, source, lines, seed, text, workers)
+        done, total, note = progress(store, source)
+        result.update(items_done=done, items_total=total)
+        if note and warn is not None:
+            warn(note)
         rejects = Rejects(name=f"score-{source}", echo=warn)
     else:
         raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
@@ -59,10 +64,24 @@ def score_table(result: dict[str, Any]) -> str:
     return table(result)
 
 
+def progress(store: Store, run_id: str) -> tuple[int, int, str | None]:
+    """(items with a good completion, items the run was started with, a note when the run is
+    not finished). A run killed or stopped is "interrupted" (replay.store.runs): its scores
+    cover only part of its items, which the reader must be told, and the note says how to
+    resume it."""
+    run = store.run(run_id)
+    done, total = len(store.good_item_ids(run_id)), store.count_run_prompts(run_id)
+    if run is None or run.status not in ("running", "interrupted"):
+        return done, total, None
+    return done, total, (f"run {run_id} is {run.status}: {done} of {total} items have a completion; "
+                         f"the scores cover those (resume it with `fimreplay run {run_id}`)")
+
+
 @dataclass(frozen=True)
 class Report:
     page: str  # the whole report in its format
     output: Path | None  # where it was written (None: the caller shows `page`)
+    notes: tuple[str, ...] = ()  # what the reader must know beside the page (a run not finished)
 
 
 def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | None = None, lines: Lines = "auto",
@@ -76,11 +95,18 @@ def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | No
         raise UsageError(f"{store.path}: no run {missing[0]!r} (of {len(runs)} asked)")
     if fmt not in RENDERERS:
         raise UsageError(f"unknown report format {fmt!r} (one of {', '.join(REPORT_FORMATS)})")
-    page = RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text, workers=workers) for r in runs])
+    # What the report quotes came from servers and logs: the secrets rule applies to it too.
+    page = secrets.scrub_text(RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text, workers=workers) for r in runs]))
+    notes = tuple(note for r in runs if (note := progress(store, r)[2]))
+    if fmt == "md" and notes:
+        page += "".join(f"\n> {note}\n" for note in notes)
     if output is not None:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(page, encoding="utf-8")
-    return Report(page, output)
+        try:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(page, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"{output}: the report cannot be written ({exc.strerror or exc})") from None
+    return Report(page, output, notes)
 
 
 # -- the Runs screen ------------------------------------------------------------------------------
