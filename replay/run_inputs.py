@@ -12,7 +12,6 @@ rendered prompts are `fimreplay render` output lines (or RenderedPrompt JSON).
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ import msgspec
 
 from replay.editors import EditorProfile, profile
 from replay.editors.stage import StreamStop
+from replay.jsonl import json_lines, loads
 from replay.records import CaptureRecord, Completion, EditorInput, RenderedPrompt
 from replay.rejects import Rejects
 from replay.store import Store
@@ -151,12 +151,10 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
     path = Path(source)
     data = path.read_bytes()
     kinds: set[str] = set()
-    for n, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
-        if not line.strip():
-            continue
+    for n, line in json_lines(data.decode("utf-8", "replace")):
         where = (str(path), n)
         try:
-            obj = json.loads(line)
+            obj = loads(line)
             if isinstance(obj, dict) and "profile" in obj and ("text" in obj or "prompt" in obj):
                 kinds.add("prompts")
                 add(rendered_row(obj), where, line)

@@ -184,14 +184,14 @@ def test_tail_lines_keeps_the_offset_when_nothing_is_new(tmp_path: Path) -> None
 def test_an_unreadable_file_is_reported_once_and_the_watch_goes_on(tmp_path: Path, monkeypatch) -> None:
     import replay.importers.watch as watch_mod
 
-    real_head = watch_mod._head
+    real_open = watch_mod.open_binary
 
-    def head(path: Path) -> bytes:
+    def open_binary(path: Path):
         if path.name == "locked.json":
             raise PermissionError(13, "Permission denied")
-        return real_head(path)
+        return real_open(path)
 
-    monkeypatch.setattr(watch_mod, "_head", head)
+    monkeypatch.setattr(watch_mod, "open_binary", open_binary)
     d = tmp_path / "events"
     d.mkdir()
     (d / "locked.json").write_bytes(_completion("x"))

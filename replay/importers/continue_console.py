@@ -28,8 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from replay.importers.common import Ignored, BadRecord
-from replay.secrets import scrub_obj, scrub_text
+from replay.importers.common import BadRecord, Ignored, scrub_json
+from replay.jsonl import loads
+from replay.secrets import scrub_text
 from replay.records import CaptureRecord, Segments, Source
 
 FORMAT = "continue-console"
@@ -148,10 +149,12 @@ def _parse_prompt_message(body: str) -> dict[str, Any]:
             raise BadRecord("entry without '##### Prompt #####'")
         opts_text, _, request_text = head[len(_OPTIONS_HEAD) :].partition(_REQUEST_HEAD)
         try:
-            options = json.loads(opts_text)
-            request = json.loads(request_text) if request_text else None
+            options = loads(opts_text)
+            request = loads(request_text) if request_text else None
         except json.JSONDecodeError as exc:
             raise BadRecord(f"invalid completion options JSON: {exc.msg} (line {exc.lineno})") from None
+        except ValueError as exc:
+            raise BadRecord(f"invalid completion options JSON: {exc}") from None
         if not isinstance(options, dict):
             raise BadRecord("completion options are not a JSON object")
         out: dict[str, Any] = {"era": 2, "options": options, "prompt": prompt}
@@ -161,11 +164,15 @@ def _parse_prompt_message(body: str) -> dict[str, Any]:
     raise BadRecord("unknown entry head")
 
 
-def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, fmt: str, lossy: bool) -> CaptureRecord | Ignored:
+def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, fmt: str,
+            lossy: bool) -> CaptureRecord | Ignored | BadRecord:
     prompt: str = msg["prompt"]
-    extra: dict[str, Any] = {"era": msg["era"], "options": scrub_obj(msg["options"])}
-    if "request_options" in msg:
-        extra["request_options"] = scrub_obj(msg["request_options"])
+    try:
+        extra: dict[str, Any] = {"era": msg["era"], "options": scrub_json(msg["options"])}
+        if "request_options" in msg:
+            extra["request_options"] = scrub_json(msg["request_options"])
+    except BadRecord as exc:
+        return exc
     segments = None
     route = "raw"
     if msg["era"] == 2 and prompt.startswith("Prefix: ") and "\nSuffix: " in prompt:

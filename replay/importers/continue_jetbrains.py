@@ -24,8 +24,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from replay.importers.common import Ignored, BadRecord
-from replay.secrets import scrub_obj, scrub_text
+from replay.importers.common import BadRecord, Ignored, scrub_json
+from replay.jsonl import loads
+from replay.secrets import scrub_text
 from replay.importers.continue_console import Message, parse_text
 from replay.records import CaptureRecord, Segments, Source
 
@@ -127,14 +128,21 @@ def _finish(inter: _Interaction, file: str) -> Iterator[tuple[int, CaptureRecord
         yield inter.line, Ignored("chat interaction")
         return
     try:
-        options: Any = json.loads("\n".join(inter.options_lines)) if inter.options_lines else {}
+        options: Any = loads("\n".join(inter.options_lines)) if inter.options_lines else {}
+        scrubbed = scrub_json(options)
     except json.JSONDecodeError as exc:
         yield inter.line, BadRecord(f"invalid Options JSON: {exc.msg}")
+        return
+    except ValueError as exc:  # nested too deeply (BadRecord is not a ValueError)
+        yield inter.line, BadRecord(f"invalid Options JSON: {exc}")
+        return
+    except BadRecord as exc:
+        yield inter.line, exc
         return
     if not isinstance(options, dict):
         yield inter.line, BadRecord("Options is not a JSON object")
         return
-    extra: dict[str, Any] = {"era": "formatter", "options": scrub_obj(options), "time_utc": inter.time,
+    extra: dict[str, Any] = {"era": "formatter", "options": scrubbed, "time_utc": inter.time,
                              "status": inter.status, "route": "fim" if inter.kind == "Fim" else "raw"}
     segments = None
     prompt = None

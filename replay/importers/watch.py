@@ -26,10 +26,10 @@ from pathlib import Path
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from replay.importers.common import BadRecord
-from replay.importers.detect import HEAD_BYTES, read_head
+from replay.importers.common import BadRecord, open_binary
+from replay.importers.detect import HEAD_BYTES, EmptyLog, read_head
 from replay.importers.formats import LINE_FORMATS
-from replay.importers.importer import Importer, ImportSummary
+from replay.importers.importer import Importer, ImportSummary, expand_paths
 from replay.rejects import Rejects, stamped
 from replay.store import Store
 
@@ -118,10 +118,11 @@ class Watcher:
             raise
 
     def _scan(self) -> None:
-        for d in self.dirs:
-            for p in sorted(d.rglob("*")):
-                if p.is_file():
-                    self._poll_safely(p)
+        files, errors = expand_paths(self.dirs)
+        for folder, why in errors:  # a folder that cannot be listed: reported once, not skipped silently
+            self._report_unreadable(folder, f"cannot read folder: {why}")
+        for p in files:
+            self._poll_safely(p)
 
     def _poll_safely(self, path: Path) -> None:
         """poll(), with a file that cannot be read (gone between two calls, no permission)
@@ -129,15 +130,18 @@ class Watcher:
         try:
             self.poll(path)
         except OSError as exc:
-            key = str(path.resolve())
-            if key not in self._unreadable:
-                self._unreadable.add(key)
-                summary = ImportSummary()
-                summary.count("unreadable", "rejected")
-                self.rejects.at(key, 0, f"cannot read: {exc.strerror or exc}")
-                self._report(path, summary)
+            self._report_unreadable(path, f"cannot read: {exc.strerror or exc}")
         else:
             self._unreadable.discard(str(path.resolve()))
+
+    def _report_unreadable(self, path: Path, reason: str) -> None:
+        key = str(path.resolve())
+        if key not in self._unreadable:
+            self._unreadable.add(key)
+            summary = ImportSummary()
+            summary.count("unreadable", "rejected")
+            self.rejects.at(key, 0, reason)
+            self._report(path, summary)
 
     def poll(self, path: Path) -> ImportSummary | None:
         """Read what is new in one file (called on the worker thread; public for tests)."""
@@ -151,11 +155,14 @@ class Watcher:
         if not path.is_file() or st.st_size == 0:
             return None
         key = str(path)
-        head = _head(path)
-        if b"\n" not in head and b"\x00" not in head and st.st_size < HEAD_BYTES and b"\n" not in read_head(path):
+        with open_binary(path) as f:
+            head = read_head(f)
+        if b"\n" not in head and len(head) < HEAD_BYTES and b"\x00" not in head.lstrip(b"\x00"):
             return None  # the first line is still being written: detect it once it is whole
         try:
-            fmt = self.importer.format_of(path)
+            fmt = self.importer.format_of(head, path.name)
+        except EmptyLog:
+            return None  # nothing written yet (or only NULs): looked at again when it grows
         except BadRecord as exc:
             if self._unrecognized.get(key) != (st.st_ino, st.st_size):
                 self._unrecognized[key] = (st.st_ino, st.st_size)
@@ -215,8 +222,3 @@ def _marks(path: Path, offset: int) -> bytes:
         first = f.read(n)
         f.seek(offset - n)
         return first + f.read(n)
-
-
-def _head(path: Path) -> bytes:
-    with open(path, "rb") as f:
-        return f.read(HEAD_LEN)
