@@ -44,7 +44,7 @@ def test_devdata_0_2_0() -> None:
 def test_devdata_earlier_layout_with_nested_completion_options() -> None:
     lines = (CONT / "dev_data" / "autocomplete.jsonl").read_bytes().splitlines()
     acc, rej = parse_line(lines[0], SRC), parse_line(lines[1], SRC)
-    assert acc.extra["layout"] == "0.8.40+" and acc.extra["completionOptions"]["model"] == "qwen2.5-coder:1.5b-base"
+    assert acc.extra["layout"] == "pre-0.2.0" and acc.extra["completionOptions"]["model"] == "qwen2.5-coder:1.5b-base"
     assert acc.ts == pytest.approx(1733131200.0) and acc.language == "typescript" and acc.outcome == "accepted"
     assert rej.outcome == "dismissed" and rej.outcome_detail == "not accepted within 10 s" and rej.language == "python"
 
@@ -158,7 +158,7 @@ def test_continue_folder_counts(tmp_path: Path) -> None:
         s = imp.import_paths([CONT, CAPTURES / "jetbrains"])
         assert s.by_format["continue-devdata"]["imported"] == 4
         assert s.by_format["continue-console"]["imported"] == 7 and s.by_format["continue-console"]["ignored"] == 1
-        assert s.by_format["continue-jetbrains"]["imported"] == 3 and s.by_format["continue-jetbrains"]["ignored"] == 1
+        assert s.by_format["continue-jetbrains"]["imported"] == 5 and s.by_format["continue-jetbrains"]["ignored"] == 2
         assert s.rejected == 0
 
 

@@ -91,7 +91,7 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
         if head.strip():
             yield 1, BadRecord("text before the first separator (a partial entry)")
     one_newline = _completion_has_one_newline([m.body for m in messages])
-    pending: list[tuple[Message, dict[str, Any]]] = []
+    pending: list[tuple[Message, dict[str, Any] | None]] = []  # None: a prompt already rejected
     for msg in messages:
         body = msg.body[: len(msg.body) - len(trailer)] if trailer and msg.body.endswith(trailer) else msg.body
         if body.startswith("Completion:\n"):
@@ -105,8 +105,11 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
                 continue
             prompt_msg, prompt = pending.pop()
             for older_msg, older in pending:  # requests cancelled before they completed
-                yield older_msg.line, _record(older, None, older_msg.line, file, fmt, lossy)
+                if older is not None:
+                    yield older_msg.line, _record(older, None, older_msg.line, file, fmt, lossy)
             pending.clear()
+            if prompt is None:
+                continue  # the completion of a rejected prompt goes with it
             # the original text: the channel puts separators before each message, prompt.log not
             prompt["raw"] += ("" if trailer else f"{SEPARATOR}\n{SEPARATOR}\n") + msg.body
             yield prompt_msg.line, _record(prompt, completion, prompt_msg.line, file, fmt, lossy)
@@ -115,8 +118,10 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
             pending.append((msg, _parse_prompt_message(body) | {"raw": msg.body}))
         except BadRecord as exc:
             yield msg.line, exc
+            pending.append((msg, None))
     for msg, prompt in pending:
-        yield msg.line, _record(prompt, None, msg.line, file, fmt, lossy)
+        if prompt is not None:
+            yield msg.line, _record(prompt, None, msg.line, file, fmt, lossy)
 
 
 def _completion_has_one_newline(bodies: list[str]) -> bool:
@@ -189,7 +194,7 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
         if prompt.count("<FIM>") > 1:
             extra["split_ambiguous"] = prompt.count("<FIM>")
         segments = Segments(prefix=prefix, suffix=suffix)
-    elif not any(mark in prompt for mark in _AUTOCOMPLETE_MARKS):
+    elif not any(mark in prompt for mark in _AUTOCOMPLETE_MARKS) and not _raw_request(msg["options"]):
         return Ignored("not an autocomplete prompt (chat or edit)")
     extra["route"] = route
     if route == "fim":
@@ -211,6 +216,15 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
         extra=extra,
         raw=scrub_text(msg["raw"]),
     )
+
+
+def _raw_request(options: dict[str, Any]) -> bool:
+    """Whether the request was sent with `raw: true`: autocomplete renders its template itself
+    and asks the model not to template again (core/autocomplete/generation/CompletionStreamer.ts,
+    core/autocomplete/completionProvider.ts before it). So an autocomplete prompt that token
+    pruning emptied (a prefix and suffix pruned to "") is still an autocomplete, with an empty
+    prompt."""
+    return options.get("raw") in (True, "true")
 
 
 _SEP = SEPARATOR.encode()

@@ -65,8 +65,10 @@ DEV_DATA_FILES = frozenset(f"{name}.jsonl" for name in (
 # Keys that only the other events have (their schemas under schemas/data/), tried in order.
 _OTHER_EVENTS = (("generatedTokens", "tokensGenerated"), ("sessionId", "chatFeedback"),
                  ("modelTitle", "chatFeedback"), ("diffs", "quickEdit"), ("label", "quickEdit"))
-# What a layout may lack, listed in extra["missing"].
-_LAYOUT_FIELDS = ("prefix", "suffix", "completionId", "filepath", "timestamp")
+# What the layouts before 0.8.40 lack, listed in extra["missing"]. A line that has the first
+# five (every layout from 0.8.40 on) gets the record it always got, and so keeps its identity
+# in stores made before the earlier layouts were read.
+_LAYOUT_FIELDS = ("prefix", "suffix", "completionId", "prompt", "completion", "filepath", "timestamp")
 
 
 class _Line(msgspec.Struct):
@@ -119,11 +121,7 @@ def parse_line(data: bytes, source: Source) -> Parsed:
     options = {k: raw_obj[k] for k in _OPTION_KEYS if k in raw_obj}
     extra: dict[str, Any] = {"layout": _layout(line)}
     missing = [k for k in _LAYOUT_FIELDS if raw_obj.get(k) is None]
-    if line.prompt is None:
-        missing.append("prompt")
-    if line.completion is None:
-        missing.append("completion")
-    if missing:
+    if any(k in missing for k in _LAYOUT_FIELDS[:5]):
         extra["missing"] = missing
     for key, value in (("schema", line.schema), ("modelProvider", line.modelProvider), ("time_ms", line.time),
                        ("cacheHit", line.cacheHit), ("gitRepo", line.gitRepo), ("uniqueId", line.uniqueId),
@@ -170,7 +168,7 @@ def _layout(line: _Line) -> str:
     if line.schema:
         return line.schema
     if line.prefix is not None or line.completionId is not None:
-        return "0.8.40+"
+        return "pre-0.2.0"  # 0.8.40 .. 0.2.0, the name it has in stores made before
     if line.filepath is not None:
         return "0.8.28-0.8.39"
     return "0.8.0-0.8.27"

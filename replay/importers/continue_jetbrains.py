@@ -35,6 +35,11 @@ _MARKERS = " |&%#X"
 _START = re.compile(r"^[ |&%#X]\d\d:\d\d:\d\d\.\d \[(Complete|Fim|Chat)\]$", re.M)
 _ERA1_HEAD = re.compile(r"^(?=Settings:\n|##### Completion options #####\n|Completion:\n)", re.M)
 _END = ("Success", "Error", "Cancelled")
+# A chat message's items other than its text (logFormatter.ts logMessage / logToolcalls /
+# logMessageContent): written with logLines, so a multi-line value (the tool call's indented
+# JSON, a redacted block) goes on in lines without a "| " marker. Chats are not captures: these
+# lines are kept in the interaction's raw text only.
+_CHAT_ITEMS = ("Tool call: ", "Image: ", "Redacted Thinking: ", "Signature: ", "Tool Call ID: ")
 
 
 def is_formatter_log(text: str) -> bool:
@@ -43,7 +48,11 @@ def is_formatter_log(text: str) -> bool:
 
 
 def parse(text: str, file: str) -> Iterator[tuple[int, CaptureRecord | Ignored | BadRecord]]:
-    """(line, record | Ignored | BadRecord) for each request in a prompt.log."""
+    """(line, record | Ignored | BadRecord) for each request in a prompt.log. A copy saved with
+    CRLF line ends (every "\n" after a "\r") is read as the LF file it was (prompt.log is lossy
+    anyway)."""
+    if "\r\n" in text and text.count("\n") == text.count("\r\n"):
+        text = text.replace("\r\n", "\n")
     if is_formatter_log(text):
         yield from _parse_formatter(text, file)
         return
@@ -100,7 +109,11 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
             inter.section = body[:-1]
         elif body.startswith("Role: "):  # a chat message: its text lines follow
             inter.section = "Message"
+        elif body.startswith(_CHAT_ITEMS) and inter.kind == "Chat":
+            inter.section = "chat item"
         elif body.startswith(("| ", ". ")) or body in ("|", "."):
+            if inter.section == "chat item":  # the message's text after a tool call or image
+                inter.section = "Message"
             if inter.section not in inter.parts:
                 yield number, BadRecord(f"text line outside a Prompt/Prefix/Suffix/Result section ({inter.section})")
                 continue
@@ -115,6 +128,8 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
             inter.section = "tokens"
         elif inter.section == "Options":
             inter.options_lines.append(body)
+        elif inter.section == "chat item":
+            continue
         elif inter.section == "tokens" and body.startswith(("Prompt Tokens:", "Generated Tokens:", "Thinking Tokens:")):
             continue
         else:
@@ -167,6 +182,7 @@ def _finish(inter: _Interaction, file: str) -> Iterator[tuple[int, CaptureRecord
 
 
 def looks_like(head: bytes) -> bool:
-    """The LLMLogFormatter columns, or the bare message heads the earlier writer appended."""
-    text = head.decode("utf-8", errors="replace")
+    """The LLMLogFormatter columns, or the bare message heads the earlier writer appended. The
+    head keeps its first line's leading space: it is the first interaction's marker."""
+    text = head.decode("utf-8", errors="replace").replace("\r\n", "\n")  # a CRLF copy too
     return is_formatter_log(text) or text.startswith(("##### Completion options #####\n", "Settings:\n"))

@@ -9,6 +9,7 @@ lines' business, rejected one by one, not the whole file's.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import IO
 
@@ -16,6 +17,7 @@ from replay.importers.common import READ_ERRORS, BadRecord, open_binary
 from replay.importers.formats import FORMATS
 
 HEAD_BYTES = 64 * 1024
+_BLANK_LINES = re.compile(rb"\A(?:[ \t\r]*\n)+")
 
 
 class EmptyLog(BadRecord):
@@ -35,8 +37,12 @@ def detect_bytes(head: bytes, name: str = "") -> str:
     unknown) otherwise."""
     text = check_head(head)
     json_lines = text[:1] == b"{"
+    # a text log from the start of its first non-blank line (its leading spaces may mean something)
+    text_head = _BLANK_LINES.sub(b"", head.removeprefix(b"\xef\xbb\xbf").lstrip(b"\x00"), count=1)
     for fmt in FORMATS.values():
-        if (fmt.kind == "lines") == json_lines and (fmt.looks_like(text) or (json_lines and name in fmt.file_names)):
+        if fmt.kind == "lines" and json_lines and (fmt.looks_like(text) or name in fmt.file_names):
+            return fmt.name
+        if fmt.kind == "text" and not json_lines and fmt.looks_like(text_head):
             return fmt.name
     if b"\x00" in text:
         raise BadRecord("binary file (NUL bytes), not a capture log")
