@@ -259,3 +259,19 @@ def test_fault_reimport_after_the_file_grew_adds_only_the_new_records(tmp_path: 
         s = Importer(store, Rejects(tmp_path / "r2.jsonl")).import_paths([d])
     assert (s.imported, s.duplicates) == (1, 2)
     _held(tmp_path, db, 0, 3)
+
+
+def test_fault_u2028_and_crlf_in_json_lines_split_on_newline_only(tmp_path: Path) -> None:
+    """JSON allows U+2028, U+2029, U+0085 and form feeds unescaped in a string; str.splitlines
+    cut such a record in two. Every JSON Lines reader splits on "\\n" only (replay.jsonl)."""
+    from replay.editors.inputs import read_lines
+    from replay.scoring import jsonl_pairs
+
+    odd = "a\u2028b\u2029c\u0085d\x0ce"
+    rows = [{"file": "x.py", "reference": odd, "completion": odd}, {"file": "y.py", "reference": "1", "completion": "2"}]
+    text = "\ufeff" + "".join(json.dumps(r, ensure_ascii=False) + "\r\n" for r in rows)
+    assert [n for n, _ in read_lines(text)] == [1, 2]
+    f = _inputs(tmp_path) / "pairs.jsonl"
+    f.write_text(text, encoding="utf-8")
+    pairs, rejects, _ = jsonl_pairs(f)
+    assert rejects == [] and [p[3] for p in pairs] == [odd, "1"]

@@ -9,13 +9,14 @@ Per JSON Lines file the store keeps (inode, byte offset, line number, marks) in
 `watch_offsets`: only complete lines are read (Tabby flushes a BufWriter every 5 s, so a
 partial last line is usual and waits for its newline), a restart continues at the offset, and
 a file that was replaced (inode changed), truncated (shorter than the offset) or rewritten (the
-marks, its first 64 bytes and the 64 before the offset, changed) is read again from its start;
+marks, its first 64 bytes and a digest of the 64 KiB before the offset, changed) is read again from its start;
 each record's identity in the store keeps that from adding anything twice. Text logs (console copies, prompt.log) and `.gz` files are re-read
 whole when their size or first bytes change.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import queue
 import threading
@@ -34,6 +35,7 @@ from replay.rejects import Rejects, stamped
 from replay.store import Store
 
 HEAD_LEN = 64
+TAIL_LEN = 64 * 1024
 OnImported = Callable[[Path, ImportSummary], None]
 
 
@@ -215,10 +217,13 @@ def watch_folders(store: Store, dirs: Iterable[Path], stop: Callable[[], bool], 
 
 
 def _marks(path: Path, offset: int) -> bytes:
-    """The first and the last HEAD_LEN bytes before `offset` (kept in watch_offsets.head): if
-    either changed, the file was rewritten (even to the same size or longer) and is read again."""
+    """What tells that the part of a file already read is still the same (kept in
+    watch_offsets.head): its first HEAD_LEN bytes and a digest of the last TAIL_LEN bytes before
+    `offset`. If either changed, the file was rewritten (a copytruncate rotation that wrote the
+    same number of bytes again included) and is read again from its start."""
     n = min(HEAD_LEN, offset)
+    start = max(0, offset - TAIL_LEN)
     with open(path, "rb") as f:
         first = f.read(n)
-        f.seek(offset - n)
-        return first + f.read(n)
+        f.seek(start)
+        return first + hashlib.blake2b(f.read(offset - start), digest_size=16).digest()
