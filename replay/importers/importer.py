@@ -158,8 +158,8 @@ class Importer:
             stream = Replayed(head, f)
             if fmt not in LINE_FORMATS:
                 self._read_text(summary, fmt, stream, name)
-            elif _is_big(f, self.reader_min_bytes) and not name.endswith(".gz"):
-                self._write(summary, fmt, name, chunks_from_reader(path, fmt, name))
+            elif _is_big(f, name, self.reader_min_bytes) and not name.endswith(".gz"):
+                self._write(summary, fmt, name, chunks_from_reader(Path(name), fmt, name))
             else:
                 self._write(summary, fmt, name, scan_stream(stream, fmt, name))
         summary.rejects_file = self.rejects.file
@@ -241,14 +241,17 @@ class Importer:
         self._write(summary, fmt, name, [Chunk(captures, [], [], 0, 0, (0, 0))])
 
 
-def _is_big(f: IO[bytes], min_bytes: int) -> bool:
-    """Whether an open file is a regular file of `min_bytes` or more (a pipe or FIFO never is:
-    it cannot be read again by another process)."""
+def _is_big(f: IO[bytes], name: str, min_bytes: int) -> bool:
+    """Whether an open file is a regular file of `min_bytes` or more that the reader process
+    can open again by `name` (its resolved path). A pipe or FIFO cannot be read twice, and
+    /dev/stdin names another file in another process."""
     try:
         st = os.fstat(f.fileno())
+        again = os.stat(name)
     except (OSError, ValueError, AttributeError):
         return False
-    return stat.S_ISREG(st.st_mode) and st.st_size >= min_bytes
+    same = (st.st_dev, st.st_ino) == (again.st_dev, again.st_ino)
+    return same and stat.S_ISREG(st.st_mode) and st.st_size >= min_bytes
 
 
 def _text_capture(rec: CaptureRecord) -> StoredCapture:
