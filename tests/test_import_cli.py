@@ -27,11 +27,11 @@ def test_import_samples_json_and_idempotent(cli, tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
     assert set(got) >= {"imported", "duplicates", "outcomes", "ignored", "rejected", "rejects_file", "by_format"}
-    assert (got["imported"], got["outcomes"], got["ignored"], got["rejected"], got["rejects_file"]) == (25, 14, 5, 0, None)
+    assert (got["imported"], got["outcomes"], got["ignored"], got["rejected"], got["rejects_file"]) == (26, 14, 5, 0, None)
     again = json.loads(cli("import", *GOOD, "--db", db, "--json").stdout)
-    assert (again["imported"], again["outcomes"], again["duplicates"]) == (0, 0, 39)
+    assert (again["imported"], again["outcomes"], again["duplicates"]) == (0, 0, 40)
     rows = [json.loads(x) for x in cli("captures", "--db", db, "--json").stdout.splitlines()]
-    assert len(rows) == 25
+    assert len(rows) == 26
     assert set(rows[0]) == {"id", "completion_id", "editor", "model", "language", "filepath", "outcome", "source"}
     assert rows[0]["source"].endswith("2023-05-31.json:1") and rows[0]["outcome"] == "accepted"
     text = cli("captures", "--db", db).stdout

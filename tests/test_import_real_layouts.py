@@ -146,3 +146,13 @@ def test_every_capture_in_the_repository_imports_with_no_wrong_reject(tmp_path: 
     assert rejects == [] and summary["rejected"] == 0
     assert summary["by_format"]["continue-jetbrains"]["files"] == 5  # the formatter fixtures included
     assert "unrecognized" not in summary["by_format"]
+
+
+def test_a_console_copy_pasted_into_an_issue_is_read(tmp_path: Path) -> None:
+    """continuedev/continue issue #3908 as posted: one separator line, cut before the completion."""
+    summary, rejects, store = _import(tmp_path, CAPTURES / "continue" / "console" / "issue-3908-pasted.txt")
+    assert rejects == [] and summary["imported"] == 1
+    with store:
+        (rec,) = [r for _, r, _ in store.captures()]
+    assert (rec.model, rec.segments.prefix, rec.segments.suffix) == ("codestral-latest", "# 2", "")
+    assert rec.extra["no_completion"] is True and rec.extra["options"]["maxTokens"] == 4096

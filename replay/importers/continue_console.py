@@ -36,10 +36,13 @@ from replay.records import CaptureRecord, Segments, Source
 FORMAT = "continue-console"
 SEPARATOR = "=" * 74
 _HEADS = r"(?:Settings:\n|##### Completion options #####\n|Completion:\n)"
-# Two separator lines followed by a message head. The first line may be glued to the end of the
-# previous message (no newline before it); a longer "=" run in the prompt's last line is left to
-# the prompt because exactly 74 "=" must stand right before each newline.
-_SPLIT = re.compile(rf"={{74}}\n={{74}}\n(?={_HEADS})")
+# Two separator lines followed by a message head (one line in copies people pasted into issue
+# threads, which drop the doubled line). The first line may be glued to the end of the previous
+# message (no newline before it); a longer "=" run in the prompt's last line is left to the
+# prompt because exactly 74 "=" must stand right before each newline.
+_SPLIT = re.compile(rf"(?:={{74}}\n){{1,2}}(?={_HEADS})")
+# The separators of a message that the copy stops before (nothing of it was copied).
+_TRAILING_SEPARATORS = re.compile(r"\n?(?:={74}(?:\n|\Z)){1,2}\Z")
 _ERA1_RULE = "\n\n" + "#" * 44 + "\n\n"
 _OPTIONS_HEAD = "##### Completion options #####\n"
 _REQUEST_HEAD = "\n\n##### Request options #####\n"
@@ -87,7 +90,7 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
             # longer be told from converted ones.
             text = text.replace("\r\n", "\n")
             lossy = True
-        messages, head = split_channel(text)
+        messages, head = split_channel(_TRAILING_SEPARATORS.sub("", text))
         if head.strip():
             yield 1, BadRecord("text before the first separator (a partial entry)")
     one_newline = _completion_has_one_newline([m.body for m in messages])
@@ -230,6 +233,10 @@ def _raw_request(options: dict[str, Any]) -> bool:
 _SEP = SEPARATOR.encode()
 
 
+_HEAD_AFTER_SEPARATOR = re.compile(rb"(?:^|\n)={74}\r?\n(?:={74}\r?\n)?(?:Settings:|##### Completion options #####|Completion:)\r?\n")
+
+
 def looks_like(head: bytes) -> bool:
-    """The channel's two separator lines, one right after the other."""
-    return _SEP + b"\n" + _SEP in head or _SEP + b"\r\n" + _SEP in head
+    """The channel's two separator lines, one right after the other, or a separator line
+    followed by a message head (a pasted copy)."""
+    return _SEP + b"\n" + _SEP in head or _SEP + b"\r\n" + _SEP in head or _HEAD_AFTER_SEPARATOR.search(head) is not None

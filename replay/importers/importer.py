@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -165,15 +165,19 @@ class Importer:
         summary.rejects_file = self.rejects.file
         return summary
 
-    def tail_lines(self, path: Path, fmt: str, offset: int, line: int) -> tuple[ImportSummary, int, int]:
+    def tail_lines(self, path: Path, fmt: str, offset: int, line: int,
+                   at_end: Callable[[IO[bytes], int], None] | None = None) -> tuple[ImportSummary, int, int]:
         """Import the complete lines of a JSON Lines file from byte `offset` on; a partial last
-        line is left for the next call. Returns (summary, new offset, new line number)."""
+        line is left for the next call. Returns (summary, new offset, new line number).
+        `at_end(f, offset)` is called once the lines are read and before the last of them are
+        stored (watch takes the file's marks there, so a rewrite after the store shows the
+        records cannot slip in between)."""
         summary = ImportSummary()
         name = str(path.resolve())
         with open(path, "rb") as f:
             f.seek(offset)
             chunks = scan(iter_lines(f, offset, line), fmt, name, final=False, start=(offset, line))
-            end = self._write(summary, fmt, name, chunks)
+            end = self._write(summary, fmt, name, _then(chunks, lambda c: at_end(f, c.end[0])) if at_end else chunks)
         return summary, end[0], end[1]
 
     # -- internals ------------------------------------------------------------------------
@@ -239,6 +243,18 @@ class Importer:
             else:
                 captures.append(_text_capture(rec))
         self._write(summary, fmt, name, [Chunk(captures, [], [], 0, 0, (0, 0))])
+
+
+def _then(chunks: Iterable[Chunk], last: Callable[[Chunk], None]) -> Iterator[Chunk]:
+    """The chunks, with `last` called on the last one before it is handed on."""
+    held: Chunk | None = None
+    for chunk in chunks:
+        if held is not None:
+            yield held
+        held = chunk
+    if held is not None:
+        last(held)
+        yield held
 
 
 def _is_big(f: IO[bytes], name: str, min_bytes: int) -> bool:

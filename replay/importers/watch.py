@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import IO
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
@@ -178,8 +179,10 @@ class Watcher:
         fresh = (stored is None or stored.inode != st.st_ino or st.st_size < stored.offset
                  or _marks(path, stored.offset) != stored.head)
         offset, line = (0, 0) if fresh else (stored.offset, stored.line)  # type: ignore[union-attr]
+        marks: list[bytes] = []
         if fmt in LINE_FORMATS and not key.endswith(".gz"):
-            summary, offset, line = self.importer.tail_lines(path, fmt, offset, line)
+            summary, offset, line = self.importer.tail_lines(path, fmt, offset, line,
+                                                             at_end=lambda f, end: marks.append(_marks_of(f, end)))
             if offset == 0 and stored is None:
                 return None
         else:
@@ -187,7 +190,7 @@ class Watcher:
                 return None
             summary = self.importer.import_file(path)
             offset, line = st.st_size, 0
-        self.store.set_offset(key, st.st_ino, offset, line, _marks(path, offset))
+        self.store.set_offset(key, st.st_ino, offset, line, marks[0] if marks else _marks(path, offset))
         self._report(path, summary)
         return summary
 
@@ -221,9 +224,15 @@ def _marks(path: Path, offset: int) -> bytes:
     watch_offsets.head): its first HEAD_LEN bytes and a digest of the last TAIL_LEN bytes before
     `offset`. If either changed, the file was rewritten (a copytruncate rotation that wrote the
     same number of bytes again included) and is read again from its start."""
+    with open(path, "rb") as f:
+        return _marks_of(f, offset)
+
+
+def _marks_of(f: IO[bytes], offset: int) -> bytes:
+    """`_marks` of an open file (its position is moved)."""
     n = min(HEAD_LEN, offset)
     start = max(0, offset - TAIL_LEN)
-    with open(path, "rb") as f:
-        first = f.read(n)
-        f.seek(start)
-        return first + hashlib.blake2b(f.read(offset - start), digest_size=16).digest()
+    f.seek(0)
+    first = f.read(n)
+    f.seek(start)
+    return first + hashlib.blake2b(f.read(offset - start), digest_size=16).digest()
