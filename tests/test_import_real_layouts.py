@@ -156,3 +156,15 @@ def test_a_console_copy_pasted_into_an_issue_is_read(tmp_path: Path) -> None:
         (rec,) = [r for _, r, _ in store.captures()]
     assert (rec.model, rec.segments.prefix, rec.segments.suffix) == ("codestral-latest", "# 2", "")
     assert rec.extra["no_completion"] is True and rec.extra["options"]["maxTokens"] == 4096
+
+
+def test_a_prompt_log_cut_inside_an_interaction_is_one_reject(tmp_path: Path) -> None:
+    """A prompt.log copied from the middle (as pasted in continuedev/continue issue #6406): the
+    interaction whose start is missing is one reject, and the next whole one is imported."""
+    f = tmp_path / "prompt.log"
+    f.write_text("            | TASK: Fill the {{FILL_HERE}} hole.\n            | <COMPLETION>\n       +1.9 Result:\n"
+                 "            | <COMPLETION>def get_weather(location):\n       +2.0 |     # This function\n"
+                 "       +2.3 Success\n            Prompt Tokens: 10\n"
+                 + (CAPTURES / "jetbrains" / "formatter-complete.log").read_text(encoding="utf-8"), encoding="utf-8")
+    summary, rejects, _ = _import(tmp_path, f)
+    assert summary["imported"] == 1 and [r["line"] for r in rejects] == [1]

@@ -83,6 +83,7 @@ class _Interaction:
 
 def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord | Ignored | BadRecord]]:
     open_: dict[str, _Interaction] = {}
+    orphaned: set[str] = set()  # markers whose interaction began before the file (a cut or pasted copy)
     for number, line in enumerate(text.split("\n"), start=1):
         if not line:
             continue
@@ -94,12 +95,15 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
         if m:
             if marker in open_:
                 yield from _finish(open_.pop(marker), file)
+            orphaned.discard(marker)
             open_[marker] = _Interaction(m.group(1), number, stamp)
             open_[marker].raw.append(line)
             continue
         inter = open_.get(marker)
-        if inter is None:
-            yield number, BadRecord("line of an interaction whose start is not in the file")
+        if inter is None:  # one reject for the whole partial interaction, not one per line
+            if marker not in orphaned:
+                orphaned.add(marker)
+                yield number, BadRecord("an interaction whose start is not in the file (its lines up to the next start are left out)")
             continue
         inter.raw.append(line)
         if body.startswith("Options: "):
