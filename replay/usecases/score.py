@@ -210,7 +210,7 @@ def _middles(path: Path) -> dict[str, str]:
     for _, line in json_lines(data.decode("utf-8", "replace")):
         try:
             item = msgspec.json.decode(line, type=FimItem)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):  # not an item (one nested too deeply neither)
             continue
         middles[item.id] = item.middle
     return middles
