@@ -109,7 +109,7 @@ def parse_object(obj: dict[str, Any], extra: frozenset[str] = frozenset()) -> Ed
 
 
 def read_lines(data: str) -> Iterator[tuple[int, str]]:
-    """(1-based line number, text) of every non-blank line (replay.jsonl: "\n" ends a line, a
+    """(1-based line number, text) of every non-blank line (replay.jsonl: "\\n" ends a line, a
     BOM is not part of the first); a blank line is not an input."""
     yield from json_lines(data)
 
