@@ -21,6 +21,7 @@ from replay.backends.base import BackendError, GenParams, apply_stop
 from replay.backends.http import field
 from replay.backends.openai_compat import completion_body
 from replay.errors import UsageError
+from replay.jsonl import json_lines, loads
 from replay.records import Completion, RenderedPrompt
 from replay.rejects import Rejects
 from replay.store import Store
@@ -58,12 +59,10 @@ def import_openai_batch(store: Store, run_id: str, results: Path, rejects: Rejec
     model = run.model or ""
     seen: set[str] = set()
     imported = errors = lines = rejected = 0
-    for n, line in enumerate(results.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        if not line.strip():
-            continue
+    for n, line in json_lines(results.read_text(encoding="utf-8", errors="replace")):
         lines += 1
         try:
-            obj = json.loads(line)
+            obj = loads(line)
             custom_id = str(field(obj, "custom_id"))
             if custom_id not in prompts:
                 raise ValueError(f"custom_id {custom_id!r} is not an item of run {run_id}")

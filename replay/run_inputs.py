@@ -15,7 +15,6 @@ rendered prompts are `fimreplay render` output lines (or RenderedPrompt JSON).
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ import msgspec
 from replay.editors import EditorProfile, capture_version, profile
 from replay.editors.stage import StreamStop
 from replay.importers.common import MAX_LINE_BYTES, iter_lines
+from replay.jsonl import loads
 from replay.records import CaptureRecord, Completion, EditorInput, RenderedPrompt
 from replay.rejects import Rejects
 from replay.store import Store
@@ -165,13 +165,13 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
             if ln.too_long:
                 rejects.at(*where, f"line longer than {MAX_LINE_BYTES} bytes", ln.data, ln.length)
                 continue
-            line = ln.data.decode("utf-8", "replace")
+            line = ln.data.decode("utf-8", "replace").removesuffix("\r")
             if ln.number == 1:
                 line = line.removeprefix("\ufeff")
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
+                obj = loads(line)
                 if isinstance(obj, dict) and "profile" in obj and ("text" in obj or "prompt" in obj):
                     kinds.add("prompts")
                     add(rendered_row(obj), where, line)

@@ -157,8 +157,8 @@ def test_continue_folder_counts(tmp_path: Path) -> None:
         imp = Importer(store, Rejects(tmp_path / "r.jsonl"))
         s = imp.import_paths([CONT, CAPTURES / "jetbrains"])
         assert s.by_format["continue-devdata"]["imported"] == 4
-        assert s.by_format["continue-console"]["imported"] == 7 and s.by_format["continue-console"]["ignored"] == 1
-        assert s.by_format["continue-jetbrains"]["imported"] == 3 and s.by_format["continue-jetbrains"]["ignored"] == 1
+        assert s.by_format["continue-console"]["imported"] == 8 and s.by_format["continue-console"]["ignored"] == 1
+        assert s.by_format["continue-jetbrains"]["imported"] == 5 and s.by_format["continue-jetbrains"]["ignored"] == 2
         assert s.rejected == 0
 
 

@@ -184,14 +184,14 @@ def test_tail_lines_keeps_the_offset_when_nothing_is_new(tmp_path: Path) -> None
 def test_an_unreadable_file_is_reported_once_and_the_watch_goes_on(tmp_path: Path, monkeypatch) -> None:
     import replay.importers.watch as watch_mod
 
-    real_head = watch_mod._head
+    real_open = watch_mod.open_binary
 
-    def head(path: Path) -> bytes:
+    def open_binary(path: Path):
         if path.name == "locked.json":
             raise PermissionError(13, "Permission denied")
-        return real_head(path)
+        return real_open(path)
 
-    monkeypatch.setattr(watch_mod, "_head", head)
+    monkeypatch.setattr(watch_mod, "open_binary", open_binary)
     d = tmp_path / "events"
     d.mkdir()
     (d / "locked.json").write_bytes(_completion("x"))
@@ -273,3 +273,68 @@ def test_a_file_rewritten_past_the_old_offset_is_read_again(tmp_path: Path) -> N
         assert (s.imported, s.duplicates) == (2, 1)
         assert sorted(_ids(store)) == ["a", "b", "c", "d"]
         assert w.poll(f) is not None and w.poll(f).imported == 0
+
+
+def test_rotation_by_rename_and_copytruncate_add_nothing_twice(tmp_path: Path) -> None:
+    """logrotate's two ways: the file renamed aside and a new one opened, or copied aside and
+    truncated in place; either way every record is stored once."""
+    d = tmp_path / "events"
+    d.mkdir()
+    f = d / "events.json"
+    f.write_bytes(_completion("r1") + _completion("r2"))
+    with Store(tmp_path / "s.db") as store, _watcher(store, d, tmp_path) as w:
+        _wait(lambda: store.count_captures() == 2)
+        f.rename(d / "events.json.1")  # rename rotation
+        f.write_bytes(_completion("r3"))
+        _wait(lambda: store.count_captures() == 3)
+        (d / "events.json.2").write_bytes(f.read_bytes())  # copytruncate rotation
+        with open(f, "r+b") as fh:
+            fh.truncate(0)
+        with open(f, "ab") as fh:
+            fh.write(_completion("r4"))
+        _wait(lambda: store.count_captures() == 4)
+        time.sleep(0.7)  # two rescans more: nothing read twice
+        assert w.error is None
+        assert sorted(_ids(store)) == ["r1", "r2", "r3", "r4"]
+
+
+def test_a_nul_run_and_deep_json_do_not_stop_the_watch(tmp_path: Path) -> None:
+    d = tmp_path / "events"
+    d.mkdir()
+    f = d / "2024-09-30.json"
+    deep = b'{"a":' * 50_000 + b"1" + b"}" * 50_000
+    with Store(tmp_path / "s.db") as store, _watcher(store, d, tmp_path) as w:
+        f.write_bytes(b"\x00" * 8192)  # a crash left the start of the log unwritten
+        time.sleep(0.5)
+        with open(f, "ab") as fh:
+            fh.write(_completion("n1") + b'{"ts":1,"event":' + deep + b"}\n" + _completion("n2"))
+        _wait(lambda: store.count_captures() == 2)
+        with open(f, "ab") as fh:
+            fh.write(b"\x00" * 300 + b"\n" + _completion("n3"))
+        _wait(lambda: store.count_captures() == 3)
+        assert w.error is None and sorted(_ids(store)) == ["n1", "n2", "n3"]
+    reasons = [json.loads(x)["reason"] for x in (tmp_path / "rejects.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(reasons) == 2 and "nested too deeply" in reasons[0] and "NUL" in reasons[1]
+
+
+def test_an_unreadable_subfolder_is_reported_by_the_watch(tmp_path: Path, monkeypatch) -> None:
+    """Root reads any folder, so the refusal is made here (os.scandir raising what the OS raises)."""
+    d = tmp_path / "events"
+    (d / "locked").mkdir(parents=True)
+    real = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    seen = _Seen()
+    with Store(tmp_path / "s.db") as store, _watcher(store, d, tmp_path, seen) as w:
+        (d / "2024-09-30.json").write_bytes(_completion("a"))
+        _wait(lambda: store.count_captures() == 1)
+        time.sleep(0.7)
+        assert w.error is None
+    assert [s.rejected for _, s, _ in seen.calls if s.rejected] == [1]  # once, not every rescan
+    rej = json.loads((tmp_path / "rejects.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert rej["file"].endswith("locked") and "cannot read folder" in rej["reason"]

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from replay.errors import UsageError
+from replay.jsonl import json_lines, loads
 from replay.records import EditorInput, RenderedPrompt, Snippet
 
 # Tabby's kinds (declaration, changed, opened, clipboard) and Continue's own payload groups
@@ -53,9 +54,11 @@ def parse_line(text: str, extra: frozenset[str] = frozenset()) -> EditorInput:
 def load_object(text: str) -> dict[str, Any]:
     """A line's JSON object, or BadInputLine."""
     try:
-        obj = json.loads(text)
+        obj = loads(text)
     except json.JSONDecodeError as exc:
         raise BadInputLine(f"not JSON: {exc.msg} at column {exc.colno}") from None
+    except ValueError as exc:
+        raise BadInputLine(f"not JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise BadInputLine(f"expected a JSON object, got {type(obj).__name__}")
     return obj
@@ -106,11 +109,9 @@ def parse_object(obj: dict[str, Any], extra: frozenset[str] = frozenset()) -> Ed
 
 
 def read_lines(data: str) -> Iterator[tuple[int, str]]:
-    """(1-based line number, text) of every non-blank line; a blank line is not an input. A
-    UTF-8 byte order mark (a file saved by a Windows editor) is not part of the first line."""
-    for number, line in enumerate(data.removeprefix("\ufeff").splitlines(), start=1):
-        if line.strip():
-            yield number, line
+    """(1-based line number, text) of every non-blank line (replay.jsonl: "\\n" ends a line, a
+    BOM is not part of the first); a blank line is not an input."""
+    yield from json_lines(data)
 
 
 def output_row(rendered: RenderedPrompt, line: int) -> dict[str, Any]:

@@ -9,17 +9,19 @@ Nothing is dropped silently: the caller counts each of the four and keeps reject
 from __future__ import annotations
 
 import gzip
+import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import msgspec
 
 from replay.errors import UsageError
 from replay.records import CaptureRecord, OutcomeEvent
 from replay.rejects import RAW_KEEP_BYTES
+from replay.secrets import scrub_obj
 
 # Longest line an importer holds in memory. A real Tabby completion line (1,536-byte prompt, 20+20
 # lines of segments, five 500-char declarations) stays under 64 KiB; 16 MiB leaves room for odd
@@ -68,6 +70,53 @@ def open_binary(path: Path) -> IO[bytes]:
     return open(path, "rb", buffering=1024 * 1024)
 
 
+class Replayed:
+    """A stream whose first bytes were already read (to detect its format), given again before
+    the rest: a pipe, a FIFO or /dev/stdin can be read only once, so the importer never opens a
+    file twice."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self._head = head
+        self._pos = 0
+        self._rest = rest
+
+    def readline(self, limit: int = -1) -> bytes:
+        if self._pos >= len(self._head):
+            return self._rest.readline(limit)
+        end = self._head.find(b"\n", self._pos)
+        stop = len(self._head) if end < 0 else end + 1
+        if limit >= 0:
+            stop = min(stop, self._pos + limit)
+        out = self._head[self._pos : stop]
+        self._pos = stop
+        if out.endswith(b"\n") or len(out) == limit or self._pos < len(self._head):
+            return out
+        return out + self._rest.readline(-1 if limit < 0 else limit - len(out))
+
+    def read(self, n: int = -1) -> bytes:
+        out = self._head[self._pos :] if n < 0 else self._head[self._pos : self._pos + n]
+        self._pos += len(out)
+        if n < 0:
+            return out + self._rest.read()
+        return out + (self._rest.read(n - len(out)) if len(out) < n else b"")
+
+
+def record_bytes(line: Line) -> bytes:
+    """What a JSON line's record is, whatever file it was copied to: the "\r" of a CRLF copy, the
+    UTF-8 BOM of a file's first line and a NUL run a crash left before it are not part of it
+    (JSON has no raw CR, BOM or NUL outside its whitespace), so a record's identity (its line's
+    sha256 for Tabby, its content for the others) is the same in every copy. A line written
+    with plain "\n" is returned unchanged, so stores made before keep their identities."""
+    data = line.data
+    if data[-1:] == b"\r":
+        data = data[:-1]
+    if line.offset == 0 and data[:3] == b"\xef\xbb\xbf":
+        data = data[3:]
+    if data[:1] == b"\x00":
+        data = data.lstrip(b"\x00")
+    return data
+
+
 def iter_lines(f: IO[bytes], start_offset: int = 0, start_line: int = 0, max_line: int = MAX_LINE_BYTES) -> Iterator[Line]:
     """Yield the lines of `f` from `start_offset` on without ever holding more than `max_line`
     bytes of one line: a longer line is skipped in chunks and yielded cut, with `too_long` set.
@@ -108,6 +157,14 @@ def iter_lines(f: IO[bytes], start_offset: int = 0, start_line: int = 0, max_lin
         yield Line(number, start, head, complete, True, length)
 
 
+def scrub_json(obj: Any) -> Any:
+    """replay.secrets.scrub_obj over a decoded value; one nested too deeply for it is a BadRecord."""
+    try:
+        return scrub_obj(obj)
+    except RecursionError:
+        raise BadRecord("JSON nested too deeply") from None
+
+
 def snippet_of(data: bytes) -> str:
     """The first bytes of a rejected record as text (invalid UTF-8 shown as \\x escapes)."""
     return data[:RAW_KEEP_BYTES].decode("utf-8", errors="backslashreplace")
@@ -117,23 +174,33 @@ def decode_error_reason(exc: Exception) -> str:
     """One line from a msgspec error: JSON syntax, invalid UTF-8, or a field of the wrong type."""
     if isinstance(exc, UnicodeDecodeError):
         return f"invalid UTF-8 at byte {exc.start}"
+    if isinstance(exc, RecursionError):
+        return "JSON nested too deeply"
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if isinstance(exc, msgspec.ValidationError):
         return f"wrong field type: {text}"
     return f"invalid JSON: {text}"
 
 
-def read_text(path: Path, max_bytes: int = 256 * 1024 * 1024) -> str:
-    """A whole text log (console copies, prompt.log) as str; invalid UTF-8 raises BadRecord."""
-    with open_binary(path) as f:
-        data = f.read(max_bytes + 1)
+MAX_TEXT_BYTES = 256 * 1024 * 1024
+
+
+def decode_text(data: bytes, max_bytes: int = MAX_TEXT_BYTES) -> str:
+    """A whole text log (console copies, prompt.log) as str, without its BOM. A byte that is not
+    UTF-8 is kept as a lone surrogate (surrogateescape): the entry holding it is rejected by
+    `bad_byte_line`, the others are imported."""
     if len(data) > max_bytes:
         raise BadRecord(f"text log larger than {max_bytes} bytes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise BadRecord(f"invalid UTF-8 at byte {exc.start} (line {line})") from exc
+    return data.decode("utf-8", errors="surrogateescape").removeprefix("\ufeff")
+
+
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+def bad_byte(text: str) -> int | None:
+    """The index of the first byte of `text` (from decode_text) that was not UTF-8, or None."""
+    m = _SURROGATE.search(text)
+    return m.start() if m else None
 
 
 # Extension -> language id, from TabbyML/tabby crates/tabby-common/assets/languages.toml (`exts`),

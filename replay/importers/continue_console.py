@@ -28,17 +28,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from replay.importers.common import Ignored, BadRecord
-from replay.secrets import scrub_obj, scrub_text
+from replay.importers.common import BadRecord, Ignored, scrub_json
+from replay.jsonl import loads
+from replay.secrets import scrub_text
 from replay.records import CaptureRecord, Segments, Source
 
 FORMAT = "continue-console"
 SEPARATOR = "=" * 74
 _HEADS = r"(?:Settings:\n|##### Completion options #####\n|Completion:\n)"
-# Two separator lines followed by a message head. The first line may be glued to the end of the
-# previous message (no newline before it); a longer "=" run in the prompt's last line is left to
-# the prompt because exactly 74 "=" must stand right before each newline.
-_SPLIT = re.compile(rf"={{74}}\n={{74}}\n(?={_HEADS})")
+# Two separator lines followed by a message head (one line in copies people pasted into issue
+# threads, which drop the doubled line). The first line may be glued to the end of the previous
+# message (no newline before it); a longer "=" run in the prompt's last line is left to the
+# prompt because exactly 74 "=" must stand right before each newline.
+_SPLIT = re.compile(rf"(?:={{74}}\n){{1,2}}(?={_HEADS})")
+# The separators of a message that the copy stops before (nothing of it was copied).
+_TRAILING_SEPARATORS = re.compile(r"\n?(?:={74}(?:\n|\Z)){1,2}\Z")
 _ERA1_RULE = "\n\n" + "#" * 44 + "\n\n"
 _OPTIONS_HEAD = "##### Completion options #####\n"
 _REQUEST_HEAD = "\n\n##### Request options #####\n"
@@ -86,11 +90,11 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
             # longer be told from converted ones.
             text = text.replace("\r\n", "\n")
             lossy = True
-        messages, head = split_channel(text)
+        messages, head = split_channel(_TRAILING_SEPARATORS.sub("", text))
         if head.strip():
             yield 1, BadRecord("text before the first separator (a partial entry)")
     one_newline = _completion_has_one_newline([m.body for m in messages])
-    pending: list[tuple[Message, dict[str, Any]]] = []
+    pending: list[tuple[Message, dict[str, Any] | None]] = []  # None: a prompt already rejected
     for msg in messages:
         body = msg.body[: len(msg.body) - len(trailer)] if trailer and msg.body.endswith(trailer) else msg.body
         if body.startswith("Completion:\n"):
@@ -104,8 +108,11 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
                 continue
             prompt_msg, prompt = pending.pop()
             for older_msg, older in pending:  # requests cancelled before they completed
-                yield older_msg.line, _record(older, None, older_msg.line, file, fmt, lossy)
+                if older is not None:
+                    yield older_msg.line, _record(older, None, older_msg.line, file, fmt, lossy)
             pending.clear()
+            if prompt is None:
+                continue  # the completion of a rejected prompt goes with it
             # the original text: the channel puts separators before each message, prompt.log not
             prompt["raw"] += ("" if trailer else f"{SEPARATOR}\n{SEPARATOR}\n") + msg.body
             yield prompt_msg.line, _record(prompt, completion, prompt_msg.line, file, fmt, lossy)
@@ -114,8 +121,10 @@ def parse_text(text: str, file: str, fmt: str = FORMAT, lossy: bool = False,
             pending.append((msg, _parse_prompt_message(body) | {"raw": msg.body}))
         except BadRecord as exc:
             yield msg.line, exc
+            pending.append((msg, None))
     for msg, prompt in pending:
-        yield msg.line, _record(prompt, None, msg.line, file, fmt, lossy)
+        if prompt is not None:
+            yield msg.line, _record(prompt, None, msg.line, file, fmt, lossy)
 
 
 def _completion_has_one_newline(bodies: list[str]) -> bool:
@@ -148,10 +157,12 @@ def _parse_prompt_message(body: str) -> dict[str, Any]:
             raise BadRecord("entry without '##### Prompt #####'")
         opts_text, _, request_text = head[len(_OPTIONS_HEAD) :].partition(_REQUEST_HEAD)
         try:
-            options = json.loads(opts_text)
-            request = json.loads(request_text) if request_text else None
+            options = loads(opts_text)
+            request = loads(request_text) if request_text else None
         except json.JSONDecodeError as exc:
             raise BadRecord(f"invalid completion options JSON: {exc.msg} (line {exc.lineno})") from None
+        except ValueError as exc:
+            raise BadRecord(f"invalid completion options JSON: {exc}") from None
         if not isinstance(options, dict):
             raise BadRecord("completion options are not a JSON object")
         out: dict[str, Any] = {"era": 2, "options": options, "prompt": prompt}
@@ -161,11 +172,15 @@ def _parse_prompt_message(body: str) -> dict[str, Any]:
     raise BadRecord("unknown entry head")
 
 
-def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, fmt: str, lossy: bool) -> CaptureRecord | Ignored:
+def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, fmt: str,
+            lossy: bool) -> CaptureRecord | Ignored | BadRecord:
     prompt: str = msg["prompt"]
-    extra: dict[str, Any] = {"era": msg["era"], "options": scrub_obj(msg["options"])}
-    if "request_options" in msg:
-        extra["request_options"] = scrub_obj(msg["request_options"])
+    try:
+        extra: dict[str, Any] = {"era": msg["era"], "options": scrub_json(msg["options"])}
+        if "request_options" in msg:
+            extra["request_options"] = scrub_json(msg["request_options"])
+    except BadRecord as exc:
+        return exc
     segments = None
     route = "raw"
     if msg["era"] == 2 and prompt.startswith("Prefix: ") and "\nSuffix: " in prompt:
@@ -182,7 +197,7 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
         if prompt.count("<FIM>") > 1:
             extra["split_ambiguous"] = prompt.count("<FIM>")
         segments = Segments(prefix=prefix, suffix=suffix)
-    elif not any(mark in prompt for mark in _AUTOCOMPLETE_MARKS):
+    elif not any(mark in prompt for mark in _AUTOCOMPLETE_MARKS) and not _raw_request(msg["options"]):
         return Ignored("not an autocomplete prompt (chat or edit)")
     extra["route"] = route
     if route == "fim":
@@ -206,9 +221,22 @@ def _record(msg: dict[str, Any], completion: str | None, line: int, file: str, f
     )
 
 
+def _raw_request(options: dict[str, Any]) -> bool:
+    """Whether the request was sent with `raw: true`: autocomplete renders its template itself
+    and asks the model not to template again (core/autocomplete/generation/CompletionStreamer.ts,
+    core/autocomplete/completionProvider.ts before it). So an autocomplete prompt that token
+    pruning emptied (a prefix and suffix pruned to "") is still an autocomplete, with an empty
+    prompt."""
+    return options.get("raw") in (True, "true")
+
+
 _SEP = SEPARATOR.encode()
 
 
+_HEAD_AFTER_SEPARATOR = re.compile(rb"(?:^|\n)={74}\r?\n(?:={74}\r?\n)?(?:Settings:|##### Completion options #####|Completion:)\r?\n")
+
+
 def looks_like(head: bytes) -> bool:
-    """The channel's two separator lines, one right after the other."""
-    return _SEP + b"\n" + _SEP in head or _SEP + b"\r\n" + _SEP in head
+    """The channel's two separator lines, one right after the other, or a separator line
+    followed by a message head (a pasted copy)."""
+    return _SEP + b"\n" + _SEP in head or _SEP + b"\r\n" + _SEP in head or _HEAD_AFTER_SEPARATOR.search(head) is not None

@@ -1,17 +1,31 @@
-"""Continue dev data `autocomplete.jsonl` -> CaptureRecord.
+"""Continue dev data (`~/.continue/dev_data/`) -> CaptureRecord; the other event files ignored.
 
-Two layouts, one line per shown completion (written when it is accepted, or 10 s after it was
-shown with `accepted: false`: continuedev/continue core/autocomplete/util/AutocompleteLoggingService.ts):
+`autocomplete.jsonl` holds one line per shown completion (written when it is accepted, or 10 s
+after it was shown with `accepted: false`). Every layout ever written, from the git history of
+continuedev/continue (AutocompleteOutcome and its writer):
 
-- 0.2.0 (from 2025-01-31): `~/.continue/dev_data/0.2.0/autocomplete.jsonl`, written by
+- 2024-01-31 (0.8.x, extensions/vscode/src/lang-server/completionProvider.ts, commit 0419da7568):
+  {accepted?, time, prompt, completion, modelProvider, modelName, completionOptions}; 2024-02
+  adds `cacheHit`, and from 0.8.24 (core/autocomplete/completionProvider.ts) the
+  TabAutocompleteOptions are spread flat into the line. No prefix/suffix/completionId/timestamp.
+- 0.8.28 .. 0.8.39: the same plus `filepath`.
+- 0.8.40 (2024-05-08, commit 57ca9f1dd7) on: + prefix, suffix, gitRepo?, completionId, uniqueId.
+- 2024-11-03 (commit 1fd8cf2b0a): + `timestamp: Date.now()` (milliseconds).
+  All of these are written by core/util/devdata.ts `logDevData` as `JSON.stringify(outcome)`.
+- 0.2.0 (2025-01-31 on): `~/.continue/dev_data/0.2.0/autocomplete.jsonl`, written by
   core/data/log.ts `DataLogger.logDevData` after a zod parse against
-  packages/config-yaml/src/schemas/data/autocomplete/v0.2.0.ts: flat fields plus the base
-  fields of schemas/data/base.ts (eventName, schema, timestamp as an ISO string, userId,
-  userAgent, selectedProfileId); `completionOptions` may still be there (deprecated).
-- the earlier layout: `~/.continue/dev_data/autocomplete.jsonl`, written by core/util/devdata.ts
-  `logDevData("autocomplete", outcome)` with the whole AutocompleteOutcome
-  (core/autocomplete/util/types.ts): TabAutocompleteOptions spread flat, completionOptions
-  nested, `timestamp: Date.now()` in milliseconds, no schema field.
+  packages/config-yaml/src/schemas/data/autocomplete/v0.2.0.ts, with the base fields of
+  schemas/data/base.ts (eventName, schema, userId, userAgent, selectedProfileId). Its
+  `timestamp` stayed the number above (autocomplete/index.ts overrides the base's ISO string
+  with z.number()) until 2025-07-08 (commit 330fa09aab: `new Date().toISOString()`).
+  core/util/paths.ts `migrateV1DevDataFiles` moved the earlier files into `0.1.0/`.
+
+A line is imported with what it has (prompt, completion, accepted, time, model); what its
+layout lacks is listed in `extra["missing"]` (prefix/suffix absent: no segments to rebuild
+from). The install's other event files (tokens_generated / tokensGenerated, chat /
+chatFeedback, quickEdit, chatInteraction, editInteraction, editOutcome, nextEditOutcome,
+nextEditWithHistory, toolUsage: schemas/data/index.ts) hold no completion request: their lines
+are valid records, counted as ignored, never rejected.
 
 `prefix`/`suffix` are the compiled ones (with the snippet header), `prompt` is the rendered
 template even when the FIM route was used; there are no snippets of their own to recover.
@@ -25,8 +39,8 @@ from typing import Any
 
 import msgspec
 
-from replay.importers.common import Ignored, Parsed, BadRecord, decode_error_reason, language_of
-from replay.secrets import scrub_obj, scrub_text
+from replay.importers.common import BadRecord, Ignored, Parsed, decode_error_reason, language_of, scrub_json
+from replay.secrets import scrub_text
 from replay.records import CaptureRecord, Segments, Source
 
 FORMAT = "continue-devdata"
@@ -41,12 +55,28 @@ _OPTION_KEYS = (
 )
 
 
+# The event files of an install (packages/config-yaml/src/schemas/data/index.ts `DevEventName`,
+# and the names before core/util/paths.ts `migrateV1DevDataFiles` renamed them).
+DEV_DATA_FILES = frozenset(f"{name}.jsonl" for name in (
+    "autocomplete", "tokens_generated", "tokensGenerated", "chat", "chatFeedback", "quickEdit",
+    "chatInteraction", "editInteraction", "editOutcome", "nextEditOutcome", "nextEditWithHistory", "toolUsage",
+))
+
+# Keys that only the other events have (their schemas under schemas/data/), tried in order.
+_OTHER_EVENTS = (("generatedTokens", "tokensGenerated"), ("sessionId", "chatFeedback"),
+                 ("modelTitle", "chatFeedback"), ("diffs", "quickEdit"), ("label", "quickEdit"))
+# What the layouts before 0.8.40 lack, listed in extra["missing"]. A line that has the first
+# five (every layout from 0.8.40 on) gets the record it always got, and so keeps its identity
+# in stores made before the earlier layouts were read.
+_LAYOUT_FIELDS = ("prefix", "suffix", "completionId", "prompt", "completion", "filepath", "timestamp")
+
+
 class _Line(msgspec.Struct):
-    prefix: str
-    suffix: str
-    prompt: str
-    completion: str
-    completionId: str
+    prefix: str | None = None
+    suffix: str | None = None
+    prompt: str | None = None
+    completion: str | None = None
+    completionId: str | None = None
     modelName: str | None = None
     modelProvider: str | None = None
     filepath: str | None = None
@@ -64,30 +94,39 @@ class _Line(msgspec.Struct):
     completionOptions: dict[str, Any] | None = None
 
 
-_decoder = msgspec.json.Decoder(_Line)
 _generic = msgspec.json.Decoder(dict[str, Any])
 
 
 def parse_line(data: bytes, source: Source) -> Parsed:
-    """One line of autocomplete.jsonl (either layout). Raises BadRecord with a one-line reason."""
+    """One line of a dev data file (any layout, any event). Raises BadRecord with a one-line
+    reason; another event's line is Ignored."""
     try:
-        line = _decoder.decode(data)
+        raw_obj = _generic.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as exc:
+        raise BadRecord(decode_error_reason(exc)) from None
+    event = raw_obj.get("eventName")
+    if isinstance(event, str) and event != "autocomplete":
+        return Ignored(event)
+    if event is None:
+        other = next((name for key, name in _OTHER_EVENTS if key in raw_obj), None)
+        if other is not None:
+            return Ignored(other)
+    try:
+        line = msgspec.convert(raw_obj, _Line)
     except msgspec.ValidationError as exc:
-        event = _event_name(data)
-        if event is not None and event != "autocomplete":
-            return Ignored(event)
         raise BadRecord(decode_error_reason(exc)) from None
-    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
-        raise BadRecord(decode_error_reason(exc)) from None
-    if line.eventName is not None and line.eventName != "autocomplete":
-        return Ignored(line.eventName)
-    raw_obj = _generic.decode(data)
+    if line.prompt is None and line.completion is None and line.prefix is None:
+        # the noCode level of the schemas (prefix/suffix/prompt/completion omitted), or no event
+        return Ignored("autocomplete event without its code" if event else "dev data event without a completion")
     options = {k: raw_obj[k] for k in _OPTION_KEYS if k in raw_obj}
-    extra: dict[str, Any] = {"layout": "0.2.0" if line.schema else "pre-0.2.0"}
+    extra: dict[str, Any] = {"layout": _layout(line)}
+    missing = [k for k in _LAYOUT_FIELDS if raw_obj.get(k) is None]
+    if any(k in missing for k in _LAYOUT_FIELDS[:5]):
+        extra["missing"] = missing
     for key, value in (("schema", line.schema), ("modelProvider", line.modelProvider), ("time_ms", line.time),
                        ("cacheHit", line.cacheHit), ("gitRepo", line.gitRepo), ("uniqueId", line.uniqueId),
                        ("selectedProfileId", line.selectedProfileId),
-                       ("completionOptions", scrub_obj(line.completionOptions))):
+                       ("completionOptions", scrub_json(line.completionOptions))):
         if value is not None:
             extra[key] = value
     if options:
@@ -99,6 +138,9 @@ def parse_line(data: bytes, source: Source) -> Parsed:
     else:
         # Not accepted within COUNT_COMPLETION_REJECTED_AFTER (10 s) of being shown.
         outcome, detail = "dismissed", "not accepted within 10 s"
+    segments = None
+    if line.prefix is not None:
+        segments = Segments(prefix=line.prefix, suffix=line.suffix, filepath=line.filepath, git_url=line.gitRepo)
     return CaptureRecord(
         source=source,
         editor="continue",
@@ -108,7 +150,7 @@ def parse_line(data: bytes, source: Source) -> Parsed:
         model=line.modelName,
         language=language_of(line.filepath),
         filepath=line.filepath,
-        segments=Segments(prefix=line.prefix, suffix=line.suffix, filepath=line.filepath, git_url=line.gitRepo),
+        segments=segments,
         logged_prompt=line.prompt,
         completion=line.completion,
         outcome=outcome,  # type: ignore[arg-type]
@@ -121,6 +163,17 @@ def parse_line(data: bytes, source: Source) -> Parsed:
     )
 
 
+def _layout(line: _Line) -> str:
+    """The layout a line proves (see the module docstring)."""
+    if line.schema:
+        return line.schema
+    if line.prefix is not None or line.completionId is not None:
+        return "pre-0.2.0"  # 0.8.40 .. 0.2.0, the name it has in stores made before
+    if line.filepath is not None:
+        return "0.8.28-0.8.39"
+    return "0.8.0-0.8.27"
+
+
 def _continue_version(user_agent: str | None) -> str | None:
     """The extension version in the 0.2.0 base field userAgent, e.g. "Visual Studio Code/1.97.2
     (Continue/0.9.262)" (core/data/log.ts fills it from the IDE info)."""
@@ -130,17 +183,9 @@ def _continue_version(user_agent: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def _event_name(data: bytes) -> str | None:
-    try:
-        obj = _generic.decode(data)
-    except (msgspec.DecodeError, UnicodeDecodeError):
-        return None
-    name = obj.get("eventName")
-    return name if isinstance(name, str) else None
-
-
 def _timestamp(value: str | float | None) -> float | None:
-    """Milliseconds (the earlier layout's Date.now()) or an ISO string (0.2.0) -> epoch seconds."""
+    """Milliseconds (Date.now(): 2024-11-03 .. 2025-07-08, 0.2.0 included) or an ISO string
+    (0.2.0 from 2025-07-08) -> epoch seconds."""
     if value is None:
         return None
     if isinstance(value, (int, float)):
@@ -152,5 +197,6 @@ def _timestamp(value: str | float | None) -> float | None:
 
 
 def looks_like(head: bytes) -> bool:
-    """Dev data lines are JSON objects naming `completionId`, `modelProvider` or `eventName`."""
-    return any(key in head for key in (b'"completionId":', b'"modelProvider":', b'"eventName":'))
+    """Dev data lines are JSON objects naming `completionId`, `modelProvider` or `eventName`
+    (autocomplete, and the 0.2.0 events), or the keys of the earlier tokens_generated lines."""
+    return any(key in head for key in (b'"completionId":', b'"modelProvider":', b'"eventName":', b'"generatedTokens":'))

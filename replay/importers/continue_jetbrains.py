@@ -24,8 +24,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from replay.importers.common import Ignored, BadRecord
-from replay.secrets import scrub_obj, scrub_text
+from replay.importers.common import BadRecord, Ignored, scrub_json
+from replay.jsonl import loads
+from replay.secrets import scrub_text
 from replay.importers.continue_console import Message, parse_text
 from replay.records import CaptureRecord, Segments, Source
 
@@ -34,6 +35,11 @@ _MARKERS = " |&%#X"
 _START = re.compile(r"^[ |&%#X]\d\d:\d\d:\d\d\.\d \[(Complete|Fim|Chat)\]$", re.M)
 _ERA1_HEAD = re.compile(r"^(?=Settings:\n|##### Completion options #####\n|Completion:\n)", re.M)
 _END = ("Success", "Error", "Cancelled")
+# A chat message's items other than its text (logFormatter.ts logMessage / logToolcalls /
+# logMessageContent): written with logLines, so a multi-line value (the tool call's indented
+# JSON, a redacted block) goes on in lines without a "| " marker. Chats are not captures: these
+# lines are kept in the interaction's raw text only.
+_CHAT_ITEMS = ("Tool call: ", "Image: ", "Redacted Thinking: ", "Signature: ", "Tool Call ID: ")
 
 
 def is_formatter_log(text: str) -> bool:
@@ -42,7 +48,11 @@ def is_formatter_log(text: str) -> bool:
 
 
 def parse(text: str, file: str) -> Iterator[tuple[int, CaptureRecord | Ignored | BadRecord]]:
-    """(line, record | Ignored | BadRecord) for each request in a prompt.log."""
+    """(line, record | Ignored | BadRecord) for each request in a prompt.log. A copy saved with
+    CRLF line ends (every "\n" after a "\r") is read as the LF file it was (prompt.log is lossy
+    anyway)."""
+    if "\r\n" in text and text.count("\n") == text.count("\r\n"):
+        text = text.replace("\r\n", "\n")
     if is_formatter_log(text):
         yield from _parse_formatter(text, file)
         return
@@ -73,6 +83,7 @@ class _Interaction:
 
 def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord | Ignored | BadRecord]]:
     open_: dict[str, _Interaction] = {}
+    orphaned: set[str] = set()  # markers whose interaction began before the file (a cut or pasted copy)
     for number, line in enumerate(text.split("\n"), start=1):
         if not line:
             continue
@@ -84,12 +95,15 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
         if m:
             if marker in open_:
                 yield from _finish(open_.pop(marker), file)
+            orphaned.discard(marker)
             open_[marker] = _Interaction(m.group(1), number, stamp)
             open_[marker].raw.append(line)
             continue
         inter = open_.get(marker)
-        if inter is None:
-            yield number, BadRecord("line of an interaction whose start is not in the file")
+        if inter is None:  # one reject for the whole partial interaction, not one per line
+            if marker not in orphaned:
+                orphaned.add(marker)
+                yield number, BadRecord("an interaction whose start is not in the file (its lines up to the next start are left out)")
             continue
         inter.raw.append(line)
         if body.startswith("Options: "):
@@ -99,7 +113,11 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
             inter.section = body[:-1]
         elif body.startswith("Role: "):  # a chat message: its text lines follow
             inter.section = "Message"
+        elif body.startswith(_CHAT_ITEMS) and inter.kind == "Chat":
+            inter.section = "chat item"
         elif body.startswith(("| ", ". ")) or body in ("|", "."):
+            if inter.section == "chat item":  # the message's text after a tool call or image
+                inter.section = "Message"
             if inter.section not in inter.parts:
                 yield number, BadRecord(f"text line outside a Prompt/Prefix/Suffix/Result section ({inter.section})")
                 continue
@@ -114,6 +132,8 @@ def _parse_formatter(text: str, file: str) -> Iterator[tuple[int, CaptureRecord 
             inter.section = "tokens"
         elif inter.section == "Options":
             inter.options_lines.append(body)
+        elif inter.section == "chat item":
+            continue
         elif inter.section == "tokens" and body.startswith(("Prompt Tokens:", "Generated Tokens:", "Thinking Tokens:")):
             continue
         else:
@@ -127,14 +147,21 @@ def _finish(inter: _Interaction, file: str) -> Iterator[tuple[int, CaptureRecord
         yield inter.line, Ignored("chat interaction")
         return
     try:
-        options: Any = json.loads("\n".join(inter.options_lines)) if inter.options_lines else {}
+        options: Any = loads("\n".join(inter.options_lines)) if inter.options_lines else {}
+        scrubbed = scrub_json(options)
     except json.JSONDecodeError as exc:
         yield inter.line, BadRecord(f"invalid Options JSON: {exc.msg}")
+        return
+    except ValueError as exc:  # nested too deeply (BadRecord is not a ValueError)
+        yield inter.line, BadRecord(f"invalid Options JSON: {exc}")
+        return
+    except BadRecord as exc:
+        yield inter.line, exc
         return
     if not isinstance(options, dict):
         yield inter.line, BadRecord("Options is not a JSON object")
         return
-    extra: dict[str, Any] = {"era": "formatter", "options": scrub_obj(options), "time_utc": inter.time,
+    extra: dict[str, Any] = {"era": "formatter", "options": scrubbed, "time_utc": inter.time,
                              "status": inter.status, "route": "fim" if inter.kind == "Fim" else "raw"}
     segments = None
     prompt = None
@@ -159,6 +186,7 @@ def _finish(inter: _Interaction, file: str) -> Iterator[tuple[int, CaptureRecord
 
 
 def looks_like(head: bytes) -> bool:
-    """The LLMLogFormatter columns, or the bare message heads the earlier writer appended."""
-    text = head.decode("utf-8", errors="replace")
+    """The LLMLogFormatter columns, or the bare message heads the earlier writer appended. The
+    head keeps its first line's leading space: it is the first interaction's marker."""
+    text = head.decode("utf-8", errors="replace").replace("\r\n", "\n")  # a CRLF copy too
     return is_formatter_log(text) or text.startswith(("##### Completion options #####\n", "Settings:\n"))

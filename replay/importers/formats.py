@@ -31,13 +31,15 @@ class CaptureFormat:
     looks_like: Callable[[bytes], bool]  # the file's first bytes, BOM and leading whitespace removed
     parse_line: LineParser | None = None  # lines: one line -> a record, Ignored, or BadRecord raised
     parse_text: TextParser | None = None  # text: the whole log -> (line, record | Ignored | BadRecord)
+    file_names: frozenset[str] = frozenset()  # files of these names that hold JSON lines are this format
 
 
 FORMATS: dict[str, CaptureFormat] = {f.name: f for f in (
     CaptureFormat(tabby.FORMAT, "Tabby server event logs (~/.tabby/events/*.json, .gz)", "lines",
                   tabby.looks_like, parse_line=tabby.scan_line),
-    CaptureFormat(continue_devdata.FORMAT, "Continue dev data autocomplete.jsonl", "lines",
-                  continue_devdata.looks_like, parse_line=continue_devdata.parse_line),
+    CaptureFormat(continue_devdata.FORMAT, "Continue dev data (autocomplete.jsonl; the other event files ignored)", "lines",
+                  continue_devdata.looks_like, parse_line=continue_devdata.parse_line,
+                  file_names=continue_devdata.DEV_DATA_FILES),
     CaptureFormat(continue_console.FORMAT, "Continue's VS Code output channel (copied text)", "text",
                   continue_console.looks_like, parse_text=continue_console.parse_text),
     CaptureFormat(continue_jetbrains.FORMAT, "Continue's JetBrains prompt.log", "text",

@@ -6,30 +6,33 @@ by `watch` after a truncation) adds nothing; the second pass counts them as dupl
 events are joined to their capture by completion_id in the store, whichever file or run brings
 either of them.
 
-Parsing (`_scan`: lines -> chunks of store rows, rejects and counts) never touches the store;
-writing (`Importer._write`) never parses. A large file is parsed in a reader process while
-this one writes.
+Parsing (replay.importers.scan: lines -> chunks of store rows, rejects and counts) never touches the store;
+writing (`Importer._write`) never parses. A large file is parsed in a reader process
+(replay.importers.reader) while this one writes.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import queue
-import threading
-from collections.abc import Iterable, Iterator
+import stat
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from multiprocessing.connection import Connection
-from typing import Any, NamedTuple
+from typing import IO, Any
 
-from replay.importers.common import MAX_LINE_BYTES, READ_ERRORS, BadRecord, Ignored, Line, iter_lines, open_binary, read_text, snippet_of
-from replay.secrets import scrub_text
-from replay.importers.detect import check_head, detect_file, read_head
+import msgspec
+
+from replay.importers.common import (MAX_TEXT_BYTES, READ_ERRORS, BadRecord, Ignored, Replayed, bad_byte, decode_text, iter_lines,
+                                     open_binary, snippet_of)
+from replay.importers.continue_console import FORMAT as CONSOLE_FORMAT
+from replay.importers.detect import EmptyLog, check_head, detect_bytes, read_head
 from replay.importers.formats import LINE_FORMATS, capture_format
-from replay.records import CaptureRecord, OutcomeEvent, Source
+from replay.importers.reader import chunks_from_reader
+from replay.importers.scan import Chunk, scan, scan_stream
+from replay.records import CaptureRecord
 from replay.rejects import Rejects
-from replay.store import EventRow, Store, StoredCapture, event_row, stored_capture
+from replay.secrets import scrub_text
+from replay.store import EventRow, Store, StoredCapture, stored_capture
 
 _COUNTERS = ("files", "imported", "duplicates", "outcomes", "ignored", "rejected")
 
@@ -70,15 +73,21 @@ class ImportSummary:
         }
 
 
-def expand_paths(paths: Iterable[Path]) -> list[Path]:
-    """Files named, and every file below the folders named (sorted, so runs are repeatable)."""
+def expand_paths(paths: Iterable[Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """Files named, and every file below the folders named (sorted, so runs are repeatable),
+    and the folders that could not be listed with why (reported, never skipped silently)."""
     out: list[Path] = []
+    errors: list[tuple[Path, str]] = []
     for p in paths:
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*") if q.is_file()))
-        else:
+        if not p.is_dir():
             out.append(p)
-    return out
+            continue
+        found: list[Path] = []
+        for root, dirs, files in os.walk(p, onerror=lambda exc: errors.append((Path(exc.filename), exc.strerror or str(exc)))):
+            dirs.sort()
+            found.extend(q for q in (Path(root) / f for f in files) if q.is_file())
+        out.extend(sorted(found))
+    return out, errors
 
 
 class Importer:
@@ -107,50 +116,68 @@ class Importer:
 
     def import_paths(self, paths: Iterable[Path]) -> ImportSummary:
         summary = ImportSummary()
-        for path in expand_paths(paths):
+        files, errors = expand_paths(paths)
+        for folder, why in errors:
+            summary.count("unreadable", "files")
+            self._reject(summary, "unreadable", str(folder), 0, f"cannot read folder: {why}", b"")
+        for path in files:
             summary.merge(self.import_file(path))
         summary.rejects_file = self.rejects.file
         return summary
 
-    def format_of(self, path: Path) -> str:
-        """The forced format (the file must still be non-empty text) or the detected one."""
+    def format_of(self, head: bytes, name: str) -> str:
+        """The forced format (the file must still hold something) or the detected one."""
         if self.fmt:
-            check_head(read_head(path))
+            check_head(head)
             return self.fmt
-        return detect_file(path)
+        return detect_bytes(head, name)
 
     def import_file(self, path: Path) -> ImportSummary:
-        """Import one whole file (the last line is taken even without its newline)."""
+        """Import one whole file (the last line is taken even without its newline). The file is
+        opened and read once: its head tells the format, and the read goes on from there."""
         summary = ImportSummary()
         name = str(path.resolve())
         try:
-            fmt = self.format_of(path)
-        except BadRecord as exc:
-            summary.count("unrecognized", "files")
-            self._reject(summary, "unrecognized", name, 0, str(exc), b"")
+            f = open_binary(path)
+        except OSError as exc:
+            summary.count("unreadable", "files")
+            self._reject(summary, "unreadable", name, 0, f"cannot read: {exc.strerror or exc}", b"")
             return summary
-        summary.count(fmt, "files")
-        if fmt in LINE_FORMATS:
+        with f:
             try:
-                big = path.stat().st_size >= self.reader_min_bytes
-            except OSError:
-                big = False  # gone already: the read in this process reports it
-            read = _chunks_from_reader if big else _scan_file
-            self._write(summary, fmt, name, read(path, fmt, name))
-        else:
-            self._read_text(summary, fmt, path, name)
+                head = read_head(f)
+                fmt = self.format_of(head, path.name)
+            except EmptyLog:
+                summary.count("empty", "files")  # an install's unused log: nothing to import, nothing wrong
+                return summary
+            except BadRecord as exc:
+                summary.count("unrecognized", "files")
+                self._reject(summary, "unrecognized", name, 0, str(exc), b"")
+                return summary
+            summary.count(fmt, "files")
+            stream = Replayed(head, f)
+            if fmt not in LINE_FORMATS:
+                self._read_text(summary, fmt, stream, name)
+            elif _is_big(f, name, self.reader_min_bytes) and not name.endswith(".gz"):
+                self._write(summary, fmt, name, chunks_from_reader(Path(name), fmt, name))
+            else:
+                self._write(summary, fmt, name, scan_stream(stream, fmt, name))
         summary.rejects_file = self.rejects.file
         return summary
 
-    def tail_lines(self, path: Path, fmt: str, offset: int, line: int) -> tuple[ImportSummary, int, int]:
+    def tail_lines(self, path: Path, fmt: str, offset: int, line: int,
+                   at_end: Callable[[IO[bytes], int], None] | None = None) -> tuple[ImportSummary, int, int]:
         """Import the complete lines of a JSON Lines file from byte `offset` on; a partial last
-        line is left for the next call. Returns (summary, new offset, new line number)."""
+        line is left for the next call. Returns (summary, new offset, new line number).
+        `at_end(f, offset)` is called once the lines are read and before the last of them are
+        stored (watch takes the file's marks there, so a rewrite after the store shows the
+        records cannot slip in between)."""
         summary = ImportSummary()
         name = str(path.resolve())
         with open(path, "rb") as f:
             f.seek(offset)
-            chunks = _scan(iter_lines(f, offset, line), fmt, name, final=False, start=(offset, line))
-            end = self._write(summary, fmt, name, chunks)
+            chunks = scan(iter_lines(f, offset, line), fmt, name, final=False, start=(offset, line))
+            end = self._write(summary, fmt, name, _then(chunks, lambda c: at_end(f, c.end[0])) if at_end else chunks)
         return summary, end[0], end[1]
 
     # -- internals ------------------------------------------------------------------------
@@ -159,7 +186,7 @@ class Importer:
         data = raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw
         self.rejects.at(file, line, reason, scrub_text(snippet_of(data)), len(data) if length is None else length)
 
-    def _write(self, summary: ImportSummary, fmt: str, name: str, chunks: Iterable[_Chunk]) -> tuple[int, int]:
+    def _write(self, summary: ImportSummary, fmt: str, name: str, chunks: Iterable[Chunk]) -> tuple[int, int]:
         """Count and store what the chunks hold, `batch` records or `batch_bytes` of capture
         lines per transaction; return where the read ended (byte offset, line number)."""
         captures: list[StoredCapture] = []
@@ -192,9 +219,10 @@ class Importer:
                 summary.count(fmt, "duplicates", dup)
                 rows.clear()
 
-    def _read_text(self, summary: ImportSummary, fmt: str, path: Path, name: str) -> None:
+    def _read_text(self, summary: ImportSummary, fmt: str, stream: IO[bytes] | Replayed, name: str) -> None:
+        """A text log, parsed whole; an entry holding a byte that is not UTF-8 is rejected alone."""
         try:
-            text = read_text(path)
+            text = decode_text(stream.read(MAX_TEXT_BYTES + 1))
         except BadRecord as exc:
             self._reject(summary, fmt, name, 0, str(exc), b"")
             return
@@ -203,154 +231,54 @@ class Importer:
             return
         parse = capture_format(fmt).parse_text
         assert parse is not None, fmt
-        captures: list[CaptureRecord] = []
+        captures: list[StoredCapture] = []
         for line, rec in parse(text, name):
+            if isinstance(rec, CaptureRecord) and (at := bad_byte(rec.raw)) is not None:
+                rec = BadRecord(f"invalid UTF-8 in this entry (line {line + rec.raw.count(chr(10), 0, at)})")
             if isinstance(rec, BadRecord):
                 raw = _line_text(text, line)
                 self._reject(summary, fmt, name, line, str(rec), raw)
             elif isinstance(rec, Ignored):
                 summary.count(fmt, "ignored")
             else:
-                captures.append(rec)
-        self._write(summary, fmt, name, [_Chunk([stored_capture(c) for c in captures], [], [], 0, 0, (0, 0))])
+                captures.append(_text_capture(rec))
+        self._write(summary, fmt, name, [Chunk(captures, [], [], 0, 0, (0, 0))])
 
 
-class _Chunk(NamedTuple):
-    """What parsing some lines gave, as the rows the store writes (flat tuples: they cross from
-    the reader process by pickle cheaply, where structs cost more to unpickle than to parse),
-    rejects as (line, reason, raw, length), the count of valid non-completions, the bytes of
-    the capture lines, and where the read stands after."""
-
-    captures: list[StoredCapture]
-    events: list[EventRow]
-    rejects: list[tuple[int, str, bytes, int | None]]
-    ignored: int
-    capture_bytes: int
-    end: tuple[int, int]
+def _then(chunks: Iterable[Chunk], last: Callable[[Chunk], None]) -> Iterator[Chunk]:
+    """The chunks, with `last` called on the last one before it is handed on."""
+    held: Chunk | None = None
+    for chunk in chunks:
+        if held is not None:
+            yield held
+        held = chunk
+    if held is not None:
+        last(held)
+        yield held
 
 
-# Lines are parsed and handed over this many records at a time (the reader process sends each
-# chunk as soon as it is parsed, so writing starts early); transactions are `batch` records.
-_CHUNK = 2_000
-
-
-def _scan(lines: Iterator[Line], fmt: str, name: str, final: bool = True, start: tuple[int, int] = (0, 0)) -> Iterator[_Chunk]:
-    """Parse lines into chunks of _CHUNK records. Without `final`, a last line with no newline
-    yet is left for the next read: the chunk's `end` stops before it. A read error (a corrupt or
-    cut .gz) ends the read with a reject, after the records read before it."""
-    parse = capture_format(fmt).parse_line
-    assert parse is not None, fmt
-    captures: list[StoredCapture] = []
-    events: list[EventRow] = []
-    rejects: list[tuple[int, str, bytes, int | None]] = []
-    ignored = held = 0
-    end = start
+def _is_big(f: IO[bytes], name: str, min_bytes: int) -> bool:
+    """Whether an open file is a regular file of `min_bytes` or more that the reader process
+    can open again by `name` (its resolved path). A pipe or FIFO cannot be read twice, and
+    /dev/stdin names another file in another process."""
     try:
-        for ln in lines:
-            if not ln.complete and not final and not ln.too_long:
-                break  # wait for the rest of the line
-            end = (ln.offset + ln.length + (1 if ln.complete else 0), ln.number)
-            if ln.too_long:
-                rejects.append((ln.number, f"line longer than {MAX_LINE_BYTES} bytes ({ln.length} bytes)", ln.data, ln.length))
-                continue
-            data = ln.data
-            if not data.strip():
-                continue  # a blank line holds no record (neither writer emits one)
-            try:
-                rec = parse(data, Source(file=name, line=ln.number, offset=ln.offset))
-            except BadRecord as exc:
-                reason = str(exc) if ln.complete else f"truncated last line (no newline at end of file): {exc}"
-                rejects.append((ln.number, reason, data, None))
-                continue
-            if type(rec) is StoredCapture:
-                captures.append(rec)
-                held += ln.length
-            elif type(rec) is CaptureRecord:
-                captures.append(stored_capture(rec))
-                held += ln.length
-            elif type(rec) is OutcomeEvent:
-                events.append(event_row(rec))
-            else:
-                ignored += 1
-            if len(captures) + len(events) + ignored >= _CHUNK:
-                yield _Chunk(captures, events, rejects, ignored, held, end)
-                captures, events, rejects, ignored, held = [], [], [], 0, 0
-    except READ_ERRORS as exc:
-        rejects.append((0, f"cannot read: {exc}", b"", None))
-    yield _Chunk(captures, events, rejects, ignored, held, end)
+        st = os.fstat(f.fileno())
+        again = os.stat(name)
+    except (OSError, ValueError, AttributeError):
+        return False
+    same = (st.st_dev, st.st_ino) == (again.st_dev, again.st_ino)
+    return same and stat.S_ISREG(st.st_mode) and st.st_size >= min_bytes
 
 
-def _scan_file(path: Path, fmt: str, name: str) -> Iterator[_Chunk]:
-    """`_scan` over a whole file (one that cannot be opened, gone already, is a reject)."""
-    try:
-        f = open_binary(path)
-    except OSError as exc:
-        yield _Chunk([], [], [(0, f"cannot read: {exc}", b"", None)], 0, 0, (0, 0))
-        return
-    with f:
-        yield from _scan(iter_lines(f), fmt, name)
-
-
-def _reader(path: str, fmt: str, name: str, conn: Connection) -> None:
-    """The reader process: send the chunks of one file, then None (or the failure's text).
-
-    A thread sends while this one parses on: a chunk is far larger than the pipe, so sending it
-    waits for the importer to take it, and the importer takes none while it is writing."""
-    out: queue.Queue[_Chunk | str | None] = queue.Queue(maxsize=32)
-
-    def send() -> None:
-        try:
-            while (item := out.get()) is not None and not isinstance(item, str):
-                conn.send(item)
-            conn.send(item)
-        except OSError:  # the importer stopped reading (it failed, or was stopped): nothing left to do
-            os._exit(1)
-
-    sender = threading.Thread(target=send, name="fimreplay-reader-send", daemon=True)
-    sender.start()
-    try:
-        for chunk in _scan_file(Path(path), fmt, name):
-            out.put(chunk)
-        out.put(None)
-    except BaseException as exc:  # a bug, not bad input: the importer raises it
-        out.put(f"reader process failed on {path}: {exc!r}")
-    finally:
-        sender.join()
-        conn.close()
-
-
-def _chunks_from_reader(path: Path, fmt: str, name: str) -> Iterator[_Chunk]:
-    """The chunks of `path`, parsed in a reader process while the caller writes the ones
-    before (forkserver: the child is not a copy of this process's threads and locks)."""
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
-    receive, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_reader, args=(str(path), fmt, name, send), name="fimreplay-reader", daemon=True)
-    try:
-        proc.start()
-    except OSError:  # no process can be started here (a sandbox, a limit): read in this one
-        receive.close()
-        send.close()
-        yield from _scan_file(path, fmt, name)
-        return
-    send.close()
-    try:
-        while True:
-            try:
-                item = receive.recv()
-            except EOFError:
-                proc.join()
-                raise RuntimeError(f"{path}: the reader process exited with code {proc.exitcode} before the end") from None
-            if item is None:
-                return
-            if isinstance(item, str):
-                raise RuntimeError(item)
-            yield item
-    finally:
-        receive.close()
-        proc.join(timeout=5)
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
+def _text_capture(rec: CaptureRecord) -> StoredCapture:
+    """A text log's capture row, identified by what it is: a console copy saved with CRLF line
+    ends is marked lossy (its own CRs cannot be told from the copy's), which says how it was
+    read, not what was sent, so the mark is left out of its identity and the LF original and
+    the copy are one capture. (JetBrains captures are always lossy: their identity keeps it.)"""
+    row = stored_capture(rec)
+    if rec.lossy and rec.format == CONSOLE_FORMAT:
+        row = row._replace(digest=bytes.fromhex(msgspec.structs.replace(rec, lossy=False).content_hash()))
+    return row
 
 
 def _line_text(text: str, line: int) -> str:

@@ -118,7 +118,7 @@ def scan_line(data: bytes, source: Source) -> StoredCapture | OutcomeEvent | Ign
 def _decode(data: bytes) -> _Entry:
     try:
         return _decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as exc:
         raise BadRecord(decode_error_reason(exc)) from None
 
 

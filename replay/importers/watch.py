@@ -9,31 +9,34 @@ Per JSON Lines file the store keeps (inode, byte offset, line number, marks) in
 `watch_offsets`: only complete lines are read (Tabby flushes a BufWriter every 5 s, so a
 partial last line is usual and waits for its newline), a restart continues at the offset, and
 a file that was replaced (inode changed), truncated (shorter than the offset) or rewritten (the
-marks, its first 64 bytes and the 64 before the offset, changed) is read again from its start;
+marks, its first 64 bytes and a digest of the 64 KiB before the offset, changed) is read again from its start;
 each record's identity in the store keeps that from adding anything twice. Text logs (console copies, prompt.log) and `.gz` files are re-read
 whole when their size or first bytes change.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import IO
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from replay.importers.common import BadRecord
-from replay.importers.detect import HEAD_BYTES, read_head
+from replay.importers.common import BadRecord, open_binary
+from replay.importers.detect import HEAD_BYTES, EmptyLog, read_head
 from replay.importers.formats import LINE_FORMATS
-from replay.importers.importer import Importer, ImportSummary
+from replay.importers.importer import Importer, ImportSummary, expand_paths
 from replay.rejects import Rejects, stamped
 from replay.store import Store
 
 HEAD_LEN = 64
+TAIL_LEN = 64 * 1024
 OnImported = Callable[[Path, ImportSummary], None]
 
 
@@ -118,10 +121,11 @@ class Watcher:
             raise
 
     def _scan(self) -> None:
-        for d in self.dirs:
-            for p in sorted(d.rglob("*")):
-                if p.is_file():
-                    self._poll_safely(p)
+        files, errors = expand_paths(self.dirs)
+        for folder, why in errors:  # a folder that cannot be listed: reported once, not skipped silently
+            self._report_unreadable(folder, f"cannot read folder: {why}")
+        for p in files:
+            self._poll_safely(p)
 
     def _poll_safely(self, path: Path) -> None:
         """poll(), with a file that cannot be read (gone between two calls, no permission)
@@ -129,15 +133,18 @@ class Watcher:
         try:
             self.poll(path)
         except OSError as exc:
-            key = str(path.resolve())
-            if key not in self._unreadable:
-                self._unreadable.add(key)
-                summary = ImportSummary()
-                summary.count("unreadable", "rejected")
-                self.rejects.at(key, 0, f"cannot read: {exc.strerror or exc}")
-                self._report(path, summary)
+            self._report_unreadable(path, f"cannot read: {exc.strerror or exc}")
         else:
             self._unreadable.discard(str(path.resolve()))
+
+    def _report_unreadable(self, path: Path, reason: str) -> None:
+        key = str(path.resolve())
+        if key not in self._unreadable:
+            self._unreadable.add(key)
+            summary = ImportSummary()
+            summary.count("unreadable", "rejected")
+            self.rejects.at(key, 0, reason)
+            self._report(path, summary)
 
     def poll(self, path: Path) -> ImportSummary | None:
         """Read what is new in one file (called on the worker thread; public for tests)."""
@@ -151,11 +158,14 @@ class Watcher:
         if not path.is_file() or st.st_size == 0:
             return None
         key = str(path)
-        head = _head(path)
-        if b"\n" not in head and b"\x00" not in head and st.st_size < HEAD_BYTES and b"\n" not in read_head(path):
+        with open_binary(path) as f:
+            head = read_head(f)
+        if b"\n" not in head and len(head) < HEAD_BYTES and b"\x00" not in head.lstrip(b"\x00"):
             return None  # the first line is still being written: detect it once it is whole
         try:
-            fmt = self.importer.format_of(path)
+            fmt = self.importer.format_of(head, path.name)
+        except EmptyLog:
+            return None  # nothing written yet (or only NULs): looked at again when it grows
         except BadRecord as exc:
             if self._unrecognized.get(key) != (st.st_ino, st.st_size):
                 self._unrecognized[key] = (st.st_ino, st.st_size)
@@ -169,8 +179,10 @@ class Watcher:
         fresh = (stored is None or stored.inode != st.st_ino or st.st_size < stored.offset
                  or _marks(path, stored.offset) != stored.head)
         offset, line = (0, 0) if fresh else (stored.offset, stored.line)  # type: ignore[union-attr]
+        marks: list[bytes] = []
         if fmt in LINE_FORMATS and not key.endswith(".gz"):
-            summary, offset, line = self.importer.tail_lines(path, fmt, offset, line)
+            summary, offset, line = self.importer.tail_lines(path, fmt, offset, line,
+                                                             at_end=lambda f, end: marks.append(_marks_of(f, end)))
             if offset == 0 and stored is None:
                 return None
         else:
@@ -178,7 +190,7 @@ class Watcher:
                 return None
             summary = self.importer.import_file(path)
             offset, line = st.st_size, 0
-        self.store.set_offset(key, st.st_ino, offset, line, _marks(path, offset))
+        self.store.set_offset(key, st.st_ino, offset, line, marks[0] if marks else _marks(path, offset))
         self._report(path, summary)
         return summary
 
@@ -208,15 +220,19 @@ def watch_folders(store: Store, dirs: Iterable[Path], stop: Callable[[], bool], 
 
 
 def _marks(path: Path, offset: int) -> bytes:
-    """The first and the last HEAD_LEN bytes before `offset` (kept in watch_offsets.head): if
-    either changed, the file was rewritten (even to the same size or longer) and is read again."""
+    """What tells that the part of a file already read is still the same (kept in
+    watch_offsets.head): its first HEAD_LEN bytes and a digest of the last TAIL_LEN bytes before
+    `offset`. If either changed, the file was rewritten (a copytruncate rotation that wrote the
+    same number of bytes again included) and is read again from its start."""
+    with open(path, "rb") as f:
+        return _marks_of(f, offset)
+
+
+def _marks_of(f: IO[bytes], offset: int) -> bytes:
+    """`_marks` of an open file (its position is moved)."""
     n = min(HEAD_LEN, offset)
-    with open(path, "rb") as f:
-        first = f.read(n)
-        f.seek(offset - n)
-        return first + f.read(n)
-
-
-def _head(path: Path) -> bytes:
-    with open(path, "rb") as f:
-        return f.read(HEAD_LEN)
+    start = max(0, offset - TAIL_LEN)
+    f.seek(0)
+    first = f.read(n)
+    f.seek(start)
+    return first + hashlib.blake2b(f.read(offset - start), digest_size=16).digest()

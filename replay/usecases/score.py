@@ -227,15 +227,17 @@ def _middles(path: Path) -> dict[str, str]:
     rendered prompts, or rejects the runner reports itself)."""
     import msgspec
 
+    from replay.jsonl import json_lines
+
     middles: dict[str, str] = {}
     try:
         data = path.read_bytes()
     except OSError:
         return middles  # the run reports the file itself
-    for line in data.splitlines():
+    for _, line in json_lines(data.decode("utf-8", "replace")):
         try:
             item = msgspec.json.decode(line, type=FimItem)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):  # not an item (one nested too deeply neither)
             continue
         middles[item.id] = item.middle
     return middles
