@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from replay.corpus import spots as _spots
-from replay.corpus.spots import Ranges
+from replay.corpus.newcode import LineRanges, char_ranges
 from replay.corpus.lines import split_lines
 from replay.records import FimItem
 
@@ -133,11 +133,11 @@ def chunk_text(text: str, size: int) -> list[tuple[int, str]]:
     return chunks
 
 
-def items_for_text(text: str, rel: str, opts: EvalgenOptions, allowed: Ranges | None = None,
+def items_for_text(text: str, rel: str, opts: EvalgenOptions, allowed: LineRanges | None = None,
                    stamp: Mapping[str, Any] | None = None) -> FileResult:
     """The items of one file: a pure function of its text, its relative path and the options.
 
-    `allowed`: the character ranges a middle must lie in (new code only); `stamp`: FimItem fields
+    `allowed`: the line ranges a middle must lie in (new code only); `stamp`: FimItem fields
     every item of the file carries (its version's date, new code and since when)."""
     return _build(text, rel, opts, _plan(text, opts, allowed), stamp or {})
 
@@ -152,16 +152,17 @@ class _Plan(NamedTuple):
     picks: list[tuple[int, int, int, int]]
 
 
-def _plan(text: str, opts: EvalgenOptions, allowed: Ranges | None) -> _Plan:
+def _plan(text: str, opts: EvalgenOptions, allowed: LineRanges | None) -> _Plan:
     if len(text) < opts.min_chars or len(text.splitlines()) < opts.min_lines:  # the seed counts with splitlines()
         return _Plan(f"tiny (fewer than {opts.min_lines} lines or {opts.min_chars} characters)", 0, "", [])
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     chunks = chunk_text(text, opts.chunk_chars)
+    inside = None if allowed is None else char_ranges(text, allowed)
     spots: _spots.LineSpots | _spots.SpanSpots
     if opts.mode == "line":
-        spots = _spots.LineSpots(chunks, opts.lines, allowed)
+        spots = _spots.LineSpots(chunks, opts.lines, inside)
     else:
-        spots = _spots.SpanSpots(text, chunks, opts.min_middle, opts.max_middle, allowed)
+        spots = _spots.SpanSpots(text, chunks, opts.min_middle, opts.max_middle, inside)
     rng = random.Random(stable_int(opts.seed, digest))
     picks = []
     for index in rng.sample(range(spots.count), min(opts.per_file, spots.count)):
@@ -191,7 +192,7 @@ class SourceFile:
 
     path: Path
     rel: str
-    allowed: Ranges | None = None
+    allowed: LineRanges | None = None
     stamp: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -262,7 +263,7 @@ def _collect(files: Sequence[SourceFile], opts: EvalgenOptions,
     return EvalgenResult(items=[it for r in ordered for it in r.items], files=ordered)
 
 
-def _file_job(job: tuple[Path, EvalgenOptions, Ranges | None]) -> tuple[str | None, str, _Plan]:
+def _file_job(job: tuple[Path, EvalgenOptions, LineRanges | None]) -> tuple[str | None, str, _Plan]:
     """(the file's duplicate key, its text, its plan); no key when it cannot be read."""
     path, opts, allowed = job
     try:
@@ -280,4 +281,12 @@ def iter_jsonl(items: Iterable[FimItem]) -> Iterator[bytes]:
     import msgspec
 
     for item in items:
-        yield msgspec.json.encode(msgspec.structs.asdict(item)) + b"\n"
+        fields = msgspec.structs.asdict(item)
+        for key in _DATING:  # left out unless set, so that undated items are written as before
+            if not fields[key]:
+                del fields[key]
+        yield msgspec.json.encode(fields) + b"\n"
+
+
+# The FimItem fields of a dated corpus and new code (replay.corpus.dates, replay.corpus.newcode).
+_DATING = ("published", "published_source", "new_code", "since", "since_date")
