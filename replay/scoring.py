@@ -31,7 +31,7 @@ from rapidfuzz.distance import Indel
 from replay.rejects import Reject
 
 Processor = Callable[[str], str] | None
-METRIC_NAMES = ("indel", "exact", "bleu", "codebleu")
+METRIC_NAMES = ("indel", "compiles", "exact", "bleu", "codebleu")  # compiles: replay.compiles, opt-in
 
 
 def indel(reference: str, completion: str, *, processor: Processor = None) -> float:
@@ -304,11 +304,17 @@ def accepted_text(rec: Any) -> str | None:
     return rec.completion.split("\n", 1)[0] if rec.outcome == "accepted_line" else rec.completion
 
 
-def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown") -> tuple[dict[str, Any], list[Reject]]:
+def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
+              compiles: bool = False) -> tuple[dict[str, Any], list[Reject]]:
     """Score a stored run, keep the per-item scores in the store, return the aggregate (what
-    `fimreplay score RUN --json` prints) and the completions that could not be scored."""
+    `fimreplay score RUN --json` prints) and the completions that could not be scored.
+    `compiles` adds the compiles metric (replay.compiles: slow, so asked for)."""
     pairs, rejects, counts = run_pairs(store, run_id, text)
     rows = score_rows(pairs, lines)
+    if compiles:
+        from replay.compiles import add_compiles
+
+        add_compiles(store, rows)
     result = aggregate(rows, seed=seed)
     store_scores(store, run_id, rows, text, lines)
     run = store.run(run_id)

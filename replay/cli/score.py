@@ -138,13 +138,14 @@ text_option = click.option("--text", "text", type=Names(_texts), default="shown"
 @lines_option
 @text_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
+@click.option("--compiles", is_flag=True, help="Also compile each file with the completion in place (Solidity: solc-js).")
 @json_option
 @db_option
-def score_cmd(source: str, lines: Any, text: str, seed: int, as_json: bool, store: Store) -> None:
+def score_cmd(source: str, lines: Any, text: str, seed: int, compiles: bool, as_json: bool, store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
     from replay.usecases.score import score, score_table
 
-    result = score(store, source, lines, text, seed, warn=warn)  # type: ignore[arg-type]
+    result = score(store, source, lines, text, seed, warn=warn, compiles=compiles)  # type: ignore[arg-type]
     if as_json:
         emit_json(result)
     else:

@@ -25,7 +25,7 @@ __all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "LiveScores", "RunRow", "com
 
 
 def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
-          warn: Say | None = None) -> dict[str, Any]:
+          warn: Say | None = None, compiles: bool = False) -> dict[str, Any]:
     """Score a run of the store, or a JSONL file of {file, reference, completion} lines; the
     aggregate `--json` prints. What cannot be scored goes to the rejects file (beside the file,
     or the data dir's rejects/score-RUN.jsonl), each told to `warn`."""
@@ -39,7 +39,7 @@ def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown"
                       scored="the file's completion text (cut at its stop words)", **counts, n_rejects=len(found))
         rejects = Rejects(beside(path), echo=warn)
     elif store.run(source) is not None:
-        result, found = score_run(store, source, lines, seed, text)
+        result, found = score_run(store, source, lines, seed, text, compiles=compiles)
         rejects = Rejects(name=f"score-{source}", echo=warn)
     else:
         raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
