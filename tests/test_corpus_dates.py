@@ -156,3 +156,20 @@ def test_bad_dates_and_sources_are_usage_errors(tmp_path: Path, home: Path, cli)
 def test_headings_without_a_date_or_in_prose_form(text: str) -> None:
     expected = {"1.0.0": "2024-01-02"} if "2024" in text else {}
     assert dates.changelog_dates(text) == expected
+
+
+def test_since_date_picks_the_spec_of_the_newest_version_before_it() -> None:
+    manifest = {"package": "lodash", "version": "4.17.21"}
+    changelog = dates.changelog_dates(CHANGELOG)
+    registry = dates.registry_days(LODASH_TIMES)
+    assert sources._since_from_date(manifest, "2021-03-01", changelog, registry) == "npm:lodash@4.17.20"
+    with pytest.raises(sources.CorpusError, match="earliest 2020-07-08.*--since npm:NAME@OLD"):
+        sources._since_from_date(manifest, "2019-01-01", changelog, registry)
+
+
+def test_an_older_version_dated_after_the_newer_one_is_noted() -> None:
+    manifest = {"published": {"date": "2026-03-29", "source": "registry", "notes": []},
+                "new_code": {"since": "npm:solady@0.1.4", "since_date": "2026-04-01", "since_date_source": "registry"}}
+    sources._check_order(manifest)
+    assert manifest["published"]["notes"] == [
+        "npm:solady@0.1.4 is dated 2026-04-01 (registry), after this version: a registry mirror's times? give --date"]

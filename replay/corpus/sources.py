@@ -89,8 +89,9 @@ def _npm_pack(name: str, version: str, dest: Path) -> tuple[Path, dict[str, Any]
     except subprocess.TimeoutExpired as exc:
         raise CorpusError(f"npm pack {name}@{version} timed out") from exc
     if out.returncode != 0:
-        last = (out.stderr.strip().splitlines() or ["npm pack failed"])[-1]
-        raise CorpusError(f"npm pack {name}@{version}: {last}")
+        lines = out.stderr.strip().splitlines()
+        said = [ln for ln in lines if ln.startswith(("npm error", "npm ERR!")) and "complete log" not in ln]
+        raise CorpusError(f"npm pack {name}@{version}: {(said or lines or ['npm pack failed'])[0]}")
     try:
         info = json.loads(out.stdout)[0]
     except (ValueError, IndexError) as exc:
@@ -168,6 +169,7 @@ def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol
             since = _since_from_date(manifest, dates.parse_day(since_date), changelog, registry_days)
         if since:
             manifest["new_code"] = _new_code(since, files_dir, files, exts, registry)
+            _check_order(manifest)
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
         if home.exists():
             shutil.rmtree(home)
@@ -241,7 +243,10 @@ def _since_from_date(manifest: dict[str, Any], day: str, changelog: dict[str, st
     known = dates.version_dates(changelog, registry_days)
     old = dates.newest_before(known, day, below=manifest.get("version"))
     if old is None:
-        raise CorpusError(f"{manifest['package']}: no version before {manifest.get('version')} published before {day}")
+        first = min((d for d, _ in known.values()), default=None)
+        raise CorpusError(f"{manifest['package']}: no version before {manifest.get('version')} published before {day}"
+                          f" ({len(known)} versions dated, the earliest {first}; a registry mirror dates versions when"
+                          " it copied them: use --since npm:NAME@OLD)")
     return f"npm:{manifest['package']}@{old}"
 
 
@@ -252,6 +257,15 @@ def _new_code(since: str, files_dir: Path, files: list[str], exts: tuple[str, ..
     when = old.manifest.get("published") or {}
     return {"since": since, "since_corpus": old.name, "since_date": when.get("date"),
             "since_date_source": when.get("source"), "lines": lines, **newcode.summary(lines)}
+
+
+def _check_order(manifest: dict[str, Any]) -> None:
+    """Note in `published` an older version dated after this one (a mirror's registry times)."""
+    new, mine = manifest.get("new_code") or {}, manifest["published"].get("date")
+    if new.get("since_date") and mine and new["since_date"] > mine:
+        manifest["published"]["notes"].append(
+            f"{new['since']} is dated {new['since_date']} ({new.get('since_date_source')}), after this version:"
+            " a registry mirror's times? give --date")
 
 
 def load_corpus(name: str) -> Corpus | None:
