@@ -34,6 +34,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,7 @@ class Solc:
     def __init__(self) -> None:
         self.version = asset_path(SOLC).name  # "solc-0.8.37": part of every cache key
         self._proc: subprocess.Popen[str] | None = None
+        self._stderr: Any = None
         self._memo: dict[str, Errors] = {}
         self._db = sqlite3.connect(data_dir() / "compiles.sqlite")
         self._db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, errors TEXT NOT NULL)")
@@ -83,8 +85,9 @@ class Solc:
             if node is None:
                 raise CompilerUnavailable("node is not installed (needed by the compiles metric for Solidity)")
             env = dict(os.environ, NODE_PATH=str(_node_modules()))
+            self._stderr = tempfile.TemporaryFile()  # a file, not a pipe: node can never block on it
             self._proc = subprocess.Popen([node, "--preserve-symlinks", str(_DRIVER)], stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                                          stdout=subprocess.PIPE, stderr=self._stderr, text=True, encoding="utf-8",
                                           env=env)
             self._answer()  # {"version"}: the compiler is loaded
         return self._proc
@@ -93,7 +96,9 @@ class Solc:
         assert self._proc is not None and self._proc.stdout is not None
         line = self._proc.stdout.readline()
         if not line:
-            tail = (self._proc.stderr.read() if self._proc.stderr else "").strip().splitlines()[-1:]
+            self._proc.wait()
+            self._stderr.seek(0)
+            tail = self._stderr.read().decode("utf-8", "replace").strip().splitlines()[-1:]
             raise CompilerUnavailable(f"solc-js stopped: {tail[0] if tail else 'no output'}")
         return json.loads(line)
 
@@ -126,9 +131,9 @@ class Solc:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-            for stream in (proc.stdout, proc.stderr):
-                if stream is not None:
-                    stream.close()
+            if proc.stdout is not None:
+                proc.stdout.close()
+            self._stderr.close()
         self._db.close()
 
     def __enter__(self) -> Solc:
