@@ -71,12 +71,12 @@ class Solc:
     """solc-js in one long-lived node process, started on the first source not in the cache;
     `errors` compiles one source."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: Path | None = None) -> None:
         self.version = asset_path(SOLC).name  # "solc-0.8.37": part of every cache key
         self._proc: subprocess.Popen[str] | None = None
         self._stderr: Any = None
         self._memo: dict[str, Errors] = {}
-        self._db = sqlite3.connect(data_dir() / "compiles.sqlite")
+        self._db = sqlite3.connect(cache or data_dir() / "compiles.sqlite")
         self._db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, errors TEXT NOT NULL)")
 
     def _started(self) -> subprocess.Popen[str]:
@@ -111,15 +111,19 @@ class Solc:
         if row is not None:
             found: Errors = frozenset(tuple(e) for e in json.loads(row[0]))
         else:
-            proc = self._started()
-            assert proc.stdin is not None
-            proc.stdin.write(json.dumps({"name": name, "content": content, "base": str(base) if base else None}) + "\n")
-            proc.stdin.flush()
-            found = frozenset(tuple(e) for e in self._answer()["errors"])
+            found = self.compile(name, content, base)
             with self._db:
                 self._db.execute("INSERT OR REPLACE INTO results VALUES (?, ?)", (key, json.dumps(sorted(found))))
         self._memo[key] = found
         return found
+
+    def compile(self, name: str, content: str, base: Path | None) -> Errors:
+        """The compiler's errors, always from the compiler (no cache)."""
+        proc = self._started()
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps({"name": name, "content": content, "base": str(base) if base else None}) + "\n")
+        proc.stdin.flush()
+        return frozenset(tuple(e) for e in self._answer()["errors"])
 
     def close(self) -> None:
         proc, self._proc = self._proc, None
@@ -200,8 +204,9 @@ def original_file(item: FimItem) -> tuple[str, Path | None, str] | None:
     return hit[0].read_bytes().decode("utf-8"), hit[1], hit[2]
 
 
-def compiles_many(cases: Iterable[tuple[FimItem, str]]) -> list[float | None]:
-    """The compiles value of each (item, completion text); see the module's docstring."""
+def compiles_many(cases: Iterable[tuple[FimItem, str]], cache: Path | None = None) -> list[float | None]:
+    """The compiles value of each (item, completion text); see the module's docstring.
+    `cache`: the results file (default `<data dir>/compiles.sqlite`)."""
     cases = list(cases)
     out: list[float | None] = []
     solc: Solc | None = None
@@ -214,7 +219,7 @@ def compiles_many(cases: Iterable[tuple[FimItem, str]]) -> list[float | None]:
             text, base, name = found
             completed = text[: item.start] + completion + text[item.end :]
             if item.language == "solidity":
-                solc = solc or Solc()
+                solc = solc or Solc(cache)
                 out.append(judge(solc.errors(name, text, base), solc.errors(name, completed, base)))
                 continue
             before, after = syntax_errors(text, item.language), syntax_errors(completed, item.language)
