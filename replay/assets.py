@@ -173,6 +173,20 @@ NPM_ASSETS: list[Asset] = [
          "llama-tokenizer-js (npm), upstream of Continue's bundled Llama tokenizer (test oracle)"),
     _npm("base64-js@1.5.1", "b1b7a945b52685269083425216d6597e33d97bf21699d656e92fdb3eb5210a85",
          "base64-js (npm), the dependency js-tiktoken imports (test oracle)"),
+    # The `compiles` metric (replay.compiles): solc-js, the Solidity compiler built for JavaScript
+    # (one compiler version per release: 0.8.37, the newest here, compiles every `^0.8.x` file),
+    # and the four packages its wrapper requires when it loads (solc's package.json dependencies;
+    # the others are for its command line and downloads).
+    _npm("solc@0.8.37", "0e1a1ab6d12c37f5503271b2c4679cd433459c884851920d148d6fb154575a51",
+         "solc-js 0.8.37 (npm), the Solidity compiler, for the compiles metric"),
+    _npm("semver@5.7.2", "e548374dbc4898ddcf349bde966885ac87949be21fd04cd096f53fef0ce655f9",
+         "semver (npm), required by solc-js"),
+    _npm("memorystream@0.3.1", "64f8daa9b9c215b22bb534fe9916e335e99b7cedab7bc9a05f4b2bc4dbf7f2ff",
+         "memorystream (npm), required by solc-js"),
+    _npm("follow-redirects@1.15.9", "08cb8b4221833178e11d57852c5656f28530962ef30bb41ed053305e68ac8b8f",
+         "follow-redirects (npm), required by solc-js"),
+    _npm("js-sha3@0.8.0", "e7553c170ef6c9bdd5ae140bb6216867c671918e6c7bb8b2878ecfd45fd25fa4",
+         "js-sha3 (npm), required by solc-js"),
 ]
 
 REGISTRY: dict[str, Asset] = {a.name: a for a in [DEMO_MODEL, *(_vocab_asset(n, *s) for n, s in _VOCABS.items()), *NPM_ASSETS]}

@@ -123,7 +123,12 @@ class EditorInput(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One benchmark item cut from raw code: prefix + middle + suffix == the chunk."""
+    """One benchmark item cut from raw code: prefix + middle + suffix == the chunk.
+
+    From a dated corpus it carries the day its version was published and where that date came
+    from; cut from new code only (`new_code`), the older version its middle is absent from
+    (`since`, a corpus source) and that version's day: the middle was written after it, so a
+    model whose training data ends before `since_date` cannot have seen it."""
 
     id: str
     file: str
@@ -136,6 +141,11 @@ class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
     end: int = 0
     chunk_start: int = 0
     corpus_hash: str = ""  # sha256 of the corpus file the item was cut from
+    published: str = ""  # YYYY-MM-DD; "" when unknown
+    published_source: str = ""  # user | changelog | git | registry (replay.corpus.dates)
+    new_code: bool = False
+    since: str = ""
+    since_date: str = ""  # YYYY-MM-DD; "" when unknown
 
 
 class RenderedPrompt(msgspec.Struct, frozen=True, omit_defaults=True):

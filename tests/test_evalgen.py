@@ -40,6 +40,12 @@ contract Counter{n} {{
 """
 
 
+# Every kind of whitespace str.isspace knows, inside code: a span's middle must hold a character
+# that is none of them.
+UNICODE_SPACES = ("contract S {\n\tuint a;\u00a0\u2028 // x\x1c\x1d\x1e\x1f\x85\n"
+                  "\u3000\u2000\u200a\u202f\u205f  uint b; \x0b\x0c\r\n  function f() {}\u1680\n}\n")
+
+
 def write_corpus(root: Path, n: int = 6) -> Path:
     """A small corpus of distinct contracts, a tiny file, a duplicate and a non-.sol file."""
     for i in range(n):
@@ -192,3 +198,40 @@ def test_lines_end_at_newline_only() -> None:
     text = "a\r\nb // form\x0cfeed \u2028 sep\nlast"
     assert split_lines(text) == ["a\r\n", "b // form\x0cfeed \u2028 sep\n", "last"]
     assert "".join(split_lines(text)) == text and split_lines("") == []
+
+
+# sha256 of the JSONL written for these options on write_corpus + UNICODE_SPACES, recorded with the
+# first implementation (a Python loop per character): a faster splitter must cut the same items.
+GOLDEN = [
+    (EvalgenOptions(per_file=4), "0276cc7c7fc0e91f8868f07a4d8fc219e15a5858389dfdd391b988989609f877"),
+    (EvalgenOptions(per_file=3, lines=2, chunk_tokens=64, seed=3), "f5ef0a2cb257a5b272a186810ec5c9cef0a20bbf51ad62936aeefb967688c037"),
+    (EvalgenOptions(per_file=6, mode="span"), "beee70661eb17a40bc40417137084a8883e3d1c82324b48c92e590f1d62e68b9"),
+    (EvalgenOptions(per_file=5, mode="span", min_middle=4, max_middle=30, chunk_tokens=64, seed=9),
+     "9e3e8ce4840ebd5bd0af90b7e5c92d4c648d006dca0dab4ee7a5c8a36270f8d3"),
+]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize(("opts", "digest"), GOLDEN)
+def test_items_are_byte_identical_to_the_recorded_ones(tmp_path: Path, opts: EvalgenOptions, digest: str, workers: int) -> None:
+    import hashlib
+
+    from replay.corpus.evalgen import iter_jsonl
+
+    root = write_corpus(tmp_path / "c")
+    (root / "src" / "Spaces.sol").write_text(UNICODE_SPACES, encoding="utf-8")
+    data = b"".join(iter_jsonl(run_items([root], opts, workers=workers)))
+    assert hashlib.sha256(data).hexdigest() == digest
+
+
+def test_whitespace_as_str_isspace_sees_it() -> None:
+    """The span splitter's whitespace table and the duplicate key agree with str.isspace on
+    every code point (no surrogates: a decoded file has none)."""
+    import re
+
+    from replay.corpus.evalgen import _squeeze
+    from replay.corpus.spots import _spaces
+
+    text = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
+    assert [i for i, v in enumerate(_spaces(text)) if v] == [i for i, ch in enumerate(text) if ch.isspace()]
+    assert _squeeze(text) == re.sub(r"\s+", "", text)

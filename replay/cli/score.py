@@ -45,17 +45,19 @@ def _report_formats() -> tuple[str, ...]:
 @click.option("--chunk-tokens", type=click.IntRange(min=1), default=1024, show_default=True, help="Chunk size in faketokens.")
 @click.option("--seed", type=int, default=42, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--new-code-only", is_flag=True,
+              help="Middles only in the lines the corpus added since its older version (corpus add --since).")
 @json_option
 @db_option
 def evalgen_cmd(corpora: tuple[str, ...], output: Path, exts: tuple[str, ...], per_file: int, mode: str, mask_lines: int,
                 min_middle: int, max_middle: int, chars_per_token: float, chunk_tokens: int, seed: int, workers: int,
-                as_json: bool, store: Store) -> None:
+                new_code_only: bool, as_json: bool, store: Store) -> None:
     """Benchmark items (prefix, middle, suffix) from raw code: folders, files or corpus names."""
     from replay.usecases.benchmark import EvalgenOptions, evalgen
 
     opts = EvalgenOptions(per_file=per_file, mode=mode, lines=mask_lines, min_middle=min_middle,  # type: ignore[arg-type]
                           max_middle=max_middle, chars_per_token=chars_per_token, chunk_tokens=chunk_tokens, seed=seed)
-    s = evalgen(store, corpora, output, opts, exts, workers, warn=warn)
+    s = evalgen(store, corpora, output, opts, exts, workers, warn=warn, new_code_only=new_code_only)
     if as_json:
         emit_json(s)
     else:
@@ -73,16 +75,33 @@ def corpus_group() -> None:
 @click.option("--name", default=None, help="Corpus name (default: from the package name and version).")
 @click.option("--ext", "exts", multiple=True, default=("sol",), show_default=True)
 @click.option("--force", is_flag=True, help="Make it again even if it exists.")
+@click.option("--date", default=None, help="The version's publication day (YYYY-MM-DD), trusted over every other source.")
+@click.option("--since", default=None, help="An older version (a spec): record which lines are new since it.")
+@click.option("--since-date", default=None, help="The older version is the newest published before this day.")
 @json_option
-def corpus_add_cmd(spec: str, name: str | None, exts: tuple[str, ...], force: bool, as_json: bool) -> None:
-    """Add `npm:NAME@VERSION` (unpacked with `npm pack`) or a local folder as a named corpus."""
+def corpus_add_cmd(spec: str, name: str | None, exts: tuple[str, ...], force: bool, date: str | None, since: str | None,
+                   since_date: str | None, as_json: bool) -> None:
+    """Add `npm:NAME@VERSION` (unpacked with `npm pack`), an `npm pack` .tgz or a local folder as
+    a named corpus, dated (CHANGELOG, git, registry, --date)."""
     from replay.usecases.benchmark import add_corpus
 
-    info = add_corpus(spec, name, exts, force)
+    info = add_corpus(spec, name, exts, force, date=date, since=since, since_date=since_date)
     if as_json:
         emit_json(info)
     else:
-        click.echo(f"{info['name']}: {info['n_files']} files in {info['root']}")
+        click.echo(f"{info['name']}: {info['n_files']} files in {info['root']}; {_dated(info)}")
+        for note in (info.get("published") or {}).get("notes", []):
+            warn(f"{info['name']}: {note}")
+
+
+def _dated(info: dict[str, Any]) -> str:
+    """"published 2024-05-01 (changelog)[, new code since SPEC (DAY): N lines in M files]"."""
+    when = info.get("published") or {}
+    text = f"published {when['date']} ({when['source']})" if when.get("date") else "publication date unknown"
+    new = info.get("new_code")
+    if new:
+        text += f", new code since {new['since']} ({new.get('since_date') or 'date unknown'}): {new['n_lines']} lines in {new['n_files']} files"
+    return text
 
 
 @corpus_group.command("list")
@@ -96,7 +115,7 @@ def corpus_list_cmd(as_json: bool) -> None:
         emit_json({"corpora": infos})
     else:
         for i in infos:
-            click.echo(f"{i['name']}\t{i['source']}\t{i['n_files']} files\t{i.get('tarball_sha256') or ''}")
+            click.echo(f"{i['name']}\t{i['source']}\t{i['n_files']} files\t{_dated(i)}\t{i.get('tarball_sha256') or ''}")
 
 
 def _lines(ctx: click.Context, param: click.Parameter, value: str) -> Any:
@@ -122,13 +141,15 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 @text_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
 @workers_option
+@click.option("--compiles", is_flag=True, help="Also compile each file with the completion in place (Solidity: solc-js).")
 @json_option
 @db_option
-def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None, as_json: bool, store: Store) -> None:
+def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None, compiles: bool, as_json: bool,
+              store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
     from replay.usecases.score import score, score_table
 
-    result = score(store, source, lines, text, seed, warn=warn, workers=workers)  # type: ignore[arg-type]
+    result = score(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles)  # type: ignore[arg-type]
     if as_json:
         emit_json(result)
     else:

@@ -5,7 +5,12 @@ client, so proxies and caches work as the user set them up), verifies the tarbal
 registry's integrity value, and unpacks only the files with the wanted extensions into
 `<data dir>/corpora/<name>/files/`. A `corpus.json` beside them records the source, name,
 version, the tarball's sha256 and npm's integrity string, and each file's sha256, so that a
-benchmark can always say which code it was cut from.
+benchmark can always say which code it was cut from. A `.tgz` made by `npm pack` is taken as
+is (offline).
+
+The manifest also records when the version was published, from every source it has
+(replay.corpus.dates), and, given an older version (`since`), which of its lines are new
+(replay.corpus.newcode): the code a model trained before that older version cannot have seen.
 """
 
 from __future__ import annotations
@@ -19,11 +24,13 @@ import subprocess
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from replay.assets import sha256_file
+from replay.corpus import dates, newcode
 from replay.errors import UsageError
 from replay.paths import data_dir
 
@@ -57,7 +64,8 @@ def default_name(spec: str) -> str:
     m = _NPM_SPEC.match(spec)
     if m:
         return f"{m['name'].lstrip('@').replace('/', '-')}-{m['version']}"
-    return Path(spec).resolve().name
+    path = Path(spec).resolve()
+    return path.name.removesuffix(".tgz") if path.name.endswith(".tgz") else path.name
 
 
 def _check_integrity(tarball: Path, integrity: str) -> None:
@@ -81,8 +89,9 @@ def _npm_pack(name: str, version: str, dest: Path) -> tuple[Path, dict[str, Any]
     except subprocess.TimeoutExpired as exc:
         raise CorpusError(f"npm pack {name}@{version} timed out") from exc
     if out.returncode != 0:
-        last = (out.stderr.strip().splitlines() or ["npm pack failed"])[-1]
-        raise CorpusError(f"npm pack {name}@{version}: {last}")
+        lines = out.stderr.strip().splitlines()
+        said = [ln for ln in lines if ln.startswith(("npm error", "npm ERR!")) and "complete log" not in ln]
+        raise CorpusError(f"npm pack {name}@{version}: {(said or lines or ['npm pack failed'])[0]}")
     try:
         info = json.loads(out.stdout)[0]
     except (ValueError, IndexError) as exc:
@@ -90,15 +99,22 @@ def _npm_pack(name: str, version: str, dest: Path) -> tuple[Path, dict[str, Any]
     return dest / info["filename"], info
 
 
-def _unpack(tarball: Path, target: Path, exts: set[str]) -> list[str]:
-    """Extract the regular files with a wanted extension; never outside `target`."""
+def _unpack(tarball: Path, target: Path, exts: set[str]) -> tuple[list[str], dict[str, str]]:
+    """Extract the regular files with a wanted extension; never outside `target`. Also return
+    the texts of the top-level changelog and package.json ({"changelog": ..., "package.json": ...})."""
     names = []
+    tops: dict[str, str] = {}
     with tarfile.open(tarball, "r:gz") as tar:
         for member in tar.getmembers():
             parts = PurePosixPath(member.name).parts
             if not member.isfile() or ".." in parts or member.name.startswith("/"):
                 continue
             rel = PurePosixPath(*parts[1:]) if len(parts) > 1 else PurePosixPath(parts[0])  # drop "package/"
+            top = rel.name if len(rel.parts) == 1 else ""
+            if top == "package.json" or (dates.CHANGELOG_NAMES.match(top) and "changelog" not in tops):
+                src = tar.extractfile(member)
+                assert src is not None
+                tops["package.json" if top == "package.json" else "changelog"] = src.read().decode("utf-8", "replace")
             if rel.suffix.lstrip(".").lower() not in exts:
                 continue
             out = target / rel
@@ -107,22 +123,32 @@ def _unpack(tarball: Path, target: Path, exts: set[str]) -> list[str]:
             assert src is not None
             out.write_bytes(src.read())
             names.append(rel.as_posix())
-    return sorted(names)
+    return sorted(names), tops
 
 
-def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol",), force: bool = False) -> Corpus:
-    """Make the named corpus from `npm:NAME@VERSION` or a local folder; return it.
+Registry = Callable[[str], dict[str, str]]  # package name -> the registry's `time` map
 
-    An existing corpus of the same name and source is returned as is unless `force`.
+
+def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol",), force: bool = False, *,
+               date: str | None = None, since: str | None = None, since_date: str | None = None,
+               registry: Registry = dates.registry_times) -> Corpus:
+    """Make the named corpus from `npm:NAME@VERSION`, an `npm pack` tarball or a local folder;
+    return it. `date`: the publication day the user gives; `since` (a spec) or `since_date` (the
+    newest version published before that day): the older version whose lines are not new code.
+
+    An existing corpus of the same name and source is returned as is unless `force` (or a date
+    or an older version is asked for).
     """
     name = name or default_name(spec)
     if not re.fullmatch(r"[\w.@+-]+", name):
         raise CorpusError(f"bad corpus name {name!r} (letters, digits, . _ - + @ only)")
+    if since and since_date:
+        raise CorpusError("give --since or --since-date, not both")
     home = corpora_dir() / name
     existing = load_corpus(name)
-    if existing and not force:
-        if existing.manifest.get("source") != spec:
-            raise CorpusError(f"corpus {name!r} already exists from {existing.manifest.get('source')!r}")
+    if existing and existing.manifest.get("source") != spec and not force:
+        raise CorpusError(f"corpus {name!r} already exists from {existing.manifest.get('source')!r}")
+    if existing and not (force or date or since or since_date):
         return existing
     wanted = {e.lower().lstrip(".") for e in exts}
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=corpora_dir()))
@@ -130,31 +156,20 @@ def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol
         files_dir = staging / "files"
         files_dir.mkdir()
         manifest: dict[str, Any] = {"name": name, "source": spec, "extensions": sorted(wanted), "created": time.time()}
-        m = _NPM_SPEC.match(spec)
-        if m:
-            tarball, info = _npm_pack(m["name"], m["version"], staging)
-            if info.get("integrity"):
-                _check_integrity(tarball, info["integrity"])
-            manifest.update(kind="npm", package=m["name"], version=info.get("version", m["version"]),
-                            tarball=info["filename"], tarball_sha256=sha256_file(tarball),
-                            integrity=info.get("integrity"), shasum=info.get("shasum"))
-            files = _unpack(tarball, files_dir, wanted)
-            tarball.unlink()
-        else:
-            folder = Path(spec)
-            if not folder.is_dir():
-                raise CorpusError(f"{spec}: not a folder and not npm:NAME@VERSION")
-            files = []
-            for path in sorted(folder.rglob("*")):
-                if path.is_file() and path.suffix.lstrip(".").lower() in wanted:
-                    rel = path.relative_to(folder)
-                    (files_dir / rel).parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(path, files_dir / rel)
-                    files.append(rel.as_posix())
-            manifest.update(kind="folder", path=str(folder.resolve()))
+        files, tops, folder = _fill(spec, staging, files_dir, wanted, manifest)
         if not files:
             raise CorpusError(f"{spec}: no files with extension {', '.join(sorted(wanted))}")
         manifest["files"] = {f: sha256_file(files_dir / f) for f in files}
+        changelog = dates.changelog_dates(tops.get("changelog", ""))
+        registry_days = dates.registry_days(registry(manifest["package"])) if manifest.get("package") else {}
+        manifest["published"] = dates.published(
+            manifest.get("version"), user=date, changelog=changelog, registry=registry_days,
+            git=dates.git_day(folder) if folder else None)
+        if since_date:
+            since = _since_from_date(manifest, dates.parse_day(since_date), changelog, registry_days)
+        if since:
+            manifest["new_code"] = _new_code(since, files_dir, files, exts, registry)
+            _check_order(manifest)
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")
         if home.exists():
             shutil.rmtree(home)
@@ -165,6 +180,92 @@ def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol
     corpus = load_corpus(name)
     assert corpus is not None
     return corpus
+
+
+def _fill(spec: str, staging: Path, files_dir: Path, wanted: set[str],
+          manifest: dict[str, Any]) -> tuple[list[str], dict[str, str], Path | None]:
+    """Put the source's files in `files_dir` and what it says of itself in `manifest`; return the
+    files, the top-level changelog and package.json texts, and the folder (for a folder source)."""
+    m = _NPM_SPEC.match(spec)
+    if m or spec.endswith(".tgz"):
+        if m:
+            tarball, info = _npm_pack(m["name"], m["version"], staging)
+            if info.get("integrity"):
+                _check_integrity(tarball, info["integrity"])
+        else:
+            tarball, info = Path(spec), {"filename": Path(spec).name}
+            if not tarball.is_file():
+                raise CorpusError(f"{spec}: no such tarball")
+        try:
+            files, tops = _unpack(tarball, files_dir, wanted)
+        except (tarfile.TarError, OSError) as exc:
+            raise CorpusError(f"{spec}: not a readable .tgz ({exc})") from exc
+        package = _package_json(tops.get("package.json"))
+        manifest.update(kind="npm", package=m["name"] if m else package.get("name"),
+                        version=info.get("version") or (m["version"] if m else package.get("version")),
+                        tarball=info["filename"], tarball_sha256=sha256_file(tarball),
+                        integrity=info.get("integrity"), shasum=info.get("shasum"))
+        if m:
+            tarball.unlink()
+        return files, tops, None
+    folder = Path(spec)
+    if not folder.is_dir():
+        raise CorpusError(f"{spec}: not a folder, not a .tgz and not npm:NAME@VERSION")
+    files = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix.lstrip(".").lower() in wanted:
+            rel = path.relative_to(folder)
+            (files_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, files_dir / rel)
+            files.append(rel.as_posix())
+    tops = {}
+    changelog = dates.find_changelog(folder)
+    if changelog is not None:
+        tops["changelog"] = changelog.read_text(encoding="utf-8", errors="replace")
+    package = _package_json((folder / "package.json").read_text(encoding="utf-8", errors="replace")
+                            if (folder / "package.json").is_file() else None)
+    manifest.update(kind="folder", path=str(folder.resolve()), version=package.get("version"))
+    return files, tops, folder
+
+
+def _package_json(text: str | None) -> dict[str, Any]:
+    try:
+        data = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _since_from_date(manifest: dict[str, Any], day: str, changelog: dict[str, str], registry_days: dict[str, str]) -> str:
+    """The spec of the newest version of the same package published before `day`."""
+    if not manifest.get("package"):
+        raise CorpusError("--since-date needs an npm package (its versions and their dates)")
+    known = dates.version_dates(changelog, registry_days)
+    old = dates.newest_before(known, day, below=manifest.get("version"))
+    if old is None:
+        first = min((d for d, _ in known.values()), default=None)
+        raise CorpusError(f"{manifest['package']}: no version before {manifest.get('version')} published before {day}"
+                          f" ({len(known)} versions dated, the earliest {first}; a registry mirror dates versions when"
+                          " it copied them: use --since npm:NAME@OLD)")
+    return f"npm:{manifest['package']}@{old}"
+
+
+def _new_code(since: str, files_dir: Path, files: list[str], exts: tuple[str, ...], registry: Registry) -> dict[str, Any]:
+    """The older version (made a corpus of its own) and the line ranges of each file that it lacks."""
+    old = add_corpus(since, exts=exts, registry=registry)
+    lines = newcode.corpus_new_lines(files_dir, files, old.root, sorted(old.manifest.get("files", {})))
+    when = old.manifest.get("published") or {}
+    return {"since": since, "since_corpus": old.name, "since_date": when.get("date"),
+            "since_date_source": when.get("source"), "lines": lines, **newcode.summary(lines)}
+
+
+def _check_order(manifest: dict[str, Any]) -> None:
+    """Note in `published` an older version dated after this one (a mirror's registry times)."""
+    new, mine = manifest.get("new_code") or {}, manifest["published"].get("date")
+    if new.get("since_date") and mine and new["since_date"] > mine:
+        manifest["published"]["notes"].append(
+            f"{new['since']} is dated {new['since_date']} ({new.get('since_date_source')}), after this version:"
+            " a registry mirror's times? give --date")
 
 
 def load_corpus(name: str) -> Corpus | None:
@@ -184,6 +285,32 @@ def list_corpora() -> list[Corpus]:
 def ensure_corpus(spec: str = DEMO_CORPUS, name: str | None = None) -> Path:
     """The folder of the corpus for `spec`, made on first use (the demo calls this)."""
     return add_corpus(spec, name).root
+
+
+def item_fields(corpus: Corpus, new_code_only: bool = False) -> tuple[dict[str, Any], dict[str, list[tuple[int, int]]] | None]:
+    """The FimItem fields every item cut from `corpus` carries (its version's day and the day's
+    source; new code and since when), and, for new code only, each file's new line ranges."""
+    when = corpus.manifest.get("published") or {}
+    fields: dict[str, Any] = {"published": when.get("date"), "published_source": when.get("source")}
+    lines = None
+    if new_code_only:
+        new = corpus.manifest.get("new_code")
+        if not new:
+            raise CorpusError(f"{corpus.name}: no new code recorded (make it with `corpus add SPEC --since OLD`)")
+        fields.update(new_code=True, since=new["since"], since_date=new.get("since_date"))
+        lines = {rel: [(a, b) for a, b in ranges] for rel, ranges in new["lines"].items()}
+    return {k: v for k, v in fields.items() if v}, lines
+
+
+def corpus_of(arg: str) -> Corpus | None:
+    """The stored corpus an evalgen CORPUS argument names (by name, or its files folder)."""
+    path = Path(arg)
+    if not path.exists():
+        return load_corpus(arg)
+    for corpus in list_corpora():
+        if path.resolve() == corpus.root.resolve():
+            return corpus
+    return None
 
 
 def resolve_corpus_arg(arg: str) -> Path:

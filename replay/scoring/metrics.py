@@ -18,7 +18,9 @@ from rapidfuzz.distance import Indel
 from replay.scoring.sentence_bleu import sentence_bleu
 
 Processor = Callable[[str], str] | None
-METRIC_NAMES = ("indel", "exact", "bleu", "codebleu")
+PAIR_METRICS = ("indel", "exact", "bleu", "codebleu")  # what every scored pair gets
+# Every metric in the order reports show them; `compiles` (replay.compiles) is asked for.
+METRIC_NAMES = ("indel", "compiles", "exact", "bleu", "codebleu")
 
 
 def indel(reference: str, completion: str, *, processor: Processor = None) -> float:

@@ -13,7 +13,7 @@ import msgspec
 from replay.records import FimItem
 from replay.rejects import Reject
 from replay.scoring.aggregate import ScoredItem, aggregate
-from replay.scoring.metrics import METRIC_NAMES, TEXTS, Lines, Text, codebleu_supports, parse_lines, window, windowed
+from replay.scoring.metrics import METRIC_NAMES, PAIR_METRICS, TEXTS, Lines, Text, codebleu_supports, parse_lines, window, windowed
 from replay.scoring.pool import score_many
 
 
@@ -168,7 +168,7 @@ def stored_scores(store: Any, run_id: str) -> dict[tuple[Text, Lines], dict[str,
 @lru_cache(maxsize=None)
 def _metrics_of(language: str) -> tuple[str, ...]:
     """The metrics a pair of this language gets (codebleu only where the language has it)."""
-    return tuple(m for m in METRIC_NAMES if m != "codebleu" or codebleu_supports(language))
+    return tuple(m for m in PAIR_METRICS if m != "codebleu" or codebleu_supports(language))
 
 
 def _complete(values: dict[str, float] | None, wanted: tuple[str, ...]) -> dict[str, float] | None:
@@ -222,10 +222,16 @@ def accepted_text(rec: Any) -> str | None:
 
 
 def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
-              workers: int | None = None) -> tuple[dict[str, Any], list[Reject]]:
+              workers: int | None = None, compiles: bool = False) -> tuple[dict[str, Any], list[Reject]]:
     """Score a stored run (run_scores: what the store holds is reused), return the aggregate
-    (what `fimreplay score RUN --json` prints) and the completions that could not be scored."""
+    (what `fimreplay score RUN --json` prints) and the completions that could not be scored.
+    `compiles` adds the compiles metric (replay.compiles: a compiler per file, so asked for)."""
     scores = run_scores(store, run_id, text, lines, workers)
+    if compiles:
+        from replay.compiles import add_compiles
+
+        add_compiles(store, scores.rows)
+        store_scores(store, run_id, [r for r in scores.rows if "compiles" in r.values], text, lines)
     result = aggregate(scores.rows, seed=seed)
     run = store.run(run_id)
     result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),

@@ -26,7 +26,7 @@ __all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "LiveScores", "RunRow", "com
 
 
 def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
-          warn: Say | None = None, workers: int | None = None) -> dict[str, Any]:
+          warn: Say | None = None, workers: int | None = None, compiles: bool = False) -> dict[str, Any]:
     """Score a run of the store, or a JSONL file of {file, reference, completion} lines; the
     aggregate `--json` prints. What cannot be scored goes to the rejects file (beside the file,
     or the data dir's rejects/score-RUN.jsonl), each told to `warn`. `workers`: processes for a
@@ -41,7 +41,7 @@ def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown"
                       scored="the file's completion text (cut at its stop words)", **counts, n_rejects=len(found))
         rejects = Rejects(beside(path), echo=warn)
     elif store.run(source) is not None:
-        result, found = score_run(store, source, lines, seed, text, workers)
+        result, found = score_run(store, source, lines, seed, text, workers, compiles)
         done, total, note = progress(store, source)
         result.update(items_done=done, items_total=total)
         if note and warn is not None:
