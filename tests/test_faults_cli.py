@@ -38,6 +38,8 @@ CASES: dict[str, list[list[str]]] = {
     "audit": [[MISSING, "--tokenizer", "qwen2.5-coder"], [FOLDER, "--tokenizer", "qwen2.5-coder"]],
     "tui": [["--db", FOLDER]],
     "assets": [["install", "--only", "no-such-asset"], ["nope"]],
+    "editors": [["nope"]],
+    "proxy": [["--upstream", "nota-url"], ["--upstream", "http://127.0.0.1:9", "--listen", "127.0.0.1:notaport"]],
 }
 
 
