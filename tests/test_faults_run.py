@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 import signal
 import sqlite3
@@ -213,7 +214,7 @@ def test_interrupted_run_is_said_and_resumed(tmp_path: Path, home: Path, how: st
     with slow_server(0.15) as url:
         env = {"PYTHONPATH": str(ROOT)}
         proc = subprocess.Popen([sys.executable, "-m", "replay", *run_args(src, url, db, "--run-id", "r1", "--concurrency", "1")],
-                                cwd=ROOT, env={**__import__("os").environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         wait_for(db, "r1", 4)
         proc.send_signal(signal.SIGKILL if how == "kill -9" else signal.SIGINT)
         _, err = proc.communicate(timeout=60)

@@ -26,13 +26,14 @@ class StoreError(UsageError):
     locked, on a full disk): one line naming the file and what to do."""
 
 
-def store_fault(path: Path, exc: sqlite3.Error, doing: str = "cannot be used") -> StoreError:
+def store_fault(path: Path, exc: sqlite3.Error, other: str | None = None) -> StoreError:
     """What a failed SQLite call on the store at `path` means for the user, as one line.
 
     SQLite's own error codes (sqlite3.Error.sqlite_errorname, Python 3.11) tell the faults apart:
     a file that is not a database (NOTADB), a damaged or cut one (CORRUPT), one that cannot be
     written (READONLY, CANTOPEN, PERM), a full disk (FULL), another writer holding it (BUSY,
-    LOCKED). A failed write is rolled back by SQLite, so what was stored before stays."""
+    LOCKED). A failed write is rolled back by SQLite, so what was stored before stays. `other`
+    is the message for any other failure (default: the store cannot be used, and why)."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc)
     if name.startswith("SQLITE_NOTADB") or "not a database" in text:
@@ -43,14 +44,14 @@ def store_fault(path: Path, exc: sqlite3.Error, doing: str = "cannot be used") -
         hint = "cannot be written (read-only file, folder or file system): make it writable or give another --db"
     elif name.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
         hint = "cannot be opened: check that its folder exists and is writable, or give another --db"
-    elif name.startswith("SQLITE_FULL") or "disk is full" in text or "full" in text:
+    elif name.startswith("SQLITE_FULL") or "disk is full" in text:
         hint = "cannot grow: the disk is full; free space (nothing stored before is lost) and run the command again"
     elif name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
         hint = "is locked by another program writing to it: wait for it to finish, or give another --db"
     elif name.startswith("SQLITE_IOERR") or "I/O error" in text:
         hint = "could not be read or written (I/O error: a full or failing disk?): check the disk and run the command again"
     else:
-        hint = f"{doing} ({text}): give another --db"
+        return StoreError(other or f"{path}: the store cannot be used ({text}): give another --db")
     return StoreError(f"{path}: the store {hint}")
 
 
@@ -138,7 +139,8 @@ class Database:
                     self._db.execute("COMMIT")
                 except sqlite3.Error as exc:
                     self._rollback()
-                    raise store_fault(self.path, exc, f"cannot be migrated from schema {target} to {target + 1}") from None
+                    raise store_fault(self.path, exc, f"{self.path}: cannot migrate the store from schema {target} to "
+                                                      f"{target + 1}: {exc}") from None
                 except BaseException:
                     self._rollback()
                     raise

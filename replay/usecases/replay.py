@@ -49,7 +49,7 @@ class RunRequest:
     def check(self) -> None:
         """Bad usage found before anything is loaded or started."""
         if self.source != "captures" and not Path(self.source).is_file():
-            raise UsageError(f"{self.source}: no such file (give a JSONL file or `captures`)")
+            raise UsageError(f"{self.source}: no such file, nor a run in the store (give a JSONL file, `captures` or a run id)")
         if self.editor is not None:
             profile(self.editor)
         if backend_kind(self.backend).http and not self.endpoints:
