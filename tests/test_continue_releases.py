@@ -49,6 +49,20 @@ def test_capture_release_from_the_user_agent() -> None:
     assert capture_release("1.0.10", None) == "1.0.10"
 
 
+def test_capture_picks_its_release_or_its_day() -> None:
+    import datetime as dt
+
+    from replay.editors import capture_version
+
+    def at(day: str, **kw: object) -> str | None:
+        ts = dt.datetime.fromisoformat(day).replace(tzinfo=dt.timezone.utc).timestamp()
+        return capture_version(CaptureRecord(source=Source(file="f"), editor="continue", format="x", ts=ts, **kw))
+
+    assert at("2024-10-01") == "2024-10-01" and era_for(at("2024-10-01")).pre_rewrite
+    assert at("2024-01-01") is None  # before the first dated profile: the newest rules
+    assert at("2024-10-01", editor_version="1.0.10", user_agent="GoLand/2025.1 (Continue/1.0.10)") == "1.0.10-jetbrains"
+
+
 def test_unknown_version_is_a_usage_error() -> None:
     with pytest.raises(ContinueError, match="unknown Continue version"):
         era_for("v9.9.9-vscode")

@@ -119,14 +119,17 @@ def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
 def capture_version(record: CaptureRecord) -> str | None:
     """The release whose rules a capture was made under: its own version (for Continue, a
     JetBrains release when its IDE is one), else (Continue, whose rules are also dated) the day
-    it was captured."""
+    it was captured (None before the first dated profile: the newest rules stand)."""
     if record.editor != "continue":
         return record.editor_version
-    if record.editor_version:
-        from replay.editors.continue_.releases import capture_release
+    from replay.editors.continue_.releases import ERAS, capture_release
 
+    if record.editor_version:
         return capture_release(record.editor_version, record.user_agent)
-    return datetime.fromtimestamp(record.ts, timezone.utc).date().isoformat() if record.ts is not None else None
+    if record.ts is None:
+        return None
+    day = datetime.fromtimestamp(record.ts, timezone.utc).date()
+    return day.isoformat() if day >= ERAS[0].since else None
 
 
 def explain_mismatch(record: CaptureRecord) -> dict[str, str]:
