@@ -5,12 +5,13 @@
     capture   import, watch, captures
     runs      render, postprocess, run, export, import-results, demo
     score     evalgen, corpus, score, report
+    compare   compare, leaderboard
     inspect   verify, tokens, audit, tui; assets
 """
 
 from __future__ import annotations
 
-from replay.cli import capture, inspect, runs, score  # noqa: F401 - each module registers its commands
+from replay.cli import capture, compare, inspect, runs, score  # noqa: F401 - each module registers its commands
 from replay.cli.app import cli, main
 
 __all__ = ["cli", "main"]
