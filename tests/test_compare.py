@@ -112,3 +112,26 @@ def test_compare_runs_and_report_a_b(cli, tmp_path: Path) -> None:
     assert page.count("<rect") >= len(report["paired"]["per_file_diff"])
     bad = cli("compare", "good", "nope", "--db", str(db))
     assert bad.returncode == 2 and "nope: neither a JSONL file nor a run" in bad.stderr
+
+
+@pytest.mark.anyio
+async def test_the_runs_screen_shows_two_marked_runs_pair_by_pair(tmp_path: Path) -> None:
+    from textual.widgets import Static
+
+    from replay.usecases.compare import compare
+    from tests.tui_data import add_runs, settle
+    from tests.tui_data import make_store as tui_store
+    from tui.app import create_app
+
+    with tui_store(tmp_path / "s.db", 10) as store:
+        add_runs(store)
+        expected = compare(store, "run-a", "run-b").summary()
+        app = create_app(store=store)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await pilot.press("3", "space", "down", "space", "c")
+            await settle(pilot)
+            shown = str(app.screen.query_one("#runs-paired", Static).render())
+            assert shown == expected and "run-b − run-a" in shown and "run-a better" in shown
+            await pilot.press("space", "c")  # one run left marked: nothing to pair
+            await settle(pilot)
+            assert str(app.screen.query_one("#runs-paired", Static).render()) == "Mark two runs for a paired comparison."

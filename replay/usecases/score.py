@@ -118,13 +118,22 @@ def list_runs(store: Store) -> list[RunRow]:
 @dataclass(frozen=True)
 class Comparison:
     """Runs side by side: the report's runs table turned sideways (one row per field, one
-    column per run), and the same comparison as JSONL, CSV and Markdown."""
+    column per run), and the same comparison as JSONL, CSV and Markdown; two runs also pair by
+    pair."""
 
     reports: list[RunReport]
 
     @property
     def run_ids(self) -> list[str]:
         return [r.run_id for r in self.reports]
+
+    def paired_line(self) -> str:
+        """Two runs: the second against the first, pair by pair (replay.compare), in one line;
+        otherwise "" (a paired comparison needs exactly two runs)."""
+        from replay.report import pair_of
+
+        pair = pair_of(self.reports)
+        return "" if pair is None else pair.summary(*self.run_ids)
 
     def rows(self) -> list[list[str]]:
         reports = self.reports
