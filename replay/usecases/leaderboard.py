@@ -13,7 +13,7 @@ from typing import Any
 
 from replay.backends import GenParams
 from replay.compare import paired
-from replay.errors import UsageError
+from replay.errors import UsageError, WorkError
 from replay.leaderboard import RENDERERS, Leaderboard, Standing
 from replay.runner import ProgressFn
 from replay.scoring import METRIC_NAMES, Lines
@@ -67,6 +67,7 @@ def leaderboard(store: Store, req: LeaderboardRequest, on_progress: ProgressFn |
     """Replay the items against each model (resumable runs, cached completions), score the shown
     text, rank by the mean over files and compare each model with the best, pair by pair. The
     items are kept in the store (once) as the references of the scores."""
+    from replay.cutoffs import run_overlap
     from replay.report import load_run
     from replay.usecases.replay import RunRequest, run
 
@@ -83,6 +84,8 @@ def leaderboard(store: Store, req: LeaderboardRequest, on_progress: ProgressFn |
         result = run(store, RunRequest(req.items, req.backend, model, req.editor, None, req.params, run_id, req.endpoints,
                                        req.concurrency, True, req.backend_options, cutoff=req.cutoff),
                      on_progress=on_progress, warn=warn)
+        if result.all_failed:
+            raise WorkError(f"model {model}: every item failed (run {run_id}); see `fimreplay score {run_id}`")
         runs.append((model, result, time.perf_counter() - t0))
     reports = [(model, load_run(store, r.summary.run, lines=req.lines, seed=req.seed, cutoff=req.cutoff), wall)
                for model, r, wall in runs]
@@ -96,7 +99,7 @@ def leaderboard(store: Store, req: LeaderboardRequest, on_progress: ProgressFn |
         standings.append(Standing(rank=rank, model=model, name=name, run_id=rep.run_id, mean=s["mean"].get(req.metric, 0.0),
                                   ci95=tuple(s["ci95"].get(req.metric, [0.0, 0.0])), n_items=s["n_items"], n_files=s["n_files"],
                                   vs_best=None if rep is best else paired(best.rows, rep.rows, req.metric, seed=req.seed),
-                                  overlap=rep.overlap, wall_s=round(wall, 1)))  # type: ignore[arg-type]
+                                  overlap=rep.overlap or run_overlap(store, rep.run_id, req.cutoff), wall_s=round(wall, 1)))
     n_items = sum(1 for line in Path(req.items).read_bytes().splitlines() if line.strip())
     return Leaderboard(items=req.items, n_items=n_items, editor=req.editor or "standard", metric=req.metric, lines=req.lines,
                        standings=standings, wall_s=round(time.perf_counter() - started, 1))
