@@ -128,7 +128,10 @@ async def test_the_runs_screen_shows_two_marked_runs_pair_by_pair(tmp_path: Path
         expected = compare(store, "run-a", "run-b").summary()
         app = create_app(store=store)
         async with app.run_test(size=(140, 40)) as pilot:
-            await pilot.press("3", "space", "down", "space", "c")
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            await pilot.press("space", "down", "space", "c")
             await settle(pilot)
             shown = str(app.screen.query_one("#runs-paired", Static).render())
             assert shown == expected and "run-b − run-a" in shown and "run-a better" in shown
