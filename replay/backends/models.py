@@ -138,9 +138,22 @@ def default_model_path() -> Path:
     return cache_dir() / "models" / DEFAULT_GGUF
 
 
+def model_asset_path(spec: str) -> Path | None:
+    """The installed GGUF of a model asset named `spec` (its name or alias, e.g.
+    `qwen2.5-coder-1.5b`), None when `spec` names no model asset; MissingAsset (naming the install
+    command) when it names one that is not installed."""
+    from replay.assets import REGISTRY, asset_path
+
+    for asset in REGISTRY.values():
+        if spec in (asset.name, *asset.aliases) and asset.main.path.endswith(".gguf"):
+            return asset_path(asset.name)
+    return None
+
+
 def resolve_model(spec: str, family: str | None = None, revision: str | None = None) -> ModelRef:
-    """Turn `--model` into a ModelRef. A path must exist; anything else is a server-side name."""
-    path = default_model_path() if spec == "default" else Path(spec).expanduser()
+    """Turn `--model` into a ModelRef. `default` is the demo GGUF and a model asset's name its
+    installed GGUF; a path must exist; anything else is a server-side name."""
+    path = default_model_path() if spec == "default" else (model_asset_path(spec) or Path(spec).expanduser())
     if spec == "default" and not path.is_file():
         raise ModelError(f"{path}: the default model is not installed (run `fimreplay assets install`)")
     if path.is_file():

@@ -6,12 +6,13 @@
     proxy     proxy (record an editor's requests on the wire)
     runs      render, postprocess, run, export, import-results, demo
     score     evalgen, corpus, score, report
+    compare   compare, leaderboard
     inspect   verify, tokens, audit, tui; assets
 """
 
 from __future__ import annotations
 
-from replay.cli import capture, inspect, proxy, runs, score  # noqa: F401 - each module registers its commands
+from replay.cli import capture, compare, inspect, proxy, runs, score  # noqa: F401 - each module registers its commands
 from replay.cli.app import cli, main
 
 __all__ = ["cli", "main"]

@@ -153,6 +153,12 @@ def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")(fn)
 
 
+def cutoff_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`--cutoff DATE`: the model's training-data cutoff where the known table (replay.cutoffs) has none."""
+    return click.option("--cutoff", default=None, metavar="YYYY-MM-DD",
+                        help="The model's training-data cutoff, when the known table has none.")(fn)
+
+
 def rejects_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--rejects", "rejects_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
                         help="Where rejected inputs go (JSONL; default: rejects/ in the user data dir).")(fn)

@@ -149,7 +149,7 @@ def assets_list(as_json: bool, verify: bool) -> None:
         emit_json(listing.to_json())
         return
     for r in listing.assets:
-        mark = "ok" if r.installed and r.verified is not False else ("BAD" if r.installed else "--")
+        mark = "ok" if r.installed and r.verified is not False else ("BAD" if r.installed else "opt" if r.optional else "--")
         click.echo(f"{mark:3} {r.name:40} {r.description}")
     if listing.missing:
         click.echo(f"missing: run `fimreplay assets install {' '.join(listing.missing)}`")
@@ -163,7 +163,7 @@ def assets_list(as_json: bool, verify: bool) -> None:
 @click.option("--pip-arg", "pip_extra", multiple=True, help="Another argument for `pip download` (repeatable).")
 def assets_install(as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool,
                    pip_extra: tuple[str, ...]) -> None:
-    """Get assets (all when none are named): verify sha256, keep what is already there."""
+    """Get assets (when none are named, all but the optional models): verify sha256, keep what is there."""
     from replay.usecases.assets import install_assets
 
     rows = install_assets(names, find_links, no_index, pip_extra, say=lambda m: click.echo(m, err=True))

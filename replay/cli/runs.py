@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from replay.cli.app import Names, Progress, app_factory, cli, db_option, emit_json, json_option, warn
+from replay.cli.app import Names, Progress, app_factory, cli, cutoff_option, db_option, emit_json, json_option, warn
 from replay.editors import EDITORS
 from replay.errors import WorkError
 
@@ -116,12 +116,13 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
               help="Generate the whole budget even where the editor stops reading (stop word, cancelled stream).")
 @click.option("--editor-timing", is_flag=True,
               help="Apply the editor's time-based cuts from the stream's measured timing (off: deterministic).")
+@cutoff_option
 @json_option
 @db_option
 def run_cmd(source: str, backend: str, model: str, editor: str | None, family: str | None, ctx: int, max_new_tokens: int | None,
             run_id: str | None, endpoints: tuple[str, ...], concurrency: int, timeout: float, max_response_mb: float, retries: int,
             api_key_env: str | None, send_ids: bool, threads: int | None, no_cache: bool, full_generation: bool,
-            editor_timing: bool, as_json: bool, store: Store) -> None:
+            editor_timing: bool, cutoff: str | None, as_json: bool, store: Store) -> None:
     """Replay items, rendered prompts or `captures` against a model into a run (resumable: give the
     run's id as SOURCE to resume it with its own input and settings)."""
     from replay.usecases.replay import GenParams, RunRequest, run
@@ -129,7 +130,8 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
     options = {"timeout": timeout, "retries": retries, "api_key_env": api_key_env, "send_ids": send_ids, "n_threads": threads,
                "max_response_bytes": int(max_response_mb * 1024 * 1024)}
     req = RunRequest(source, backend, model, editor, family, GenParams(ctx=ctx, max_new_tokens=max_new_tokens), run_id,
-                     endpoints, concurrency, not no_cache, options, early_stop=not full_generation, editor_timing=editor_timing)
+                     endpoints, concurrency, not no_cache, options, early_stop=not full_generation, editor_timing=editor_timing,
+                     cutoff=cutoff)
     result = run(store, req, on_progress=Progress.on_terminal(as_json), warn=warn)
     s = result.summary
     if as_json:
@@ -137,6 +139,8 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
     else:
         click.echo(f"run {s.run}: {s.completed}/{s.items} completed, {s.cached} cached, "
                    f"{s.resumed} resumed, {s.errors} errors, {result.rejected} rejected input lines")
+        if result.overlap is not None:
+            click.echo(f"run {s.run}: {result.overlap.message}")
     if result.all_failed:
         raise WorkError(f"run {s.run}: every item failed")
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from replay.cli.app import Names, cli, db_option, emit_json, json_option, warn
+from replay.cli.app import Names, cli, cutoff_option, db_option, emit_json, json_option, warn
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -164,13 +164,15 @@ def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None
 @text_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
 @workers_option
+@cutoff_option
 @db_option
 def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, seed: int, workers: int | None,
-               store: Store) -> None:
-    """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML page)."""
+               cutoff: str | None, store: Store) -> None:
+    """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML
+    page); two runs are also compared pair by pair (the second minus the first)."""
     from replay.usecases.score import report
 
-    done = report(store, runs, fmt, output, lines, text, seed, workers)  # type: ignore[arg-type]
+    done = report(store, runs, fmt, output, lines, text, seed, workers, cutoff)  # type: ignore[arg-type]
     for note in done.notes:
         warn(note)
     if output is None:

@@ -20,7 +20,8 @@ class AssetListing:
 
     @property
     def missing(self) -> list[str]:
-        return [a.name for a in self.assets if not a.installed]
+        """Default assets not installed (the optional models are only fetched when named)."""
+        return [a.name for a in self.assets if not a.installed and not a.optional]
 
     def to_json(self) -> dict[str, Any]:
         return {"cache": self.cache, "assets": [a.to_dict() for a in self.assets]}

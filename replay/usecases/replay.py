@@ -12,6 +12,7 @@ import msgspec
 
 from replay.backends import BACKENDS, GenParams, backend_kind
 from replay.backends.models import ModelRef
+from replay.cutoffs import Overlap
 from replay.editors import EDITORS, profile
 from replay.errors import UsageError
 from replay.rejects import Rejects, default_path, stamped
@@ -45,9 +46,14 @@ class RunRequest:
     backend_options: dict[str, Any] = field(default_factory=dict)
     early_stop: bool = True
     editor_timing: bool = False
+    cutoff: str | None = None  # the model's training-data cutoff (ISO date) when the table has none
 
     def check(self) -> None:
         """Bad usage found before anything is loaded or started."""
+        from replay.cutoffs import parse_date
+
+        if self.cutoff is not None:
+            parse_date(self.cutoff)
         if self.source != "captures" and not Path(self.source).is_file():
             raise UsageError(f"{self.source}: no such file, nor a run in the store (give a JSONL file, `captures` or a run id)")
         if self.editor is not None:
@@ -67,6 +73,7 @@ class SourceRun:
     summary: RunSummary
     rejected: int
     rejects_file: str | None = None
+    overlap: Overlap | None = None  # the items that may be in the model's training data
 
     @property
     def all_failed(self) -> bool:
@@ -75,7 +82,8 @@ class SourceRun:
     def to_json(self) -> dict[str, Any]:
         s = self.summary
         return {"run": s.run, "items": s.items, "completed": s.completed, "cached": s.cached, "errors": s.errors,
-                "resumed": s.resumed, "rejects": self.rejected, "rejects_file": self.rejects_file, "wall_s": s.wall_s}
+                "resumed": s.resumed, "rejects": self.rejected, "rejects_file": self.rejects_file, "wall_s": s.wall_s,
+                "training_overlap": self.overlap.to_json() if self.overlap else None}
 
 
 def resumed(store: Store, req: RunRequest) -> RunRequest:
@@ -115,9 +123,11 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
     """Resolve the model, read and render the inputs, replay them into a run (new, or resumed
     when `req.run_id` exists). Unusable input lines go to the data dir's rejects/RUN.jsonl, each
     told to `warn`. The run config records what makes the run repeatable: backend, model and its
-    sha256, family, editor profile, parameters, library versions and the input's hash."""
+    sha256, family, editor profile, parameters, library versions and the input's hash; and the
+    model's own name and `req.cutoff`, which say whether the items may be in its training data."""
     from replay.backends import open_backend
     from replay.backends.models import resolve_model
+    from replay.cutoffs import run_overlap
     from replay.run_inputs import load_inputs
     from replay.runner import replay_prompts
 
@@ -132,7 +142,8 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
         raise UsageError(f"{req.source}: nothing to run: {len(rejects)} input lines rejected{kept}, none usable")
     config = {"source": req.source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash,
               "editor": req.editor or ("captures' own" if req.source == "captures" else "standard"),
-              "family": ref.family, "model_spec": req.model, "model_sha256": ref.sha256, "rejects": len(rejects)}
+              "family": ref.family, "model_spec": req.model, "model_name": ref.name, "model_sha256": ref.sha256,
+              "rejects": len(rejects), **({"cutoff": req.cutoff} if req.cutoff else {})}
     backend = open_backend(req.backend, ref, ctx=req.params.ctx, endpoints=list(req.endpoints), **req.backend_options)
     try:
         summary = replay_prompts(store, inputs.prompts, backend, req.params, run_id=run_id, config=config,
@@ -140,7 +151,8 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
                                  stage=inputs.stage, early_stop=req.early_stop, editor_timing=req.editor_timing)
     finally:
         backend.close()
-    return SourceRun(summary=summary, rejected=len(rejects), rejects_file=rejects.file)
+    return SourceRun(summary=summary, rejected=len(rejects), rejects_file=rejects.file,
+                     overlap=run_overlap(store, run_id, req.cutoff))
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from replay.errors import UsageError
 from replay.records import Completion, FimItem
 from replay.rejects import Rejects, beside
 from replay.report import RENDERERS, RunReport
-from replay.scoring import METRIC_NAMES, TEXTS, Lines, Text, parse_lines
+from replay.scoring import METRIC_NAMES, TEXTS, Lines, ScoredItem, Text, parse_lines
 from replay.store import Store
 from replay.usecases.base import Say
 
@@ -31,30 +31,45 @@ def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown"
     aggregate `--json` prints. What cannot be scored goes to the rejects file (beside the file,
     or the data dir's rejects/score-RUN.jsonl), each told to `warn`. `workers`: processes for a
     large batch (None: every core; the numbers are the same)."""
-    from replay.scoring import aggregate, jsonl_pairs, score_rows, score_run
+    from replay.scoring import aggregate, score_run
 
     path = Path(source)
     if path.is_file():
-        pairs, found, counts = jsonl_pairs(path)
-        result = aggregate(score_rows(pairs, lines, workers), seed=seed)
-        result.update(source=source, run=None, text="given", lines=lines,
-                      scored="the file's completion text (cut at its stop words)", **counts, n_rejects=len(found))
-        rejects = Rejects(beside(path), echo=warn)
+        rows, counts, rejects_file = file_rows(path, lines, warn, workers)
+        result = aggregate(rows, seed=seed)
+        result.update(source=source, run=None, text="given", lines=lines, scored=FILE_SCORED, **counts)
     elif store.run(source) is not None:
         result, found = score_run(store, source, lines, seed, text, workers, compiles)
         done, total, note = progress(store, source)
         result.update(items_done=done, items_total=total)
         if note and warn is not None:
             warn(note)
-        rejects = Rejects(name=f"score-{source}", echo=warn)
+        with Rejects(name=f"score-{source}", echo=warn) as rejects:
+            for reject in found:
+                rejects.add(reject)
+        rejects_file = rejects.file
     else:
         raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
-    with rejects:
+    if rejects_file:
+        result["rejects_file"] = rejects_file
+    return result
+
+
+FILE_SCORED = "the file's completion text (cut at its stop words)"
+
+
+def file_rows(path: Path, lines: Lines, warn: Say | None = None,
+              workers: int | None = None) -> tuple[list[ScoredItem], dict[str, int], str | None]:
+    """The scored pairs of a JSONL file of {id, file, reference, completion} lines, the counts
+    (`n_stop_cut`, `n_rejects`) and the rejects file its bad lines went to (beside it; None when
+    every line was good), each bad line told to `warn`."""
+    from replay.scoring import jsonl_pairs, score_rows
+
+    pairs, found, counts = jsonl_pairs(path)
+    with Rejects(beside(path), echo=warn) as rejects:
         for reject in found:
             rejects.add(reject)
-    if rejects:
-        result["rejects_file"] = rejects.file
-    return result
+    return score_rows(pairs, lines, workers), {**counts, "n_rejects": len(found)}, rejects.file
 
 
 def score_table(result: dict[str, Any]) -> str:
@@ -85,9 +100,10 @@ class Report:
 
 
 def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | None = None, lines: Lines = "auto",
-           text: Text = "shown", seed: int = 0, workers: int | None = None) -> Report:
+           text: Text = "shown", seed: int = 0, workers: int | None = None, cutoff: str | None = None) -> Report:
     """The side-by-side report of stored runs in one of REPORT_FORMATS, written to `output` when
-    given. Completions not scored yet are scored (and the scores stored)."""
+    given. Completions not scored yet are scored (and the scores stored). Two runs are compared
+    pair by pair too; `cutoff` is the models' training-data cutoff when the known table has none."""
     from replay.report import load_run
 
     missing = [r for r in runs if store.run(r) is None]
@@ -96,7 +112,8 @@ def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | No
     if fmt not in RENDERERS:
         raise UsageError(f"unknown report format {fmt!r} (one of {', '.join(REPORT_FORMATS)})")
     # What the report quotes came from servers and logs: the secrets rule applies to it too.
-    page = secrets.scrub_text(RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text, workers=workers) for r in runs]))
+    page = secrets.scrub_text(RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text, workers=workers,
+                                                       cutoff=cutoff) for r in runs]))
     notes = tuple(note for r in runs if (note := progress(store, r)[2]))
     if fmt == "md" and notes:
         page += "".join(f"\n> {note}\n" for note in notes)
@@ -129,13 +146,22 @@ def list_runs(store: Store) -> list[RunRow]:
 @dataclass(frozen=True)
 class Comparison:
     """Runs side by side: the report's runs table turned sideways (one row per field, one
-    column per run), and the same comparison as JSONL, CSV and Markdown."""
+    column per run), and the same comparison as JSONL, CSV and Markdown; two runs also pair by
+    pair."""
 
     reports: list[RunReport]
 
     @property
     def run_ids(self) -> list[str]:
         return [r.run_id for r in self.reports]
+
+    def paired_line(self) -> str:
+        """Two runs: the second against the first, pair by pair (replay.compare), in one line;
+        otherwise "" (a paired comparison needs exactly two runs)."""
+        from replay.report import pair_of
+
+        pair = pair_of(self.reports)
+        return "" if pair is None else pair.summary(*self.run_ids)
 
     def rows(self) -> list[list[str]]:
         reports = self.reports
@@ -223,21 +249,25 @@ class LiveScores:
 
 
 def _middles(path: Path) -> dict[str, str]:
-    """Item id -> middle of the benchmark items in an input file (other lines are not items:
-    rendered prompts, or rejects the runner reports itself)."""
+    """Item id -> middle of the benchmark items in an input file."""
+    return {item.id: item.middle for item in file_items(path)}
+
+
+def file_items(path: Path) -> list[FimItem]:
+    """The benchmark items of an input file (other lines are not items: rendered prompts, or
+    rejects the runner reports itself)."""
     import msgspec
 
     from replay.jsonl import json_lines
 
-    middles: dict[str, str] = {}
     try:
         data = path.read_bytes()
     except OSError:
-        return middles  # the run reports the file itself
+        return []  # the run reports the file itself
+    items = []
     for _, line in json_lines(data.decode("utf-8", "replace")):
         try:
-            item = msgspec.json.decode(line, type=FimItem)
+            items.append(msgspec.json.decode(line, type=FimItem))
         except (msgspec.DecodeError, RecursionError):  # not an item (one nested too deeply neither)
             continue
-        middles[item.id] = item.middle
-    return middles
+    return items

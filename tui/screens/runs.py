@@ -18,8 +18,9 @@ from tui.errors import WorkerErrors
 
 
 class RunsScreen(WorkerErrors, Screen):
-    """Space marks runs, `c` compares the marked ones (all when none), `e` exports the
-    comparison (JSONL, CSV, Markdown), `y` copies its Markdown through OSC 52."""
+    """Space marks runs, `c` compares the marked ones (all when none; two runs also pair by pair,
+    the second marked against the first), `e` exports the comparison (JSONL, CSV, Markdown), `y`
+    copies its Markdown through OSC 52."""
 
     BINDINGS = [
         Binding("space", "mark", "Mark"),
@@ -47,6 +48,7 @@ class RunsScreen(WorkerErrors, Screen):
         yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
         yield Static("Comparison (c)", id="runs-compare-title", classes="section-title")
         yield DataTable(id="runs-compare", cursor_type="none")
+        yield Static("", id="runs-paired")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -95,6 +97,7 @@ class RunsScreen(WorkerErrors, Screen):
         table.add_columns("", *comparison.run_ids)
         table.add_rows(comparison.rows())
         self.query_one("#runs-compare-title", Static).update(f"Comparison of {len(comparison.reports)} runs (c)")
+        self.query_one("#runs-paired", Static).update(comparison.paired_line() or "Mark two runs for a paired comparison.")
         if message.then == "export":
             self.action_export()
         elif message.then == "copy":

@@ -1,0 +1,94 @@
+"""Compare commands: two runs pair by pair, and a leaderboard of models on the same items."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from replay.cli.app import Names, Progress, cli, cutoff_option, db_option, emit_json, json_option, warn
+from replay.cli.score import lines_option, text_option
+
+if TYPE_CHECKING:
+    from replay.store import Store
+
+
+def _metrics() -> tuple[str, ...]:
+    from replay.usecases.compare import METRIC_NAMES
+
+    return METRIC_NAMES
+
+
+def _formats() -> tuple[str, ...]:
+    from replay.usecases.leaderboard import FORMATS
+
+    return FORMATS
+
+
+def _backends() -> tuple[str, ...]:
+    from replay.backends import BACKENDS
+
+    return BACKENDS
+
+
+metric_option = click.option("--metric", type=Names(_metrics), default="indel", show_default=True, help="The metric compared.")
+seed_option = click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
+
+
+@cli.task("compare", "score")
+@click.argument("a")
+@click.argument("b")
+@metric_option
+@lines_option
+@text_option
+@seed_option
+@json_option
+@db_option
+def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, as_json: bool, store: Store) -> None:
+    """B against A, item by item: runs in the store or `score` JSONL files, paired by item id.
+
+    Prints the mean of per-file differences (B − A), its paired bootstrap 95% interval over files,
+    B's wins, ties and losses per item, and the verdict; unpaired items are counted."""
+    from replay.usecases.compare import compare
+
+    result = compare(store, a, b, metric, lines, text, seed, warn=warn)  # type: ignore[arg-type]
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(result.summary())
+
+
+@cli.task("leaderboard", "score")
+@click.argument("items", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--model", "models", multiple=True, required=True, help="A model as `run --model` takes it (repeat).")
+@click.option("--editor", default=None, help="Editor profile: standard (default), tabby[@V], continue[@V].")
+@click.option("--backend", type=Names(_backends), default="llamacpp", show_default=True)
+@click.option("--endpoint", "endpoints", multiple=True, help="Server base URL (HTTP backends).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="Requests in flight (HTTP backends).")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="llamacpp backend: CPU threads.")
+@click.option("--ctx", type=click.IntRange(min=16), default=1024, show_default=True, help="Context length (tokens).")
+@click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
+              help="Tokens to generate (default: the profile's own; 128 for standard).")
+@metric_option
+@lines_option
+@seed_option
+@cutoff_option
+@click.option("--format", "fmt", type=Names(_formats), default="text", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
+@db_option
+def leaderboard_cmd(items: Path, models: tuple[str, ...], editor: str | None, backend: str, endpoints: tuple[str, ...],
+                    concurrency: int, threads: int | None, ctx: int, max_new_tokens: int | None, metric: str, lines: Any,
+                    seed: int, cutoff: str | None, fmt: str, output: Path | None, store: Store) -> None:
+    """Rank models on the same items (resumable, cached runs; the shown text scored), each with
+    its paired difference to the best and the 95% interval of that difference."""
+    from replay.usecases.leaderboard import GenParams, LeaderboardRequest, leaderboard, render
+
+    req = LeaderboardRequest(str(items), models, editor, backend, metric, lines, GenParams(ctx=ctx, max_new_tokens=max_new_tokens),
+                             endpoints, concurrency, {"n_threads": threads} if threads else {}, cutoff, seed)
+    board = leaderboard(store, req, on_progress=Progress.on_terminal(fmt == "json"), say=warn, warn=warn)
+    page = render(board, fmt, output)
+    if output is None:
+        click.echo(page, nl=False)
+    else:
+        click.echo(f"leaderboard of {len(models)} model(s) -> {output}", err=True)

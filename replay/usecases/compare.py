@@ -1,0 +1,60 @@
+"""Paired comparison of two runs (or two files of scored pairs) on the same items: what
+`fimreplay compare A B` prints and `report A B` and the TUI's Runs screen show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from replay.compare import Paired, paired
+from replay.errors import UsageError
+from replay.scoring import METRIC_NAMES, Lines, ScoredItem, Text
+from replay.store import Store
+from replay.usecases.base import Say
+
+__all__ = ["METRIC_NAMES", "PairedComparison", "compare"]
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """B against A: the sources, what was scored, and the paired figures."""
+
+    a: str
+    b: str
+    text: str  # "shown", "raw", or "given" for a file of pairs
+    lines: Lines
+    result: Paired
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.result.to_json(), "a": self.a, "b": self.b, "text": self.text, "lines": self.lines}
+
+    def summary(self) -> str:
+        return self.result.summary(self.a, self.b)
+
+
+def source_rows(store: Store, source: str, lines: Lines, text: Text, warn: Say | None = None) -> tuple[list[ScoredItem], str]:
+    """The scored items of a run in the store (its stored scores when complete, as `report`
+    reads them), or of a `score` JSONL file (bad lines to its rejects file); and which text."""
+    from replay.report import load_run
+    from replay.usecases.score import file_rows
+
+    path = Path(source)
+    if path.is_file():
+        rows, _, _ = file_rows(path, lines, warn)
+        return rows, "given"
+    if store.run(source) is not None:
+        return load_run(store, source, lines=lines, text=text).rows, text
+    raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
+
+
+def compare(store: Store, a: str, b: str, metric: str = "indel", lines: Lines = "auto", text: Text = "shown",
+            seed: int = 0, warn: Say | None = None) -> PairedComparison:
+    """B − A on `metric`, items paired by id (see replay.compare for the statistics)."""
+    if metric not in METRIC_NAMES:
+        raise UsageError(f"unknown metric {metric!r} (one of {', '.join(METRIC_NAMES)})")
+    rows_a, text_a = source_rows(store, a, lines, text, warn)
+    rows_b, text_b = source_rows(store, b, lines, text, warn)
+    which = text_a if text_a == text_b else f"{text_a} vs {text_b}"
+    return PairedComparison(a, b, which, lines, paired(rows_a, rows_b, metric, seed=seed))
+
