@@ -11,7 +11,6 @@ malformed answers on demand, so the faults are served by a small server of their
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re

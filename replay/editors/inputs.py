@@ -20,12 +20,13 @@ import msgspec
 
 from replay.errors import UsageError
 from replay.jsonl import json_lines, loads
-from replay.records import EditorInput, RenderedPrompt, Snippet
+from replay.records import EditorInput, FimItem, RenderedPrompt, Snippet
 
 # Tabby's kinds (declaration, changed, opened, clipboard) and Continue's own payload groups
 # (visited, edited, diff, static: replay/editors/continue_/ maps them); "snippet" is any other.
 SNIPPET_KINDS = ("declaration", "changed", "opened", "clipboard", "snippet", "visited", "edited", "diff", "static")
-_FIMITEM_KEYS = {"middle", "file", "mode", "start", "end", "chunk_start", "corpus_hash"}
+# A FimItem line is a render input too: its fields beyond the cursor's are the benchmark's own.
+_FIMITEM_KEYS = set(FimItem.__struct_fields__)
 _KEYS = {"document", "cursor", "prefix", "suffix", "filepath", "workspace", "language", "snippets", "options", "id",
          "item_id"} | _FIMITEM_KEYS
 

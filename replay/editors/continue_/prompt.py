@@ -12,7 +12,7 @@ from replay.editors.continue_.languages import language_for
 from replay.editors.continue_.releases import ContinueError, Era, era_for, profile_name
 from replay.editors.continue_.snippets import format_snippets, select_snippets
 from replay.editors.continue_.prompt08 import render_pre_rewrite
-from replay.editors.continue_.route import DEFAULT_MAX_TOKENS, FIM_PROVIDERS, supports_fim
+from replay.editors.continue_.route import DEFAULT_MAX_TOKENS, supports_fim
 from replay.editors.continue_.templates import (
     COMMON_STOPS,
     STARCODER2_STOPS,
