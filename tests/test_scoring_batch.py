@@ -78,19 +78,51 @@ def test_parallel_and_batched_scores_equal_single_scores(monkeypatch: pytest.Mon
     assert rows[4].values["indel"] != -1.0
 
 
-def test_the_pool_uses_forked_workers_and_leaves_none(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scored in child processes (which of the two takes which chunk is up to the machine), and
-    none is left running."""
-    import multiprocessing
+POOL_CHECK = r"""
+import json, multiprocessing, os
+from replay.scoring import pool
+pool.MIN_PARALLEL = 4
+pool.metric_values = lambda r, c, lang: {"pid": float(os.getpid()), "n": float(r)}
+out = pool.score_many([("solidity", str(n), "x") for n in range(40)], workers=2)
+print(json.dumps({"out": out, "me": os.getpid(), "left": len(multiprocessing.active_children())}))
+"""
+
+
+def test_the_pool_uses_forked_workers_and_leaves_none() -> None:
+    """In a process running no other thread (a fresh one), a large batch is scored in child
+    processes (which of the two takes which chunk is up to the machine), in order, and none is
+    left running."""
     import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", POOL_CHECK], capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert [v["n"] for v in result["out"]] == list(range(40))
+    seen = {v["pid"] for v in result["out"]}
+    assert 1 <= len(seen) <= 2 and float(result["me"]) not in seen
+    assert result["left"] == 0
+
+
+def test_beside_another_thread_the_pool_scores_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forking a process that runs other threads could copy a lock one of them holds: then the
+    batch is scored in this process."""
+    import os
+    import threading
 
     monkeypatch.setattr(pool, "MIN_PARALLEL", 4)
-    monkeypatch.setattr(pool, "metric_values", lambda r, c, lang: {"pid": float(os.getpid()), "n": float(r)})
-    out = pool.score_many([("solidity", str(n), "x") for n in range(40)], workers=2)
-    assert [v["n"] for v in out] == list(range(40))
-    seen = {v["pid"] for v in out}
-    assert 1 <= len(seen) <= 2 and float(os.getpid()) not in seen
-    assert multiprocessing.active_children() == []
+    monkeypatch.setattr(pool, "metric_values", lambda r, c, lang: {"pid": float(os.getpid())})
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        out = pool.score_many([("solidity", str(n), "x") for n in range(40)], workers=2)
+    finally:
+        stop.set()
+        other.join()
+    assert {v["pid"] for v in out} == {float(os.getpid())}
 
 
 def test_metric_keys_round_trip() -> None:
