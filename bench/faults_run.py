@@ -26,51 +26,20 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.conftest import files_holding  # noqa: E402 - the suite's own planted-key search
+from tests.test_faults_run import fault_server as server  # noqa: E402 - the suite's loopback server
+
 KEY_ENV = "FIMREPLAY_BENCH_KEY"
 KEY = "bench-planted-" + os.urandom(10).hex()
 
 
-class _Quiet(ThreadingHTTPServer):
-    """A client that closes its connection (a killed run) is no server error to print."""
-
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-@contextmanager
-def server(answer: Callable[[BaseHTTPRequestHandler, dict[str, Any]], None]) -> Iterator[str]:
-    class H(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_POST(self) -> None:  # noqa: N802
-            try:
-                answer(self, json.loads(self.rfile.read(int(self.headers.get("content-length") or 0))))
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client closed the connection (a cut stream, a killed run)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    srv = _Quiet(("127.0.0.1", 0), H)
-    srv.daemon_threads = True
-    threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}"
-    finally:
-        srv.shutdown()
-        srv.server_close()
 
 
 def reply(h: BaseHTTPRequestHandler, text: str) -> None:
@@ -312,9 +281,6 @@ class Suite:
                   f"(bound 400), store {db.stat().st_size / (1 << 20):.1f} MB")
 
     def secrets_found(self) -> list[Path]:
-        sys.path.insert(0, str(ROOT))
-        from tests.conftest import files_holding
-
         return files_holding(self.work, KEY)
 
 

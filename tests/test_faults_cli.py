@@ -39,6 +39,8 @@ CASES: dict[str, list[list[str]]] = {
     "tui": [["--db", FOLDER]],
     "assets": [["install", "--only", "no-such-asset"], ["nope"]],
     "editors": [["nope"]],
+    "compare": [["no-such-run", "no-such-run-either"], [MISSING, FOLDER]],
+    "leaderboard": [[MISSING, "--model", "default"], [FOLDER, "--model", "default"]],
     "proxy": [["--upstream", "nota-url"], ["--upstream", "http://127.0.0.1:9", "--listen", "127.0.0.1:notaport"]],
 }
 

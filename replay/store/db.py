@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Self
@@ -98,7 +99,7 @@ class Database:
         # $FIMREPLAY_LOCK_WAIT seconds (10 by default); then the store is reported locked.
         self._db.execute(f"PRAGMA busy_timeout={lock_wait_ms()}")
         self._db.execute("PRAGMA page_size=8192")
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._journal_wal()
         self._db.execute("PRAGMA synchronous=NORMAL")
         # Hash-keyed unique indexes take inserts at random places: a 64 MiB page cache keeps an
         # import of a few hundred thousand records from re-reading index pages from the OS.
@@ -107,6 +108,20 @@ class Database:
         # index pages batch after batch, and each checkpoint copies (and syncs) them once more.
         self._db.execute("PRAGMA wal_autocheckpoint=16384")
         self._migrate(migrations)
+
+    def _journal_wal(self) -> None:
+        """Put the store in WAL mode. Switching a new store's journal takes an exclusive lock,
+        and SQLite answers a second command racing for it with "database is locked" at once,
+        without calling its busy handler: the switch is tried again until the lock wait ends."""
+        deadline = time.monotonic() + lock_wait_ms() / 1000
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.01)
 
     # -- schema -------------------------------------------------------------------------
     def _migrate(self, migrations: Sequence[Migration]) -> None:
