@@ -41,6 +41,20 @@ def cli(home: Path):
     return run_cli
 
 
+def refuse_folders(monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:
+    """Make listing any folder whose path ends with `suffix` fail as an unreadable folder does.
+    The suite runs as root, which reads every folder, so the refusal is made here: os.scandir
+    raising what the OS raises."""
+    real = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if str(path).endswith(suffix):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
 @pytest.fixture()
 def anyio_backend() -> str:
     """The TUI's async tests (Textual's Pilot) run on asyncio."""

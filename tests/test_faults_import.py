@@ -20,7 +20,7 @@ import pytest
 from replay.importers.importer import Importer
 from replay.rejects import Rejects
 from replay.store import Store
-from tests.conftest import CAPTURES, ROOT, run_cli
+from tests.conftest import CAPTURES, ROOT, refuse_folders, run_cli
 
 SECRET = "sk-planted0123456789abcdefghijklmn"
 
@@ -194,20 +194,13 @@ def test_fault_json_nested_1000_deep_is_one_bad_line(tmp_path: Path, home: Path)
 
 
 def test_fault_unreadable_subfolder_is_named_and_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Root reads any folder, so the refusal is made here (os.scandir raising what the OS raises)."""
+    """An unreadable folder (tests.conftest.refuse_folders) is named and counted, not skipped."""
     d = _inputs(tmp_path)
     (d / "ok").mkdir()
     (d / "ok" / "2024-09-30.json").write_bytes(tabby_log(["u1"]))
     (d / "locked").mkdir()
     (d / "locked" / "2024-09-30.json").write_bytes(tabby_log(["u2"]))
-    real = os.scandir
-
-    def scandir(path: object = ".") -> object:
-        if str(path).endswith("locked"):
-            raise PermissionError(13, "Permission denied", str(path))
-        return real(path)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(os, "scandir", scandir)
+    refuse_folders(monkeypatch, "locked")
     db = tmp_path / "s.db"
     with Store(db) as store:
         s = Importer(store, Rejects(tmp_path / "r.jsonl")).import_paths([d])

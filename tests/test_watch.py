@@ -17,7 +17,7 @@ from replay.rejects import Rejects
 from replay.importers.importer import ImportSummary
 from replay.importers.watch import Watcher
 from replay.store import Store
-from tests.conftest import ROOT
+from tests.conftest import ROOT, refuse_folders
 
 
 def _completion(cid: str, ts: int = 1727740790000, text: str = "1") -> bytes:
@@ -318,17 +318,10 @@ def test_a_nul_run_and_deep_json_do_not_stop_the_watch(tmp_path: Path) -> None:
 
 
 def test_an_unreadable_subfolder_is_reported_by_the_watch(tmp_path: Path, monkeypatch) -> None:
-    """Root reads any folder, so the refusal is made here (os.scandir raising what the OS raises)."""
+    """An unreadable folder (tests.conftest.refuse_folders) is named and counted, not skipped."""
     d = tmp_path / "events"
     (d / "locked").mkdir(parents=True)
-    real = os.scandir
-
-    def scandir(path: object = ".") -> object:
-        if str(path).endswith("locked"):
-            raise PermissionError(13, "Permission denied", str(path))
-        return real(path)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(os, "scandir", scandir)
+    refuse_folders(monkeypatch, "locked")
     seen = _Seen()
     with Store(tmp_path / "s.db") as store, _watcher(store, d, tmp_path, seen) as w:
         (d / "2024-09-30.json").write_bytes(_completion("a"))
