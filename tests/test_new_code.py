@@ -126,3 +126,34 @@ def test_corpus_add_since_then_evalgen_new_code_only(tmp_path: Path, home: Path,
     assert res.returncode == 2 and "no new code recorded" in res.stderr
     res = cli("evalgen", str(new), "-o", str(tmp_path / "x.jsonl"), "--new-code-only")
     assert res.returncode == 2 and "only for a stored corpus" in res.stderr
+
+
+def test_evalgen_keeps_only_items_newer_than_a_day_or_a_models_cutoff(tmp_path: Path, home: Path, cli) -> None:
+    """New code since 1.0.0 (2024-01-10) was written after that day; whole-file items may be of any
+    age. Qwen2.5-Coder's cutoff (2024-01-31, replay/data/model_cutoffs.json) is later than the
+    older version's day, so none of the new code can be told newer than it."""
+    old = _write(tmp_path / "v1", {"src/Vault.sol": OLD, "CHANGELOG.md": "## 1.0.0 (2024-01-10)\n",
+                                   "package.json": '{"version": "1.0.0"}'})
+    new = _write(tmp_path / "v2", {"src/Vault.sol": NEW, "CHANGELOG.md": "## 2.0.0 (2025-06-01)\n## 1.0.0 (2024-01-10)\n",
+                                   "package.json": '{"version": "2.0.0"}'})
+    assert cli("corpus", "add", str(new), "--since", str(old)).returncode == 0
+
+    def evalgen(*args: str) -> dict:
+        out = tmp_path / "items.jsonl"
+        res = cli("evalgen", "v2", "-o", str(out), "--per-file", "4", "--json", "--db", str(tmp_path / "s.db"), *args)
+        assert res.returncode == 0, res.stderr
+        summary = json.loads(res.stdout)
+        assert len(out.read_bytes().splitlines()) == summary["n_items"]
+        return summary
+
+    kept = evalgen("--new-code-only", "--newer-than", "2024-01-09")
+    assert kept["n_items"] == 4 and kept["n_not_newer"] == 0 and kept["newer_than"]["date"] == "2024-01-09"
+    dropped = evalgen("--new-code-only", "--newer-than", "2024-01-10")
+    assert dropped["n_items"] == 0 and dropped["n_not_newer"] == 4
+    by_model = evalgen("--new-code-only", "--newer-than", "qwen2.5-coder-1.5b")
+    assert by_model["n_items"] == 0 and by_model["newer_than"] == {"date": "2024-01-31", "model": "Qwen2.5-Coder",
+                                                                  "source": by_model["newer_than"]["source"]}
+    whole_files = evalgen("--newer-than", "2000-01-01")
+    assert whole_files["n_items"] == 0 and whole_files["n_not_newer"] == 4  # a whole file may be of any age
+    res = cli("evalgen", "v2", "-o", str(tmp_path / "x.jsonl"), "--newer-than", "no-such-model")
+    assert res.returncode == 2 and "no known cutoff" in res.stderr

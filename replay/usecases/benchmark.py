@@ -21,13 +21,16 @@ __all__ = ["MODES", "EvalgenOptions", "add_corpus", "corpus_info", "evalgen", "l
 
 
 def evalgen(store: Store, corpora: Sequence[str], output: Path, opts: EvalgenOptions, exts: Sequence[str] = ("sol",),
-            workers: int = 1, warn: Say | None = None, new_code_only: bool = False) -> dict[str, Any]:
+            workers: int = 1, warn: Say | None = None, new_code_only: bool = False,
+            newer_than: str | None = None) -> dict[str, Any]:
     """Cut items from the files of `corpora` (folders, files or corpus names), write them to
     `output` as JSONL and add them to the store. Items of a stored corpus carry its version's
     date; `new_code_only` places middles only in the lines the corpus's version added since the
     older one it was made against (files without any are left out). Files that cannot be read
     go to the rejects file beside the output; files with fewer usable spots than asked are told
-    to `warn`. Returns the summary `--json` prints."""
+    to `warn`. `newer_than` (a date, or a model the cutoff table knows) keeps only the items whose
+    middle was written after it (replay.cutoffs.item_date: new code of a dated corpus); the rest
+    are counted, not written. Returns the summary `--json` prints."""
     from replay.corpus.evalgen import collect_files, generate, iter_jsonl
     from replay.corpus.sources import corpus_of, item_fields, resolve_corpus_arg
 
@@ -46,12 +49,21 @@ def evalgen(store: Store, corpora: Sequence[str], output: Path, opts: EvalgenOpt
     files, n_old = _dated(files, dating)
     if not files:
         raise UsageError(f"{corpora[0]}: no new code in any file")
+    bound = _newer_than(newer_than) if newer_than else None
     result = generate(files, opts, workers=workers)
+    items = result.items
+    if bound is not None:
+        from replay.cutoffs import item_date
+
+        items = [it for it in items if (day := item_date(it)) is not None and day > bound.date]
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("wb") as f:
-        f.writelines(iter_jsonl(result.items))
-    new, dup = store.add_items(result.items)
+        f.writelines(iter_jsonl(items))
+    new, dup = store.add_items(items)
     summary = result.summary(opts)
+    if bound is not None:
+        summary.update(n_items=len(items), n_not_newer=len(result.items) - len(items),
+                       newer_than={"date": bound.date.isoformat(), "model": bound.model, "source": bound.source})
     for s in summary["short"]:  # type: ignore[union-attr]
         if warn is not None:
             warn(f"{s['file']}: only {s['got']} usable spots of {s['wanted']} wanted")
@@ -114,3 +126,15 @@ def list_corpora() -> list[dict[str, Any]]:
     from replay.corpus import sources
 
     return [corpus_info(c) for c in sources.list_corpora()]
+
+
+def _newer_than(spec: str) -> Any:
+    """`--newer-than`: a date (YYYY-MM-DD) or a model whose training-data cutoff the table knows."""
+    from replay.cutoffs import find_cutoff
+
+    if spec[:4].isdigit():
+        return find_cutoff([], spec)
+    found = find_cutoff([spec])
+    if found is None:
+        raise UsageError(f"--newer-than {spec!r}: not a date, and no known cutoff for that model (give the date)")
+    return found
