@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,8 @@ from pathlib import Path
 import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.conftest import free_port, wait_listening  # noqa: E402 - the suite's loopback helpers
 
 UPSTREAM = """
 import sys, time
@@ -39,23 +40,6 @@ with up:
     print(up.url, flush=True)
     sys.stdin.read()
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait(port: int) -> None:
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"nothing listens on {port}")
 
 
 async def _one(session: aiohttp.ClientSession, url: str, body: bytes) -> tuple[float, float]:
@@ -107,13 +91,13 @@ def main() -> None:
                                                                   first_byte=args.first_byte, slots=args.slots)],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     upstream = up.stdout.readline().strip()  # type: ignore[union-attr]
-    port = _free_port()
+    port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proxy = subprocess.Popen([sys.executable, "-m", "replay", "proxy", "--upstream", upstream, "--listen", f"127.0.0.1:{port}",
                                   "--db", str(Path(tmp) / "bench.db")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                  env={**os.environ, "FIMREPLAY_HOME": tmp}, cwd=ROOT)
         try:
-            _wait(port)
+            wait_listening(port)
             rows = []
             for stream in (False, True):
                 for concurrency in (1, 32):

@@ -5,8 +5,10 @@ FIMREPLAY_HOME points at a throw-away folder, FIMREPLAY_CACHE at the asset cache
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import platformdirs
@@ -39,6 +41,25 @@ def run_cli(*args: str, env: dict[str, str] | None = None, input: str | None = N
 def cli(home: Path):
     """`cli("import", path, "--json")` -> CompletedProcess, with the test's own home and store."""
     return run_cli
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (for a server a test starts)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_listening(port: int, timeout: float = 30) -> None:
+    """Return once something accepts connections on the loopback `port`; fail after `timeout` s."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"nothing listens on {port}")
 
 
 def refuse_folders(monkeypatch: pytest.MonkeyPatch, suffix: str) -> None:

@@ -4,7 +4,6 @@ greedy text for the same prompt. Short generations keep this fast on 2 cores."""
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from replay.backends.llamacpp import LlamaCppBackend
 from replay.backends.models import ModelRef, resolve_model
 from replay.backends.openai_compat import OpenAICompatBackend
 from replay.records import RenderedPrompt
+from tests.conftest import free_port
 
 PROMPT = RenderedPrompt(profile="standard", family="qwen2.5-coder",
                         text="<|fim_prefix|>def fibonacci(n):\n    <|fim_suffix|>\n    return a\n<|fim_middle|>",
@@ -43,12 +43,6 @@ def engine(ref: ModelRef) -> Iterator[LlamaCppBackend]:
     backend = LlamaCppBackend(ref, ctx=1024, n_threads=1)
     yield backend
     backend.close()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

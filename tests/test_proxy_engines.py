@@ -11,7 +11,6 @@ cannot run here: the agent's upstream is the stub Tabby server of tests/tabby_ag
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ import pytest
 
 from replay.assets import DEMO_MODEL, asset_path
 from replay.records import Segments
+from tests.conftest import free_port
 from tests.proxy_helpers import captures, running_proxy
 from tests.tabby_agent_lsp import tabby_agent
 
@@ -33,9 +33,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def llama_server() -> Iterator[str]:
     gguf = asset_path(DEMO_MODEL.name)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
                              "--port", str(port), "--n_ctx", "1024", "--n_threads", "2", "--seed", "0"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,20 +16,15 @@ from pathlib import Path
 import httpx
 
 from replay.store import Store
+from tests.conftest import free_port, wait_listening
 from tests.proxy_helpers import captures, running_proxy
 from tests.proxy_upstream import Behaviour, ShapeUpstream
 
 STREAM = {"model": "m", "prompt": "def f(", "max_tokens": 8, "stream": True}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_upstream_down_gives_502_with_one_line_and_is_recorded(tmp_path: Path) -> None:
-    dead = f"http://127.0.0.1:{_free_port()}"
+    dead = f"http://127.0.0.1:{free_port()}"
     with running_proxy(tmp_path / "s.db", dead) as proxy:
         r = httpx.post(f"http://{proxy.address}/v1/completions", json=STREAM)
     assert r.status_code == 502 and r.text.count("\n") == 1 and "unreachable" in r.text
@@ -127,13 +121,13 @@ def test_no_secret_reaches_the_store_the_log_or_the_listing(tmp_path: Path) -> N
     (WAL included), from the proxy's output, and from `captures --json --full`; the key of the
     Authorization header is kept out wherever the client repeats it (here its User-Agent)."""
     db = tmp_path / "s.db"
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "FIMREPLAY_HOME": str(tmp_path / "home")}
     with ShapeUpstream() as up:
         proc = subprocess.Popen([sys.executable, "-m", "replay", "proxy", "--upstream", up.url, "--listen", f"127.0.0.1:{port}",
                                  "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
         try:
-            _wait_listening(port)
+            wait_listening(port)
             headers = {"Authorization": f"Bearer {SECRETS[0]}", "X-Api-Key": SECRETS[2], "Cookie": SECRETS[3],
                        "User-Agent": f"Continue/1.0.0 (key {SECRETS[0]})"}
             for route, body in (("/v1/completions", {**STREAM, "api_key": SECRETS[1]}),
@@ -153,25 +147,14 @@ def test_no_secret_reaches_the_store_the_log_or_the_listing(tmp_path: Path) -> N
     assert "recorded 2 captures" in err
 
 
-def _wait_listening(port: int, timeout: float = 30) -> None:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise AssertionError(f"the proxy did not listen on {port}")
-
-
 def test_sigterm_loses_no_finished_exchange(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    port = _free_port()
+    port = free_port()
     with ShapeUpstream() as up:
         proc = subprocess.Popen([sys.executable, "-m", "replay", "proxy", "--upstream", up.url, "--listen", f"127.0.0.1:{port}",
                                  "--db", str(db), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "FIMREPLAY_HOME": str(tmp_path / "home")})
-        _wait_listening(port)
+        wait_listening(port)
         with httpx.Client() as client:
             for i in range(40):
                 assert client.post(f"http://127.0.0.1:{port}/v1/completions", json={**STREAM, "prompt": str(i)}).status_code == 200

@@ -5,13 +5,13 @@ client)."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
 
 import httpx
 import pytest
 
 from replay.usecases.proxy import ProxyOptions
+from tests.conftest import free_port
 from tests.proxy_upstream import ShapeUpstream
 from tests.test_tui_captures import SIZE, table_of
 from tests.tui_data import make_store
@@ -20,14 +20,8 @@ from tui.app import create_app
 pytestmark = pytest.mark.anyio
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 async def test_captures_arrive_live_through_the_tui_proxy(tmp_path) -> None:
-    port = _free_port()
+    port = free_port()
     with ShapeUpstream() as up, make_store(tmp_path / "s.db", 3) as store:
         app = create_app(store=store, poll_interval=0.05, proxy=ProxyOptions(up.url, f"127.0.0.1:{port}"))
         async with app.run_test(size=SIZE) as pilot:
