@@ -173,3 +173,41 @@ def test_an_older_version_dated_after_the_newer_one_is_noted() -> None:
     sources._check_order(manifest)
     assert manifest["published"]["notes"] == [
         "npm:solady@0.1.4 is dated 2026-04-01 (registry), after this version: a registry mirror's times? give --date"]
+
+
+# `npm view @openzeppelin/contracts time --json` on this machine, the versions around 5.x: the
+# mirror copied 36 of the package's 83 versions on 2024-12-07; OpenZeppelin's CHANGELOG dates
+# 5.0.2 (and its 4.9.6 backport) 2024-02-29 and 5.1.0 2024-10-17.
+OZ_TIMES = {
+    "created": "2024-12-07T07:50:02.113000+00:00", "modified": "2025-10-02T10:11:12.000000+00:00",
+    "4.9.5": "2024-12-07T08:04:01.301000+00:00", "4.9.6": "2024-12-07T08:04:17.003000+00:00",
+    "5.0.0": "2024-12-07T08:03:26.922000+00:00", "5.0.1": "2024-12-07T08:02:58.612000+00:00",
+    "5.0.2": "2024-12-07T08:02:34.046000+00:00", "5.1.0-rc.0": "2024-12-07T08:18:40.120000+00:00",
+    "5.1.0": "2024-12-07T08:19:11.752000+00:00", "5.2.0": "2024-12-13T11:20:31.500000+00:00",
+}
+
+
+def test_a_day_the_mirror_gave_many_versions_dates_none_of_them() -> None:
+    registry = dates.registry_days(OZ_TIMES)
+    assert dates.same_day(registry, "5.2.0") == []
+    assert dates.same_day(registry, "5.0.2") == ["4.9.5", "4.9.6", "5.0.0", "5.0.1", "5.0.2", "5.1.0"]  # not the rc
+    got = dates.published("5.0.2", registry=registry)
+    assert (got["date"], got["source"]) == (None, None) and got["dates"] == {"registry": "2024-12-07"}
+    assert got["notes"] == ["registry dates 6 versions on 2024-12-07 (4.9.5, 4.9.6, 5.0.0, ...): a mirror's copy time,"
+                            " not the publication", "5.0.2: no trusted date (the registry's is a mirror's): give --date"]
+    user = dates.published("5.0.2", user="2024-02-29", registry=registry)
+    assert (user["date"], user["source"]) == ("2024-02-29", "user")
+    assert "registry says 2024-12-07, user says 2024-02-29: user kept" in user["notes"]
+    assert (dates.published("5.2.0", registry=registry)["date"]) == "2024-12-13"
+    # a mirror's bulk day picks no baseline for --since-date; one under the threshold still counts
+    known = dates.version_dates({}, registry)
+    assert known == {"5.2.0": ("2024-12-13", "registry")}  # the rc copied that day too
+    assert dates.newest_before(known, "2024-12-10", below="5.2.0") is None
+    two = {"4.9.6": "2024-02-29", "5.0.2": "2024-02-29", "5.1.0": "2024-10-17"}  # a backport on the same day
+    assert dates.same_day(two, "5.0.2") == [] and dates.published("5.0.2", registry=two)["date"] == "2024-02-29"
+
+
+def test_an_out_of_order_registry_date_alone_leaves_the_version_undated() -> None:
+    got = dates.published("4.17.20", registry=dates.registry_days(LODASH_TIMES))
+    assert got["date"] is None and got["dates"] == {"registry": "2024-11-22"}
+    assert got["notes"][-1] == "4.17.20: no trusted date (the registry's is a mirror's): give --date"

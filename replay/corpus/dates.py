@@ -9,7 +9,12 @@ Sources, in the order they are trusted:
 A registry mirror can report when it mirrored a version rather than when it was published (here
 lodash 4.17.20 is dated after 4.17.21), so the registry comes last: where it disagrees with the
 changelog by more than a day, the changelog's date stands and the disagreement is recorded, and
-a registry date later than the date of a higher version is flagged as a mirror's time.
+a registry date later than the date of a higher version is flagged as a mirror's time, and so is
+a day the registry gives to many versions at once (this machine's mirror dates 36 of the 83
+versions of @openzeppelin/contracts, 2.x to 5.1, on 2024-12-07: the day it copied them). A
+flagged registry date is kept among the dates seen but not used: with no other source the
+version is undated (`--date` dates it), since a copy time would make old code look newer than a
+model's training cutoff.
 
 Dates are calendar days (YYYY-MM-DD, UTC): what a changelog gives, and fine enough to compare
 with a model's training cutoff.
@@ -30,6 +35,9 @@ from replay.errors import UsageError
 SOURCES = ("user", "changelog", "git", "registry")  # most trusted first
 CHANGELOG_NAMES = re.compile(r"^(changelog|changes|history|releases)(\.(md|markdown|txt|rst))?$", re.I)
 _SLACK_DAYS = 1  # a release tagged late in the evening is published the next day (UTC)
+# Releases on one day: a major line and its backports (OpenZeppelin released 4.9.6 and 5.0.2 on
+# 2024-02-29) stay well under this; a mirror's bulk copy is far over it.
+MIRROR_BULK = 6
 
 _VERSION = r"v?(?P<version>\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)"
 _DATE = r"(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})"
@@ -124,6 +132,29 @@ def out_of_order(days: Mapping[str, str], version: str) -> list[str]:
                   key=version_key)
 
 
+def same_day(days: Mapping[str, str], version: str) -> list[str]:
+    """The released versions the registry dates on `version`'s day, when there are so many
+    (MIRROR_BULK or more) that the day is a mirror's bulk copy, not a publication; [] otherwise."""
+    mine = days.get(version)
+    if mine is None:
+        return []
+    shared = sorted((v for v, d in days.items() if d == mine and "-" not in v), key=version_key)
+    return shared if len(shared) >= MIRROR_BULK else []
+
+
+def mirror_notes(registry: Mapping[str, str], version: str) -> list[str]:
+    """Why the registry's date of `version` is a mirror's time rather than the publication."""
+    notes = []
+    later = out_of_order(registry, version)
+    if later:
+        notes.append(f"registry dates {version} after {', '.join(later[:3])}: a mirror's time, not the publication")
+    bulk = same_day(registry, version)
+    if bulk:
+        notes.append(f"registry dates {len(bulk)} versions on {registry[version]} ({', '.join(bulk[:3])}, ...):"
+                     " a mirror's copy time, not the publication")
+    return notes
+
+
 def _apart(a: str, b: str) -> int:
     return abs((dt.date.fromisoformat(a) - dt.date.fromisoformat(b)).days)
 
@@ -141,14 +172,13 @@ def published(version: str | None, *, user: str | None = None, changelog: Mappin
         days["git"] = git
     if version and registry and version in registry:
         days["registry"] = registry[version]
-    notes = []
-    if version and registry:
-        later = out_of_order(registry, version)
-        if later:
-            notes.append(f"registry dates {version} after {', '.join(later[:3])}: a mirror's time, not the publication")
-    source = next((s for s in SOURCES if s in days), None)
-    if source is None:
-        return {"date": None, "source": None, "dates": {}, "notes": notes}
+    notes = mirror_notes(registry, version) if version and registry else []
+    trusted = [s for s in SOURCES if s in days and not (s == "registry" and notes)]
+    if not trusted:
+        if days:
+            notes.append(f"{version}: no trusted date (the registry's is a mirror's): give --date")
+        return {"date": None, "source": None, "dates": days, "notes": notes}
+    source = trusted[0]
     chosen = days[source]
     for other, day in days.items():
         if other != source and _apart(day, chosen) > _SLACK_DAYS:
@@ -157,8 +187,9 @@ def published(version: str | None, *, user: str | None = None, changelog: Mappin
 
 
 def version_dates(changelog: Mapping[str, str], registry: Mapping[str, str]) -> dict[str, tuple[str, str]]:
-    """version -> (day, source) for every version either source knows, the changelog preferred."""
-    out = {v: (d, "registry") for v, d in registry.items()}
+    """version -> (day, source) for every version either source knows, the changelog preferred;
+    registry days shared by a mirror's bulk copy are left out (they date nothing)."""
+    out = {v: (d, "registry") for v, d in registry.items() if not same_day(registry, v)}
     out.update({v: (d, "changelog") for v, d in changelog.items()})
     return out
 
