@@ -106,6 +106,15 @@ def _parser(name: str) -> tree_sitter.Parser:
     return tree_sitter.Parser(grammar if isinstance(grammar, tree_sitter.Language) else tree_sitter.Language(grammar))
 
 
+def parser_or_none(name: str) -> tree_sitter.Parser | None:
+    """The tree-sitter parser CodeBLEU parses `name` with, or None without a grammar (no such
+    CodeBLEU language, or its grammar package not installed)."""
+    try:
+        return _parser(name)
+    except (KeyError, ImportError):
+        return None
+
+
 def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
     return Counter(zip(*(tokens[i:] for i in range(n)))) if len(tokens) >= n else Counter()
 

@@ -157,7 +157,9 @@ def judge(original: Errors, completed: Errors) -> float | None:
 
 def syntax_errors(text: str, language: str) -> int | None:
     """ERROR and MISSING nodes of a tree-sitter parse of `text`; None without a grammar."""
-    parser = _parser(language)
+    from replay.codebleu_engine import parser_or_none
+
+    parser = parser_or_none(language)
     if parser is None:
         return None
     count, stack = 0, [parser.parse(text.encode("utf-8", "surrogatepass")).root_node]
@@ -168,16 +170,6 @@ def syntax_errors(text: str, language: str) -> int | None:
         if node.has_error:
             stack.extend(node.children)
     return count
-
-
-def _parser(language: str) -> Any:
-    """The tree-sitter parser CodeBLEU parses `language` with, or None without a grammar."""
-    from replay.codebleu_engine import _parser as codebleu_parser
-
-    try:
-        return codebleu_parser(language)
-    except (KeyError, ImportError):  # no such CodeBLEU language; its grammar package not installed
-        return None
 
 
 @functools.lru_cache(maxsize=1)

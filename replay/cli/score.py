@@ -47,18 +47,21 @@ def _report_formats() -> tuple[str, ...]:
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--new-code-only", is_flag=True,
               help="Middles only in the lines the corpus added since its older version (corpus add --since).")
+@click.option("--code-only", is_flag=True,
+              help="Every middle holds code, not only comments (tree-sitter comment nodes; files of a language without a grammar are skipped).")
 @click.option("--newer-than", default=None, metavar="DATE|MODEL",
               help="Keep only items written after this day or this model's training-data cutoff (new code of a dated corpus).")
 @json_option
 @db_option
 def evalgen_cmd(corpora: tuple[str, ...], output: Path, exts: tuple[str, ...], per_file: int, mode: str, mask_lines: int,
                 min_middle: int, max_middle: int, chars_per_token: float, chunk_tokens: int, seed: int, workers: int,
-                new_code_only: bool, newer_than: str | None, as_json: bool, store: Store) -> None:
+                new_code_only: bool, code_only: bool, newer_than: str | None, as_json: bool, store: Store) -> None:
     """Benchmark items (prefix, middle, suffix) from raw code: folders, files or corpus names."""
     from replay.usecases.benchmark import EvalgenOptions, evalgen
 
     opts = EvalgenOptions(per_file=per_file, mode=mode, lines=mask_lines, min_middle=min_middle,  # type: ignore[arg-type]
-                          max_middle=max_middle, chars_per_token=chars_per_token, chunk_tokens=chunk_tokens, seed=seed)
+                          max_middle=max_middle, chars_per_token=chars_per_token, chunk_tokens=chunk_tokens, seed=seed,
+                          code_only=code_only)
     s = evalgen(store, corpora, output, opts, exts, workers, warn=warn, new_code_only=new_code_only, newer_than=newer_than)
     if as_json:
         emit_json(s)

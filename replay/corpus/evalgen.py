@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from replay.corpus import spots as _spots
+from replay.corpus.comments import comment_mask
 from replay.corpus.newcode import LineRanges, char_ranges
 from replay.corpus.lines import split_lines
 from replay.records import FimItem
@@ -66,6 +67,7 @@ class EvalgenOptions:
     seed: int = 42
     min_lines: int = 3
     min_chars: int = 10
+    code_only: bool = False  # every middle holds code, not only comments (replay.corpus.comments)
 
     @property
     def chunk_chars(self) -> int:
@@ -139,7 +141,7 @@ def items_for_text(text: str, rel: str, opts: EvalgenOptions, allowed: LineRange
 
     `allowed`: the line ranges a middle must lie in (new code only); `stamp`: FimItem fields
     every item of the file carries (its version's date, new code and since when)."""
-    return _build(text, rel, opts, _plan(text, opts, allowed), stamp or {})
+    return _build(text, rel, opts, _plan(text, opts, allowed, language_of(rel)), stamp or {})
 
 
 class _Plan(NamedTuple):
@@ -152,17 +154,23 @@ class _Plan(NamedTuple):
     picks: list[tuple[int, int, int, int]]
 
 
-def _plan(text: str, opts: EvalgenOptions, allowed: LineRanges | None) -> _Plan:
+def _plan(text: str, opts: EvalgenOptions, allowed: LineRanges | None, language: str | None) -> _Plan:
     if len(text) < opts.min_chars or len(text.splitlines()) < opts.min_lines:  # the seed counts with splitlines()
         return _Plan(f"tiny (fewer than {opts.min_lines} lines or {opts.min_chars} characters)", 0, "", [])
+    comments = None
+    if opts.code_only:
+        comments = comment_mask(text, language) if language else None
+        if comments is None:
+            return _Plan(f"no {language or 'known'} grammar to tell comments from code (--code-only)", 0, "", [])
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     chunks = chunk_text(text, opts.chunk_chars)
     inside = None if allowed is None else char_ranges(text, allowed)
     spots: _spots.LineSpots | _spots.SpanSpots
     if opts.mode == "line":
-        spots = _spots.LineSpots(chunks, opts.lines, inside)
+        code = None if comments is None else _spots.code_before(text, comments)
+        spots = _spots.LineSpots(chunks, opts.lines, inside, code)
     else:
-        spots = _spots.SpanSpots(text, chunks, opts.min_middle, opts.max_middle, inside)
+        spots = _spots.SpanSpots(text, chunks, opts.min_middle, opts.max_middle, inside, comments)
     rng = random.Random(stable_int(opts.seed, digest))
     picks = []
     for index in rng.sample(range(spots.count), min(opts.per_file, spots.count)):
@@ -271,7 +279,7 @@ def _file_job(job: tuple[Path, EvalgenOptions, LineRanges | None]) -> tuple[str 
     except (OSError, UnicodeDecodeError) as exc:
         return None, "", _Plan(f"unreadable: {exc}", 0, "", [])
     key = hashlib.sha256(_squeeze(text).encode("utf-8", "surrogatepass")).hexdigest()
-    return key, text, _plan(text, opts, allowed)
+    return key, text, _plan(text, opts, allowed, language_of(path.name))
 
 
 def iter_jsonl(items: Iterable[FimItem]) -> Iterator[bytes]:

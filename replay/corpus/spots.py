@@ -25,9 +25,11 @@ Ranges = Sequence[tuple[int, int]]
 
 class LineSpots:
     """Line mode: the first masked line i of a chunk obeys 1 <= i, i + n <= len(lines) - 1 (the
-    prefix and the suffix keep at least one line), and line i is not blank (the seed's rule)."""
+    prefix and the suffix keep at least one line), and line i is not blank (the seed's rule).
+    `code` (prefix counts of code characters, code_before): the masked lines must hold code."""
 
-    def __init__(self, chunks: Sequence[tuple[int, str]], n: int, allowed: Ranges | None = None) -> None:
+    def __init__(self, chunks: Sequence[tuple[int, str]], n: int, allowed: Ranges | None = None,
+                 code: Any | None = None) -> None:
         self.n = n
         self.blocks: list[tuple[int, list[int], list[int]]] = []  # (chunk number, line offsets, usable first lines)
         self.bounds: list[int] = []
@@ -40,6 +42,8 @@ class LineSpots:
             starts = [i for i in range(1, len(lines) - n) if lines[i].strip()]
             if allowed is not None:
                 starts = [i for i in starts if _inside(allowed, offsets[i], offsets[i + n])]
+            if code is not None:  # the masked lines hold code, not only comments
+                starts = [i for i in starts if code[offsets[i + n]] > code[offsets[i]]]
             self.blocks.append((c, offsets, starts))
             total += len(starts)
             self.bounds.append(total)
@@ -56,7 +60,8 @@ class LineSpots:
 class SpanSpots:
     """Span mode: middle = chunk[s:e] with 1 <= s, e <= len - 1 (non-empty prefix and suffix),
     e - s >= min_middle, e - s <= max_middle (if set), and a non-whitespace character inside:
-    e > next_nonws[s], the first index >= s holding one. For each s the usable e form one
+    e > next_nonws[s], the first index >= s holding one (with `comments`, a mask of the comment
+    characters, one that is code: comments count as whitespace). For each s the usable e form one
     interval [lo, hi], so the count is a sum and spot number k is found by bisection.
 
     Computed with numpy over the whole file at once (positions are file offsets; each knows the
@@ -65,7 +70,7 @@ class SpanSpots:
     """
 
     def __init__(self, text: str, chunks: Sequence[tuple[int, str]], min_middle: int, max_middle: int,
-                 allowed: Ranges | None = None) -> None:
+                 allowed: Ranges | None = None, comments: Any | None = None) -> None:
         import numpy as np
 
         self.chunk_starts = [start for start, _ in chunks]
@@ -74,7 +79,8 @@ class SpanSpots:
         chunk_end = np.repeat(begins + np.array([len(c) for _, c in chunks], dtype=np.int64),
                               [len(c) for _, c in chunks])
         pos = np.arange(length, dtype=np.int64)
-        nonws_from = np.minimum.accumulate(np.where(_spaces(text), length, pos)[::-1])[::-1]
+        blank = _spaces(text) if comments is None else _spaces(text) | comments  # code only: comments are blank
+        nonws_from = np.minimum.accumulate(np.where(blank, length, pos)[::-1])[::-1]
         next_nonws = np.minimum(nonws_from, chunk_end)  # a chunk's own: its end when none is left in it
         lo = np.maximum(pos + max(1, min_middle), next_nonws + 1)
         hi = chunk_end - 1 if not max_middle else np.minimum(chunk_end - 1, pos + max_middle)
@@ -94,6 +100,14 @@ class SpanSpots:
         p = int(self.cumulative.searchsorted(index, side="right"))
         before = int(self.cumulative[p - 1]) if p else 0
         return bisect.bisect_right(self.chunk_starts, p) - 1, p, int(self.lo[p]) + (index - before)
+
+
+def code_before(text: str, comments: Any) -> Any:
+    """Prefix counts of code characters (neither whitespace nor inside a comment): entry i is
+    how many of text[:i] are code, so [a, b) holds code when entry b exceeds entry a."""
+    import numpy as np
+
+    return np.concatenate(([0], np.cumsum(~(_spaces(text) | comments), dtype=np.int64)))
 
 
 def _inside(allowed: Ranges, start: int, end: int) -> bool:
