@@ -36,17 +36,18 @@ sources) and are rendered with these rules as they stand.
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from typing import Any
 
 from replay.editors.continue_ import tokens as ct
-from replay.editors.continue_.langinfo import lang_info
+from replay.editors.continue_.langinfo import TYPESCRIPT, LangInfo, lang_info
+from replay.editors.continue_.ranking08 import rank_and_fill
 from replay.editors.continue_.releases import Era, profile_name
 from replay.editors.continue_.rules import Rules
 from replay.editors.continue_.route import DEFAULT_MAX_TOKENS, supports_fim
 from replay.editors.continue_.templates import COMMON_STOPS, STARCODER2_STOPS, Ctx, Template, render_template, template_for_model
 from replay.editors.continue_.uri import last_n_path_parts, plain_path, to_uri
-from replay.editors.js import js_trim, utf16
+from replay.editors.js import js_trim
 from replay.records import EditorInput, RenderedPrompt, Snippet
 
 LOCAL_PROVIDERS = frozenset({"ollama", "lmstudio", "llama.cpp", "llamafile", "text-gen-webui"})
@@ -54,21 +55,6 @@ SLIDING_WINDOW_SIZE = 500  # DEFAULT_AUTOCOMPLETE_OPTS.slidingWindowSize
 SLIDING_WINDOW_PREFIX_PERCENTAGE = 0.75
 MAX_SNIPPET_PERCENTAGE = 0.6
 MULTILINE_STOPS = ("\n\n", "\r\n\r\n")  # completionProvider.ts multilineStops
-# ranking.ts getSymbolsForSnippet: JavaScript's \s and the punctuation list
-_SYMBOL_SPLIT = re.compile(r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-                           r".,/#!$%^&*;:{}=\-_`~()\[\]]")
-
-
-def symbols(text: str) -> set[str]:
-    """getSymbolsForSnippet: the text split on whitespace and punctuation, without empties."""
-    return {s for s in (js_trim(p) for p in _SYMBOL_SPLIT.split(utf16(text))) if s}
-
-
-def jaccard(a: str, b: str) -> float:
-    """jaccardSimilarity: shared symbols over all distinct symbols (0 when there are none)."""
-    sa, sb = symbols(a), symbols(b)
-    union = len(sa | sb)
-    return len(sa & sb) / union if union else 0.0
 
 
 def _js_slice(text: str, start: float) -> str:
@@ -80,46 +66,41 @@ def _js_slice(text: str, start: float) -> str:
     return units[2 * i:].decode("utf-16-le", "surrogatepass")
 
 
-def rank_and_fill(snippets: list[Snippet], window: str, budget: float, model: str, era: Era) -> list[Snippet]:
-    """rankSnippets (scores; deduplicateSnippets groups by file in first-seen order) sorted by
-    ascending score, then fillPromptWithSnippets: keep each that still fits the budget."""
-    by_file: dict[str, list[Snippet]] = {}
-    for s in snippets:
-        by_file.setdefault(s.filepath, []).append(s)
-    scored = [(jaccard(s.content, window), s) for group in by_file.values() for s in group]
-    scored.sort(key=lambda p: p[0])  # stable, like Array.prototype.sort
-    kept, remaining = [], budget
-    for _, s in scored:
-        n = ct.count_tokens(s.content, model, era.multipliers)
-        if remaining - n >= 0:
-            remaining -= n
-            kept.append(s)
-    return kept
+def stop_list(template: Template | None, model: str, keywords: tuple[str, ...], era: Era) -> tuple[str, ...]:
+    """The stop list getTabCompletion builds inline (step 5; removed with the rewrite, 2024-10-30)."""
+    extra = (STARCODER2_STOPS if era.starcoder2_file_sep else STARCODER2_STOPS[:2]) if "starcoder2" in model.lower() else ()
+    words = tuple(f"\n{w}" for w in keywords) if era.newline_stop_words else keywords
+    return (template.stop if template else ()) + MULTILINE_STOPS + COMMON_STOPS + extra + words
 
 
-def stop_list(template: Template | None, model: str, keywords: tuple[str, ...]) -> tuple[str, ...]:
-    """The stop list getTabCompletion builds inline (removed with the rewrite, 2024-10-30)."""
-    extra = STARCODER2_STOPS if "starcoder2" in model.lower() else ()
-    return ((template.stop if template else ()) + MULTILINE_STOPS + COMMON_STOPS + extra
-            + tuple(f"\n{w}" for w in keywords))
+def language(filepath: str, era: Era) -> LangInfo:
+    """languageForFilepath (constructPrompt.ts) with the languages.ts of the release: before
+    cf4b557568 Python had no '\"\"\"#' stop word and .ipynb files fell back to TypeScript."""
+    lang = lang_info(to_uri(filepath), Rules())
+    if lang.name == "Python" and not era.ipynb_python:
+        if filepath.split(".")[-1] == "ipynb":
+            return TYPESCRIPT
+        return dataclasses.replace(lang, top_level_keywords=tuple(w for w in lang.top_level_keywords if w != '"""#'))
+    return lang
 
 
 def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, Any], cmodel: str) -> RenderedPrompt:
     """The prompt of a pre-rewrite release (the steps of the module docstring). `opts` are the
     merged options, `cmodel` the name Continue counts tokens with."""
-    if era.local_budget and "maxPromptTokens" not in inp.options and opts.get("provider") in LOCAL_PROVIDERS:
+    user_budget = era.local_budget_user and inp.options.get("maxPromptTokens")
+    if era.local_budget and not user_budget and opts.get("provider") in LOCAL_PROVIDERS:
         opts = {**opts, "maxPromptTokens": 500}
     workspace = plain_path(inp.workspace) if inp.workspace else None
     filepath = plain_path(inp.filepath or "Untitled.txt", workspace)
-    lang = lang_info(to_uri(filepath), Rules())
+    lang = language(filepath, era)
     mpt = opts["maxPromptTokens"]
     prefix = ct.prune_lines_from_top(inp.prefix, mpt * opts["prefixPercentage"], cmodel, per_line=False, multipliers=False)
     max_suffix = min(mpt - ct.count_tokens(prefix, cmodel, False), opts["maxSuffixPercentage"] * mpt)
     suffix = ct.prune_lines_from_bottom(inp.suffix, max_suffix, cmodel, per_line=False, multipliers=False)
 
     snippets: list[Snippet] = []
-    if opts.get("useOtherFiles", True):
-        extras = [Snippet(filepath=plain_path(s.filepath, workspace), content=s.content, kind=s.kind) for s in inp.snippets]
+    if opts.get("useOtherFiles", era.other_files):
+        extras = [Snippet(filepath=plain_path(s.filepath, workspace), content=s.content, kind=s.kind, lines=s.lines) for s in inp.snippets]
         if opts.get("onlyMyCode", True):
             extras = [s for s in extras if workspace is not None and s.filepath.startswith(workspace)]
         window = (_js_slice(inp.prefix, -SLIDING_WINDOW_SIZE * SLIDING_WINDOW_PREFIX_PERCENTAGE)
@@ -142,11 +123,12 @@ def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, A
             prefix = f"{lang.comment} {last_n_path_parts(filepath, 2)}\n{prefix}"
     prompt = render_template(body if tpl is None else tpl, prefix, suffix, ctx)
 
-    route = "fim" if supports_fim(opts.get("provider"), model, opts) else ("chat" if tpl is not None and tpl.chat else "raw")
+    fim = era.fim_route and supports_fim(opts.get("provider"), model, opts)
+    route = "fim" if fim else ("chat" if tpl is not None and tpl.chat else "raw")
     max_tokens = opts.get("maxTokens", DEFAULT_MAX_TOKENS)
     return RenderedPrompt(
         profile=profile_name(era), family=tpl.family if tpl else "custom", text=prompt, prefix_sent=prefix,
-        suffix_sent=suffix, route=route, stop=stop_list(tpl, model, lang.top_level_keywords),
+        suffix_sent=suffix, route=route, stop=stop_list(tpl, model, lang.top_level_keywords, era),
         max_new_tokens=int(max_tokens), item_id=inp.item_id, logged_prompt=prompt,
     )
 

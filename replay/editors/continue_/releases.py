@@ -61,8 +61,17 @@ class Era:
     plain_qwen: bool = True  # "qwen" names get stableCodeFimTemplate (ca884b8212, 2024-06-21)
     hole_filler_4th: bool = False  # holeFillerTemplate's example "The 4th {{FILL_HERE}} is Jupiter."
     local_budget: bool = True  # pre-rewrite: local providers get maxPromptTokens 500 (53b61288ec)
+    local_budget_user: bool = True  # ... unless the user set maxPromptTokens (aa18568c60; before, always 500)
     blank_file_header: bool = True  # pre-rewrite: a blank file gets a path comment (7ecbcad37b)
     gpt_template: bool = False  # gpt/davinci/claude got gptAutocompleteTemplate (until 57ca9f1dd7)
+    other_files: bool = True  # pre-rewrite: parameters.ts useOtherFiles default (false until 57ca9f1dd7)
+    newline_stop_words: bool = True  # pre-rewrite: language stop words sent as "\n" + word (57ca9f1dd7)
+    fim_route: bool = True  # completionProvider.ts calls llm.streamFim when llm.supportsFim() (d5b5e1ac43)
+    starcoder2_file_sep: bool = True  # pre-rewrite: STARCODER2_T_ARTIFACTS has "<file_sep>" (cf4b557568)
+    ipynb_python: bool = True  # pre-rewrite: languages.ts Python stops at '"""#', .ipynb is Python (cf4b557568)
+    # templating/filtering.ts getSnippets: a snippet that does not fit is skipped (not the end of
+    # its group) and a code snippet of a file already taken is dropped (398730364f)
+    snippet_dedup: bool = True
     # (template variable name, its stop list) where the release's list differs from the newest
     stops: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
@@ -79,18 +88,28 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
                                          "llama_counted": "aya grok moonshot kimi mercury glm nova codestral o1",
                                          "codegeex_template": False, "plain_qwen": False, "local_budget": False,
                                          "blank_file_header": False, "gpt_template": True,
+                                         "other_files": False, "newline_stop_words": False, "fim_route": False,
+                                         "starcoder2_file_sep": False, "ipynb_python": False, "snippet_dedup": False,
+                                         "local_budget_user": False,
                                          "stops": (("deepseekFimTemplate", _DEEPSEEK_4), ("stableCodeFimTemplate", _STABLE_4))}),
+    ("2024-05-03", "cf4b557568 completionProvider.ts: starcoder2 stops at <file_sep>; languages.ts: Python "
+                   "stops at \"\"\"#, .ipynb is Python", {"starcoder2_file_sep": True, "ipynb_python": True}),
     ("2024-05-08", "57ca9f1dd7 templates.ts: holeFillerTemplate for gpt/davinci-002/claude; deepseek stops "
-                   "<｜end▁of▁sentence｜>", {"gpt_template": False, "hole_filler_4th": True,
+                   "<｜end▁of▁sentence｜>; parameters.ts: useOtherFiles on; completionProvider.ts: language stop "
+                   "words as \"\\n\" + word", {"gpt_template": False, "hole_filler_4th": True, "other_files": True,
+                                               "newline_stop_words": True,
                                                "stops": (("stableCodeFimTemplate", _STABLE_4),)}),
     ("2024-05-23", "5c4e5124c8 core/llm/index.ts: FIM route logged as prefix<FIM>suffix", {"fim_log": "<FIM>"}),
     ("2024-05-24", "08dc5db183 core/util/parameters.ts: maxPromptTokens 1024", {"max_prompt_tokens": 1024}),
     ("2024-05-24", "53b61288ec completionProvider.ts: local providers get maxPromptTokens 500", {"local_budget": True}),
+    ("2024-05-29", "d5b5e1ac43 completionProvider.ts: FIM route (llm.supportsFim -> streamFim)", {"fim_route": True}),
     ("2024-05-29", "58691db662 llm/autodetect.ts: codestral counted with tiktoken",
      {"llama_counted": "aya grok moonshot kimi mercury glm nova o1"}),
     ("2024-05-30", "e65b002d71 templates.ts: codestralFimTemplate", {"codestral": "fim"}),
     ("2024-06-02", "83731642aa templates.ts: codestralMultifileFimTemplate", {"codestral": "plain"}),
     ("2024-06-05", "7ecbcad37b completionProvider.ts: blank-file path comment", {"blank_file_header": True}),
+    ("2024-06-06", "aa18568c60 completionProvider.ts: the user's maxPromptTokens wins over the local 500",
+     {"local_budget_user": True}),
     ("2024-06-11", "5935206091 templates.ts: hole filler example 'The 5th ... planet from the Sun'", {"hole_filler_4th": False}),
     ("2024-06-21", "ca884b8212 templates.ts: qwen names get stableCodeFimTemplate, which stops at <file_sep>",
      {"plain_qwen": True, "stops": (("stableCodeFimTemplate", _STABLE_5),)}),
@@ -116,6 +135,8 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("2025-04-28", "73695f9996 llm/autodetect.ts: mercury counted with tiktoken", {"llama_counted": "aya kimi glm nova o1"}),
     ("2025-04-29", "dc6827aca4 AutocompleteTemplate.ts: mercury prefix gets <|fim_prefix|>", {"mercury_fim_prefix": True}),
     ("2025-05-11", "ea3bf046a1 AutocompleteTemplate.ts: seed-coder", {"seed_coder": True}),
+    ("2025-06-09", "398730364f templating/filtering.ts: snippets that do not fit are skipped; one code snippet "
+                   "per file", {"snippet_dedup": True}),
     ("2025-06-14", "fbd0a9da51 llm/autodetect.ts: aya counted with tiktoken", {"llama_counted": "kimi glm nova o1"}),
     ("2025-07-02", "faed694877 llm/autodetect.ts: o-series names counted with tiktoken", {"llama_counted": "kimi glm nova"}),
     ("2025-07-04", "15a61ba8b8 llm/autodetect.ts: nova counted with tiktoken", {"llama_counted": "kimi glm"}),
@@ -147,7 +168,8 @@ ERAS = _build_eras()
 _RELEASES_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "continue_releases.json"
 _FLAGS = ("include_clipboard", "empty_suffix_newline", "per_line_pruning", "context_reprune", "multipliers",
           "granite3_hole_filler", "mercury", "seed_coder", "granite4", "unique_path_objects", "mercury_fim_prefix", "pre_rewrite", "codegeex_template", "plain_qwen", "hole_filler_4th", "local_budget",
-          "blank_file_header", "gpt_template")
+          "blank_file_header", "gpt_template", "other_files", "newline_stop_words", "fim_route", "starcoder2_file_sep",
+          "ipynb_python", "snippet_dedup", "local_budget_user")
 
 
 @functools.lru_cache(maxsize=1)
