@@ -1,37 +1,40 @@
-"""Continue's autocomplete prompt before the pipeline rewrite (releases up to 0.8.56 / 0.9.226,
-2024-05-24..2024-10-30): a different pipeline, not a patch on the newer one.
+"""Continue's autocomplete prompt before the pipeline rewrite (releases 0.8.24..0.8.56 /
+0.9.119..0.9.226 / JetBrains 0.0.43..0.0.80, 2024-04-12..2024-10-30): a different pipeline, not
+a patch on the newer one. The core refactor of 2024-05-24 (53b61288ec, in 08dc5db183: 0.8.30 /
+0.9.143) kept these steps; the rules that changed inside this era are Era flags, each with its
+commit in releases.py.
 
 Source, at the release tags (continuedev/continue): core/autocomplete/completionProvider.ts
 (provideInlineCompletionItems, getTabCompletion, formatExternalSnippet, the inline stop list),
 core/autocomplete/constructPrompt.ts (constructAutocompletePrompt), core/autocomplete/ranking.ts
-(rankSnippets, deduplicateSnippets, fillPromptWithSnippets), core/autocomplete/templates.ts,
-core/autocomplete/languages.ts, core/util/index.ts (getBasename, getLastNPathParts), and
-core/util/parameters.ts (DEFAULT_AUTOCOMPLETE_OPTS).
+(ranking08.py), core/autocomplete/templates.ts, core/autocomplete/languages.ts, core/util/index.ts
+(getBasename, getLastNPathParts), and core/util/parameters.ts (DEFAULT_AUTOCOMPLETE_OPTS).
 
-1. A local provider (ollama, lmstudio, llama.cpp, llamafile, text-gen-webui) gets
-   maxPromptTokens 500 unless the user set it (provideInlineCompletionItems).
+1. From 0.8.30 (53b61288ec) a local provider (ollama, lmstudio, llama.cpp, llamafile,
+   text-gen-webui) gets maxPromptTokens 500 (provideInlineCompletionItems); from 0.8.40
+   (aa18568c60) only when the user did not set it. Before 0.8.30, 500 was everyone's default.
 2. prefix/suffix pruned as later (whole lines, whole-text counts), without the per-line counts.
-3. Snippets (useOtherFiles, default on): those outside the workspace are dropped (onlyMyCode);
-   blank ones and ones inside the pruned prefix + suffix too; each is scored by Jaccard
-   similarity of its symbols with the window around the cursor (the last 375 UTF-16 units of the
-   whole prefix + the whole suffix after its first 125), snippets of one file merged,
-   sorted by ascending score, and kept in that order while they fit maxPromptTokens x 0.6
-   (fillPromptWithSnippets; the range removal and score threshold computed before it are
-   discarded by Continue itself).
+3. Snippets, when useOtherFiles is on (the default from 0.8.27, 57ca9f1dd7; off before, so no
+   snippet reaches the prompt): those outside the workspace are dropped (onlyMyCode); blank ones
+   and ones inside the pruned prefix + suffix too; then ranked, merged by line range and fitted
+   to maxPromptTokens x 0.6 (ranking08.py; the range removal and score threshold computed
+   before it are discarded by Continue itself). The input's snippets stand for every source the
+   release had (LSP definitions, and before 0.8.27 the recently edited ranges and the sliding
+   window over recently edited files).
 4. Templates whose text is a Handlebars string get the snippets as comments (`// Path: name`,
    each line commented, a lone comment line) joined by "\\n", then "\\n\\n" and the prefix; with
-   no snippets and a blank file, `// <last two path parts>`. Function templates receive the raw
-   prefix and the snippets.
+   no snippets and a blank file, `// <last two path parts>` (from 7ecbcad37b). Function
+   templates receive the raw prefix and the snippets.
 5. Stop words built inline: the template's, "\\n\\n", "\\r\\n\\r\\n", the common ones, the
-   starcoder2 t-artifacts, then "\\n" + each top-level keyword of the language.
+   starcoder2 t-artifacts ("<file_sep>" among them from cf4b557568), then each top-level keyword
+   of the language, after a "\\n" from 57ca9f1dd7 (bare before: a completion stopped at the
+   word anywhere). Python's '\"\"\"#' and .ipynb as Python date from cf4b557568.
+6. The rendered template is sent with `raw: true`; only from 0.8.33 (d5b5e1ac43) does a provider
+   whose supportsFim() is true get prefix and suffix instead.
 
-Paths are plain file system paths in these releases (`document.uri.fsPath`). Snippets carry no
-line range here: snippets of one file are taken as not overlapping, in the order given.
-
-Checked against the code of 0.8.35 and later; the releases before the core refactor of
-2024-05-24 (53b61288ec: 0.8.24..0.8.29, 0.9.119..0.9.142, JetBrains 0.0.43..0.0.4x) differ in
-more than is modelled (no FIM route, stop words without the leading newline, other snippet
-sources) and are rendered with these rules as they stand.
+Paths are plain file system paths in these releases (`document.uri.fsPath`). Not modelled: the
+one-time warning that fails the first request of a gpt/claude model (0.8.25..0.8.26) or of a
+"mistral"/"instruct" one (from 0.8.27): a replay renders the requests after it.
 """
 
 from __future__ import annotations

@@ -69,8 +69,8 @@ class Era:
     fim_route: bool = True  # completionProvider.ts calls llm.streamFim when llm.supportsFim() (d5b5e1ac43)
     starcoder2_file_sep: bool = True  # pre-rewrite: STARCODER2_T_ARTIFACTS has "<file_sep>" (cf4b557568)
     ipynb_python: bool = True  # pre-rewrite: languages.ts Python stops at '"""#', .ipynb is Python (cf4b557568)
-    # templating/filtering.ts getSnippets: a snippet that does not fit is skipped (not the end of
-    # its group) and a code snippet of a file already taken is dropped (398730364f)
+    # templating/filtering.ts getSnippets: the recently-opened-files group (0a632b5401) and one
+    # code snippet per file across groups (398730364f)
     snippet_dedup: bool = True
     # (template variable name, its stop list) where the release's list differs from the newest
     stops: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -135,8 +135,8 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("2025-04-28", "73695f9996 llm/autodetect.ts: mercury counted with tiktoken", {"llama_counted": "aya kimi glm nova o1"}),
     ("2025-04-29", "dc6827aca4 AutocompleteTemplate.ts: mercury prefix gets <|fim_prefix|>", {"mercury_fim_prefix": True}),
     ("2025-05-11", "ea3bf046a1 AutocompleteTemplate.ts: seed-coder", {"seed_coder": True}),
-    ("2025-06-09", "398730364f templating/filtering.ts: snippets that do not fit are skipped; one code snippet "
-                   "per file", {"snippet_dedup": True}),
+    ("2025-06-09", "398730364f templating/filtering.ts: a code snippet of a file an earlier group gave is "
+                   "dropped; the recently opened files group (0a632b5401, 2025-06-04)", {"snippet_dedup": True}),
     ("2025-06-14", "fbd0a9da51 llm/autodetect.ts: aya counted with tiktoken", {"llama_counted": "kimi glm nova o1"}),
     ("2025-07-02", "faed694877 llm/autodetect.ts: o-series names counted with tiktoken", {"llama_counted": "kimi glm nova"}),
     ("2025-07-04", "15a61ba8b8 llm/autodetect.ts: nova counted with tiktoken", {"llama_counted": "kimi glm"}),
@@ -198,21 +198,48 @@ def _release_key(version: str) -> str | None:
     return None
 
 
+# Tab autocomplete is older than the table: releases up to 0.8.23 / 0.9.118 / JetBrains 0.0.42
+# built it in extensions/vscode/src/autocomplete (0.8.20) and read its defaults from
+# core/autocomplete/parameters.ts; the table starts where core/util/parameters.ts does.
+_TOO_OLD = ("Continue {version} predates the first release modelled ({first}, {day}): its tab autocomplete "
+            "(extensions/vscode/src/autocomplete, core/autocomplete/parameters.ts) is not modelled")
+
+
+def _older_than_table(version: str) -> str | None:
+    """The first release of the version's line (VS Code 0.8.x, 0.9.x, ...; JetBrains 0.0.x)
+    when the version is older than every release of that line in the table."""
+    m = re.fullmatch(r"v?(\d+)\.(\d+)\.(\d+)(?:-(vscode|jetbrains))?", version.strip())
+    if m is None:
+        return None
+    flavor = m.group(4) or "vscode"
+    wanted = tuple(int(n) for n in m.groups()[:3])
+    line = sorted(tuple(int(n) for n in k.removesuffix(f"-{flavor}").split(".")) for k in releases()
+                  if k.endswith(f"-{flavor}") and k.split(".")[:2] == version.strip().removeprefix("v").split(".")[:2])
+    if not line:
+        line = sorted(tuple(int(n) for n in k.removesuffix(f"-{flavor}").split(".")) for k in releases() if k.endswith(f"-{flavor}"))
+    first = line[0]
+    return f"{'.'.join(map(str, first))}-{flavor}" if wanted < first else None
+
+
 def era_for(version: str | None) -> Era:
     """The rules of a Continue release ("0.9.262", "v1.0.10-jetbrains") or of a date
-    (`YYYY-MM-DD`, or an ISO timestamp: the dated ranges of _ERA_CHANGES); None is the newest."""
+    (`YYYY-MM-DD`, or an ISO timestamp: the dated ranges of _ERA_CHANGES); None is the newest.
+    A release or day before the table (2024-04-12) is refused: its rules are not modelled."""
     if not version:
         return ERAS[-1]
     key = _release_key(version)
     if key is not None:
         return releases()[key]
+    first = _older_than_table(version)
+    if first is not None:
+        raise ContinueError(_TOO_OLD.format(version=version, first=first, day=releases()[first].since))
     try:
         day = dt.date.fromisoformat(version[:10])
     except ValueError:
         raise ContinueError(f"unknown Continue version {version!r}: give a release from v0.8.24 "
                             f"({len(releases())} known) or a date YYYY-MM-DD") from None
     if day < ERAS[0].since:
-        raise ContinueError(f"no Continue profile before {ERAS[0].since} (autocomplete defaults of parameters.ts), got {version}")
+        raise ContinueError(_TOO_OLD.format(version=version, first="0.8.24-vscode", day=ERAS[0].since))
     return [e for e in ERAS if e.since <= day][-1]
 
 
