@@ -18,17 +18,18 @@ handlebars 4.7.8, js-tiktoken 1.0.15, uri-js 4.4.1, llama-tokenizer-js 1.1.3 —
 counting tokenizer of the releases before 0.8.28, which bundled their own copy after) and run
 with node 20:
 
-- pre-rewrite tags (v0.8.24-vscode .. v0.9.200-vscode): a new `CompletionProvider` per case,
-  `provideInlineCompletionItems` with the file as `ide.readFile`, the snippets (with their
-  ranges) as `getDefinitionsFromLsp` results, config
+- pre-rewrite tags (v0.8.24-vscode .. v0.9.200-vscode, v0.0.43-jetbrains): a new
+  `CompletionProvider` per case, `provideInlineCompletionItems` with the file as
+  `ide.readFile`, the snippets (with their ranges) as `getDefinitionsFromLsp` results, config
   `{tabAutocompleteOptions: {useCache: false, debounceDelay: 0}}` and a recording LLM
   (`supportsFim()` false: prompt and stop of `streamComplete`; then true: prefix and suffix of
   `streamFim`, which releases before 0.8.33 never call); plain file paths, as VS Code's
-  `document.uri.fsPath`. Up to 0.8.29 web-tree-sitter does not load in the bundle
+  `document.uri.fsPath`. web-tree-sitter does not load in these bundles
   (`parser.setLanguage is not a function`): that only sets the multi-line decision, which these
-  releases do not use in the prompt or the stop list. The one-time "not trained for
-  tab-autocomplete" warning of 0.8.25..0.8.26 for gpt/claude models throws on the first such
-  request; the second run of the case records the prompt;
+  releases use in neither the prompt nor the stop list. The one-time "not trained for
+  tab-autocomplete" warning of 0.8.25..0.8.26 for gpt/claude models fails the first such
+  request (the error is logged, not thrown, by the driver of these tags); the second run of the
+  case records the prompt;
 - later tags: `HelperVars.create(input, DEFAULT_AUTOCOMPLETE_OPTS, model, ide)` then
   `renderPromptWithTokenLimit` (`renderPrompt` where it does not exist) with the snippets as
   rootPathSnippets (no ranges), `Math.random = () => 0.9999999` (the Fisher-Yates shuffle keeps
@@ -53,7 +54,8 @@ from replay.editors.continue_ import render
 from replay.records import EditorInput, Snippet
 
 GOLDEN = Path(__file__).parent / "data" / "continue_golden"
-RELEASES = ("v0.8.24-vscode", "v0.8.26-vscode", "v0.8.29-vscode", "v0.8.30-vscode", "v0.8.35-vscode", "v0.8.46-vscode", "v0.8.55-vscode", "v0.9.200-vscode", "v0.9.246-vscode", "v0.9.247-vscode",
+RELEASES = ("v0.8.24-vscode", "v0.0.43-jetbrains", "v0.9.125-vscode", "v0.8.26-vscode", "v0.8.29-vscode", "v0.8.30-vscode",
+            "v0.8.35-vscode", "v0.8.46-vscode", "v0.8.55-vscode", "v0.9.200-vscode", "v0.9.246-vscode", "v0.9.247-vscode",
             "v0.0.85-jetbrains", "v1.0.16-vscode", "v1.1.30-vscode", "v1.2.11-vscode", "v1.3.32-vscode", "v2.1.0-vscode")
 
 
