@@ -119,7 +119,7 @@ def test_merged_snippet_reaches_the_prompt() -> None:
     text = render(sol(first, second, provider="openai"), "starcoder2:3b", "0.8.55").text
     assert text.startswith("<fim_prefix>// Path: B.sol\n// contract B {\n//     function g() public {}\n"
                            "//     function g() public {}\n// }\n//\n\n")
-    assert render(sol(first, second, provider="openai"), "starcoder2:3b", "0.9.227").text.count("Path: contracts/B.sol") == 2
+    assert render(sol(first, second, provider="openai"), "starcoder2:3b", "0.9.235").text.count("Path: contracts/B.sol") == 2
 
 
 def test_one_code_snippet_per_file_from_1_1_48() -> None:
@@ -146,3 +146,28 @@ def test_render_input_carries_snippet_ranges() -> None:
         line["snippets"][0]["lines"] = bad
         with pytest.raises(BadInputLine, match=r"snippets\[0\]\.lines"):
             parse_line(json.dumps(line))
+
+
+def test_first_rewrite_ranks_snippets_and_keeps_the_sent_prefix_bare_until_51e1c4216b() -> None:
+    """0.9.231: constructPrompt.ts ranks and merges the snippets as before the rewrite; their
+    `// Path: <basename>` comments go into the Handlebars prompt only, the FIM prefix stays bare.
+    0.9.232 (51e1c4216b): comments + "// <last two path parts>" before the prefix sent too.
+    0.9.235 (fec4b21f7b): formatSnippets' header of the newer pipeline."""
+    inp = sol(B_SOL, provider="openai")
+    old, mid, new = (render(inp, "starcoder2:3b", v) for v in ("0.9.231", "0.9.232", "0.9.235"))
+    header = "// Path: B.sol\n// contract B {\n//     function g() public {}\n// }\n//"
+    body = "    uint256 public value"
+    assert old.text.startswith(f"<fim_prefix>{header}\n\n{body}") and old.prefix_sent.startswith(body)
+    assert mid.prefix_sent.startswith(f"{header}\n\n// contracts/A.sol\n\n{body}")
+    assert new.prefix_sent.startswith("// Path: contracts/B.sol\n// contract B {")
+
+
+def test_snippet_share_is_half_the_budget_from_1adbd9a456() -> None:
+    """maxSnippetPercentage 0.6 until 0.9.231, 0.5 in 0.9.232..0.9.234 (1adbd9a456): a snippet
+    of 560 tokens fits 1024 x 0.6 but not 1024 x 0.5."""
+    big = Snippet(filepath="/ws/contracts/C.sol", content="".join(f"uint x{i};\n" for i in range(95)))
+    n = ct.count_tokens(big.content, "starcoder2:3b", False)
+    assert 512 < n <= 614
+    inp = sol(big, provider="openai")
+    assert "Path: C.sol" in render(inp, "starcoder2:3b", "0.9.231").text
+    assert "Path: C.sol" not in render(inp, "starcoder2:3b", "0.9.232").text

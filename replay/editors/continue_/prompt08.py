@@ -44,7 +44,7 @@ from typing import Any
 
 from replay.editors.continue_ import tokens as ct
 from replay.editors.continue_.langinfo import TYPESCRIPT, LangInfo, lang_info
-from replay.editors.continue_.ranking08 import rank_and_fill
+from replay.editors.continue_.ranking08 import choose_snippets
 from replay.editors.continue_.releases import Era, profile_name
 from replay.editors.continue_.rules import Rules
 from replay.editors.continue_.route import DEFAULT_MAX_TOKENS, supports_fim
@@ -54,19 +54,7 @@ from replay.editors.js import js_trim
 from replay.records import EditorInput, RenderedPrompt, Snippet
 
 LOCAL_PROVIDERS = frozenset({"ollama", "lmstudio", "llama.cpp", "llamafile", "text-gen-webui"})
-SLIDING_WINDOW_SIZE = 500  # DEFAULT_AUTOCOMPLETE_OPTS.slidingWindowSize
-SLIDING_WINDOW_PREFIX_PERCENTAGE = 0.75
-MAX_SNIPPET_PERCENTAGE = 0.6
 MULTILINE_STOPS = ("\n\n", "\r\n\r\n")  # completionProvider.ts multilineStops
-
-
-def _js_slice(text: str, start: float) -> str:
-    """`text.slice(start)` on UTF-16 units (a float start is truncated, as JavaScript does)."""
-    units = text.encode("utf-16-le", "surrogatepass")
-    n = len(units) // 2
-    i = int(start)
-    i = max(n + i, 0) if i < 0 else min(i, n)
-    return units[2 * i:].decode("utf-16-le", "surrogatepass")
 
 
 def stop_list(template: Template | None, model: str, keywords: tuple[str, ...], era: Era) -> tuple[str, ...]:
@@ -104,12 +92,7 @@ def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, A
     snippets: list[Snippet] = []
     if opts.get("useOtherFiles", era.other_files):
         extras = [Snippet(filepath=plain_path(s.filepath, workspace), content=s.content, kind=s.kind, lines=s.lines) for s in inp.snippets]
-        if opts.get("onlyMyCode", True):
-            extras = [s for s in extras if workspace is not None and s.filepath.startswith(workspace)]
-        window = (_js_slice(inp.prefix, -SLIDING_WINDOW_SIZE * SLIDING_WINDOW_PREFIX_PERCENTAGE)
-                  + _js_slice(inp.suffix, SLIDING_WINDOW_SIZE * (1 - SLIDING_WINDOW_PREFIX_PERCENTAGE)))
-        extras = [s for s in extras if js_trim(s.content) != "" and js_trim(s.content) not in prefix + suffix]
-        snippets = rank_and_fill(extras, window, mpt * MAX_SNIPPET_PERCENTAGE, cmodel, era)
+        snippets = choose_snippets(extras, inp.prefix, inp.suffix, prefix + suffix, workspace, mpt, cmodel, opts, era)
 
     tpl = None if opts.get("template") else template_for_model(model, era)
     reponame = last_n_path_parts(workspace, 1) if workspace else "myproject"
@@ -119,7 +102,7 @@ def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, A
         prefix, suffix = tpl.compile(prefix, suffix, ctx)
     body = opts["template"] if tpl is None else tpl.template
     if isinstance(body, str):
-        formatted = "\n".join(_format_external(s, lang.comment) for s in snippets)
+        formatted = "\n".join(format_external(s, lang.comment) for s in snippets)
         if formatted:
             prefix = f"{formatted}\n\n{prefix}"
         elif era.blank_file_header and js_trim(prefix) == "" and js_trim(suffix) == "":
@@ -136,7 +119,7 @@ def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, A
     )
 
 
-def _format_external(s: Snippet, comment: str) -> str:
+def format_external(s: Snippet, comment: str) -> str:
     """formatExternalSnippet: `<comment> Path: <basename>`, each trimmed line commented, and a
     lone comment line."""
     lines = [f"{comment} Path: {last_n_path_parts(s.filepath, 1)}",

@@ -4,7 +4,12 @@ which snippets of other files go into the prompt, and in which order.
 Source: continuedev/continue core/autocomplete/ranking.ts at the release tags (the file did not
 change in what it computes from v0.8.24-vscode to v0.8.56-vscode: 1eafa16bcd, 2024-09-30, only
 returns a single snippet early, with the same result) and constructPrompt.ts, which calls
-rankSnippets then fillPromptWithSnippets.
+rankSnippets then fillPromptWithSnippets; after the rewrite, until 0.9.234 (fec4b21f7b,
+2024-11-21), core/autocomplete/context/ranking/index.ts (rankAndOrderSnippets, the same
+functions) called from constructPrompt.ts / aggregateSnippets.ts, with the same options.
+
+0. The snippets outside the workspace are dropped (onlyMyCode, default on), then blank ones and
+   ones whose trimmed text is inside the pruned prefix + suffix.
 
 1. rankSnippets scores each snippet by Jaccard similarity of its symbols with the window
    around the cursor, then deduplicateSnippets groups them by file (first-seen order of the
@@ -24,6 +29,7 @@ anything, in the order given.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import msgspec
 
@@ -31,6 +37,10 @@ from replay.editors.continue_ import tokens as ct
 from replay.editors.continue_.releases import Era
 from replay.editors.js import js_trim, utf16
 from replay.records import Snippet
+
+SLIDING_WINDOW_SIZE = 500  # core/util/parameters.ts DEFAULT_AUTOCOMPLETE_OPTS.slidingWindowSize
+SLIDING_WINDOW_PREFIX_PERCENTAGE = 0.75  # slidingWindowPrefixPercentage
+MAX_SNIPPET_PERCENTAGE = 0.6  # maxSnippetPercentage (0.5 from 1adbd9a456: era.snippet_share_half)
 
 # ranking.ts getSymbolsForSnippet: JavaScript's \s and the punctuation list
 _SYMBOL_SPLIT = re.compile(r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -84,3 +94,27 @@ def rank_and_fill(snippets: list[Snippet], window: str, budget: float, model: st
             remaining -= n
             kept.append(s)
     return kept
+
+
+def _js_slice(text: str, start: float) -> str:
+    """`text.slice(start)` on UTF-16 units (a float start is truncated, as JavaScript does)."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    n = len(units) // 2
+    i = int(start)
+    i = max(n + i, 0) if i < 0 else min(i, n)
+    return units[2 * i:].decode("utf-16-le", "surrogatepass")
+
+
+def choose_snippets(snippets: list[Snippet], full_prefix: str, full_suffix: str, caret_window: str, workspace: str | None,
+                    max_prompt_tokens: float, model: str, opts: dict[str, Any], era: Era) -> list[Snippet]:
+    """Steps 0-3: the snippets that go into the prompt, in order. The window around the cursor
+    is the last 375 UTF-16 units of the whole prefix + the whole suffix after its first 125;
+    the budget is maxPromptTokens x 0.6 (0.5 in 0.9.232..0.9.234). `workspace` is in the
+    snippets' path form."""
+    if opts.get("onlyMyCode", True):
+        snippets = [s for s in snippets if workspace is not None and s.filepath.startswith(workspace)]
+    snippets = [s for s in snippets if js_trim(s.content) != "" and js_trim(s.content) not in caret_window]
+    window = (_js_slice(full_prefix, -SLIDING_WINDOW_SIZE * SLIDING_WINDOW_PREFIX_PERCENTAGE)
+              + _js_slice(full_suffix, SLIDING_WINDOW_SIZE * (1 - SLIDING_WINDOW_PREFIX_PERCENTAGE)))
+    share = 0.5 if era.snippet_share_half else MAX_SNIPPET_PERCENTAGE
+    return rank_and_fill(snippets, window, max_prompt_tokens * share, model, era)

@@ -62,6 +62,12 @@ class Era:
     hole_filler_4th: bool = False  # holeFillerTemplate's example "The 4th {{FILL_HERE}} is Jupiter."
     local_budget: bool = True  # pre-rewrite: local providers get maxPromptTokens 500 (53b61288ec)
     local_budget_user: bool = True  # ... unless the user set maxPromptTokens (aa18568c60; before, always 500)
+    # first rewrite (constructPrompt.ts / aggregateSnippets.ts, 911256bad1..fec4b21f7b): snippets
+    # ranked and merged as before (ranking08.py), formatted by formatExternalSnippet; with
+    # context_comments (51e1c4216b) the comments and the file name go into the prefix sent too
+    ranked_snippets: bool = False
+    context_comments: bool = False
+    snippet_share_half: bool = False  # ... in maxPromptTokens x 0.5, not 0.6 (parameters.ts, 1adbd9a456)
     blank_file_header: bool = True  # pre-rewrite: a blank file gets a path comment (7ecbcad37b)
     gpt_template: bool = False  # gpt/davinci/claude got gptAutocompleteTemplate (until 57ca9f1dd7)
     other_files: bool = True  # pre-rewrite: parameters.ts useOtherFiles default (false until 57ca9f1dd7)
@@ -118,11 +124,18 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("2024-07-24", "d6c2e36814 templates.ts: codegeexFimTemplate", {"codegeex_template": True}),
     ("2024-08-21", "c408bf62fb templates.ts: stableCodeFimTemplate stops reordered", {"stops": ()}),
     ("2024-09-21", "387a76aa5b AutocompleteTemplate.ts: Qwen2.5-Coder template", {"qwen_coder": "plain"}),
-    ("2024-10-30", "911256bad1 autocomplete/templating/: the rewritten pipeline", {"pre_rewrite": False}),
+    ("2024-10-30", "911256bad1 autocomplete/templating/: the rewritten pipeline; constructPrompt.ts still ranks "
+                   "the snippets", {"pre_rewrite": False, "ranked_snippets": True}),
     ("2024-11-05", "b4dcb6cc37 llm/autodetect.ts: grok counted with tiktoken",
      {"llama_counted": "aya moonshot kimi mercury glm nova o1"}),
     ("2024-11-18", "b8a278d216 llm/autodetect.ts: moonshot counted with tiktoken",
      {"llama_counted": "aya kimi mercury glm nova o1"}),
+    ("2024-11-18", "51e1c4216b templating/index.ts: snippet comments and the file name in the prefix, sent on "
+                   "the FIM route too", {"context_comments": True}),
+    ("2024-11-19", "1adbd9a456 core/util/parameters.ts: maxSnippetPercentage 0.5", {"snippet_share_half": True}),
+    ("2024-11-21", "fec4b21f7b autocomplete/snippets/, templating/filtering.ts: snippets by kind in the "
+                   "budget left, formatSnippets", {"ranked_snippets": False, "context_comments": False,
+                                                   "snippet_share_half": False}),
     ("2024-11-21", "3934e8d81f AutocompleteTemplate.ts: granite3 -> hole filler", {"granite3_hole_filler": True}),
     ("2024-11-29", "63e63f54cd core/util/parameters.ts: prefix 0.3, suffix 0.2", {"prefix_percentage": 0.3, "max_suffix_percentage": 0.2}),
     ("2024-12-13", "707bc867fe templating/index.ts: empty suffix -> newline; 7621abcdcc uri.ts uniquePath; "
@@ -169,7 +182,8 @@ _RELEASES_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "conti
 _FLAGS = ("include_clipboard", "empty_suffix_newline", "per_line_pruning", "context_reprune", "multipliers",
           "granite3_hole_filler", "mercury", "seed_coder", "granite4", "unique_path_objects", "mercury_fim_prefix", "pre_rewrite", "codegeex_template", "plain_qwen", "hole_filler_4th", "local_budget",
           "blank_file_header", "gpt_template", "other_files", "newline_stop_words", "fim_route", "starcoder2_file_sep",
-          "ipynb_python", "snippet_dedup", "local_budget_user")
+          "ipynb_python", "snippet_dedup", "local_budget_user", "ranked_snippets", "context_comments",
+          "snippet_share_half")
 
 
 @functools.lru_cache(maxsize=1)
