@@ -171,3 +171,19 @@ def test_snippet_share_is_half_the_budget_from_1adbd9a456() -> None:
     inp = sol(big, provider="openai")
     assert "Path: C.sol" in render(inp, "starcoder2:3b", "0.9.231").text
     assert "Path: C.sol" not in render(inp, "starcoder2:3b", "0.9.232").text
+
+
+def test_history_names_each_early_rule_with_its_first_release(cli) -> None:
+    done = cli("editors", "continue", "--history", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = {r["commit"]: r for r in json.loads(done.stdout)["history"]}
+    expected = {"cf4b557568": ("2024-05-03", "0.9.125-vscode", "0.9.124-vscode"),
+                "57ca9f1dd7": ("2024-05-08", "0.8.27-vscode", "0.9.127-vscode"),
+                "d5b5e1ac43": ("2024-05-29", "0.8.33-vscode", "0.9.145-vscode"),
+                "aa18568c60": ("2024-06-06", "0.8.40-vscode", "0.8.39-vscode"),
+                "51e1c4216b": ("2024-11-18", "0.9.232-vscode", "0.9.231-vscode"),
+                "1adbd9a456": ("2024-11-19", "0.9.232-vscode", "0.9.231-vscode"),
+                "fec4b21f7b": ("2024-11-21", "0.9.235-vscode", "0.8.58-vscode"),
+                "398730364f": ("2025-06-09", "1.1.48-vscode", "1.1.47-vscode")}
+    for commit, (day, first, last_without) in expected.items():
+        assert (rows[commit]["date"], rows[commit]["first_release"], rows[commit]["last_without"]) == (day, first, last_without)
