@@ -187,3 +187,14 @@ def test_history_names_each_early_rule_with_its_first_release(cli) -> None:
                 "398730364f": ("2025-06-09", "1.1.48-vscode", "1.1.47-vscode")}
     for commit, (day, first, last_without) in expected.items():
         assert (rows[commit]["date"], rows[commit]["first_release"], rows[commit]["last_without"]) == (day, first, last_without)
+
+
+def test_git_diff_before_the_comments_in_0_9_232_to_0_9_234() -> None:
+    """formatDiff (1adbd9a456): the diff and a blank line open the prefix while it fits
+    maxPromptTokens x 0.5; not in 0.9.231 (no diff yet)."""
+    diff = Snippet(filepath="", content="diff --git a/x b/x\n+added", kind="diff")
+    inp = sol(diff, provider="openai")
+    assert render(inp, "starcoder2:3b", "0.9.232").prefix_sent.startswith("diff --git a/x b/x\n+added\n\n\n\n// contracts/A.sol")
+    assert "diff --git" not in render(inp, "starcoder2:3b", "0.9.231").text
+    huge = Snippet(filepath="", content="+line\n" * 600, kind="diff")
+    assert render(sol(huge, provider="openai"), "starcoder2:3b", "0.9.232").prefix_sent.startswith("\n\n// contracts/A.sol")

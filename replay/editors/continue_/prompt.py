@@ -80,7 +80,7 @@ def prune_prefix_suffix(prefix: str, suffix: str, model: str, opts: dict[str, An
     return pruned_prefix, ct.prune_lines_from_bottom(suffix, max_suffix, model, **kw)
 
 
-def _build(template: Template | str, prefix: str, suffix: str, ctx: Ctx, comment: str) -> tuple[str, str, str]:
+def _build(template: Template | str, prefix: str, suffix: str, ctx: Ctx, comment: str, diff: str = "") -> tuple[str, str, str]:
     """buildPrompt: compile or add the snippet header, then render. Returns prompt, prefix, suffix.
 
     Until fec4b21f7b (0.9.234) templating/index.ts renderPrompt formats the snippets as
@@ -88,14 +88,14 @@ def _build(template: Template | str, prefix: str, suffix: str, ctx: Ctx, comment
     only (with no snippets and a blank file, `// <last two path parts>`), the prefix sent and a
     template function keeping the bare prefix; from 51e1c4216b (0.9.232) getContextComments puts
     the comments, then "\\n\\n// <last two path parts>\\n\\n", before the prefix of every template
-    that does not compile its own."""
+    that does not compile its own, after `diff` (formatDiff: the git diff and "\\n\\n")."""
     era = ctx.era
     compile_ = template.compile if isinstance(template, Template) else None
     if compile_ is not None:
         prefix, suffix = compile_(prefix, suffix, ctx)
     elif era.context_comments:
         comments = "\n".join(format_external(s, comment) for s in ctx.snippets)
-        prefix = f"{comments}\n\n{comment} {last_n_path_parts(ctx.filepath, 2)}\n\n{prefix}"
+        prefix = f"{diff}{comments}\n\n{comment} {last_n_path_parts(ctx.filepath, 2)}\n\n{prefix}"
     elif era.ranked_snippets:
         body = template if isinstance(template, str) else template.template
         shown = prefix
@@ -109,6 +109,15 @@ def _build(template: Template | str, prefix: str, suffix: str, ctx: Ctx, comment
     else:
         prefix = format_snippets(ctx.snippets, ctx.filepath, comment, list(ctx.workspaces)) + "\n" + prefix
     return render_template(template, prefix, suffix, ctx), prefix, suffix
+
+
+def _git_diff(snippets: tuple[Snippet, ...], model: str, opts: dict[str, Any], era: Era) -> str:
+    """formatDiff (templating/index.ts, 0.9.232..0.9.234): the text of `ide.getDiff` (the input's
+    diff snippets, in order) and "\\n\\n", or nothing past maxPromptTokens x maxDiffPercentage 0.5."""
+    text = "".join(s.content for s in snippets if s.kind == "diff") if era.context_comments else ""
+    if not text or ct.count_tokens(text, model, era.multipliers) > opts["maxPromptTokens"] * 0.5:
+        return ""
+    return f"{text}\n\n"
 
 
 def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
@@ -148,13 +157,14 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     ctx = Ctx(filepath=filepath, reponame=reponame, language=lang_name, snippets=snippets, workspaces=tuple(workspaces), era=era)
     chosen = template_for_model(model, era)
     template: Template | str = opts["template"] if opts.get("template") else chosen
-    prompt, cprefix, csuffix = _build(template, prefix, suffix, ctx, comment)
+    diff = _git_diff(inp.snippets, cmodel, opts, era)
+    prompt, cprefix, csuffix = _build(template, prefix, suffix, ctx, comment, diff)
 
     context_length = opts.get("contextLength", DEFAULT_CONTEXT_LENGTH)
     max_tokens = opts.get("maxTokens", DEFAULT_MAX_TOKENS)
     pruned = reprune(prompt, prefix, suffix, cmodel, context_length, max_tokens, era) if era.context_reprune else None
     if pruned is not None:
-        prompt, cprefix, csuffix = _build(template, *pruned, ctx, comment)
+        prompt, cprefix, csuffix = _build(template, *pruned, ctx, comment, diff)
 
     tpl = template if isinstance(template, Template) else None
     provider = opts.get("provider")
