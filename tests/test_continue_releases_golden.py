@@ -19,8 +19,9 @@ counting tokenizer of the releases before 0.8.28, which bundled their own copy a
 with node 20:
 
 - pre-rewrite tags (v0.8.24-vscode .. v0.9.200-vscode, v0.0.43-jetbrains) and the first
-  rewrite's (v0.9.227-vscode, v0.8.59-vscode, whose LLM calls take an AbortSignal before the
-  options: the recording LLM reads the argument that carries `stop`): a new
+  rewrite's (v0.9.227-vscode, v0.0.82-jetbrains, v0.8.59-vscode, whose LLM calls take an
+  AbortSignal before the options: the recording LLM reads the argument that carries `stop`): a
+  new
   `CompletionProvider` per case, `provideInlineCompletionItems` with the file as
   `ide.readFile`, the snippets (with their ranges) as `getDefinitionsFromLsp` results, config
   `{tabAutocompleteOptions: {useCache: false, debounceDelay: 0}}` and a recording LLM
@@ -56,9 +57,9 @@ from replay.editors.continue_ import render
 from replay.records import EditorInput, Snippet
 
 GOLDEN = Path(__file__).parent / "data" / "continue_golden"
-RELEASES = ("v0.8.24-vscode", "v0.0.43-jetbrains", "v0.9.125-vscode", "v0.8.26-vscode", "v0.8.29-vscode", "v0.8.30-vscode",
-            "v0.8.35-vscode", "v0.8.46-vscode", "v0.8.55-vscode", "v0.9.200-vscode", "v0.9.227-vscode", "v0.8.59-vscode",
-            "v0.9.246-vscode", "v0.9.247-vscode",
+RELEASES = ("v0.8.24-vscode", "v0.0.43-jetbrains", "v0.9.125-vscode", "v0.8.26-vscode", "v0.8.29-vscode", "v0.9.142-vscode",
+            "v0.8.30-vscode", "v0.8.35-vscode", "v0.8.46-vscode", "v0.8.55-vscode", "v0.9.200-vscode", "v0.9.227-vscode",
+            "v0.0.82-jetbrains", "v0.8.59-vscode", "v0.9.246-vscode", "v0.9.247-vscode",
             "v0.0.85-jetbrains", "v1.0.16-vscode", "v1.1.30-vscode", "v1.2.11-vscode", "v1.3.32-vscode", "v2.1.0-vscode")
 
 
