@@ -33,11 +33,17 @@ class Source(msgspec.Struct, frozen=True):
 
 
 class Snippet(msgspec.Struct, frozen=True):
-    """Context the editor added from another file (Tabby declarations, Continue snippets)."""
+    """Context the editor added from another file (Tabby declarations, Continue snippets).
+
+    `lines` is the range the content was read from, (first line, end line) 0-based as the
+    editor's own range (Continue merges snippets of one file whose ranges overlap); unset when
+    not known, and then left out of the encoded record, so records without it keep their bytes.
+    """
 
     filepath: str
     content: str
     kind: str = "snippet"  # replay.editors.inputs.SNIPPET_KINDS
+    lines: tuple[int, int] | msgspec.UnsetType = msgspec.UNSET
 
 
 class Segments(msgspec.Struct, frozen=True):

@@ -13,7 +13,7 @@ from replay.editors import explain_mismatch
 from replay.editors.continue_ import render
 from replay.editors.continue_ import tokens as ct
 from replay.editors.continue_.prompt import counting_model
-from replay.editors.continue_.prompt08 import jaccard, rank_and_fill, symbols
+from replay.editors.continue_.ranking08 import jaccard, rank_and_fill, symbols
 from replay.editors.continue_.releases import ContinueError, era_for
 from replay.editors.continue_.uri import shortest_relative_paths
 from replay.records import CaptureRecord, EditorInput, Segments, Snippet, Source
@@ -71,12 +71,14 @@ def test_unknown_version_is_a_usage_error() -> None:
 def test_pre_rewrite_pipeline_ends_at_0_9_226() -> None:
     """0.9.226: constructPrompt.ts + completionProvider.ts (local providers get 500 tokens, '//
     Path:' snippet comments, inline stops); 0.9.227: templating/ (1024 x 0.85 for everyone,
-    formatSnippets header, getStopTokens)."""
+    getStopTokens; the snippets still ranked and commented as before, until 0.9.235 gives them
+    formatSnippets' header)."""
     local = with_options(SOL, provider="ollama")
     old = render(local, "starcoder2:3b", "0.9.226")
     new = render(local, "starcoder2:3b", "0.9.227")
     assert old.text.startswith("<fim_prefix>// Path: B.sol\n// contract B {\n//     function g() public {}\n// }\n//\n\n")
-    assert new.text.startswith("<fim_prefix>// Path: contracts/B.sol\n// contract B {")
+    assert new.text.startswith("<fim_prefix>// Path: B.sol\n// contract B {")
+    assert render(local, "starcoder2:3b", "0.9.235").text.startswith("<fim_prefix>// Path: contracts/B.sol\n// contract B {")
     assert ct.count_tokens(old.prefix_sent, "starcoder2:3b", False) < 500 < ct.count_tokens(new.prefix_sent, "starcoder2:3b", False)
     assert old.stop[7:16] == ("\n\n", "\r\n\r\n", "/src/", "#- coding: utf-8", "```", "t.", "\nt", "<file_sep>", "\ncontract")
     assert "\n\n" not in new.stop and "\ncontract" not in new.stop

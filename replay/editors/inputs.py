@@ -4,8 +4,9 @@ A line holds either `{"document", "cursor"}` (cursor: a character offset, in Uni
 points, into document) or `{"prefix", "suffix"}`, plus optional `filepath` (a path or file://
 URI, as the editor has it), `workspace` (root folder or URI; give it in the same form as
 filepath, since Tabby computes the relative path textually), `language` (the editor's language
-id), `snippets` ([{"filepath", "content", "kind"?}], kind one of declaration | changed |
-opened | clipboard | snippet), `options` (overrides of the editor's settings, keyed by the
+id), `snippets` ([{"filepath", "content", "kind"?, "lines"?}], kind one of declaration | changed |
+opened | clipboard | snippet; lines the [first, end] 0-based line range the content was read
+from, which Continue's older releases use to merge overlapping snippets of one file), `options` (overrides of the editor's settings, keyed by the
 editor's own names), and `id`. FimItem lines (from `fimreplay evalgen`) are accepted too: their
 `middle`, `file`, `mode` and offsets are carried in the item, not used for the prompt.
 """
@@ -97,7 +98,12 @@ def parse_object(obj: dict[str, Any], extra: frozenset[str] = frozenset()) -> Ed
         filepath = snip.get("filepath", "")
         if not isinstance(filepath, str):
             raise BadInputLine(f"snippets[{n}].filepath must be a string")
-        parsed.append(Snippet(filepath=filepath, content=snip["content"], kind=kind))
+        lines = snip.get("lines")
+        if lines is not None and not (isinstance(lines, list) and len(lines) == 2 and all(type(n) is int and n >= 0 for n in lines)
+                                      and lines[0] <= lines[1]):
+            raise BadInputLine(f"snippets[{n}].lines must be [first line, end line], 0-based, first <= end")
+        parsed.append(Snippet(filepath=filepath, content=snip["content"], kind=kind,
+                              lines=msgspec.UNSET if lines is None else (lines[0], lines[1])))
     options = obj.get("options") or {}
     if not isinstance(options, dict):
         raise BadInputLine("'options' must be an object")

@@ -31,14 +31,17 @@ entry is a commit of continuedev/continue that changed a rule modelled here); th
 newest. The rules that vary are the budgets, the template choice and each template's stop list
 and file headers, the names counted with each tokenizer, pruning, re-pruning, the empty suffix,
 the multipliers, the clipboard default and the FIM log form. Releases before the rewrite of
-2024-10-30 (up to 0.8.56 / 0.9.226) build the prompt in a different pipeline: prompt08.py.
+2024-10-30 (0.8.24..0.8.56 / 0.9.119..0.9.226) build the prompt in a different pipeline:
+prompt08.py; the first rewritten releases (0.9.227..0.9.234, until 2024-11-21) still rank and
+merge their snippets that way (ranking08.py) and format them as before. Older releases than
+the table's first (0.8.24 / 0.9.119 / JetBrains 0.0.43, 2024-04-12) are refused.
 
 Modules of the prompt side: releases.py (rules by release), tokens.py (Continue's counting
 tokenizers), uri.py, languages.py, templates.py, snippets.py, route.py, prompt.py (the pipeline
-above), prompt08.py (the pre-rewrite pipeline), logs.py (the logged prompt rebuilt, and what
-explains a mismatch). Of the completion stage: completion.py (what Continue
-shows, in its order), rules.py (its rule changes by date and release), charstream.py and
-linestream.py (the stream transforms), brackets.py, multiline.py, langinfo.py,
+above), prompt08.py (the pre-rewrite pipeline), ranking08.py (its snippet ranking), logs.py (the
+logged prompt rebuilt, and what explains a mismatch). Of the completion stage: completion.py
+(what Continue shows, in its order), rules.py (its rule changes by date and release),
+charstream.py and linestream.py (the stream transforms), brackets.py, multiline.py, langinfo.py,
 postprocessing.py. JavaScript string semantics are shared with Tabby (replay.editors.js).
 """
 

@@ -11,7 +11,8 @@ from replay.editors.continue_ import tokens as ct
 from replay.editors.continue_.languages import language_for
 from replay.editors.continue_.releases import ContinueError, Era, era_for, profile_name
 from replay.editors.continue_.snippets import format_snippets, select_snippets
-from replay.editors.continue_.prompt08 import render_pre_rewrite
+from replay.editors.continue_.prompt08 import format_external, render_pre_rewrite
+from replay.editors.continue_.ranking08 import choose_snippets
 from replay.editors.continue_.route import DEFAULT_MAX_TOKENS, supports_fim
 from replay.editors.continue_.templates import (
     COMMON_STOPS,
@@ -21,7 +22,8 @@ from replay.editors.continue_.templates import (
     render_template,
     template_for_model,
 )
-from replay.editors.continue_.uri import to_uri, uri_basename
+from replay.editors.continue_.uri import last_n_path_parts, to_uri, uri_basename
+from replay.editors.js import js_trim
 from replay.records import EditorInput, RenderedPrompt, Snippet
 
 DEFAULT_CONTEXT_LENGTH = 32768  # core/llm/constants.ts
@@ -78,14 +80,44 @@ def prune_prefix_suffix(prefix: str, suffix: str, model: str, opts: dict[str, An
     return pruned_prefix, ct.prune_lines_from_bottom(suffix, max_suffix, model, **kw)
 
 
-def _build(template: Template | str, prefix: str, suffix: str, ctx: Ctx, comment: str) -> tuple[str, str, str]:
-    """buildPrompt: compile or add the snippet header, then render. Returns prompt, prefix, suffix."""
+def _build(template: Template | str, prefix: str, suffix: str, ctx: Ctx, comment: str, diff: str = "") -> tuple[str, str, str]:
+    """buildPrompt: compile or add the snippet header, then render. Returns prompt, prefix, suffix.
+
+    Until fec4b21f7b (0.9.234) templating/index.ts renderPrompt formats the snippets as
+    formatExternalSnippet does (`// Path: <basename>`): into the prompt of a Handlebars template
+    only (with no snippets and a blank file, `// <last two path parts>`), the prefix sent and a
+    template function keeping the bare prefix; from 51e1c4216b (0.9.232) getContextComments puts
+    the comments, then "\\n\\n// <last two path parts>\\n\\n", before the prefix of every template
+    that does not compile its own, after `diff` (formatDiff: the git diff and "\\n\\n")."""
+    era = ctx.era
     compile_ = template.compile if isinstance(template, Template) else None
     if compile_ is not None:
         prefix, suffix = compile_(prefix, suffix, ctx)
+    elif era.context_comments:
+        comments = "\n".join(format_external(s, comment) for s in ctx.snippets)
+        prefix = f"{diff}{comments}\n\n{comment} {last_n_path_parts(ctx.filepath, 2)}\n\n{prefix}"
+    elif era.ranked_snippets:
+        body = template if isinstance(template, str) else template.template
+        shown = prefix
+        if isinstance(body, str):
+            comments = "\n".join(format_external(s, comment) for s in ctx.snippets)
+            if comments:
+                shown = f"{comments}\n\n{prefix}"
+            elif js_trim(prefix) == "" and js_trim(suffix) == "":
+                shown = f"{comment} {last_n_path_parts(ctx.filepath, 2)}\n{prefix}"
+        return render_template(template, shown, suffix, ctx), prefix, suffix
     else:
         prefix = format_snippets(ctx.snippets, ctx.filepath, comment, list(ctx.workspaces)) + "\n" + prefix
     return render_template(template, prefix, suffix, ctx), prefix, suffix
+
+
+def _git_diff(snippets: tuple[Snippet, ...], model: str, opts: dict[str, Any], era: Era) -> str:
+    """formatDiff (templating/index.ts, 0.9.232..0.9.234): the text of `ide.getDiff` (the input's
+    diff snippets, in order) and "\\n\\n", or nothing past maxPromptTokens x maxDiffPercentage 0.5."""
+    text = "".join(s.content for s in snippets if s.kind == "diff") if era.context_comments else ""
+    if not text or ct.count_tokens(text, model, era.multipliers) > opts["maxPromptTokens"] * 0.5:
+        return ""
+    return f"{text}\n\n"
 
 
 def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
@@ -110,20 +142,29 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
         suffix = "\n"
     reponame = uri_basename(workspaces[0]) if workspaces else "myproject"
     snippets = tuple(
-        s if s.kind in ("diff", "clipboard") or not s.filepath else Snippet(filepath=to_uri(s.filepath, inp.workspace), content=s.content, kind=s.kind)
+        s if s.kind in ("diff", "clipboard") or not s.filepath
+        else Snippet(filepath=to_uri(s.filepath, inp.workspace), content=s.content, kind=s.kind, lines=s.lines)
         for s in inp.snippets
     )
-    snippets = select_snippets(snippets, caret_window, cmodel, opts, era)
+    if not era.ranked_snippets:
+        snippets = select_snippets(snippets, caret_window, cmodel, opts, era)
+    elif opts.get("useOtherFiles", True):  # ContextRetrievalService.retrieveCandidateSnippets
+        code = [s for s in snippets if s.kind not in ("diff", "clipboard")]
+        snippets = tuple(choose_snippets(code, inp.prefix, inp.suffix, caret_window, workspaces[0] if workspaces else None,
+                                         opts["maxPromptTokens"], cmodel, opts, era))
+    else:
+        snippets = ()
     ctx = Ctx(filepath=filepath, reponame=reponame, language=lang_name, snippets=snippets, workspaces=tuple(workspaces), era=era)
     chosen = template_for_model(model, era)
     template: Template | str = opts["template"] if opts.get("template") else chosen
-    prompt, cprefix, csuffix = _build(template, prefix, suffix, ctx, comment)
+    diff = _git_diff(inp.snippets, cmodel, opts, era)
+    prompt, cprefix, csuffix = _build(template, prefix, suffix, ctx, comment, diff)
 
     context_length = opts.get("contextLength", DEFAULT_CONTEXT_LENGTH)
     max_tokens = opts.get("maxTokens", DEFAULT_MAX_TOKENS)
     pruned = reprune(prompt, prefix, suffix, cmodel, context_length, max_tokens, era) if era.context_reprune else None
     if pruned is not None:
-        prompt, cprefix, csuffix = _build(template, *pruned, ctx, comment)
+        prompt, cprefix, csuffix = _build(template, *pruned, ctx, comment, diff)
 
     tpl = template if isinstance(template, Template) else None
     provider = opts.get("provider")

@@ -1,131 +1,98 @@
-"""Continue's autocomplete prompt before the pipeline rewrite (releases up to 0.8.56 / 0.9.226,
-2024-05-24..2024-10-30): a different pipeline, not a patch on the newer one.
+"""Continue's autocomplete prompt before the pipeline rewrite (releases 0.8.24..0.8.56 /
+0.9.119..0.9.226 / JetBrains 0.0.43..0.0.80, 2024-04-12..2024-10-30): a different pipeline, not
+a patch on the newer one. The core refactor of 2024-05-24 (53b61288ec, in 08dc5db183: 0.8.30 /
+0.9.143) kept these steps; the rules that changed inside this era are Era flags, each with its
+commit in releases.py.
 
 Source, at the release tags (continuedev/continue): core/autocomplete/completionProvider.ts
 (provideInlineCompletionItems, getTabCompletion, formatExternalSnippet, the inline stop list),
 core/autocomplete/constructPrompt.ts (constructAutocompletePrompt), core/autocomplete/ranking.ts
-(rankSnippets, deduplicateSnippets, fillPromptWithSnippets), core/autocomplete/templates.ts,
-core/autocomplete/languages.ts, core/util/index.ts (getBasename, getLastNPathParts), and
-core/util/parameters.ts (DEFAULT_AUTOCOMPLETE_OPTS).
+(ranking08.py), core/autocomplete/templates.ts, core/autocomplete/languages.ts, core/util/index.ts
+(getBasename, getLastNPathParts), and core/util/parameters.ts (DEFAULT_AUTOCOMPLETE_OPTS).
 
-1. A local provider (ollama, lmstudio, llama.cpp, llamafile, text-gen-webui) gets
-   maxPromptTokens 500 unless the user set it (provideInlineCompletionItems).
+1. From 0.8.30 (53b61288ec) a local provider (ollama, lmstudio, llama.cpp, llamafile,
+   text-gen-webui) gets maxPromptTokens 500 (provideInlineCompletionItems); from 0.8.40
+   (aa18568c60) only when the user did not set it. Before 0.8.30, 500 was everyone's default.
 2. prefix/suffix pruned as later (whole lines, whole-text counts), without the per-line counts.
-3. Snippets (useOtherFiles, default on): those outside the workspace are dropped (onlyMyCode);
-   blank ones and ones inside the pruned prefix + suffix too; each is scored by Jaccard
-   similarity of its symbols with the window around the cursor (the last 375 UTF-16 units of the
-   whole prefix + the whole suffix after its first 125), snippets of one file merged,
-   sorted by ascending score, and kept in that order while they fit maxPromptTokens x 0.6
-   (fillPromptWithSnippets; the range removal and score threshold computed before it are
-   discarded by Continue itself).
+3. Snippets, when useOtherFiles is on (the default from 0.8.27, 57ca9f1dd7; off before, so no
+   snippet reaches the prompt): those outside the workspace are dropped (onlyMyCode); blank ones
+   and ones inside the pruned prefix + suffix too; then ranked, merged by line range and fitted
+   to maxPromptTokens x 0.6 (ranking08.py; the range removal and score threshold computed
+   before it are discarded by Continue itself). The input's snippets stand for every source the
+   release had (LSP definitions, and before 0.8.27 the recently edited ranges and the sliding
+   window over recently edited files).
 4. Templates whose text is a Handlebars string get the snippets as comments (`// Path: name`,
    each line commented, a lone comment line) joined by "\\n", then "\\n\\n" and the prefix; with
-   no snippets and a blank file, `// <last two path parts>`. Function templates receive the raw
-   prefix and the snippets.
+   no snippets and a blank file, `// <last two path parts>` (from 7ecbcad37b). Function
+   templates receive the raw prefix and the snippets.
 5. Stop words built inline: the template's, "\\n\\n", "\\r\\n\\r\\n", the common ones, the
-   starcoder2 t-artifacts, then "\\n" + each top-level keyword of the language.
+   starcoder2 t-artifacts ("<file_sep>" among them from cf4b557568), then each top-level keyword
+   of the language, after a "\\n" from 57ca9f1dd7 (bare before: a completion stopped at the
+   word anywhere). Python's '\"\"\"#' and .ipynb as Python date from cf4b557568.
+6. The rendered template is sent with `raw: true`; only from 0.8.33 (d5b5e1ac43) does a provider
+   whose supportsFim() is true get prefix and suffix instead.
 
-Paths are plain file system paths in these releases (`document.uri.fsPath`). Snippets carry no
-line range here: snippets of one file are taken as not overlapping, in the order given.
-
-Checked against the code of 0.8.35 and later; the releases before the core refactor of
-2024-05-24 (53b61288ec: 0.8.24..0.8.29, 0.9.119..0.9.142, JetBrains 0.0.43..0.0.4x) differ in
-more than is modelled (no FIM route, stop words without the leading newline, other snippet
-sources) and are rendered with these rules as they stand.
+Paths are plain file system paths in these releases (`document.uri.fsPath`). Not modelled: the
+one-time warning that fails the first request of a gpt/claude model (0.8.25..0.8.26) or of a
+"mistral"/"instruct" one (from 0.8.27): a replay renders the requests after it.
 """
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from typing import Any
 
 from replay.editors.continue_ import tokens as ct
-from replay.editors.continue_.langinfo import lang_info
+from replay.editors.continue_.langinfo import TYPESCRIPT, LangInfo, lang_info
+from replay.editors.continue_.ranking08 import choose_snippets
 from replay.editors.continue_.releases import Era, profile_name
 from replay.editors.continue_.rules import Rules
 from replay.editors.continue_.route import DEFAULT_MAX_TOKENS, supports_fim
 from replay.editors.continue_.templates import COMMON_STOPS, STARCODER2_STOPS, Ctx, Template, render_template, template_for_model
 from replay.editors.continue_.uri import last_n_path_parts, plain_path, to_uri
-from replay.editors.js import js_trim, utf16
+from replay.editors.js import js_trim
 from replay.records import EditorInput, RenderedPrompt, Snippet
 
 LOCAL_PROVIDERS = frozenset({"ollama", "lmstudio", "llama.cpp", "llamafile", "text-gen-webui"})
-SLIDING_WINDOW_SIZE = 500  # DEFAULT_AUTOCOMPLETE_OPTS.slidingWindowSize
-SLIDING_WINDOW_PREFIX_PERCENTAGE = 0.75
-MAX_SNIPPET_PERCENTAGE = 0.6
 MULTILINE_STOPS = ("\n\n", "\r\n\r\n")  # completionProvider.ts multilineStops
-# ranking.ts getSymbolsForSnippet: JavaScript's \s and the punctuation list
-_SYMBOL_SPLIT = re.compile(r"[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-                           r".,/#!$%^&*;:{}=\-_`~()\[\]]")
 
 
-def symbols(text: str) -> set[str]:
-    """getSymbolsForSnippet: the text split on whitespace and punctuation, without empties."""
-    return {s for s in (js_trim(p) for p in _SYMBOL_SPLIT.split(utf16(text))) if s}
+def stop_list(template: Template | None, model: str, keywords: tuple[str, ...], era: Era) -> tuple[str, ...]:
+    """The stop list getTabCompletion builds inline (step 5; removed with the rewrite, 2024-10-30)."""
+    extra = (STARCODER2_STOPS if era.starcoder2_file_sep else STARCODER2_STOPS[:2]) if "starcoder2" in model.lower() else ()
+    words = tuple(f"\n{w}" for w in keywords) if era.newline_stop_words else keywords
+    return (template.stop if template else ()) + MULTILINE_STOPS + COMMON_STOPS + extra + words
 
 
-def jaccard(a: str, b: str) -> float:
-    """jaccardSimilarity: shared symbols over all distinct symbols (0 when there are none)."""
-    sa, sb = symbols(a), symbols(b)
-    union = len(sa | sb)
-    return len(sa & sb) / union if union else 0.0
-
-
-def _js_slice(text: str, start: float) -> str:
-    """`text.slice(start)` on UTF-16 units (a float start is truncated, as JavaScript does)."""
-    units = text.encode("utf-16-le", "surrogatepass")
-    n = len(units) // 2
-    i = int(start)
-    i = max(n + i, 0) if i < 0 else min(i, n)
-    return units[2 * i:].decode("utf-16-le", "surrogatepass")
-
-
-def rank_and_fill(snippets: list[Snippet], window: str, budget: float, model: str, era: Era) -> list[Snippet]:
-    """rankSnippets (scores; deduplicateSnippets groups by file in first-seen order) sorted by
-    ascending score, then fillPromptWithSnippets: keep each that still fits the budget."""
-    by_file: dict[str, list[Snippet]] = {}
-    for s in snippets:
-        by_file.setdefault(s.filepath, []).append(s)
-    scored = [(jaccard(s.content, window), s) for group in by_file.values() for s in group]
-    scored.sort(key=lambda p: p[0])  # stable, like Array.prototype.sort
-    kept, remaining = [], budget
-    for _, s in scored:
-        n = ct.count_tokens(s.content, model, era.multipliers)
-        if remaining - n >= 0:
-            remaining -= n
-            kept.append(s)
-    return kept
-
-
-def stop_list(template: Template | None, model: str, keywords: tuple[str, ...]) -> tuple[str, ...]:
-    """The stop list getTabCompletion builds inline (removed with the rewrite, 2024-10-30)."""
-    extra = STARCODER2_STOPS if "starcoder2" in model.lower() else ()
-    return ((template.stop if template else ()) + MULTILINE_STOPS + COMMON_STOPS + extra
-            + tuple(f"\n{w}" for w in keywords))
+def language(filepath: str, era: Era) -> LangInfo:
+    """languageForFilepath (constructPrompt.ts) with the languages.ts of the release: before
+    cf4b557568 Python had no '\"\"\"#' stop word and .ipynb files fell back to TypeScript."""
+    lang = lang_info(to_uri(filepath), Rules())
+    if lang.name == "Python" and not era.ipynb_python:
+        if filepath.split(".")[-1] == "ipynb":
+            return TYPESCRIPT
+        return dataclasses.replace(lang, top_level_keywords=tuple(w for w in lang.top_level_keywords if w != '"""#'))
+    return lang
 
 
 def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, Any], cmodel: str) -> RenderedPrompt:
     """The prompt of a pre-rewrite release (the steps of the module docstring). `opts` are the
     merged options, `cmodel` the name Continue counts tokens with."""
-    if era.local_budget and "maxPromptTokens" not in inp.options and opts.get("provider") in LOCAL_PROVIDERS:
+    user_budget = era.local_budget_user and inp.options.get("maxPromptTokens")
+    if era.local_budget and not user_budget and opts.get("provider") in LOCAL_PROVIDERS:
         opts = {**opts, "maxPromptTokens": 500}
     workspace = plain_path(inp.workspace) if inp.workspace else None
     filepath = plain_path(inp.filepath or "Untitled.txt", workspace)
-    lang = lang_info(to_uri(filepath), Rules())
+    lang = language(filepath, era)
     mpt = opts["maxPromptTokens"]
     prefix = ct.prune_lines_from_top(inp.prefix, mpt * opts["prefixPercentage"], cmodel, per_line=False, multipliers=False)
     max_suffix = min(mpt - ct.count_tokens(prefix, cmodel, False), opts["maxSuffixPercentage"] * mpt)
     suffix = ct.prune_lines_from_bottom(inp.suffix, max_suffix, cmodel, per_line=False, multipliers=False)
 
     snippets: list[Snippet] = []
-    if opts.get("useOtherFiles", True):
-        extras = [Snippet(filepath=plain_path(s.filepath, workspace), content=s.content, kind=s.kind) for s in inp.snippets]
-        if opts.get("onlyMyCode", True):
-            extras = [s for s in extras if workspace is not None and s.filepath.startswith(workspace)]
-        window = (_js_slice(inp.prefix, -SLIDING_WINDOW_SIZE * SLIDING_WINDOW_PREFIX_PERCENTAGE)
-                  + _js_slice(inp.suffix, SLIDING_WINDOW_SIZE * (1 - SLIDING_WINDOW_PREFIX_PERCENTAGE)))
-        extras = [s for s in extras if js_trim(s.content) != "" and js_trim(s.content) not in prefix + suffix]
-        snippets = rank_and_fill(extras, window, mpt * MAX_SNIPPET_PERCENTAGE, cmodel, era)
+    if opts.get("useOtherFiles", era.other_files):
+        extras = [Snippet(filepath=plain_path(s.filepath, workspace), content=s.content, kind=s.kind, lines=s.lines) for s in inp.snippets]
+        snippets = choose_snippets(extras, inp.prefix, inp.suffix, prefix + suffix, workspace, mpt, cmodel, opts, era)
 
     tpl = None if opts.get("template") else template_for_model(model, era)
     reponame = last_n_path_parts(workspace, 1) if workspace else "myproject"
@@ -135,23 +102,24 @@ def render_pre_rewrite(inp: EditorInput, model: str, era: Era, opts: dict[str, A
         prefix, suffix = tpl.compile(prefix, suffix, ctx)
     body = opts["template"] if tpl is None else tpl.template
     if isinstance(body, str):
-        formatted = "\n".join(_format_external(s, lang.comment) for s in snippets)
+        formatted = "\n".join(format_external(s, lang.comment) for s in snippets)
         if formatted:
             prefix = f"{formatted}\n\n{prefix}"
         elif era.blank_file_header and js_trim(prefix) == "" and js_trim(suffix) == "":
             prefix = f"{lang.comment} {last_n_path_parts(filepath, 2)}\n{prefix}"
     prompt = render_template(body if tpl is None else tpl, prefix, suffix, ctx)
 
-    route = "fim" if supports_fim(opts.get("provider"), model, opts) else ("chat" if tpl is not None and tpl.chat else "raw")
+    fim = era.fim_route and supports_fim(opts.get("provider"), model, opts)
+    route = "fim" if fim else ("chat" if tpl is not None and tpl.chat else "raw")
     max_tokens = opts.get("maxTokens", DEFAULT_MAX_TOKENS)
     return RenderedPrompt(
         profile=profile_name(era), family=tpl.family if tpl else "custom", text=prompt, prefix_sent=prefix,
-        suffix_sent=suffix, route=route, stop=stop_list(tpl, model, lang.top_level_keywords),
+        suffix_sent=suffix, route=route, stop=stop_list(tpl, model, lang.top_level_keywords, era),
         max_new_tokens=int(max_tokens), item_id=inp.item_id, logged_prompt=prompt,
     )
 
 
-def _format_external(s: Snippet, comment: str) -> str:
+def format_external(s: Snippet, comment: str) -> str:
     """formatExternalSnippet: `<comment> Path: <basename>`, each trimmed line commented, and a
     lone comment line."""
     lines = [f"{comment} Path: {last_n_path_parts(s.filepath, 1)}",

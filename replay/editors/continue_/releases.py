@@ -61,8 +61,23 @@ class Era:
     plain_qwen: bool = True  # "qwen" names get stableCodeFimTemplate (ca884b8212, 2024-06-21)
     hole_filler_4th: bool = False  # holeFillerTemplate's example "The 4th {{FILL_HERE}} is Jupiter."
     local_budget: bool = True  # pre-rewrite: local providers get maxPromptTokens 500 (53b61288ec)
+    local_budget_user: bool = True  # ... unless the user set maxPromptTokens (aa18568c60; before, always 500)
+    # first rewrite (constructPrompt.ts / aggregateSnippets.ts, 911256bad1..fec4b21f7b): snippets
+    # ranked and merged as before (ranking08.py), formatted by formatExternalSnippet; with
+    # context_comments (51e1c4216b) the comments and the file name go into the prefix sent too
+    ranked_snippets: bool = False
+    context_comments: bool = False
+    snippet_share_half: bool = False  # ... in maxPromptTokens x 0.5, not 0.6 (parameters.ts, 1adbd9a456)
     blank_file_header: bool = True  # pre-rewrite: a blank file gets a path comment (7ecbcad37b)
     gpt_template: bool = False  # gpt/davinci/claude got gptAutocompleteTemplate (until 57ca9f1dd7)
+    other_files: bool = True  # pre-rewrite: parameters.ts useOtherFiles default (false until 57ca9f1dd7)
+    newline_stop_words: bool = True  # pre-rewrite: language stop words sent as "\n" + word (57ca9f1dd7)
+    fim_route: bool = True  # completionProvider.ts calls llm.streamFim when llm.supportsFim() (d5b5e1ac43)
+    starcoder2_file_sep: bool = True  # pre-rewrite: STARCODER2_T_ARTIFACTS has "<file_sep>" (cf4b557568)
+    ipynb_python: bool = True  # pre-rewrite: languages.ts Python stops at '"""#', .ipynb is Python (cf4b557568)
+    # templating/filtering.ts getSnippets: the recently-opened-files group (0a632b5401) and one
+    # code snippet per file across groups (398730364f)
+    snippet_dedup: bool = True
     # (template variable name, its stop list) where the release's list differs from the newest
     stops: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
@@ -79,18 +94,28 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
                                          "llama_counted": "aya grok moonshot kimi mercury glm nova codestral o1",
                                          "codegeex_template": False, "plain_qwen": False, "local_budget": False,
                                          "blank_file_header": False, "gpt_template": True,
+                                         "other_files": False, "newline_stop_words": False, "fim_route": False,
+                                         "starcoder2_file_sep": False, "ipynb_python": False, "snippet_dedup": False,
+                                         "local_budget_user": False,
                                          "stops": (("deepseekFimTemplate", _DEEPSEEK_4), ("stableCodeFimTemplate", _STABLE_4))}),
+    ("2024-05-03", "cf4b557568 completionProvider.ts: starcoder2 stops at <file_sep>; languages.ts: Python "
+                   "stops at \"\"\"#, .ipynb is Python", {"starcoder2_file_sep": True, "ipynb_python": True}),
     ("2024-05-08", "57ca9f1dd7 templates.ts: holeFillerTemplate for gpt/davinci-002/claude; deepseek stops "
-                   "<｜end▁of▁sentence｜>", {"gpt_template": False, "hole_filler_4th": True,
+                   "<｜end▁of▁sentence｜>; parameters.ts: useOtherFiles on; completionProvider.ts: language stop "
+                   "words as \"\\n\" + word", {"gpt_template": False, "hole_filler_4th": True, "other_files": True,
+                                               "newline_stop_words": True,
                                                "stops": (("stableCodeFimTemplate", _STABLE_4),)}),
     ("2024-05-23", "5c4e5124c8 core/llm/index.ts: FIM route logged as prefix<FIM>suffix", {"fim_log": "<FIM>"}),
     ("2024-05-24", "08dc5db183 core/util/parameters.ts: maxPromptTokens 1024", {"max_prompt_tokens": 1024}),
     ("2024-05-24", "53b61288ec completionProvider.ts: local providers get maxPromptTokens 500", {"local_budget": True}),
+    ("2024-05-29", "d5b5e1ac43 completionProvider.ts: FIM route (llm.supportsFim -> streamFim)", {"fim_route": True}),
     ("2024-05-29", "58691db662 llm/autodetect.ts: codestral counted with tiktoken",
      {"llama_counted": "aya grok moonshot kimi mercury glm nova o1"}),
     ("2024-05-30", "e65b002d71 templates.ts: codestralFimTemplate", {"codestral": "fim"}),
     ("2024-06-02", "83731642aa templates.ts: codestralMultifileFimTemplate", {"codestral": "plain"}),
     ("2024-06-05", "7ecbcad37b completionProvider.ts: blank-file path comment", {"blank_file_header": True}),
+    ("2024-06-06", "aa18568c60 completionProvider.ts: the user's maxPromptTokens wins over the local 500",
+     {"local_budget_user": True}),
     ("2024-06-11", "5935206091 templates.ts: hole filler example 'The 5th ... planet from the Sun'", {"hole_filler_4th": False}),
     ("2024-06-21", "ca884b8212 templates.ts: qwen names get stableCodeFimTemplate, which stops at <file_sep>",
      {"plain_qwen": True, "stops": (("stableCodeFimTemplate", _STABLE_5),)}),
@@ -99,11 +124,18 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("2024-07-24", "d6c2e36814 templates.ts: codegeexFimTemplate", {"codegeex_template": True}),
     ("2024-08-21", "c408bf62fb templates.ts: stableCodeFimTemplate stops reordered", {"stops": ()}),
     ("2024-09-21", "387a76aa5b AutocompleteTemplate.ts: Qwen2.5-Coder template", {"qwen_coder": "plain"}),
-    ("2024-10-30", "911256bad1 autocomplete/templating/: the rewritten pipeline", {"pre_rewrite": False}),
+    ("2024-10-30", "911256bad1 autocomplete/templating/: the rewritten pipeline; constructPrompt.ts still ranks "
+                   "the snippets", {"pre_rewrite": False, "ranked_snippets": True}),
     ("2024-11-05", "b4dcb6cc37 llm/autodetect.ts: grok counted with tiktoken",
      {"llama_counted": "aya moonshot kimi mercury glm nova o1"}),
     ("2024-11-18", "b8a278d216 llm/autodetect.ts: moonshot counted with tiktoken",
      {"llama_counted": "aya kimi mercury glm nova o1"}),
+    ("2024-11-18", "51e1c4216b templating/index.ts: snippet comments and the file name in the prefix, sent on "
+                   "the FIM route too", {"context_comments": True}),
+    ("2024-11-19", "1adbd9a456 core/util/parameters.ts: maxSnippetPercentage 0.5", {"snippet_share_half": True}),
+    ("2024-11-21", "fec4b21f7b autocomplete/snippets/, templating/filtering.ts: snippets by kind in the "
+                   "budget left, formatSnippets", {"ranked_snippets": False, "context_comments": False,
+                                                   "snippet_share_half": False}),
     ("2024-11-21", "3934e8d81f AutocompleteTemplate.ts: granite3 -> hole filler", {"granite3_hole_filler": True}),
     ("2024-11-29", "63e63f54cd core/util/parameters.ts: prefix 0.3, suffix 0.2", {"prefix_percentage": 0.3, "max_suffix_percentage": 0.2}),
     ("2024-12-13", "707bc867fe templating/index.ts: empty suffix -> newline; 7621abcdcc uri.ts uniquePath; "
@@ -116,6 +148,8 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("2025-04-28", "73695f9996 llm/autodetect.ts: mercury counted with tiktoken", {"llama_counted": "aya kimi glm nova o1"}),
     ("2025-04-29", "dc6827aca4 AutocompleteTemplate.ts: mercury prefix gets <|fim_prefix|>", {"mercury_fim_prefix": True}),
     ("2025-05-11", "ea3bf046a1 AutocompleteTemplate.ts: seed-coder", {"seed_coder": True}),
+    ("2025-06-09", "398730364f templating/filtering.ts: a code snippet of a file an earlier group gave is "
+                   "dropped; the recently opened files group (0a632b5401, 2025-06-04)", {"snippet_dedup": True}),
     ("2025-06-14", "fbd0a9da51 llm/autodetect.ts: aya counted with tiktoken", {"llama_counted": "kimi glm nova o1"}),
     ("2025-07-02", "faed694877 llm/autodetect.ts: o-series names counted with tiktoken", {"llama_counted": "kimi glm nova"}),
     ("2025-07-04", "15a61ba8b8 llm/autodetect.ts: nova counted with tiktoken", {"llama_counted": "kimi glm"}),
@@ -147,7 +181,9 @@ ERAS = _build_eras()
 _RELEASES_FILE = Path(__file__).resolve().parent.parent.parent / "data" / "continue_releases.json"
 _FLAGS = ("include_clipboard", "empty_suffix_newline", "per_line_pruning", "context_reprune", "multipliers",
           "granite3_hole_filler", "mercury", "seed_coder", "granite4", "unique_path_objects", "mercury_fim_prefix", "pre_rewrite", "codegeex_template", "plain_qwen", "hole_filler_4th", "local_budget",
-          "blank_file_header", "gpt_template")
+          "blank_file_header", "gpt_template", "other_files", "newline_stop_words", "fim_route", "starcoder2_file_sep",
+          "ipynb_python", "snippet_dedup", "local_budget_user", "ranked_snippets", "context_comments",
+          "snippet_share_half")
 
 
 @functools.lru_cache(maxsize=1)
@@ -176,21 +212,48 @@ def _release_key(version: str) -> str | None:
     return None
 
 
+# Tab autocomplete is older than the table: releases up to 0.8.23 / 0.9.118 / JetBrains 0.0.42
+# built it in extensions/vscode/src/autocomplete (0.8.20) and read its defaults from
+# core/autocomplete/parameters.ts; the table starts where core/util/parameters.ts does.
+_TOO_OLD = ("Continue {version} predates the first release modelled ({first}, {day}): its tab autocomplete "
+            "(extensions/vscode/src/autocomplete, core/autocomplete/parameters.ts) is not modelled")
+
+
+def _older_than_table(version: str) -> str | None:
+    """The first release of the version's line (VS Code 0.8.x, 0.9.x, ...; JetBrains 0.0.x)
+    when the version is older than every release of that line in the table."""
+    m = re.fullmatch(r"v?(\d+)\.(\d+)\.(\d+)(?:-(vscode|jetbrains))?", version.strip())
+    if m is None:
+        return None
+    flavor = m.group(4) or "vscode"
+    wanted = tuple(int(n) for n in m.groups()[:3])
+    line = sorted(tuple(int(n) for n in k.removesuffix(f"-{flavor}").split(".")) for k in releases()
+                  if k.endswith(f"-{flavor}") and k.split(".")[:2] == version.strip().removeprefix("v").split(".")[:2])
+    if not line:
+        line = sorted(tuple(int(n) for n in k.removesuffix(f"-{flavor}").split(".")) for k in releases() if k.endswith(f"-{flavor}"))
+    first = line[0]
+    return f"{'.'.join(map(str, first))}-{flavor}" if wanted < first else None
+
+
 def era_for(version: str | None) -> Era:
     """The rules of a Continue release ("0.9.262", "v1.0.10-jetbrains") or of a date
-    (`YYYY-MM-DD`, or an ISO timestamp: the dated ranges of _ERA_CHANGES); None is the newest."""
+    (`YYYY-MM-DD`, or an ISO timestamp: the dated ranges of _ERA_CHANGES); None is the newest.
+    A release or day before the table (2024-04-12) is refused: its rules are not modelled."""
     if not version:
         return ERAS[-1]
     key = _release_key(version)
     if key is not None:
         return releases()[key]
+    first = _older_than_table(version)
+    if first is not None:
+        raise ContinueError(_TOO_OLD.format(version=version, first=first, day=releases()[first].since))
     try:
         day = dt.date.fromisoformat(version[:10])
     except ValueError:
         raise ContinueError(f"unknown Continue version {version!r}: give a release from v0.8.24 "
                             f"({len(releases())} known) or a date YYYY-MM-DD") from None
     if day < ERAS[0].since:
-        raise ContinueError(f"no Continue profile before {ERAS[0].since} (autocomplete defaults of parameters.ts), got {version}")
+        raise ContinueError(_TOO_OLD.format(version=version, first="0.8.24-vscode", day=ERAS[0].since))
     return [e for e in ERAS if e.since <= day][-1]
 
 

@@ -30,7 +30,10 @@ _KIND_GROUP = {"clipboard": "clipboard", "opened": "recentlyOpenedFiles", "visit
 
 def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str, opts: dict[str, Any], era: Era) -> tuple[Snippet, ...]:
     """getSnippets: groups by priority, each snippet costs tokens(content) + 10 and is skipped
-    (not stopped at) when it does not fit what is left of maxPromptTokens after the caret window.
+    (not stopped at) when it does not fit what is left of maxPromptTokens after the caret window;
+    a code snippet of a file an earlier group already gave is dropped. Releases before 1.1.48
+    (0a632b5401 and 398730364f, 2025-06-04..09) had neither the recently-opened-files group nor
+    the per-file deduplication.
 
     Snippet kinds map to Continue's payload groups: clipboard, opened (recently opened files,
     first fitted by format_opened_files), visited, edited or changed (recently edited ranges),
@@ -55,8 +58,8 @@ def select_snippets(snippets: tuple[Snippet, ...], caret_window: str, model: str
     for _, key in order:
         group = grouped[key]
         if key == "recentlyOpenedFiles":
-            group = format_opened_files(group, remaining, model, chosen, era)
-        else:
+            group = format_opened_files(group, remaining, model, chosen, era) if era.snippet_dedup else []
+        elif era.snippet_dedup:
             group = [s for s in group if s.kind in ("diff", "clipboard", "static") or s.filepath not in added]
         for s in group:
             if js_trim(s.content) == "" or s.filepath.startswith("output:extension-output-Continue.continue"):
