@@ -70,13 +70,8 @@ def fimreplay(*args: str, home: Path) -> tuple[float, subprocess.CompletedProces
 
 def score_part(quick: bool) -> None:
     workers = bench_scoring.scoring.default_workers()
-    items = solady_items(1)
-    one_line = pairs_of(items)
     multi = pairs_of(solady_items(4, per_file=20))[: 500 if quick else 2000]
-    repeats = 1 if quick else 3
-    bench_scoring.print_throughput("score one-line", bench_scoring.throughput(one_line, workers, repeats))
-    bench_scoring.print_throughput("score 4-line  ", bench_scoring.throughput(multi, workers, repeats))
-    bench_scoring.print_rescore(bench_scoring.rescore(one_line, items, workers))
+    bench_scoring.report_all(solady_items(1), multi, workers, repeats=1 if quick else 3, label="score ")
 
 
 def evalgen_part(quick: bool) -> None:

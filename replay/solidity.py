@@ -106,15 +106,14 @@ def dataflow(root: Any, code: str) -> list[tuple]:
 
 
 def _merge_loop(edges: list[tuple]) -> list[tuple]:
-    """One edge per (name, index, relation), sources united (in the order they are first seen,
-    replay.codebleu_engine.first_seen): a loop walked twice repeats edges."""
-    from replay.codebleu_engine import first_seen
-
+    """One edge per (name, index, relation), sources united in the order they are first seen
+    (not through a set, whose order follows the hash seed: see replay.codebleu_engine.first_seen):
+    a loop walked twice repeats edges."""
     merged: dict[tuple, list] = {}
     for name, idx, rel, srcs, idxs in edges:
         key = (name, idx, rel)
         if key in merged:
-            merged[key][0] = first_seen(merged[key][0] + srcs)
+            merged[key][0] = list(dict.fromkeys(merged[key][0] + srcs))
             merged[key][1] = sorted(set(merged[key][1] + idxs))
         else:
             merged[key] = [srcs, idxs]
