@@ -67,7 +67,8 @@ def run_pairs(store: Any, run_id: str, text: Text = "shown") -> tuple[list[tuple
     return [(i, f, lang, ref, comp.scored_text(text)) for i, f, lang, ref, comp in entries], rejects, counts
 
 
-def run_entries(store: Any, run_id: str, completions: list[Any] | None = None) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
+def run_entries(store: Any, run_id: str,
+                completions: list[Any] | None = None) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
     """A stored run's completions (`completions`, when the caller read them already) with their
     references (run_pairs, before a text is picked)."""
     items = item_references(store)
@@ -259,8 +260,8 @@ def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, tex
     run = store.run(run_id)
     result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),
                   **scores.counts, n_scored=scores.n_scored, n_reused=scores.n_reused, items_done=scores.n_done,
-                  backend=run.backend,
-                  model=run.model, profile=run_profile(store, run_id, run.config), n_rejects=len(scores.rejects))
+                  backend=run.backend, model=run.model, profile=run_profile(store, run_id, run.config),
+                  n_rejects=len(scores.rejects))
     return result, scores.rejects
 
 

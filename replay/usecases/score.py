@@ -80,10 +80,10 @@ def score_table(result: dict[str, Any]) -> str:
 
 
 def progress(store: Store, run_id: str, done: int | None = None) -> tuple[int, int, str | None]:
-    """(items with a good completion (`done` when the caller counted them), items the run was
-    started with, a note when the run is not finished). A run killed or stopped is "interrupted" (replay.store.runs): its scores
-    cover only part of its items, which the reader must be told, and the note says how to
-    resume it."""
+    """(items with a good completion (`done` when the caller counted them already), items the
+    run was started with, a note when the run is not finished). A run killed or stopped is
+    "interrupted" (replay.store.runs): its scores cover only part of its items, which the
+    reader must be told, and the note says how to resume it."""
     run = store.run(run_id)
     done = len(store.good_item_ids(run_id)) if done is None else done
     total = store.count_run_prompts(run_id)
