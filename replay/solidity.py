@@ -256,7 +256,11 @@ def _if(node: Any, index_to_code: dict, states: dict) -> tuple[list[tuple], dict
 def strip_comments(code: str) -> str:
     """Comments removed and blank lines dropped, as the `codebleu` package does for C-like
     languages (codebleu/parser/utils.py remove_comments_and_docstrings); Solidity's comment
-    and string syntax is the C-like one."""
+    and string syntax is the C-like one. A text without `//` or `/*` has no comment to remove
+    (the package's expression replaces each string by itself), so only its blank lines are
+    dropped, the package's last step, without running the expression over it."""
+    if "//" not in code and "/*" not in code:
+        return "\n".join(line for line in code.split("\n") if line.strip() != "")
     from codebleu.parser import remove_comments_and_docstrings
 
     return remove_comments_and_docstrings(code, "solidity")

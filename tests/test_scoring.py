@@ -264,3 +264,18 @@ def test_solidity_token_index_is_the_packages_keyed_by_bytes() -> None:
         spans = tree_to_token_index(root)
         expected = list({span: (i, index_to_code_token(span, lines)) for i, span in enumerate(spans)}.values())
         assert list(token_index(root, code).values()) == expected
+
+
+def test_solidity_comment_stripping_is_the_packages() -> None:
+    """Texts without `//` or `/*` skip the package's expression: the same text either way, on
+    every golden text and on edge cases (comment markers inside strings, blank lines)."""
+    from codebleu.parser import remove_comments_and_docstrings
+
+    from replay.solidity import strip_comments
+    from tests.conftest import ROOT
+
+    golden = json.loads((ROOT / "tests" / "data" / "scoring_golden.json").read_text(encoding="utf-8"))["pairs"]
+    texts = [t for p in golden for t in (p["reference"], p["completion"])]
+    texts += ["", "\n\n", "a\n\n  \nb\n", "x = '//' + y;", 's = "/* no */";', "/* a */ b", "a; // c\n\nb;", "a / b / c"]
+    assert sum("//" not in t and "/*" not in t for t in texts) > 100  # the short way is taken
+    assert [strip_comments(t) for t in texts] == [remove_comments_and_docstrings(t, "solidity") for t in texts]
