@@ -7,8 +7,10 @@ Run: python bench/all.py [--quick] [--skip replay,import,...]
 Prints the date, the machine and its load, then, each measured in this run against the bare
 library loop on the same input:
   score    all four metrics vs rapidfuzz + sacrebleu + the `codebleu` package (JavaScript
-           grammar, as the seed scored), one-line and 4-line solady pairs; a second `score` of
-           a stored run with another window vs the first (bench/bench_scoring.py);
+           grammar, as the seed scored), one-line and 4-line solady pairs, in process (wall and
+           per CPU-second); `fimreplay score RUN` of the one-line pairs stored as a run, as a
+           whole process with 1 and every-core workers, vs the bare loop's pairs/s; a second
+           `score` of the run with another window vs the first (bench/bench_scoring.py);
   evalgen  `fimreplay evalgen` on solady as a whole process: items/s per mode and worker count;
   import   `fimreplay import` of a generated Tabby log as a whole process: MB/s vs a bare loop
            of stdlib json and one SQLite transaction (the log from bench/import_bench.py);
@@ -70,13 +72,8 @@ def fimreplay(*args: str, home: Path) -> tuple[float, subprocess.CompletedProces
 
 def score_part(quick: bool) -> None:
     workers = bench_scoring.scoring.default_workers()
-    items = solady_items(1)
-    one_line = pairs_of(items)
     multi = pairs_of(solady_items(4, per_file=20))[: 500 if quick else 2000]
-    repeats = 1 if quick else 3
-    bench_scoring.print_throughput("score one-line", bench_scoring.throughput(one_line, workers, repeats))
-    bench_scoring.print_throughput("score 4-line  ", bench_scoring.throughput(multi, workers, repeats))
-    bench_scoring.print_rescore(bench_scoring.rescore(one_line, items, workers))
+    bench_scoring.report_all(solady_items(1), multi, workers, repeats=1 if quick else 3, label="score ")
 
 
 def evalgen_part(quick: bool) -> None:

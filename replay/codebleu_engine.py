@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
@@ -115,18 +116,7 @@ def parser_or_none(name: str) -> tree_sitter.Parser | None:
         return None
 
 
-def _ngrams(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
-    return Counter(zip(*(tokens[i:] for i in range(n)))) if len(tokens) >= n else Counter()
-
-
-NgramCounts = tuple[Counter[tuple[str, ...]], ...]  # orders 1..4
-
-
-def _counts(tokens: Sequence[str]) -> NgramCounts:
-    return tuple(_ngrams(tokens, n) for n in range(1, 5))
-
-
-def _combine(numerators: list[float], denominators: list[int], hyp_len: int, ref_len: int) -> float:
+def _combine(numerators: list[float], denominators: Sequence[float], hyp_len: int, ref_len: int) -> float:
     """BLEU-4 from per-order counts: smoothing method 1 (epsilon 0.1), brevity penalty."""
     if numerators[0] == 0:
         return 0.0
@@ -142,37 +132,49 @@ def _combine(numerators: list[float], denominators: list[int], hyp_len: int, ref
 
 @dataclass(frozen=True, slots=True)
 class Grams:
-    """The n-gram side of a text for both BLEU parts, counted once: n-gram counts per order,
-    n-grams per order (at least 1: the denominators of both parts), its tokens' weights
-    (1 for a keyword, 0.2 otherwise) and its weighted unigram count (at least 1)."""
+    """The n-gram side of a text for both BLEU parts, counted once: the n-grams of orders 1..4
+    in one counter (an n-gram's order is its length; the unigrams come first, in the order of
+    their first occurrence, as a counter of unigrams alone would hold them), n-grams per order
+    (at least 1: the denominators of both parts), its tokens' weights (1 for a keyword, 0.2
+    otherwise; one per distinct token, so as many as the unigrams) and its weighted unigram
+    count (at least 1)."""
 
     n_tokens: int
-    counts: NgramCounts
+    counts: Counter[tuple[str, ...]]
     dens: tuple[int, ...]
     weights: dict[str, float]
     weighted_unigrams: float
 
+    def unigrams(self) -> Iterator[tuple[tuple[str, ...], int]]:
+        return islice(self.counts.items(), len(self.weights))
+
 
 def _grams(tokens: Sequence[str], keywords: frozenset[str]) -> Grams:
-    counts = _counts(tokens)
+    counts = Counter(chain.from_iterable(zip(*(tokens[i:] for i in range(n))) for n in range(1, 5)))
     weights = {t: 1 if t in keywords else 0.2 for t in tokens}
-    return Grams(n_tokens=len(tokens), counts=counts, dens=tuple(max(1, sum(c.values())) for c in counts), weights=weights,
-                 weighted_unigrams=max(1, sum(c * weights[g[0]] for g, c in counts[0].items())))
+    unigrams = islice(counts.items(), len(weights))
+    return Grams(n_tokens=len(tokens), counts=counts, dens=tuple(max(1, len(tokens) - n) for n in range(4)), weights=weights,
+                 weighted_unigrams=max(1, sum(c * weights[g[0]] for g, c in unigrams)))
 
 
-def _ngram_stats(ref: Grams, hyp: Grams) -> tuple[list[int], Sequence[float]]:
-    """Clipped matches and candidate n-grams per order, for one pair."""
-    return [sum(min(c, r[g]) for g, c in h.items() if g in r) for h, r in zip(hyp.counts, ref.counts)], hyp.dens
+def _matches(ref: Grams, hyp: Grams) -> list[int]:
+    """Clipped matches per order: an n-gram of both texts counts as often as the fewer have it
+    (the same whether the candidate's n-grams are looked up among the reference's, as for
+    precision, or the other way round, as for recall)."""
+    found = [0, 0, 0, 0]
+    h, r = hyp.counts, ref.counts
+    for g in h.keys() & r.keys():
+        found[len(g) - 1] += min(h[g], r[g])
+    return found
 
 
-def _weighted_stats(ref: Grams, hyp: Grams) -> tuple[list[float], Sequence[float]]:
+def _weighted_stats(ref: Grams, hyp: Grams, matches: list[int]) -> tuple[list[float], Sequence[float]]:
     """Matches of the reference's n-grams in the candidate (recall), unigrams weighted, per
     order. The weighted unigram sum runs in the reference's n-gram order, as the package's
     (terms of n-grams the candidate lacks are 0 and leave the sum as it is)."""
-    h1, w = hyp.counts[0], ref.weights
-    nums: list[float] = [sum(min(c, h1[g]) * w[g[0]] for g, c in ref.counts[0].items() if g in h1)]
-    nums += [sum(min(c, h[g]) for g, c in r.items() if g in h) for r, h in zip(ref.counts[1:], hyp.counts[1:])]
-    return nums, (ref.weighted_unigrams, *ref.dens[1:])
+    h, w = hyp.counts, ref.weights
+    unigrams = sum(min(c, h[g]) * w[g[0]] for g, c in ref.unigrams() if g in h)
+    return [unigrams, *matches[1:]], (ref.weighted_unigrams, *ref.dens[1:])
 
 
 def ngram_match(references: Sequence[list[str]], hypotheses: Sequence[list[str]]) -> float:
@@ -187,13 +189,16 @@ def weighted_ngram_match(references: Sequence[list[str]], hypotheses: Sequence[l
     return _weighted_ngram_match(refs, hyps)
 
 
-def _ngram_match(refs: Sequence[Grams], hyps: Sequence[Grams]) -> float:
-    return _corpus_bleu([_ngram_stats(r, h) for r, h in zip(refs, hyps)], sum(h.n_tokens for h in hyps),
+def _ngram_match(refs: Sequence[Grams], hyps: Sequence[Grams], matches: Sequence[list[int]] | None = None) -> float:
+    matches = matches or [_matches(r, h) for r, h in zip(refs, hyps)]
+    # per pair: clipped matches and the candidate's n-grams, per order
+    return _corpus_bleu([(m, h.dens) for h, m in zip(hyps, matches)], sum(h.n_tokens for h in hyps),
                         sum(r.n_tokens for r in refs))
 
 
-def _weighted_ngram_match(refs: Sequence[Grams], hyps: Sequence[Grams]) -> float:
-    return _corpus_bleu([_weighted_stats(r, h) for r, h in zip(refs, hyps)], sum(h.n_tokens for h in hyps),
+def _weighted_ngram_match(refs: Sequence[Grams], hyps: Sequence[Grams], matches: Sequence[list[int]] | None = None) -> float:
+    matches = matches or [_matches(r, h) for r, h in zip(refs, hyps)]
+    return _corpus_bleu([_weighted_stats(r, h, m) for r, h, m in zip(refs, hyps, matches)], sum(h.n_tokens for h in hyps),
                         _WEIGHTED_REF_LEN * len(refs))
 
 
@@ -240,6 +245,23 @@ def data_flow(code: str, name: str) -> list[tuple[str, str, list[str]]]:
     return _flow(root, code, language(name))
 
 
+def first_seen(values: list) -> list:
+    """The values without repeats, each where it first occurs.
+
+    The `codebleu` package unites the source lists of merged edges through a set
+    (codebleu/dataflow_match.py get_data_flow; the loops of codebleu/parser/DFG.py), so their
+    order follows the string hash seed, and that order decides how the names are numbered
+    (normalize_dataflow) and so which edges match: a pair's data-flow score can change from
+    one Python process to the next. The package itself does so: a golden pair scored with its
+    JavaScript grammar gave 0.25 under 7 of 40 seeds (seed 0 among them) and 0.125 under the
+    rest. A set of strings gives its values in the order they were added whenever their hashes
+    collide, and any other order only for some seeds, so the order they were added is the one it
+    gives most often; kept here, it is the same in every process. It gives that pair 0.125, and
+    every pinned Solidity pair score made with seed 0 again (the one pair that changed with the
+    seed merges seven sources, whose set order was seed 0's for 13 of 40 seeds)."""
+    return list(dict.fromkeys(values))
+
+
 def _flow(root: Any, code: str, lang: CodeBleuLanguage) -> list[tuple[str, str, list[str]]]:
     try:
         edges = sorted(lang.dataflow(root, code), key=lambda e: e[1])
@@ -251,7 +273,7 @@ def _flow(root: Any, code: str, lang: CodeBleuLanguage) -> list[tuple[str, str, 
     for e in edges:
         if e[1] in merged:
             old = merged[e[1]]
-            merged[e[1]] = (e[0], e[1], e[2], list(set(old[3] + e[3])), list(set(old[4] + e[4])))
+            merged[e[1]] = (e[0], e[1], e[2], first_seen(old[3] + e[3]), first_seen(old[4] + e[4]))
         else:
             merged[e[1]] = e
     names: dict[str, str] = {}
@@ -306,11 +328,13 @@ def calc_codebleu(references: Sequence[str], hypotheses: Sequence[str], lang: st
         raise ValueError("as many references as hypotheses are needed")
     refs = [analyse(r, lang) for r in references]
     hyps = [analyse(h, lang) for h in hypotheses]
+    ref_grams, hyp_grams = [r.grams for r in refs], [h.grams for h in hyps]
+    matches = [_matches(r, h) for r, h in zip(ref_grams, hyp_grams)]
     syntax_total = sum(len(r.subtrees) for r in refs)
     flow_total = sum(len(r.flow) for r in refs)
     parts = {
-        "ngram_match_score": _ngram_match([r.grams for r in refs], [h.grams for h in hyps]),
-        "weighted_ngram_match_score": _weighted_ngram_match([r.grams for r in refs], [h.grams for h in hyps]),
+        "ngram_match_score": _ngram_match(ref_grams, hyp_grams, matches),
+        "weighted_ngram_match_score": _weighted_ngram_match(ref_grams, hyp_grams, matches),
         "syntax_match_score": sum(sum(1 for t in r.subtrees if t in h.subtree_set) for r, h in zip(refs, hyps)) / syntax_total,
         "dataflow_match_score": sum(_flow_matches(r, h) for r, h in zip(refs, hyps)) / flow_total if flow_total else 0.0,
     }

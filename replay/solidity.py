@@ -106,12 +106,14 @@ def dataflow(root: Any, code: str) -> list[tuple]:
 
 
 def _merge_loop(edges: list[tuple]) -> list[tuple]:
-    """One edge per (name, index, relation), sources united: a loop walked twice repeats edges."""
+    """One edge per (name, index, relation), sources united in the order they are first seen
+    (not through a set, whose order follows the hash seed: see replay.codebleu_engine.first_seen):
+    a loop walked twice repeats edges."""
     merged: dict[tuple, list] = {}
     for name, idx, rel, srcs, idxs in edges:
         key = (name, idx, rel)
         if key in merged:
-            merged[key][0] = list(set(merged[key][0] + srcs))
+            merged[key][0] = list(dict.fromkeys(merged[key][0] + srcs))
             merged[key][1] = sorted(set(merged[key][1] + idxs))
         else:
             merged[key] = [srcs, idxs]
@@ -254,7 +256,11 @@ def _if(node: Any, index_to_code: dict, states: dict) -> tuple[list[tuple], dict
 def strip_comments(code: str) -> str:
     """Comments removed and blank lines dropped, as the `codebleu` package does for C-like
     languages (codebleu/parser/utils.py remove_comments_and_docstrings); Solidity's comment
-    and string syntax is the C-like one."""
+    and string syntax is the C-like one. A text without `//` or `/*` has no comment to remove
+    (the package's expression replaces each string by itself), so only its blank lines are
+    dropped, the package's last step, without running the expression over it."""
+    if "//" not in code and "/*" not in code:
+        return "\n".join(line for line in code.split("\n") if line.strip() != "")
     from codebleu.parser import remove_comments_and_docstrings
 
     return remove_comments_and_docstrings(code, "solidity")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import codebleu as codebleu_pkg
@@ -185,19 +186,29 @@ def test_solidity_loops_carry_values_around() -> None:
 
 
 def test_solidity_codebleu_does_not_depend_on_pythonhashseed() -> None:
+    """Merged edges' sources are kept in first-seen order, not a set's (whose order follows the
+    hash seed): a golden pair whose candidate merges seven sources, and a whole file, give the
+    same data flow in processes with different seeds (with sets, the pair's data-flow score was
+    0.5 under 13 of 40 seeds and 1/3 under the rest, and the graphs of 27 of the golden file's
+    50 OpenZeppelin files, this one among them, changed with the seed)."""
     import os
     import subprocess
     import sys
 
     from tests.conftest import ROOT
 
-    code = ("import json\nfrom replay.scoring import codebleu\n"
-            "pairs = [('uint x = a + b;\\nif (x > 1) { y = x; } else { y = a; }', 'uint x = a + c;\\nif (x > 2) { y = x; }'),"
-            " ('for (uint i = 0; i < n; i++) { s += i * 2; }', 'for (uint i; i < n; ++i) { s += i; }')]\n"
-            "print(json.dumps([codebleu(r, h) for r, h in pairs]))\n")
+    code = ("import hashlib, json\nfrom replay.codebleu_engine import calc_codebleu, data_flow\n"
+            "from replay.assets import asset_path\nfrom replay.scoring import windowed\n"
+            "pair = json.load(open('tests/data/scoring_golden.json', encoding='utf-8'))['pairs'][243]\n"
+            "ref, hyp = windowed(pair['reference'], pair['completion'], 'auto')\n"
+            "text = (asset_path('openzeppelin-contracts') / 'package' / 'token/ERC20/ERC20.sol').read_text()\n"
+            "flow = hashlib.sha256(json.dumps(data_flow(text, 'solidity')).encode()).hexdigest()\n"
+            "print(json.dumps([calc_codebleu([ref], [hyp], 'solidity')['dataflow_match_score'], flow]))\n")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
-                           env=dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED=s)).stdout for s in ("0", "1", "2")}
-    assert len(outs) == 1 and outs.pop().startswith("[")
+                           env=dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED=s)).stdout for s in ("0", "1", "2", "3")}
+    assert len(outs) == 1
+    score, _ = json.loads(outs.pop())
+    assert score == 0.5  # the reference's two `x comesFrom x` edges both found: o_ is the second source named
 
 
 def test_line_window_auto_scores_as_many_lines_as_the_reference() -> None:
@@ -253,3 +264,18 @@ def test_solidity_token_index_is_the_packages_keyed_by_bytes() -> None:
         spans = tree_to_token_index(root)
         expected = list({span: (i, index_to_code_token(span, lines)) for i, span in enumerate(spans)}.values())
         assert list(token_index(root, code).values()) == expected
+
+
+def test_solidity_comment_stripping_is_the_packages() -> None:
+    """Texts without `//` or `/*` skip the package's expression: the same text either way, on
+    every golden text and on edge cases (comment markers inside strings, blank lines)."""
+    from codebleu.parser import remove_comments_and_docstrings
+
+    from replay.solidity import strip_comments
+    from tests.conftest import ROOT
+
+    golden = json.loads((ROOT / "tests" / "data" / "scoring_golden.json").read_text(encoding="utf-8"))["pairs"]
+    texts = [t for p in golden for t in (p["reference"], p["completion"])]
+    texts += ["", "\n\n", "a\n\n  \nb\n", "x = '//' + y;", 's = "/* no */";', "/* a */ b", "a; // c\n\nb;", "a / b / c"]
+    assert sum("//" not in t and "/*" not in t for t in texts) > 100  # the short way is taken
+    assert [strip_comments(t) for t in texts] == [remove_comments_and_docstrings(t, "solidity") for t in texts]

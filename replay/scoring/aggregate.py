@@ -4,23 +4,30 @@ files with a seeded bootstrap 95% interval."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from replay.scoring.metrics import METRIC_NAMES
 
 
+class ScoredItem(msgspec.Struct, frozen=True):
+    """One scored completion: its item, file, metric values and the two texts compared (a
+    msgspec struct: a run's thousands of rows are made in a few milliseconds)."""
 
-@dataclass(frozen=True)
-class ScoredItem:
     item_id: str
     file: str
     values: dict[str, float]
     middle_len: int = 0
     reference: str = ""
     completion: str = ""
+
+
+def _file_means(values: list[dict[str, float]]) -> dict[str, float]:
+    """Each metric's mean over a file's rows that have it (in row order), metrics sorted."""
+    metrics = sorted({m for v in values for m in v})
+    return {m: float(np.mean([v[m] for v in values if m in v])) for m in metrics}
 
 
 def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = 2000) -> dict[str, Any]:
@@ -30,13 +37,14 @@ def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = 2000) -> 
     by `seed`, and takes the 2.5th and 97.5th percentiles of the resampled means.
     """
     rows = list(rows)
-    by_file: dict[str, dict[str, list[float]]] = {}
+    by_file: dict[str, list[dict[str, float]]] = {}
     for r in rows:
-        slot = by_file.setdefault(r.file, {})
-        for metric, value in r.values.items():
-            slot.setdefault(metric, []).append(value)
+        values = by_file.get(r.file)
+        if values is None:
+            values = by_file[r.file] = []
+        values.append(r.values)
     files = sorted(by_file)
-    per_file = {f: {m: float(np.mean(v)) for m, v in sorted(by_file[f].items())} for f in files}
+    per_file = {f: _file_means(by_file[f]) for f in files}
     metrics = [m for m in METRIC_NAMES if any(m in per_file[f] for f in files)]
     total: dict[str, float] = {}
     mean: dict[str, float] = {}

@@ -67,13 +67,15 @@ def run_pairs(store: Any, run_id: str, text: Text = "shown") -> tuple[list[tuple
     return [(i, f, lang, ref, comp.scored_text(text)) for i, f, lang, ref, comp in entries], rejects, counts
 
 
-def run_entries(store: Any, run_id: str) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
-    """A stored run's completions with their references (run_pairs, before a text is picked)."""
+def run_entries(store: Any, run_id: str,
+                completions: list[Any] | None = None) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
+    """A stored run's completions (`completions`, when the caller read them already) with their
+    references (run_pairs, before a text is picked)."""
     items = item_references(store)
     entries: list[RunEntry] = []
     rejects = []
     counts = {"n_errors": 0, "n_stop_cut": 0, "n_changed": 0, "n_nothing_shown": 0, "chars_removed": 0, "n_no_stage": 0}
-    for comp in store.completions(run_id):
+    for comp in store.completions(run_id) if completions is None else completions:
         ref = items.get(comp.item_id)
         if ref is None and comp.item_id.startswith(CAPTURE_PREFIX):
             ref, reason = capture_reference(store, comp.item_id)
@@ -118,6 +120,7 @@ class RunScores:
     counts: dict[str, int]  # how shown and raw differ (run_pairs)
     n_scored: int  # items scored now
     n_reused: int  # items whose scores the store held (for this text and window, or the same cut texts)
+    n_done: int = 0  # completions without an error (Store.good_item_ids: what a resumed run would not redo)
 
 
 def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "auto", workers: int | None = None) -> RunScores:
@@ -130,7 +133,8 @@ def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
     score is stored once, under the first text and window that needed it, and found again by
     any other that cuts the same texts. The scores of a key belong to the run's completion of
     the item (one per run and item)."""
-    entries, rejects, counts = run_entries(store, run_id)
+    completions = store.completions(run_id)
+    entries, rejects, counts = run_entries(store, run_id, completions)
     stored = stored_scores(store, run_id)
     here = stored.pop((text, lines), {})
     scored = [comp.scored_text(text) for *_, comp in entries]
@@ -138,7 +142,7 @@ def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
     values: list[dict[str, float] | None] = []
     for n, (item_id, _, language, reference, comp) in enumerate(entries):
         wanted = _metrics_of(language)
-        found = _complete(here.get(item_id), wanted)
+        found = _complete(here, item_id, wanted)
         if found is None:
             found = _same_cut(stored, item_id, wanted, reference, comp, scored[n], text, lines)
             if found is None:
@@ -150,18 +154,29 @@ def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
     rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(ref), reference=ref, completion=c)
             for (i, f, _, ref, _), c, v in zip(entries, scored, values)]
     store_scores(store, run_id, [rows[n] for n, *_ in todo], text, lines)
-    return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo))
+    return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo),
+                     n_done=sum(c.error is None for c in completions))
 
 
-def stored_scores(store: Any, run_id: str) -> dict[tuple[Text, Lines], dict[str, dict[str, float]]]:
-    """The scores the store holds for a run: (text, window) -> item id -> metric -> value
-    (read in the table's order: no sort, the file column left out)."""
-    out: dict[tuple[Text, Lines], dict[str, dict[str, float]]] = {}
+Stored = dict[tuple[Text, Lines], dict[str, dict[str, float]]]  # (text, window) -> metric -> item id -> value
+
+
+def stored_scores(store: Any, run_id: str) -> Stored:
+    """The scores the store holds for a run: (text, window) -> metric -> item id -> value (read
+    in the table's order, no sort, the file column left out; grouped by the stored key first,
+    so that each row costs one insertion)."""
+    by_key: dict[str, dict[str, float]] = {}
     for item_id, key, value in store.query("SELECT item_id, metric, value FROM scores WHERE run_id = ?", (run_id,)):
+        values = by_key.get(key)
+        if values is None:
+            values = by_key[key] = {}
+        values[item_id] = value
+    out: Stored = {}
+    for key, values in by_key.items():
         parsed = parse_metric_key(key)
         if parsed is not None:
             metric, text, lines = parsed
-            out.setdefault((text, lines), {}).setdefault(item_id, {})[metric] = value
+            out.setdefault((text, lines), {})[metric] = values
     return out
 
 
@@ -171,19 +186,28 @@ def _metrics_of(language: str) -> tuple[str, ...]:
     return tuple(m for m in PAIR_METRICS if m != "codebleu" or codebleu_supports(language))
 
 
-def _complete(values: dict[str, float] | None, wanted: tuple[str, ...]) -> dict[str, float] | None:
-    """The values if they hold every wanted metric, else None."""
-    return values if values is not None and all(m in values for m in wanted) else None
+def _complete(by_metric: dict[str, dict[str, float]], item_id: str, wanted: tuple[str, ...]) -> dict[str, float] | None:
+    """The item's stored values (the wanted metrics, then any other stored for it) if they hold
+    every wanted metric, else None."""
+    if not by_metric:
+        return None
+    try:
+        values = {m: by_metric[m][item_id] for m in wanted}
+    except KeyError:
+        return None
+    if len(by_metric) > len(values):
+        values.update((m, v[item_id]) for m, v in by_metric.items() if m not in values and item_id in v)
+    return values
 
 
-def _same_cut(stored: dict[tuple[Text, Lines], dict[str, dict[str, float]]], item_id: str, wanted: tuple[str, ...],
+def _same_cut(stored: Stored, item_id: str, wanted: tuple[str, ...],
               reference: str, comp: Any, scored: str, text: Text, lines: Lines) -> dict[str, float] | None:
     """Stored values of another text or window that cuts the same texts of this item (`scored`:
     its text `text`), or None. The same text under a window of as many lines cuts the same
     texts without cutting them."""
     n_lines, cut = window(reference, lines), None
-    for (other_text, other_lines), by_item in stored.items():
-        other = _complete(by_item.get(item_id), wanted)
+    for (other_text, other_lines), by_metric in stored.items():
+        other = _complete(by_metric, item_id, wanted)
         if other is None:
             continue
         other_scored = scored if other_text == text else comp.scored_text(other_text)
@@ -235,8 +259,9 @@ def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, tex
     result = aggregate(scores.rows, seed=seed)
     run = store.run(run_id)
     result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),
-                  **scores.counts, n_scored=scores.n_scored, n_reused=scores.n_reused, backend=run.backend,
-                  model=run.model, profile=run_profile(store, run_id, run.config), n_rejects=len(scores.rejects))
+                  **scores.counts, n_scored=scores.n_scored, n_reused=scores.n_reused, items_done=scores.n_done,
+                  backend=run.backend, model=run.model, profile=run_profile(store, run_id, run.config),
+                  n_rejects=len(scores.rejects))
     return result, scores.rejects
 
 

@@ -20,6 +20,7 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
+from itertools import chain
 
 MAX_ORDER = 4
 
@@ -51,10 +52,7 @@ def tokenize_13a(text: str) -> list[str]:
 def ngram_counts(text: str) -> tuple[int, Counter[tuple[str, ...]]]:
     """(token count, n-gram counts of orders 1..4) of a text, as sacrebleu counts them."""
     tokens = tokenize_13a(text)
-    counts: Counter[tuple[str, ...]] = Counter()
-    for n in range(1, MAX_ORDER + 1):
-        counts.update(zip(*(tokens[i:] for i in range(n))))
-    return len(tokens), counts
+    return len(tokens), Counter(chain.from_iterable(zip(*(tokens[i:] for i in range(n))) for n in range(1, MAX_ORDER + 1)))
 
 
 def statistics(reference: str, hypothesis: str) -> tuple[list[int], list[int], int, int]:

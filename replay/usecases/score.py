@@ -40,7 +40,7 @@ def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown"
         result.update(source=source, run=None, text="given", lines=lines, scored=FILE_SCORED, **counts)
     elif store.run(source) is not None:
         result, found = score_run(store, source, lines, seed, text, workers, compiles)
-        done, total, note = progress(store, source)
+        done, total, note = progress(store, source, result["items_done"])
         result.update(items_done=done, items_total=total)
         if note and warn is not None:
             warn(note)
@@ -79,13 +79,14 @@ def score_table(result: dict[str, Any]) -> str:
     return table(result)
 
 
-def progress(store: Store, run_id: str) -> tuple[int, int, str | None]:
-    """(items with a good completion, items the run was started with, a note when the run is
-    not finished). A run killed or stopped is "interrupted" (replay.store.runs): its scores
-    cover only part of its items, which the reader must be told, and the note says how to
-    resume it."""
+def progress(store: Store, run_id: str, done: int | None = None) -> tuple[int, int, str | None]:
+    """(items with a good completion (`done` when the caller counted them already), items the
+    run was started with, a note when the run is not finished). A run killed or stopped is
+    "interrupted" (replay.store.runs): its scores cover only part of its items, which the
+    reader must be told, and the note says how to resume it."""
     run = store.run(run_id)
-    done, total = len(store.good_item_ids(run_id)), store.count_run_prompts(run_id)
+    done = len(store.good_item_ids(run_id)) if done is None else done
+    total = store.count_run_prompts(run_id)
     if run is None or run.status not in ("running", "interrupted"):
         return done, total, None
     return done, total, (f"run {run_id} is {run.status}: {done} of {total} items have a completion; "
