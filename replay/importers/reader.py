@@ -3,12 +3,12 @@ writes the chunks before (parsing and SQLite each take about half of an import's
 
 A plain child that the importer waits for, never multiprocessing: a forkserver or spawn context
 leaves its server and resource tracker running after the command returned (they exit only when
-they notice their parent gone). Where this process runs a single thread (the `import` command)
-the child is a fork of it: it starts at once with everything imported, where a new interpreter
-(`python -m replay.importers.reader PATH FORMAT NAME`) takes about 0.2 s, a sixth of a 67 MB
-import, before its first line. A process with other threads (the TUI, `watch`) starts the new
-interpreter: a fork copies only the forking thread, and a lock another thread held at that
-moment would stay locked in the child forever.
+they notice their parent gone). On Linux, where this process runs a single thread (the `import`
+command), the child is a fork of it: it starts at once with everything imported, where a new
+interpreter (`python -m replay.importers.reader PATH FORMAT NAME`) takes about 0.2 s, a sixth
+of a 67 MB import, before its first line. A process with other threads (the TUI, `watch`)
+starts the new interpreter: a fork copies only the forking thread, and a lock another thread
+held at that moment would stay locked in the child forever.
 
 Chunks (flat tuples of store rows) go over a pipe as a stream of pickles, ended by None, or by
 a str naming a failure.
@@ -78,7 +78,10 @@ def chunks_from_reader(path: Path, fmt: str, name: str) -> Iterator[Chunk]:
 
 
 def _may_fork() -> bool:
-    return hasattr(os, "fork") and threading.active_count() == 1
+    """Whether the reader can be a fork of this process: on Linux (macOS's system libraries
+    may start threads of their own, which is why Python's multiprocessing spawns there), in a
+    process running one thread."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
 def _fork(path: Path, fmt: str, name: str) -> _Child | None:
