@@ -286,3 +286,25 @@ def test_forked_and_new_interpreter_readers_store_the_same(tmp_path: Path, monke
     for pid in children:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # already waited for: no such child left
+
+
+def test_first_transactions_start_small_and_double(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store writes from the first records parsed on (the first transaction is small, each
+    next one twice as large, up to the batch), and stores what one pass does."""
+    from replay.importers import importer, scan
+
+    monkeypatch.setattr(importer, "_FIRST_BATCH", 4)
+    monkeypatch.setattr(scan, "_CHUNK", 1)  # one record per chunk: every transaction ends where its size says
+    sizes: list[int] = []
+    real = Importer._flush
+
+    def flush(self: Importer, summary: Any, fmt: str, captures: list, events: list) -> None:  # type: ignore[type-arg]
+        if captures or events:
+            sizes.append(len(captures) + len(events))
+        real(self, summary, fmt, captures, events)
+
+    path = _log(tmp_path)
+    base = _import_all(tmp_path, "base", path)
+    monkeypatch.setattr(Importer, "_flush", flush)
+    assert _import_all(tmp_path, "grown", path, batch=20) == base
+    assert sizes[:4] == [4, 8, 16, 20] and set(sizes[3:-1]) == {20} and sum(sizes) == 40 + 55
