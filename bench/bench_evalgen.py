@@ -45,6 +45,42 @@ def whole_process(root: Path, mode: str, workers: int, per_file: int, work: Path
     return sum(1 for _ in out.open("rb"))
 
 
+def phases(files: list, opts: EvalgenOptions, work: Path) -> dict[str, float]:  # type: ignore[type-arg]
+    """Where one process's time goes, in seconds: importing numpy (span mode's spot counting
+    needs it), reading and keying the files, planning the middles, cutting the items, encoding
+    the JSONL, storing the items; and starting a `fimreplay` process (interpreter and imports)."""
+    from replay.corpus import evalgen
+    from replay.store import Store
+
+    def run(*args: str) -> float:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, *args], check=True, capture_output=True, cwd=ROOT)
+        return time.perf_counter() - t
+
+    out: dict[str, float] = {"process start (evalgen --help)": run("-m", "replay", "evalgen", "--help"),
+                             "numpy import (span)": run("-c", "import numpy") - run("-c", "pass")}
+    t = time.perf_counter()
+    texts = [evalgen._read(f.path) for f in files]
+    keys = [evalgen.hashlib.sha256(evalgen._squeeze(x).encode("utf-8", "surrogatepass")).hexdigest() for x in texts]
+    out["read + duplicate keys"] = time.perf_counter() - t
+    t = time.perf_counter()
+    plans = [evalgen._plan(x, opts, f.allowed) for x, f in zip(texts, files)]
+    out["plan middles"] = time.perf_counter() - t
+    t = time.perf_counter()
+    items = [it for x, f, p in zip(texts, files, plans) for it in evalgen._build(x, f.rel, opts, p, f.stamp).items]
+    out["cut items"] = time.perf_counter() - t
+    t = time.perf_counter()
+    data = b"".join(evalgen.iter_jsonl(items))
+    out["encode JSONL"] = time.perf_counter() - t
+    db = work / f"phases-{time.monotonic_ns()}.db"
+    with Store(db) as store:
+        t = time.perf_counter()
+        store.add_items(items)
+        out["store items"] = time.perf_counter() - t
+    assert len(keys) == len(files) and data
+    return out
+
+
 def _spin(n: int) -> int:
     total = 0
     for i in range(n):
@@ -77,6 +113,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for mode in ("line", "span"):
             opts = EvalgenOptions(per_file=args.per_file, mode=mode)  # type: ignore[arg-type]
+            generate(files, opts, workers=1)  # warm: numpy and the corpus's pages
+            spent = min((phases(files, opts, Path(tmp)) for _ in range(args.repeat)), key=lambda p: sum(p.values()))
+            print(f"mode {mode:4} one process, where the time goes: "
+                  + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in spent.items() if mode == "span" or "numpy" not in k))
             for workers in args.workers:
                 dt, n = best(args.repeat, lambda: len(generate(files, opts, workers=workers).items))  # noqa: B023
                 rates["generate", mode, workers] = n / dt

@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scoring_pairs import Pair, pairs_of, solady_items  # noqa: E402
 
 from replay import scoring  # noqa: E402
+from replay.cores import usable_cores  # noqa: E402
 
 
 def timed(fn: Callable[[], object]) -> tuple[float, float]:
@@ -213,7 +214,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pairs", type=int, default=0, help="one-line pairs (default: every item, 7,000+)")
     ap.add_argument("--multi-pairs", type=int, default=2000)
-    ap.add_argument("--workers", type=int, default=scoring.default_workers())
+    ap.add_argument("--workers", type=int, default=usable_cores())
     ap.add_argument("--corpus", default=None, help="folder or corpus name (default: solady 0.1.26 via npm pack)")
     args = ap.parse_args()
     items = solady_items(1, corpus=args.corpus)

@@ -6,7 +6,9 @@ logged prompt, then view and select/dismiss events, the mix a real log has), the
   import: Importer(store, ...).import_file(path)  (detect, typed decode, identities, lz4 of
           each capture line, SQLite inserts in WAL mode, outcome join)
   floor:  the same lines inserted as blobs into one SQLite table (WAL), no parsing
-and prints MB/s of each and their ratios. Targets: >= 50 MB/s and >= 0.5x bare.
+and prints MB/s of each and their ratios: where the import stands between decoding alone and
+writing the bytes alone. The target (>= 50 MB/s as a whole `fimreplay import` process) is
+measured by bench/all.py.
 
     /work/main/.venv/bin/python bench/import_bench.py [--events 200000] [--keep DIR]
 """
@@ -128,7 +130,7 @@ def main() -> None:
         print(f"bare msgspec loop : {mb / t_bare:8.1f} MB/s ({t_bare:.2f} s)")
         print(f"fimreplay import  : {mb / t_imp:8.1f} MB/s ({t_imp:.2f} s)")
         print(f"sqlite floor      : {mb / t_floor:8.1f} MB/s ({t_floor:.2f} s)  the lines as blobs, no parsing")
-        print(f"ratio import/bare : {t_bare / t_imp:8.2f}x   (targets: >= 50 MB/s, >= 0.5x)")
+        print(f"ratio import/bare : {t_bare / t_imp:8.2f}x")
         print(f"ratio floor/bare  : {t_bare / t_floor:8.2f}x   (writing the log's bytes to SQLite, nothing else)")
         print(f"ratio import/floor: {t_floor / t_imp:8.2f}x")
 

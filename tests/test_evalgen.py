@@ -154,6 +154,28 @@ def test_same_items_whatever_workers_and_file_order(tmp_path: Path) -> None:
     assert other_seed != one
 
 
+def test_default_workers_only_for_a_corpus_large_enough(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default one process cuts a small corpus (a pool costs more than it saves there) and
+    every usable core a large one, unless this process runs other threads; the items are the
+    same either way."""
+    import threading
+
+    from replay.corpus import evalgen
+
+    files = collect_files([write_corpus(tmp_path / "a")], ["sol"])
+    opts = EvalgenOptions(per_file=3, mode="span", chunk_tokens=64)
+    assert evalgen.default_workers(files) == 1
+    one = generate(files, opts).items
+    size = sum(f.path.stat().st_size for f in files)
+    monkeypatch.setattr(evalgen, "PARALLEL_MIN_BYTES", size)
+    monkeypatch.setattr(evalgen, "usable_cores", lambda: 2)
+    monkeypatch.setattr(threading, "active_count", lambda: 1)  # threads other tests left do not count here
+    assert evalgen.default_workers(files) == 2
+    assert generate(files, opts).items == one
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    assert evalgen.default_workers(files) == 1
+
+
 def test_same_output_whatever_pythonhashseed(tmp_path: Path, home: Path) -> None:
     root = write_corpus(tmp_path / "c")
     outs = []

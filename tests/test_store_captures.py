@@ -7,6 +7,7 @@ import gzip
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -229,9 +230,13 @@ def test_a_failure_in_the_reader_process_is_raised_not_swallowed(tmp_path: Path)
         list(chunks_from_reader(_log(tmp_path), "no-such-format", "x"))
 
 
-def test_no_reader_process_means_reading_in_this_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where no process can be started, a large file is still imported, here."""
+@pytest.mark.parametrize("threads", [1, 2])
+def test_no_reader_process_means_reading_in_this_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threads: int) -> None:
+    """Where no process can be started (neither a fork, tried when this process runs one
+    thread, nor a new interpreter, when it runs more), a large file is still imported, here."""
+    import os
     import subprocess
+    import threading
 
     refused = []
 
@@ -240,6 +245,66 @@ def test_no_reader_process_means_reading_in_this_one(tmp_path: Path, monkeypatch
         raise OSError("no processes here")
 
     monkeypatch.setattr(subprocess, "Popen", refuse)
+    monkeypatch.setattr(os, "fork", refuse)
+    monkeypatch.setattr(threading, "active_count", lambda: threads)
     path = _log(tmp_path)
-    assert _import_all(tmp_path, "here", path, reader_min_bytes=0) == _import_all(tmp_path, "base", path)
+    base = _import_all(tmp_path, "base", path)
+    assert _import_all(tmp_path, "here", path, reader_min_bytes=0) == base
     assert len(refused) == 1
+
+
+def test_forked_and_new_interpreter_readers_store_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reader is a fork of the importer when it runs one thread, a new interpreter when it
+    runs more (a fork would copy a lock another thread holds): both store what one pass does,
+    and both are waited for before the import returns."""
+    import os
+    import subprocess
+    import threading
+
+    children: list[int] = []
+    real_fork, real_popen = os.fork, subprocess.Popen
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            children.append(pid)
+        return pid
+
+    def popen(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        proc = real_popen(*args, **kwargs)
+        children.append(proc.pid)
+        return proc
+
+    monkeypatch.setattr(os, "fork", fork)
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    path = _log(tmp_path)
+    base = _import_all(tmp_path, "base", path)
+    assert _import_all(tmp_path, "forked", path, reader_min_bytes=0) == base
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    assert _import_all(tmp_path, "spawned", path, reader_min_bytes=0) == base
+    assert len(children) == 2
+    for pid in children:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # already waited for: no such child left
+
+
+def test_first_transactions_start_small_and_double(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store writes from the first records parsed on (the first transaction is small, each
+    next one twice as large, up to the batch), and stores what one pass does."""
+    from replay.importers import importer, scan
+
+    monkeypatch.setattr(importer, "_FIRST_BATCH", 4)
+    monkeypatch.setattr(scan, "_CHUNK", 1)  # one record per chunk: every transaction ends where its size says
+    sizes: list[int] = []
+    real = Importer._flush
+
+    def flush(self: Importer, summary: Any, fmt: str, captures: list, events: list) -> None:  # type: ignore[type-arg]
+        if captures or events:
+            sizes.append(len(captures) + len(events))
+        real(self, summary, fmt, captures, events)
+
+    path = _log(tmp_path)
+    base = _import_all(tmp_path, "base", path)
+    monkeypatch.setattr(Importer, "_flush", flush)
+    assert _import_all(tmp_path, "grown", path, batch=20) == base
+    assert sizes[:4] == [4, 8, 16, 20] and set(sizes[3:-1]) == {20} and sum(sizes) == 40 + 55

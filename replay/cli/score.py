@@ -44,7 +44,8 @@ def _report_formats() -> tuple[str, ...]:
 @click.option("--chars-per-token", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True, help="Characters per faketoken.")
 @click.option("--chunk-tokens", type=click.IntRange(min=1), default=1024, show_default=True, help="Chunk size in faketokens.")
 @click.option("--seed", type=int, default=42, show_default=True)
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes that plan the files (default: 1 below 8 MB of source, else every core).")
 @click.option("--new-code-only", is_flag=True,
               help="Middles only in the lines the corpus added since its older version (corpus add --since).")
 @click.option("--code-only", is_flag=True,
@@ -54,7 +55,7 @@ def _report_formats() -> tuple[str, ...]:
 @json_option
 @db_option
 def evalgen_cmd(corpora: tuple[str, ...], output: Path, exts: tuple[str, ...], per_file: int, mode: str, mask_lines: int,
-                min_middle: int, max_middle: int, chars_per_token: float, chunk_tokens: int, seed: int, workers: int,
+                min_middle: int, max_middle: int, chars_per_token: float, chunk_tokens: int, seed: int, workers: int | None,
                 new_code_only: bool, code_only: bool, newer_than: str | None, as_json: bool, store: Store) -> None:
     """Benchmark items (prefix, middle, suffix) from raw code: folders, files or corpus names."""
     from replay.usecases.benchmark import EvalgenOptions, evalgen

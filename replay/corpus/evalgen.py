@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import hashlib
 import random
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
+from replay.cores import usable_cores
 from replay.corpus import spots as _spots
 from replay.corpus.comments import comment_mask
 from replay.corpus.newcode import LineRanges, char_ranges
@@ -236,9 +237,31 @@ def _read(path: Path) -> str:
     return path.read_bytes().decode("utf-8")
 
 
-def generate(files: Sequence[SourceFile], opts: EvalgenOptions, workers: int = 1) -> EvalgenResult:
+# Less source than this is cut by this process alone (the default worker count): starting a
+# pool and sending the texts back cost more than the planning shared saves. Measured on 2
+# cores (bench/all.py, bench/bench_evalgen.py): solady 0.1.26 (2.4 MB, 107 files) takes about
+# 0.1 s of planning, and 2 workers were 0.98-1.05x one; ten copies of it (24 MB), 1.4-1.7x.
+PARALLEL_MIN_BYTES = 8 * 1024 * 1024
+
+
+def default_workers(files: Sequence[SourceFile]) -> int:
+    """1 below PARALLEL_MIN_BYTES of source, else every usable core; 1 as well when this
+    process runs other threads (the TUI): the workers are forks, and a fork copies only the
+    forking thread, with any lock another one held."""
+    if threading.active_count() > 1:
+        return 1
+    size = 0
+    for f in files:
+        try:
+            size += f.path.stat().st_size
+        except OSError:
+            continue  # unreadable: reported when it is read
+    return 1 if size < PARALLEL_MIN_BYTES else usable_cores()
+
+
+def generate(files: Sequence[SourceFile], opts: EvalgenOptions, workers: int | None = None) -> EvalgenResult:
     """Items for the files, in the files' order; duplicates (whitespace-stripped content) skipped,
-    the first in path order kept.
+    the first in path order kept. `workers` processes plan the files (None: default_workers).
 
     Each worker reads its files, keys them for the duplicate check and plans their middles; this
     process skips duplicates and builds the items from the plans. (Reading every text here first
@@ -247,7 +270,11 @@ def generate(files: Sequence[SourceFile], opts: EvalgenOptions, workers: int = 1
     few duplicates are planned for nothing; the items are the same whatever the worker count.
     """
     jobs = [(f.path, opts, f.allowed) for f in files]
+    if workers is None:
+        workers = default_workers(files)
     if workers > 1 and len(jobs) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
         if opts.mode == "span":
             _spots.warm()  # numpy imported once, here, not in every worker
         with ProcessPoolExecutor(max_workers=workers) as pool:

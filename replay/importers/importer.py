@@ -36,6 +36,9 @@ from replay.store import EventRow, Store, StoredCapture, stored_capture
 
 _COUNTERS = ("files", "imported", "duplicates", "outcomes", "ignored", "rejected")
 
+# The records of an import's first transaction (see Importer._write).
+_FIRST_BATCH = 2_000
+
 
 @dataclass
 class ImportSummary:
@@ -188,10 +191,16 @@ class Importer:
 
     def _write(self, summary: ImportSummary, fmt: str, name: str, chunks: Iterable[Chunk]) -> tuple[int, int]:
         """Count and store what the chunks hold, `batch` records or `batch_bytes` of capture
-        lines per transaction; return where the read ended (byte offset, line number)."""
+        lines per transaction; return where the read ended (byte offset, line number).
+
+        The first transactions are smaller (_FIRST_BATCH records, then twice as many each time,
+        up to `batch`): the store starts writing as soon as the first lines are parsed instead
+        of waiting for a whole batch (a third of a 67 MB import's time, with the reader
+        process), while the store is still small enough that a commit rewrites few pages."""
         captures: list[StoredCapture] = []
         events: list[EventRow] = []
         held = 0
+        limit = min(_FIRST_BATCH, self.batch)
         end = (0, 0)
         try:
             for chunk in chunks:
@@ -202,9 +211,10 @@ class Importer:
                 events += chunk.events
                 held += chunk.capture_bytes
                 end = chunk.end
-                if len(captures) + len(events) >= self.batch or held >= self.batch_bytes:
+                if len(captures) + len(events) >= limit or held >= self.batch_bytes:
                     self._flush(summary, fmt, captures, events)
                     held = 0
+                    limit = min(2 * limit, self.batch)
         finally:  # what was read before a failure is still stored
             self._flush(summary, fmt, captures, events)
         return end

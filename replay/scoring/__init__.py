@@ -48,7 +48,7 @@ from replay.scoring.metrics import (
     window,
     windowed,
 )
-from replay.scoring.pool import default_workers, score_many, score_rows
+from replay.scoring.pool import score_many, score_rows
 from replay.scoring.runs import (
     CAPTURE_PREFIX,
     RunScores,
@@ -69,7 +69,7 @@ from replay.scoring.runs import (
 
 __all__ = ["CAPTURE_PREFIX", "METRIC_NAMES", "TEXTS", "Lines", "Processor", "RunScores", "ScoredItem", "Text",
            "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu", "codebleu_supports",
-           "default_workers", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs", "line_span",
+           "exact", "first_lines", "indel", "indel_many", "jsonl_pairs", "line_span",
            "live_scores", "metric_key", "metric_values", "parse_lines", "parse_metric_key", "run_entries",
            "run_pairs", "run_profile", "run_scores", "score_many", "score_pair", "score_rows", "score_run",
            "scored_what", "store_scores", "stored_scores", "window", "windowed"]

@@ -25,6 +25,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
+from replay.cores import usable_cores
 from replay.scoring.aggregate import ScoredItem
 from replay.scoring.metrics import Lines, metric_values, windowed
 
@@ -37,14 +38,6 @@ CHUNKS_PER_WORKER = 4
 _WORK: list[Triple] = []  # what the forked workers score (inherited, never sent)
 
 
-def default_workers() -> int:
-    """The cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
-
-
 def score_many(pairs: Sequence[Triple], workers: int | None = None) -> list[dict[str, float]]:
     """The metric values of each (language, reference, completion), in order; `workers`
     processes (None: every core) when the batch is large enough."""
@@ -55,7 +48,7 @@ def score_many(pairs: Sequence[Triple], workers: int | None = None) -> list[dict
             index[pair] = len(distinct)
             distinct.append(pair)
     with _collector_paused():
-        values = _score_distinct(distinct, default_workers() if workers is None else workers)
+        values = _score_distinct(distinct, usable_cores() if workers is None else workers)
     return [dict(values[index[pair]]) for pair in pairs]
 
 

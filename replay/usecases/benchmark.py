@@ -21,7 +21,7 @@ __all__ = ["MODES", "EvalgenOptions", "add_corpus", "corpus_info", "evalgen", "l
 
 
 def evalgen(store: Store, corpora: Sequence[str], output: Path, opts: EvalgenOptions, exts: Sequence[str] = ("sol",),
-            workers: int = 1, warn: Say | None = None, new_code_only: bool = False,
+            workers: int | None = None, warn: Say | None = None, new_code_only: bool = False,
             newer_than: str | None = None) -> dict[str, Any]:
     """Cut items from the files of `corpora` (folders, files or corpus names), write them to
     `output` as JSONL and add them to the store. Items of a stored corpus carry its version's
