@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import os
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
