@@ -17,9 +17,6 @@ from __future__ import annotations
 
 from typing import Any
 
-_MAX_DEPTH = 10_000  # deeper trees than any source file's: a guard, not a limit met in practice
-
-
 def comment_mask(text: str, language: str) -> Any | None:
     """A numpy boolean array, True for each character of `text` inside a comment; None when
     `language` has no grammar here."""
@@ -43,13 +40,13 @@ def comment_mask(text: str, language: str) -> Any | None:
 
 def _comment_bytes(root: Any) -> list[tuple[int, int]]:
     """(start byte, end byte) of every comment node, outermost only."""
-    spans, stack = [], [(root, 0)]
-    while stack:
-        node, depth = stack.pop()
+    spans, stack = [], [root]
+    while stack:  # a stack, not recursion: a deeply nested file cannot overflow it
+        node = stack.pop()
         if node.type.endswith("comment"):
             spans.append((node.start_byte, node.end_byte))
-        elif depth < _MAX_DEPTH:
-            stack.extend((child, depth + 1) for child in node.children)
+        else:
+            stack.extend(node.children)
     return spans
 
 
