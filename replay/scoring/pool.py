@@ -46,14 +46,16 @@ def score_many(pairs: Sequence[Triple], workers: int | None = None) -> list[dict
         if pair not in index:
             index[pair] = len(distinct)
             distinct.append(pair)
-    with _collector_paused():
+    with collector_paused():
         values = _score_distinct(distinct, usable_cores() if workers is None else workers)
     return [dict(values[index[pair]]) for pair in pairs]
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while the block runs (as it was after)."""
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while the block runs (as it was after): scoring and
+    reading a run back make many small containers, and each collection they trigger walks the
+    parse caches, which hold no cycles to free. Nested uses keep it off until the outermost ends."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -14,7 +14,7 @@ from replay.records import FimItem
 from replay.rejects import Reject
 from replay.scoring.aggregate import ScoredItem, aggregate
 from replay.scoring.metrics import METRIC_NAMES, PAIR_METRICS, TEXTS, Lines, Text, codebleu_supports, parse_lines, window, windowed
-from replay.scoring.pool import score_many
+from replay.scoring.pool import collector_paused, score_many
 
 
 def metric_key(metric: str, text: Text = "shown", lines: Lines = "auto") -> str:
@@ -132,7 +132,13 @@ def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
     raw); only the rest are scored, and kept in the store under this text and window. So a
     score is stored once, under the first text and window that needed it, and found again by
     any other that cuts the same texts. The scores of a key belong to the run's completion of
-    the item (one per run and item)."""
+    the item (one per run and item). Read, reused, scored and stored with the collector paused
+    (a second score is all reading: collections over the caches cost it a third)."""
+    with collector_paused():
+        return _run_scores(store, run_id, text, lines, workers)
+
+
+def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int | None) -> RunScores:
     completions = store.completions(run_id)
     entries, rejects, counts = run_entries(store, run_id, completions)
     stored = stored_scores(store, run_id)
