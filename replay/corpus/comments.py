@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+
 def comment_mask(text: str, language: str) -> Any | None:
     """A numpy boolean array, True for each character of `text` inside a comment; None when
     `language` has no grammar here."""
