@@ -26,6 +26,7 @@ import datetime as dt
 import json
 import re
 import subprocess
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -132,14 +133,20 @@ def out_of_order(days: Mapping[str, str], version: str) -> list[str]:
                   key=version_key)
 
 
+def bulk_days(days: Mapping[str, str]) -> set[str]:
+    """The days the registry gives to MIRROR_BULK or more released versions: a mirror's bulk
+    copy, not publications."""
+    released = Counter(d for v, d in days.items() if "-" not in v)
+    return {d for d, n in released.items() if n >= MIRROR_BULK}
+
+
 def same_day(days: Mapping[str, str], version: str) -> list[str]:
-    """The released versions the registry dates on `version`'s day, when there are so many
-    (MIRROR_BULK or more) that the day is a mirror's bulk copy, not a publication; [] otherwise."""
+    """The released versions the registry dates on `version`'s day, when that day is a bulk
+    copy (bulk_days); [] otherwise."""
     mine = days.get(version)
-    if mine is None:
+    if mine is None or mine not in bulk_days(days):
         return []
-    shared = sorted((v for v, d in days.items() if d == mine and "-" not in v), key=version_key)
-    return shared if len(shared) >= MIRROR_BULK else []
+    return sorted((v for v, d in days.items() if d == mine and "-" not in v), key=version_key)
 
 
 def mirror_notes(registry: Mapping[str, str], version: str) -> list[str]:
@@ -189,7 +196,8 @@ def published(version: str | None, *, user: str | None = None, changelog: Mappin
 def version_dates(changelog: Mapping[str, str], registry: Mapping[str, str]) -> dict[str, tuple[str, str]]:
     """version -> (day, source) for every version either source knows, the changelog preferred;
     registry days shared by a mirror's bulk copy are left out (they date nothing)."""
-    out = {v: (d, "registry") for v, d in registry.items() if not same_day(registry, v)}
+    bulk = bulk_days(registry)
+    out = {v: (d, "registry") for v, d in registry.items() if d not in bulk}
     out.update({v: (d, "changelog") for v, d in changelog.items()})
     return out
 
