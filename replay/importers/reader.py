@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 import replay
+from replay.cores import fork_is_safe
 from replay.importers.scan import Chunk, scan_path
 
 _PIPE_BUFFER = 1024 * 1024
@@ -48,7 +49,7 @@ class _Child(NamedTuple):
 def chunks_from_reader(path: Path, fmt: str, name: str) -> Iterator[Chunk]:
     """The chunks of `path`, parsed in a reader process; the process is always waited for (or
     killed, when the caller stops early) before this returns."""
-    child = _fork(path, fmt, name) if _may_fork() else _spawn(path, fmt, name)
+    child = _fork(path, fmt, name) if fork_is_safe() else _spawn(path, fmt, name)
     if child is None:  # no process can be started here (a sandbox, a limit): read in this one
         yield from scan_path(path, fmt, name)
         return
@@ -75,13 +76,6 @@ def chunks_from_reader(path: Path, fmt: str, name: str) -> Iterator[Chunk]:
             child.kill()
             child.wait()
         child.close()
-
-
-def _may_fork() -> bool:
-    """Whether the reader can be a fork of this process: on Linux (macOS's system libraries
-    may start threads of their own, which is why Python's multiprocessing spawns there), in a
-    process running one thread."""
-    return sys.platform.startswith("linux") and threading.active_count() == 1
 
 
 def _fork(path: Path, fmt: str, name: str) -> _Child | None:

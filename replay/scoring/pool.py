@@ -5,8 +5,8 @@ contiguous chunks by forked worker processes and put back in order: the numbers 
 ones (no number depends on the process: not even on its string hash seed, see
 replay.codebleu_engine.first_seen). Forked workers start with the parent's modules, grammars
 and parser already loaded, where a spawned one would import them again. The pool forks only
-while this process runs no other thread (forking a threaded process can copy a lock that
-another thread holds); otherwise, and for small batches, it scores here.
+where a fork is sound (replay.cores.fork_is_safe: Linux, one thread); otherwise, and for small
+batches, it scores here.
 
 Scoring allocates hundreds of thousands of small containers (n-gram tuples, tree nodes, data-flow
 edges) and makes no reference cycles: the cyclic garbage collector, run every few hundred
@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
-from replay.cores import usable_cores
+from replay.cores import fork_is_safe, usable_cores
 from replay.scoring.aggregate import ScoredItem
 from replay.scoring.metrics import Lines, metric_values, windowed
 
@@ -67,8 +66,7 @@ def collector_paused() -> Iterator[None]:
 
 def _score_distinct(pairs: list[Triple], workers: int) -> list[dict[str, float]]:
     workers = min(workers, len(pairs) // (MIN_PARALLEL // 2) or 1)
-    if (workers <= 1 or len(pairs) < MIN_PARALLEL or threading.active_count() > 1
-            or "fork" not in multiprocessing.get_all_start_methods()):
+    if workers <= 1 or len(pairs) < MIN_PARALLEL or not fork_is_safe():
         return [metric_values(ref, comp, language) for language, ref, comp in pairs]
     global _WORK
     size = -(-len(pairs) // (workers * CHUNKS_PER_WORKER))
