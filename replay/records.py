@@ -154,6 +154,12 @@ class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
     since_date: str = ""  # YYYY-MM-DD; "" when unknown
 
 
+# What scoring reads of a benchmark item: FimItem's fields (and defaults) it needs, so that an
+# item's prefix and suffix (most of its record) are never made into strings.
+ItemReference = msgspec.defstruct("ItemReference", [(f.name, f.type, f.default) for f in msgspec.structs.fields(FimItem)
+                                                    if f.name in ("id", "file", "language", "middle")], frozen=True)
+
+
 class RenderedPrompt(msgspec.Struct, frozen=True, omit_defaults=True):
     """What an editor profile turns a cursor into: the exact text and ids the engine receives."""
 
@@ -223,6 +229,14 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
         if which == "raw" or not self.stage:
             return self.text
         return self.shown_text or ""
+
+
+# What scoring reads of a stored Completion: its texts and whether it failed, with the same
+# scored_text; its trace and stream timing (most of a streamed record) are skipped unread.
+CompletionTexts = msgspec.defstruct(
+    "CompletionTexts", [(f.name, f.type, f.default) for f in msgspec.structs.fields(Completion)
+                        if f.name in ("item_id", "text", "raw_text", "error", "stage", "shown_text")],
+    frozen=True, namespace={"scored_text": Completion.scored_text})
 
 
 class Score(msgspec.Struct, frozen=True):

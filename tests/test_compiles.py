@@ -125,7 +125,8 @@ def test_score_compiles_beside_indel(corpus: Path, tmp_path: Path, cli) -> None:
     judged = [it for it in items if not it.file.endswith("Old.sol")]
     assert out["n_items"] == len(items) and 0 < out["mean"]["compiles"] < 1
     with Store(db) as store:
-        values = {s.item_id: s.value for s in store.scores("r") if s.metric.startswith("compiles:")}
+        judged_set = store.score_sets("r")["shown:compiles"].entries
+        values = {item_id: v["compiles"] for item_id, (_, v) in judged_set.items() if "compiles" in v}
     assert set(values) == {it.id for it in judged}
     assert all(values[it.id] == float(k % 2) for k, it in enumerate(items) if it.id in values)
     report = cli("report", "r", "--format", "json", "--db", str(db))

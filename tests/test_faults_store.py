@@ -203,12 +203,13 @@ def test_tampered_and_foreign_rows(good_store: Path, home: Path) -> None:
         con.execute("UPDATE completions SET record = ? WHERE item_id = 'i1'",
                     (json.dumps({"item_id": "someone-else", "text": "", "raw_text": "", "backend": "b", "model": "m"}),))
         con.execute("INSERT INTO runs (id, created, status, config) VALUES ('foreign', 0, 'done', 'not json')")
-        con.execute("INSERT INTO scores (run_id, item_id, file, metric, value) VALUES ('r1', 'i2', 'f', 'exact', 'high')")
+        con.execute("INSERT INTO score_sets (run_id, scored, record) VALUES ('r1', 'shown:lines=auto', x'c1')")
         cid = con.execute("SELECT MIN(id) FROM captures").fetchone()[0]
         con.execute("UPDATE capture_records SET record = x'0102' WHERE id = ?", (cid,))
     before = counts(good_store)
     for args, names in ((["captures"], [f"captures row {cid}"]),
-                        (["score", "r1", "--json"], ["completions row (run 'r1', item 'i0')", "item 'i1'"]),
+                        (["score", "r1", "--json"], ["completions row (run 'r1', item 'i0')", "item 'i1'",
+                                                     "score_sets row (run 'r1', 'shown:lines=auto')"]),
                         (["report", "r1"], ["completions row (run 'r1', item 'i0')"])):
         out = run_cli(*args, "--db", str(good_store))
         assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr

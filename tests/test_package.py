@@ -58,7 +58,8 @@ def test_store_migrates_from_every_earlier_version(tmp_path) -> None:
     sqlite3.connect(path).close()
     with Store(path) as store:
         tables = {r[0] for r in store.query("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"captures", "outcome_events", "items", "runs", "completions", "scores", "watch_offsets"} <= tables
+    assert {"captures", "outcome_events", "items", "runs", "completions", "score_sets", "item_references", "scored_inputs",
+            "watch_offsets"} <= tables
 
 
 def _schema_3_without_capture_records(path) -> None:

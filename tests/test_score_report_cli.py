@@ -50,12 +50,13 @@ def test_score_a_run_stores_scores_and_rejects_unknown_items(tmp_path: Path, cli
     assert half["n_rejects"] == 1 and 0 < half["mean"]["indel"] < 1
     assert json.loads(Path(half["rejects_file"]).read_text().splitlines()[0])["where"] == "half:ghost"
     with Store(db) as store:
-        metrics = {s.metric for s in store.scores("good")}
-        assert metrics == {"indel:shown:lines=auto", "exact:shown:lines=auto", "bleu:shown:lines=auto", "codebleu:shown:lines=auto"}
+        kept = store.score_sets("good")
+        assert list(kept) == ["shown:lines=auto"]
+        assert all(set(values) == {"indel", "exact", "bleu", "codebleu"} for _, values in kept["shown:lines=auto"].entries.values())
     lines1 = json.loads(cli("score", "half", "--json", "--lines", "1", "--db", str(db)).stdout)
     assert lines1["lines"] == 1
     with Store(db) as store:
-        assert any(s.metric == "indel:shown:lines=1" for s in store.scores("half"))
+        assert "shown:lines=1" in store.score_sets("half")
 
 
 def test_score_a_jsonl_with_a_bad_line(tmp_path: Path, cli) -> None:

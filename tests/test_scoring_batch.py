@@ -17,6 +17,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from replay import scoring
 from replay.records import Completion, FimItem
 from replay.scoring import pool
+from replay.scoring.runs import same_cuts
 from replay.scoring.sentence_bleu import sentence_bleu, tokenize_13a
 from replay.store import Store
 from tests.conftest import ROOT
@@ -81,6 +82,7 @@ def test_parallel_and_batched_scores_equal_single_scores(monkeypatch: pytest.Mon
 POOL_CHECK = r"""
 import json, multiprocessing, os
 from replay.scoring import pool
+from replay.scoring.runs import same_cuts
 pool.MIN_PARALLEL = 4
 pool.metric_values = lambda r, c, lang: {"pid": float(os.getpid()), "n": float(r)}
 out = pool.score_many([("solidity", str(n), "x") for n in range(40)], workers=2)
@@ -125,12 +127,24 @@ def test_beside_another_thread_the_pool_scores_here(monkeypatch: pytest.MonkeyPa
     assert {v["pid"] for v in out} == {float(os.getpid())}
 
 
-def test_metric_keys_round_trip() -> None:
-    for text in scoring.TEXTS:
-        for lines in ("auto", "all", 1, 12):
-            for metric in scoring.METRIC_NAMES:
-                assert scoring.parse_metric_key(scoring.metric_key(metric, text, lines)) == (metric, text, lines)  # type: ignore[arg-type]
-    assert scoring.parse_metric_key("other") is None and scoring.parse_metric_key("indel:shown:lines=0") is None
+def test_windows_cut_the_same_texts_exactly_when_same_cuts_says_so() -> None:
+    """same_cuts (counted for all pairs at once) against windowed (the texts themselves), and
+    first_lines against its definition, on texts made of the pieces that matter: empty lines,
+    final newlines, lone \r."""
+    rng = random.Random(11)
+    pieces = ["", "a", "b c", "\r", " "]
+    texts = ["\n".join(rng.choice(pieces) for _ in range(rng.randint(1, 5))) for _ in range(400)]
+    windows: list[scoring.Lines] = ["auto", "all", 1, 2, 3, 4, 7]
+    for n in (None, 1, 2, 3, 6):
+        for text in texts:
+            assert scoring.first_lines(text, n) == (text if n is None else "\n".join(text.split("\n")[:n]))
+    for _ in range(300):
+        entries = [("i", "f", "solidity", rng.choice(texts), None) for _ in range(rng.randint(1, 4))]
+        scored = [rng.choice(texts) for _ in entries]
+        for a in windows:
+            for b in windows:
+                same = all(scoring.windowed(e[3], t, a) == scoring.windowed(e[3], t, b) for e, t in zip(entries, scored))
+                assert same_cuts(entries, scored, a, b) == same, (entries, scored, a, b)
 
 
 def _store(tmp_path: Path) -> tuple[Path, list[FimItem]]:
@@ -169,9 +183,9 @@ def test_another_window_or_text_reuses_the_stored_scores(tmp_path: Path, monkeyp
         whole = score(store, "r", lines="all")
         assert whole["n_scored"] == len(items)
         # Each score is stored once, under the first text and window that needed it.
-        keys = {s.metric.split(":", 1)[1] for s in store.scores("r")}
-        assert keys == {"shown:lines=auto", "raw:lines=auto", "shown:lines=all"}
-        assert len(store.scores("r")) == 4 * (2 * len(items) + changed)
+        kept = store.score_sets("r")
+        assert {k: len(v.entries) for k, v in kept.items()} == {"shown:lines=auto": len(items), "raw:lines=auto": changed,
+                                                               "shown:lines=all": len(items)}
         fresh = scoring.score_rows([(it.id, it.file, it.language, it.middle, c.scored_text("raw"))
                                     for it, c in zip(items, store.completions("r"))], "auto", workers=1)
         raw_rows = scoring.run_scores(store, "r", "raw", "auto").rows

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from replay.store import RunRecord, ScoreRow, Store, WatchOffset
+from replay.store import RunRecord, ScoreSet, Store, WatchOffset
 
 
 def test_a_run_is_a_record_with_its_config(tmp_path) -> None:
@@ -20,12 +20,32 @@ def test_a_run_is_a_record_with_its_config(tmp_path) -> None:
         assert [r.id for r in store.runs()] == ["r", "bare"] and store.runs()[0] == run
 
 
-def test_scores_and_watch_offsets_are_named_rows(tmp_path) -> None:
+def test_score_sets_merge_and_keep_a_vouch_only_on_the_set_it_was_made_on(tmp_path) -> None:
     with Store(tmp_path / "s.db") as store:
         store.create_run("r", {})
-        store.add_scores("r", [("i1", "a.py", "exact", 1.0), ("i2", "b.py", "exact", 0.0)])
-        assert store.scores("r") == [ScoreRow("i1", "a.py", "exact", 1.0), ScoreRow("i2", "b.py", "exact", 0.0)]
-        assert store.scores("r")[1].value == 0.0
+        assert store.score_sets("r") == {}
+        store.merge_scores("r", "shown:lines=auto", {"i1": (b"d1", {"exact": 1.0}), "i2": (b"d2", {"exact": 0.0})})
+        base = store.score_sets("r")["shown:lines=auto"]
+        assert base == ScoreSet(entries={"i1": (b"d1", {"exact": 1.0}), "i2": (b"d2", {"exact": 0.0})}, inputs=b"")
+        # A vouch on the set as it was read is kept; an entry replaces the item's old one.
+        store.merge_scores("r", "shown:lines=auto", {"i2": (b"d3", {"exact": 1.0})}, inputs=b"all", based_on=base)
+        after = store.score_sets("r")["shown:lines=auto"]
+        assert after.inputs == b"all" and after.entries["i2"] == (b"d3", {"exact": 1.0}) and len(after.entries) == 2
+        # Made on a set that changed since (another process merged): not kept.
+        store.merge_scores("r", "shown:lines=auto", {"i3": (b"d4", {"exact": 0.0})}, inputs=b"all", based_on=base)
+        assert store.score_sets("r")["shown:lines=auto"].inputs == b""
+        # Any write without a vouch drops the old one: the entries it was made on changed.
+        store.merge_scores("r", "shown:lines=auto", {}, inputs=b"again", based_on=store.score_sets("r")["shown:lines=auto"])
+        assert store.score_sets("r")["shown:lines=auto"].inputs == b"again"
+        store.merge_scores("r", "shown:lines=auto", {"i4": (b"d5", {})})
+        assert store.score_sets("r")["shown:lines=auto"].inputs == b""
+        assert set(store.score_sets("r")["shown:lines=auto"].entries) == {"i1", "i2", "i3", "i4"}
+        store._db.execute("UPDATE score_sets SET record = x'c1'")
+        assert store.score_sets("r") == {} and any("score_sets row" in note for note in store.skipped)
+
+
+def test_watch_offsets_are_named_rows(tmp_path) -> None:
+    with Store(tmp_path / "s.db") as store:
         assert store.get_offset("/log") is None
         store.set_offset("/log", 7, 120, 3, b"head")
         assert store.get_offset("/log") == WatchOffset(inode=7, offset=120, line=3, head=b"head")

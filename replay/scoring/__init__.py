@@ -22,8 +22,8 @@ bootstrap 95% interval over files.
 
 Speed: every text is tokenized, parsed and its data flow found once (cached by content); each
 distinct pair of a batch is scored once, in forked worker processes for large batches, with the
-serial numbers; a run's scores stay in the store per item, text and window, and another text or
-window reuses those whose cut texts are the same.
+serial numbers; a run's scores stay in the store per item, text and window, each with a digest
+of the texts it is of, and another text or window reuses those of the same cut texts.
 """
 
 from replay.scoring.aggregate import ScoredItem, aggregate
@@ -54,22 +54,20 @@ from replay.scoring.runs import (
     RunScores,
     accepted_text,
     capture_reference,
+    compiles_key,
     jsonl_pairs,
-    metric_key,
-    parse_metric_key,
+    pair_digest,
     run_entries,
-    run_pairs,
     run_profile,
     run_scores,
     score_run,
     scored_what,
-    store_scores,
-    stored_scores,
+    scores_key,
 )
 
 __all__ = ["CAPTURE_PREFIX", "METRIC_NAMES", "TEXTS", "Lines", "Processor", "RunScores", "ScoredItem", "Text",
            "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu", "codebleu_supports",
-           "exact", "first_lines", "indel", "indel_many", "jsonl_pairs", "line_span",
-           "live_scores", "metric_key", "metric_values", "parse_lines", "parse_metric_key", "run_entries",
-           "run_pairs", "run_profile", "run_scores", "score_many", "score_pair", "score_rows", "score_run",
-           "scored_what", "store_scores", "stored_scores", "window", "windowed"]
+           "compiles_key", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs", "line_span",
+           "live_scores", "metric_values", "pair_digest", "parse_lines", "run_entries", "run_profile",
+           "run_scores", "score_many", "score_pair", "score_rows", "score_run", "scored_what", "scores_key",
+           "window", "windowed"]

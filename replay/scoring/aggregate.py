@@ -24,10 +24,19 @@ class ScoredItem(msgspec.Struct, frozen=True):
     completion: str = ""
 
 
-def _file_means(values: list[dict[str, float]]) -> dict[str, float]:
-    """Each metric's mean over a file's rows that have it (in row order), metrics sorted."""
-    metrics = sorted({m for v in values for m in v})
-    return {m: float(np.mean([v[m] for v in values if m in v])) for m in metrics}
+def _file_means(by_file: dict[str, list[dict[str, float]]], files: list[str]) -> dict[str, dict[str, float]]:
+    """Each file's mean of each metric over its rows that have it (in row order), metrics sorted:
+    numpy's mean of those values (the same sum, pairwise over a fresh float64 array, divided by
+    the count), with no mean() wrapper per file and metric."""
+    metrics = sorted({m for rows in by_file.values() for v in rows for m in v})
+    per_file: dict[str, dict[str, float]] = {f: {} for f in files}
+    add = np.add.reduce
+    for m in metrics:
+        for f in files:
+            values = [v[m] for v in by_file[f] if m in v]
+            if values:
+                per_file[f][m] = float(add(np.array(values, dtype=np.float64))) / len(values)
+    return per_file
 
 
 def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = 2000) -> dict[str, Any]:
@@ -44,7 +53,7 @@ def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = 2000) -> 
             values = by_file[r.file] = []
         values.append(r.values)
     files = sorted(by_file)
-    per_file = {f: _file_means(by_file[f]) for f in files}
+    per_file = _file_means(by_file, files)
     metrics = [m for m in METRIC_NAMES if any(m in per_file[f] for f in files)]
     total: dict[str, float] = {}
     mean: dict[str, float] = {}

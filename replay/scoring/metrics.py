@@ -111,8 +111,8 @@ def first_lines(text: str, n: int | None) -> str:
     """The first n lines (split on "\\n", joined back without a final newline); all if n is None.
 
     The seed's public runs scored the first line only (`--lines 1`)."""
-    if n is None:
-        return text
+    if n is None or text.count("\n") < n:
+        return text  # n lines or fewer: nothing to cut (and no split to join again)
     return "\n".join(text.split("\n")[:n])
 
 
@@ -125,7 +125,9 @@ def window(reference: str, lines: Lines) -> int | None:
 
 def windowed(reference: str, completion: str, lines: Lines) -> tuple[str, str]:
     """Both texts cut to the reference's line window: what every metric compares."""
-    n = window(reference, lines)
+    if lines == "all":
+        return reference, completion
+    n = line_span(reference) if lines == "auto" else lines  # window(), inline: called per pair
     return first_lines(reference, n), first_lines(completion, n)
 
 

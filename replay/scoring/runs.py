@@ -1,44 +1,64 @@
 """Scores of stored runs and of files of pairs: the pairs a run holds, the per-item scores kept
-in the store under a key naming the text and line window, and what a run's scores reuse."""
+in the store for each text and line window (with a digest of the texts they are of), and what
+a run's scores reuse."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from itertools import repeat
+from typing import TYPE_CHECKING, Any
 
 import msgspec
+import numpy as np
 
-from replay.records import FimItem
 from replay.rejects import Reject
 from replay.scoring.aggregate import ScoredItem, aggregate
-from replay.scoring.metrics import METRIC_NAMES, PAIR_METRICS, TEXTS, Lines, Text, codebleu_supports, parse_lines, window, windowed
+from replay.scoring.metrics import (
+    PAIR_METRICS,
+    TEXTS,
+    Lines,
+    Text,
+    codebleu_supports,
+    parse_lines,
+    windowed,
+)
 from replay.scoring.pool import collector_paused, score_many
+from replay.store.runs import ScoreSet
+
+if TYPE_CHECKING:
+    from replay.records import ItemReference
 
 
-def metric_key(metric: str, text: Text = "shown", lines: Lines = "auto") -> str:
-    """The name a score is stored under: the metric, which text was scored and the line window,
-    e.g. `indel:shown:lines=auto`, so that scores of every text and window live side by side."""
-    return f"{metric}:{text}:lines={lines}"
+def scores_key(text: Text, lines: Lines) -> str:
+    """The name a run's pair scores of one text and line window are kept under in the store,
+    e.g. `shown:lines=auto`: the scores of every text and window live side by side."""
+    return f"{text}:lines={lines}"
 
 
-@lru_cache(maxsize=256)
-def parse_metric_key(key: str) -> tuple[str, Text, Lines] | None:
-    """(metric, text, lines) of a key metric_key made, or None for another kind of key."""
-    metric, _, rest = key.partition(":")
-    text, _, window = rest.partition(":lines=")
-    if metric not in METRIC_NAMES or text not in TEXTS or not window:
-        return None
-    try:
-        return metric, text, parse_lines(window)  # type: ignore[return-value]
-    except ValueError:
-        return None
+def compiles_key(text: Text) -> str:
+    """The name a run's compiles judgements of one text are kept under, e.g. `shown:compiles`:
+    a judgement is of the whole text in its file, whatever the window."""
+    return f"{text}:compiles"
 
 
-def store_scores(store: Any, run_id: str, rows: Iterable[ScoredItem], text: Text, lines: Lines) -> None:
-    """Keep a run's per-item scores under keys that say which text and window they are of."""
-    store.add_scores(run_id, [(r.item_id, r.file, metric_key(m, text, lines), v) for r in rows for m, v in r.values.items()])
+def _is_scores_key(key: str) -> bool:
+    text, _, window = key.partition(":lines=")
+    return text in TEXTS and bool(window)
+
+
+def pair_digest(language: str, reference: str, completion: str) -> bytes:
+    """A digest of what a pair's metrics are computed on (the language and both texts, cut to
+    the window): a stored value is reused only for the same texts, so a completion replaced
+    since (a resumed run) or a reference that changed (a capture accepted later) is scored anew."""
+    return _digest((language, reference, completion))
+
+
+def _digest(value: Any) -> bytes:
+    """16 bytes of SHA-256 over the value's msgpack encoding (self-delimiting: no two values
+    share one; encoded in C, so a run's texts cost less to encode than to hash)."""
+    return hashlib.sha256(msgspec.msgpack.encode(value)).digest()[:16]
 
 
 def scored_what(text: Text, lines: Lines) -> str:
@@ -52,39 +72,34 @@ def scored_what(text: Text, lines: Lines) -> str:
 RunEntry = tuple[str, str, str, str, Any]  # item id, file, language, reference, Completion
 
 
-def run_pairs(store: Any, run_id: str, text: Text = "shown") -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:
-    """A stored run's completions paired with their items' middles (or a capture's accepted text).
-
-    `text` picks what is scored (Completion.scored_text): "shown", what the editor showed after
-    its completion stage (a completion shown as nothing scores as ""), or "raw", what it
-    received. A completion that failed (error) is scored as an empty completion, counted in
-    `n_errors`. `n_stop_cut` counts texts cut at a stop word. The counts say how shown and raw
-    differ: `n_changed` (the stage changed the
-    text), `n_nothing_shown`, `chars_removed` (raw minus shown characters, summed), and
-    `n_no_stage` (completions without a stage, scored on their raw text).
-    """
-    entries, rejects, counts = run_entries(store, run_id)
-    return [(i, f, lang, ref, comp.scored_text(text)) for i, f, lang, ref, comp in entries], rejects, counts
-
-
 def run_entries(store: Any, run_id: str,
-                completions: list[Any] | None = None) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
-    """A stored run's completions (`completions`, when the caller read them already) with their
-    references (run_pairs, before a text is picked)."""
-    items = item_references(store)
+                completions: list[tuple[Any, ItemReference | None]] | None = None
+                ) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
+    """A stored run's completions with their references: the items' middles, or a replayed
+    capture's accepted text (`completions`: Store.scored_completions, when the caller read them
+    already).
+
+    What is scored of each is picked later (Completion.scored_text): "shown", what the editor
+    showed after its completion stage (a completion shown as nothing scores as ""), or "raw",
+    what it received. A completion that failed (error) is scored as an empty completion,
+    counted in `n_errors`. `n_stop_cut` counts texts cut at a stop word. The counts say how
+    shown and raw differ: `n_changed` (the stage changed the text), `n_nothing_shown`,
+    `chars_removed` (raw minus shown characters, summed), and `n_no_stage` (completions without
+    a stage, scored on their raw text).
+    """
     entries: list[RunEntry] = []
     rejects = []
     counts = {"n_errors": 0, "n_stop_cut": 0, "n_changed": 0, "n_nothing_shown": 0, "chars_removed": 0, "n_no_stage": 0}
-    for comp in store.completions(run_id) if completions is None else completions:
-        ref = items.get(comp.item_id)
-        if ref is None and comp.item_id.startswith(CAPTURE_PREFIX):
-            ref, reason = capture_reference(store, comp.item_id)
+    for comp, item in store.scored_completions(run_id) if completions is None else completions:
+        if item is not None:
+            entries.append((comp.item_id, item.file, item.language, item.middle, comp))
         else:
-            reason = "no such item in the store"
-        if ref is None:
-            rejects.append(Reject(f"{run_id}:{comp.item_id}", reason))
-            continue
-        entries.append((comp.item_id, *ref, comp))
+            ref, reason = (capture_reference(store, comp.item_id) if comp.item_id.startswith(CAPTURE_PREFIX)
+                           else (None, "no such item in the store"))
+            if ref is None:
+                rejects.append(Reject(f"{run_id}:{comp.item_id}", reason))
+                continue
+            entries.append((comp.item_id, *ref, comp))
         if comp.error:
             counts["n_errors"] += 1
             continue
@@ -99,130 +114,182 @@ def run_entries(store: Any, run_id: str,
     return entries, rejects, counts
 
 
-# What scoring reads of a benchmark item: FimItem's fields (and defaults) it needs, so that
-# the prefix and suffix of every item (most of its record) are not made into strings.
-_ItemReference = msgspec.defstruct("_ItemReference", [(f.name, f.type, f.default) for f in msgspec.structs.fields(FimItem)
-                                                      if f.name in ("id", "file", "language", "middle")])
-
-
-def item_references(store: Any) -> dict[str, tuple[str, str, str]]:
-    """Item id -> (file, language, middle) of every benchmark item in the store (the store's
-    FimItem records, read with only those fields)."""
-    decode = msgspec.json.Decoder(_ItemReference).decode
-    refs = (decode(row[0]) for row in store.query("SELECT record FROM items ORDER BY rowid"))
-    return {r.id: (r.file, r.language, r.middle) for r in refs}  # type: ignore[attr-defined]
-
-
 @dataclass(frozen=True)
 class RunScores:
     rows: list[ScoredItem]
     rejects: list[Reject]
-    counts: dict[str, int]  # how shown and raw differ (run_pairs)
+    counts: dict[str, int]  # how shown and raw differ (run_entries)
     n_scored: int  # items scored now
     n_reused: int  # items whose scores the store held (for this text and window, or the same cut texts)
     n_done: int = 0  # completions without an error (Store.good_item_ids: what a resumed run would not redo)
 
 
-def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "auto", workers: int | None = None) -> RunScores:
+def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "auto", workers: int | None = None,
+               compiles: bool = False) -> RunScores:
     """The per-item scores of a run for a text and line window.
 
-    An item's scores are reused when the store holds them for this text and window, or for
-    another text or window that cuts the same two texts (a one-line reference scored with
-    `--lines auto` and `--lines 1`; a completion the editor showed unchanged, as shown and as
-    raw); only the rest are scored, and kept in the store under this text and window. So a
-    score is stored once, under the first text and window that needed it, and found again by
-    any other that cuts the same texts. The scores of a key belong to the run's completion of
-    the item (one per run and item). Read, reused, scored and stored with the collector paused
-    (a second score is all reading: collections over the caches cost it a third)."""
+    An item's scores are reused when the store holds them for the same texts (pair_digest):
+    under this text and window, or under another that cuts the same two texts (a one-line
+    reference scored with `--lines auto` and `--lines 1`; a completion the editor showed
+    unchanged, as shown and as raw); only the rest are scored, and kept in the store under this
+    text and window. So a score is stored once, under the first text and window that needed
+    it, and found again by any other that cuts the same texts. `compiles` judges, besides, each
+    benchmark item's whole text in its file (replay.compiles; kept per text); judgements the
+    store holds for the same text are added to the rows whether asked or not. Read, reused,
+    scored and stored with the collector paused (a second score is all reading: collections
+    over the caches cost it a third)."""
     with collector_paused():
-        return _run_scores(store, run_id, text, lines, workers)
+        return _run_scores(store, run_id, text, lines, workers, compiles)
 
 
-def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int | None) -> RunScores:
-    completions = store.completions(run_id)
+def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int | None, compiles: bool) -> RunScores:
+    completions = store.scored_completions(run_id)
     entries, rejects, counts = run_entries(store, run_id, completions)
-    stored = stored_scores(store, run_id)
-    here = stored.pop((text, lines), {})
     scored = [comp.scored_text(text) for *_, comp in entries]
+    sets = store.score_sets(run_id)
+    key = scores_key(text, lines)
+    here = sets.get(key) or ScoreSet()
+    inputs = b""
+    values: list[dict[str, float] | None] | None = None
+    for name, found in sorted(sets.items(), key=lambda kv: kv[0] != key):  # this text and window first
+        if found.inputs and _is_scores_key(name):
+            inputs = inputs or inputs_digest(entries, scored)
+            if found.inputs == inputs and same_cuts(entries, scored, lines, parse_lines(name.partition(":lines=")[2])):
+                values = _whole(found, entries)
+                if values is not None:
+                    break
     todo: list[tuple[int, str, str, str]] = []
-    values: list[dict[str, float] | None] = []
-    for n, (item_id, _, language, reference, comp) in enumerate(entries):
-        wanted = _metrics_of(language)
-        found = _complete(here, item_id, wanted)
-        if found is None:
-            found = _same_cut(stored, item_id, wanted, reference, comp, scored[n], text, lines)
-            if found is None:
-                todo.append((n, language, *windowed(reference, scored[n], lines)))
-        values.append(found)
-    if todo:
-        for (n, *_), v in zip(todo, score_many([t[1:] for t in todo], workers)):  # type: ignore[misc]
-            values[n] = v
+    if values is None:
+        values, todo, digests, from_here = _item_by_item(entries, scored, lines, here, sets, key)
+        if todo:
+            for (n, *_), v in zip(todo, score_many([t[1:] for t in todo], workers)):  # type: ignore[misc]
+                values[n] = v
+        if todo or (from_here and not here.inputs):
+            # Every item's entry is in this set now: it is vouched for, as a whole, when it was
+            # complete before too (from_here: no item's values came from another set).
+            vouch = (inputs or inputs_digest(entries, scored)) if from_here else b""
+            store.merge_scores(run_id, key, {entries[n][0]: (digests[n], values[n]) for n, *_ in todo},  # type: ignore[misc]
+                               inputs=vouch, based_on=here)
     rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(ref), reference=ref, completion=c)
             for (i, f, _, ref, _), c, v in zip(entries, scored, values)]
-    store_scores(store, run_id, [rows[n] for n, *_ in todo], text, lines)
+    if compiles or compiles_key(text) in sets:
+        _add_compiles(store, run_id, rows, sets.get(compiles_key(text)) or ScoreSet(), text, judge=compiles)
     return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo),
-                     n_done=sum(c.error is None for c in completions))
+                     n_done=sum(comp.error is None for comp, _ in completions))
 
 
-Stored = dict[tuple[Text, Lines], dict[str, dict[str, float]]]  # (text, window) -> metric -> item id -> value
+def _item_by_item(entries: list[RunEntry], scored: list[str], lines: Lines, here: ScoreSet, sets: dict[str, ScoreSet],
+                  key: str) -> tuple[list[dict[str, float] | None], list[tuple[int, str, str, str]], list[bytes], bool]:
+    """Each item's stored values for its cut texts (pair_digest): from this text and window's
+    set, else from another's; the items found in none (todo: index, language, cut texts); each
+    item's digest; whether every item found was found in this set."""
+    others = [found.entries for name, found in sets.items() if name != key and _is_scores_key(name)]
+    todo: list[tuple[int, str, str, str]] = []
+    digests: list[bytes] = []
+    values: list[dict[str, float] | None] = []
+    from_here = True
+    for n, (item_id, _, language, reference, _) in enumerate(entries):
+        cut = windowed(reference, scored[n], lines)
+        digest = pair_digest(language, *cut)
+        wanted = _metrics_of(language)
+        found = _stored(here.entries, item_id, digest, wanted)
+        if found is None:
+            for other in others:
+                found = _stored(other, item_id, digest, wanted)
+                if found is not None:
+                    from_here = False
+                    break
+            else:
+                todo.append((n, language, *cut))
+        digests.append(digest)
+        values.append(found)
+    return values, todo, digests, from_here
 
 
-def stored_scores(store: Any, run_id: str) -> Stored:
-    """The scores the store holds for a run: (text, window) -> metric -> item id -> value (read
-    in the table's order, no sort, the file column left out; grouped by the stored key first,
-    so that each row costs one insertion)."""
-    by_key: dict[str, dict[str, float]] = {}
-    for item_id, key, value in store.query("SELECT item_id, metric, value FROM scores WHERE run_id = ?", (run_id,)):
-        values = by_key.get(key)
-        if values is None:
-            values = by_key[key] = {}
-        values[item_id] = value
-    out: Stored = {}
-    for key, values in by_key.items():
-        parsed = parse_metric_key(key)
-        if parsed is not None:
-            metric, text, lines = parsed
-            out.setdefault((text, lines), {})[metric] = values
-    return out
+def _whole(found: ScoreSet, entries: list[RunEntry]) -> list[dict[str, float] | None] | None:
+    """A vouched set's values of every entry (None if one is missing: a set written by hand;
+    the items are then checked one by one). The values are the set's own dicts: each score
+    decodes its sets anew and hands them to its rows."""
+    stored = found.entries
+    try:
+        return [stored[item_id][1] for item_id, *_ in entries]
+    except KeyError:
+        return None
+
+
+def inputs_digest(entries: list[RunEntry], scored: list[str]) -> bytes:
+    """One digest of everything a run's scores of one text are computed from: each item's id,
+    language and reference, the scored texts (uncut), and the metrics each language gets."""
+    languages = [language for _, _, language, _, _ in entries]
+    return _digest(([item_id for item_id, *_ in entries], languages, [reference for _, _, _, reference, _ in entries],
+                    scored, {language: _metrics_of(language) for language in sorted(set(languages))}))
+
+
+def same_cuts(entries: list[RunEntry], scored: list[str], lines: Lines, other: Lines) -> bool:
+    """Whether two line windows cut every (reference, scored text) pair to the same texts.
+
+    first_lines keeps min(n, pieces) of a text's "\n"-separated pieces, and a different number
+    of pieces is a different text: two windows cut a text the same exactly when those minimums
+    are equal. Counted for all pairs at once."""
+    if lines == other:
+        return True
+    references = [reference for _, _, _, reference, _ in entries]
+    pieces_ref = np.array(list(map(str.count, references, repeat("\n"))), np.int64) + 1
+    pieces_text = np.array(list(map(str.count, scored, repeat("\n"))), np.int64) + 1
+    a, b = _window_sizes(references, pieces_ref, lines), _window_sizes(references, pieces_ref, other)
+    return bool(np.array_equal(np.minimum(a, pieces_ref), np.minimum(b, pieces_ref))
+                and np.array_equal(np.minimum(a, pieces_text), np.minimum(b, pieces_text)))
+
+
+def _window_sizes(references: list[str], pieces: np.ndarray, lines: Lines) -> np.ndarray:
+    """Each reference's window (metrics.window) as a number of lines; "all" as more lines than
+    any text has."""
+    if lines == "all":
+        return np.full(len(references), np.iinfo(np.int64).max, np.int64)
+    if lines == "auto":  # line_span: a final newline ends the last line, it does not open one
+        return pieces - np.array(list(map(str.endswith, references, repeat("\n"))), np.int64)
+    return np.full(len(references), int(lines), np.int64)
+
+
+def _stored(found: dict[str, tuple[bytes, dict[str, float]]], item_id: str, digest: bytes,
+            wanted: tuple[str, ...]) -> dict[str, float] | None:
+    """The item's stored values if they were computed on the same texts and hold every wanted
+    metric, else None (the set's own dict, as in _whole)."""
+    entry = found.get(item_id)
+    if entry is None or entry[0] != digest:
+        return None
+    stored = entry[1]
+    for metric in wanted:
+        if metric not in stored:
+            return None
+    return stored
+
+
+def _add_compiles(store: Any, run_id: str, rows: list[ScoredItem], judged: ScoreSet, text: Text, judge: bool) -> None:
+    """Add `compiles` to the rows whose text the store holds a judgement of; with `judge`, judge
+    the other benchmark items' texts (replay.compiles) and keep every judgement, n/a ones as
+    an entry without a value (captures and items of languages without a judge get none)."""
+    missing = []
+    for row in rows:
+        digest = _digest(row.completion)
+        entry = judged.entries.get(row.item_id)
+        if entry is not None and entry[0] == digest:
+            row.values.update(entry[1])
+        elif judge:
+            missing.append((row, digest))
+    if missing:
+        from replay.compiles import add_compiles
+
+        add_compiles(store, [row for row, _ in missing])
+        store.merge_scores(run_id, compiles_key(text), {row.item_id: (digest, {m: v for m, v in row.values.items()
+                                                                               if m == "compiles"})
+                                                         for row, digest in missing})
 
 
 @lru_cache(maxsize=None)
 def _metrics_of(language: str) -> tuple[str, ...]:
     """The metrics a pair of this language gets (codebleu only where the language has it)."""
     return tuple(m for m in PAIR_METRICS if m != "codebleu" or codebleu_supports(language))
-
-
-def _complete(by_metric: dict[str, dict[str, float]], item_id: str, wanted: tuple[str, ...]) -> dict[str, float] | None:
-    """The item's stored values (the wanted metrics, then any other stored for it) if they hold
-    every wanted metric, else None."""
-    if not by_metric:
-        return None
-    try:
-        values = {m: by_metric[m][item_id] for m in wanted}
-    except KeyError:
-        return None
-    if len(by_metric) > len(values):
-        values.update((m, v[item_id]) for m, v in by_metric.items() if m not in values and item_id in v)
-    return values
-
-
-def _same_cut(stored: Stored, item_id: str, wanted: tuple[str, ...],
-              reference: str, comp: Any, scored: str, text: Text, lines: Lines) -> dict[str, float] | None:
-    """Stored values of another text or window that cuts the same texts of this item (`scored`:
-    its text `text`), or None. The same text under a window of as many lines cuts the same
-    texts without cutting them."""
-    n_lines, cut = window(reference, lines), None
-    for (other_text, other_lines), by_metric in stored.items():
-        other = _complete(by_metric, item_id, wanted)
-        if other is None:
-            continue
-        other_scored = scored if other_text == text else comp.scored_text(other_text)
-        if other_scored == scored and window(reference, other_lines) == n_lines:
-            return other
-        cut = cut or windowed(reference, scored, lines)
-        if windowed(reference, other_scored, other_lines) == cut:
-            return other
-    return None
 
 
 CAPTURE_PREFIX = "capture-"  # item ids of replayed captures (replay.run_inputs.capture_input)
@@ -255,14 +322,11 @@ def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, tex
               workers: int | None = None, compiles: bool = False) -> tuple[dict[str, Any], list[Reject]]:
     """Score a stored run (run_scores: what the store holds is reused), return the aggregate
     (what `fimreplay score RUN --json` prints) and the completions that could not be scored.
-    `compiles` adds the compiles metric (replay.compiles: a compiler per file, so asked for)."""
-    scores = run_scores(store, run_id, text, lines, workers)
-    if compiles:
-        from replay.compiles import add_compiles
-
-        add_compiles(store, scores.rows)
-        store_scores(store, run_id, [r for r in scores.rows if "compiles" in r.values], text, lines)
-    result = aggregate(scores.rows, seed=seed)
+    `compiles` adds the compiles metric (replay.compiles: a compiler per file, so asked for).
+    The aggregate too is made with the collector paused (run_scores)."""
+    with collector_paused():
+        scores = run_scores(store, run_id, text, lines, workers, compiles)
+        result = aggregate(scores.rows, seed=seed)
     run = store.run(run_id)
     result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),
                   **scores.counts, n_scored=scores.n_scored, n_reused=scores.n_reused, items_done=scores.n_done,

@@ -7,7 +7,8 @@ one object for its callers, made of one part per group of tables:
     encoding  how a capture and an outcome event become rows; the line codecs
     schema    the append-only migrations
     captures  captures, outcome events, the TUI's captures listing
-    runs      items, runs (RunRecord), run prompts, completions, scores
+    runs      items, runs (RunRecord), run prompts, completions, score sets, what scoring
+              reads of a run (kept under stamps that the schema's triggers raise)
     cache     the completion cache, the watch offsets
 
 The store imports no importer, editor or backend: a log format's importer registers how its
@@ -33,12 +34,12 @@ from replay.store.encoding import (
     register_line_codec,
     stored_capture,
 )
-from replay.store.runs import RunRecord, RunStore, ScoreRow
+from replay.store.runs import RunRecord, RunStore, ScoreSet
 from replay.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
     "CAPTURE_SORT_KEYS", "MIGRATIONS", "SCHEMA_VERSION", "CaptureRow", "EventRow", "LineCodec", "Migration", "RunRecord",
-    "ScoreRow", "Store", "StoreError", "StoredCapture", "Transaction", "WatchOffset", "decode_capture", "event_row",
+    "ScoreSet", "Store", "StoreError", "StoredCapture", "Transaction", "WatchOffset", "decode_capture", "event_row",
     "line_body", "line_codecs", "line_digest", "open_store", "register_line_codec", "stored_capture",
 ]
 

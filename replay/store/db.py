@@ -186,11 +186,14 @@ class Database:
     def transaction(self) -> Transaction:
         return Transaction(self)
 
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    def query(self, sql: str, params: Sequence[Any] = (), named: bool = True) -> list[Any]:
+        """The rows of a statement: sqlite3.Row (columns by name too), or plain tuples with
+        `named=False`, for reads of a whole run (a Row per row costs more than the row)."""
         with self._lock:
             try:
                 cur = self._db.execute(sql, params)
-                cur.row_factory = sqlite3.Row
+                if named:
+                    cur.row_factory = sqlite3.Row
                 return cur.fetchall()
             except sqlite3.Error as exc:
                 raise store_fault(self.path, exc) from None

@@ -1,5 +1,5 @@
 """Benchmark items and replay runs: a run's config and status, the prompts it replays, the
-completions it got and their scores.
+completions it got and their scores (one set per text and line window).
 
 A run is returned as a RunRecord; its config stays the free-form JSON the runner wrote (the
 backend's description, the generation parameters, versions), read through a few accessors.
@@ -12,13 +12,20 @@ import socket
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
 from replay import secrets
-from replay.records import Completion, FimItem, RenderedPrompt
+from replay.records import (
+    Completion,
+    CompletionTexts,
+    FimItem,
+    ItemReference,
+    RenderedPrompt,
+)
 from replay.store.db import Database
+from replay.store.schema import INSERT_ITEM_REFERENCE
 
 T = TypeVar("T")
 
@@ -54,17 +61,24 @@ def _setting(config: dict[str, Any], key: str) -> str | None:
     return None if value is None else str(value)
 
 
-class ScoreRow(NamedTuple):
-    """One stored score: a metric's value for one item of a run."""
+class ScoreSet(msgspec.Struct):
+    """A run's scores of one text and line window (or another kind of score the caller names):
+    `entries`, item id -> (digest of the texts its values were computed on, metric -> value);
+    `inputs`, set by a scorer that found an entry for each of the run's items, computed on
+    them: its digest of all of them at once (b"": none), so that a later score of unchanged
+    inputs takes the set whole instead of checking each item."""
 
-    item_id: str
-    file: str
-    metric: str
-    value: float
+    entries: dict[str, tuple[bytes, dict[str, float]]] = {}
+    inputs: bytes = b""
+
+
+_SCORE_SET = msgspec.msgpack.Decoder(ScoreSet)
+_COMPLETIONS = msgspec.json.Decoder(list[CompletionTexts])
+_SCORED_INPUTS = msgspec.msgpack.Decoder(list[tuple[CompletionTexts, ItemReference | None]])
 
 
 class RunStore(Database):
-    """The items, runs, run_prompts, completions and scores tables."""
+    """The items, item_references, runs, run_prompts, completions, score_sets and scored_inputs tables."""
 
     # -- benchmark items ----------------------------------------------------------------
     def add_items(self, items: Iterable[FimItem]) -> tuple[int, int]:
@@ -75,6 +89,8 @@ class RunStore(Database):
                     "INSERT OR IGNORE INTO items (id, file, mode, corpus_hash, record) VALUES (?,?,?,?,?)",
                     (item.id, item.file, item.mode, item.corpus_hash, msgspec.json.encode(item)),
                 )
+                if cur.rowcount:
+                    self._db.execute(INSERT_ITEM_REFERENCE, (item.id, item.file, item.language, item.middle))
                 new += cur.rowcount
                 dup += 1 - cur.rowcount
         return new, dup
@@ -136,23 +152,81 @@ class RunStore(Database):
     def done_item_ids(self, run_id: str) -> set[str]:
         return {r[0] for r in self.query("SELECT item_id FROM completions WHERE run_id = ?", (run_id,))}
 
-    def add_scores(self, run_id: str, rows: Iterable[tuple[str, str, str, float]]) -> None:
-        """rows: (item_id, file, metric, value)."""
-        with self.transaction():
-            self._db.executemany(
-                "INSERT OR REPLACE INTO scores (run_id, item_id, file, metric, value) VALUES (?,?,?,?,?)",
-                [(run_id, *row) for row in rows],
-            )
+    def scored_completions(self, run_id: str) -> list[tuple[CompletionTexts, ItemReference | None]]:
+        """The run's completions (as `completions`, read as CompletionTexts) each with its
+        benchmark item's reference (None: no such item, e.g. a replayed capture).
 
-    def scores(self, run_id: str) -> list[ScoreRow]:
-        rows = self.query("SELECT item_id, file, metric, value FROM scores WHERE run_id = ? ORDER BY rowid", (run_id,))
-        good = []
-        for r in rows:
-            if isinstance(r[3], (int, float)) and all(isinstance(v, str) for v in r[:3]):
-                good.append(ScoreRow(r[0], r[1], r[2], float(r[3])))
-            else:
-                self.skip_row(f"scores row (run {run_id!r}, item {r[0]!r}, metric {r[2]!r})", ValueError("not a number"))
-        return good
+        Read from the run's scored_inputs record while its stamps are the current ones (schema
+        migration 5: nothing it was read from has changed since), else from the rows, and the
+        record written again. The stamps are read before the rows: a write between the two
+        leaves a record that is never used, where the other order could label newer rows old."""
+        stamps = self.query("SELECT r.inputs_version, m.value, s.inputs_version, s.references_version, s.record"
+                            " FROM runs r JOIN meta m ON m.key = 'references-version'"
+                            " LEFT JOIN scored_inputs s ON s.run_id = r.id WHERE r.id = ?", (run_id,), named=False)
+        if stamps:
+            run_stamp, references_stamp, kept_run, kept_references, record = stamps[0]
+            if (kept_run, kept_references) == (run_stamp, int(references_stamp)):
+                try:
+                    return _SCORED_INPUTS.decode(record)
+                except (msgspec.DecodeError, msgspec.ValidationError, TypeError):
+                    pass  # unreadable: read from the rows and written again
+        out, complete = self._scored_rows(run_id)
+        if stamps and complete:
+            with self.transaction():
+                self._db.execute("INSERT OR REPLACE INTO scored_inputs (run_id, inputs_version, references_version, record)"
+                                 " VALUES (?,?,?,?)", (run_id, stamps[0][0], int(stamps[0][1]), msgspec.msgpack.encode(out)))
+        return out
+
+    def _scored_rows(self, run_id: str) -> tuple[list[tuple[CompletionTexts, ItemReference | None]], bool]:
+        """scored_completions from the rows, and whether every row was read (a record is not
+        kept for a read that skipped a row: the next read names it again)."""
+        rows = self.query("SELECT c.item_id, c.record, r.file, r.language, r.middle FROM completions c"
+                          " LEFT JOIN item_references r ON r.id = c.item_id WHERE c.run_id = ? ORDER BY c.rowid",
+                          (run_id,), named=False)
+        try:  # every row at once; row by row (naming the bad ones) only when one is not one completion
+            completions = _COMPLETIONS.decode(b"[" + b",".join(row[1] for row in rows) + b"]")
+            if len(completions) != len(rows):
+                raise ValueError("a row holds more than one record")
+        except (msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError):
+            completions = self._decoded([(r[0], r[1]) for r in rows], CompletionTexts,
+                                        lambda r: f"completions row (run {run_id!r}, item {r[0]!r})", keep=True)
+        out = [(comp, None if file is None else ItemReference(id=item_id, file=file, middle=middle, language=language))
+               for comp, (item_id, _, file, language, middle) in zip(completions, rows)
+               if comp is not None and (comp.item_id == item_id
+                                        or self._owned(comp.item_id, item_id, f"completions row (run {run_id!r}, item {item_id!r})"))]
+        return out, len(out) == len(rows)
+
+    def score_sets(self, run_id: str) -> dict[str, ScoreSet]:
+        """The run's stored scores: the name they were kept under (merge_scores) -> their set. A
+        set that does not decode is named (`skipped`) and left out: its scores are computed again."""
+        out = {}
+        for scored, record in self.query("SELECT scored, record FROM score_sets WHERE run_id = ?", (run_id,), named=False):
+            try:
+                out[scored] = _SCORE_SET.decode(record)
+            except (msgspec.DecodeError, msgspec.ValidationError, TypeError) as exc:
+                self.skip_row(f"score_sets row (run {run_id!r}, {scored!r})", exc)
+        return out
+
+    def merge_scores(self, run_id: str, scored: str, entries: dict[str, tuple[bytes, dict[str, float]]],
+                     inputs: bytes = b"", based_on: ScoreSet | None = None) -> None:
+        """Add entries to the run's set `scored` (an item's new entry replaces its old one). The
+        set is read again inside the write transaction, so that two processes scoring one run
+        both keep what they computed. `inputs` (ScoreSet.inputs) is kept only if the set is
+        still the `based_on` the scorer read (its entries plus these are what it vouches for);
+        any other write drops the set's `inputs`, since its entries changed."""
+        with self.transaction():
+            row = self._db.execute("SELECT record FROM score_sets WHERE run_id = ? AND scored = ?", (run_id, scored)).fetchone()
+            try:
+                current = _SCORE_SET.decode(row[0]) if row else ScoreSet()
+            except (msgspec.DecodeError, msgspec.ValidationError, TypeError):
+                current = ScoreSet()  # unreadable (score_sets named it): replaced by what is scored now
+            vouched = inputs if inputs and based_on is not None and current.entries == based_on.entries else b""
+            if not entries and vouched == current.inputs:
+                return
+            current.entries.update(entries)
+            current.inputs = vouched
+            self._db.execute("INSERT OR REPLACE INTO score_sets (run_id, scored, record) VALUES (?,?,?)",
+                             (run_id, scored, msgspec.msgpack.encode(current)))
 
     def add_run_prompts(self, run_id: str, prompts: Iterable[RenderedPrompt]) -> None:
         """Keep the prompts of a run (the first ones stay when a run is resumed)."""

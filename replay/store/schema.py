@@ -11,7 +11,7 @@ import sqlite3
 
 import msgspec
 
-from replay.records import CaptureRecord, OutcomeEvent
+from replay.records import CaptureRecord, ItemReference, OutcomeEvent
 from replay.store.db import Migration, split_sql
 from replay.store.encoding import INSERT_EVENT, event_row, stored_capture
 
@@ -119,6 +119,8 @@ MIGRATIONS: list[Migration] = [
     """,
     # 3 -> 4 (import speed): see _migrate_4.
     lambda db: _migrate_4(db),
+    # 4 -> 5 (re-scoring speed): see _migrate_5.
+    lambda db: _migrate_5(db),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -197,3 +199,80 @@ def _migrate_4(db: sqlite3.Connection) -> None:
         db.execute("UPDATE capture_records SET codec = ?, source_offset = ?, record = ? WHERE id = ?",
                    (row.codec, row.source_offset, row.body, capture_id))
 
+
+
+# What scoring reads of an item, beside its record (migration 5; kept by RunStore.add_items).
+INSERT_ITEM_REFERENCE = "INSERT OR IGNORE INTO item_references (id, file, language, middle) VALUES (?,?,?,?)"
+
+
+def _stamp(table: str, event: str, stamp: str) -> str:
+    return (f"CREATE TRIGGER {table}_{event.lower()} AFTER {event} ON {table} BEGIN "
+            f"UPDATE meta SET value = value + 1 WHERE key = 'inputs-clock'; {stamp}; END")
+
+
+_CLOCK = "(SELECT value FROM meta WHERE key = 'inputs-clock')"
+_RUN = f"UPDATE runs SET inputs_version = {_CLOCK} WHERE id IN ({{}})"
+_REFERENCES = f"UPDATE meta SET value = {_CLOCK} WHERE key = 'references-version'"
+# Statements of their own: a trigger's body holds `;` (split_sql cannot split them).
+_INPUTS_TRIGGERS = [
+    _stamp("completions", "INSERT", _RUN.format("NEW.run_id")),
+    _stamp("completions", "UPDATE", _RUN.format("OLD.run_id, NEW.run_id")),
+    _stamp("completions", "DELETE", _RUN.format("OLD.run_id")),
+    *(_stamp("item_references", event, _REFERENCES) for event in ("INSERT", "UPDATE", "DELETE")),
+]
+
+
+def _migrate_5(db: sqlite3.Connection) -> None:
+    """4 -> 5: reading a scored run back costs a few rows, not a row per score and item.
+
+    - score_sets: a run's scores of one text and line window are one row (RunStore.score_sets),
+      each item's values beside a digest of the texts they were computed on, so that a score is
+      never reused for texts that changed since (a resumed run's new completion, a capture
+      accepted later). The `scores` rows of earlier schemas carry no such digest: they are kept,
+      renamed `scores_before_5`, and not read (each score is computed again once: the metrics
+      are deterministic).
+    - item_references: each item's file, language and middle, so that scoring a run does not
+      read every item's prefix and suffix (most of its record) to find its reference.
+    - scored_inputs: what RunStore.scored_completions last read of a run, as one record, with
+      the stamps it was read at: runs.inputs_version and the meta row `references-version`.
+      Triggers stamp them with a clock (meta `inputs-clock`, which only goes up) on any write to
+      the run's completions or to item_references, by fimreplay or any other program, so that
+      a record is used only while nothing it was read from has changed (a run made again
+      under the same id never meets an old stamp).
+    - completions_run: a run's completions in insertion order straight from an index (every
+      index ends with the rowid), where the primary key's index needed a sort.
+    """
+    for statement in split_sql("""
+        ALTER TABLE scores RENAME TO scores_before_5;
+        CREATE TABLE score_sets (
+            run_id TEXT NOT NULL,
+            scored TEXT NOT NULL,
+            record BLOB NOT NULL,
+            PRIMARY KEY (run_id, scored)
+        );
+        CREATE TABLE item_references (
+            id TEXT PRIMARY KEY,
+            file TEXT NOT NULL,
+            language TEXT NOT NULL,
+            middle TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX completions_run ON completions(run_id);
+        ALTER TABLE runs ADD COLUMN inputs_version INTEGER NOT NULL DEFAULT 0;
+        INSERT OR REPLACE INTO meta (key, value) VALUES ('inputs-clock', 0), ('references-version', 0);
+        CREATE TABLE scored_inputs (
+            run_id TEXT PRIMARY KEY,
+            inputs_version INTEGER NOT NULL,
+            references_version INTEGER NOT NULL,
+            record BLOB NOT NULL
+        )
+    """):
+        db.execute(statement)
+    for statement in _INPUTS_TRIGGERS:
+        db.execute(statement)
+    decode = msgspec.json.Decoder(ItemReference).decode
+    for (record,) in db.execute("SELECT record FROM items ORDER BY rowid").fetchall():
+        try:
+            ref = decode(record)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue  # unreadable: RunStore.items names it and scoring rejects its completions
+        db.execute(INSERT_ITEM_REFERENCE, (ref.id, ref.file, ref.language, ref.middle))
