@@ -183,6 +183,15 @@ class Watcher:
         if fmt in LINE_FORMATS and not key.endswith(".gz"):
             summary, offset, line = self.importer.tail_lines(path, fmt, offset, line,
                                                              at_end=lambda f, end: marks.append(_marks_of(f, end)))
+            if not fresh and _marks(path, stored.offset) != stored.head:  # type: ignore[union-attr]
+                # Rewritten in place (copytruncate) between the check above and the read: the
+                # read went on from an offset of the old file, and the marks taken at its end
+                # are of the new one (kept, they would hide its start for good). Read it again
+                # from its start; what was stored already counts as duplicates.
+                marks.clear()
+                again, offset, line = self.importer.tail_lines(path, fmt, 0, 0,
+                                                               at_end=lambda f, end: marks.append(_marks_of(f, end)))
+                summary.merge(again)
             if offset == 0 and stored is None:
                 return None
         else:

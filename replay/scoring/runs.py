@@ -43,9 +43,16 @@ def compiles_key(text: Text) -> str:
     return f"{text}:compiles"
 
 
-def _is_scores_key(key: str) -> bool:
+def _window_of(key: str) -> Lines | None:
+    """The line window of a key scores_key made (None: another kind of set, or a key this
+    version does not read)."""
     text, _, window = key.partition(":lines=")
-    return text in TEXTS and bool(window)
+    if text not in TEXTS:
+        return None
+    try:
+        return parse_lines(window)
+    except ValueError:
+        return None
 
 
 def pair_digest(language: str, reference: str, completion: str) -> bytes:
@@ -152,9 +159,10 @@ def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int 
     inputs = b""
     values: list[dict[str, float] | None] | None = None
     for name, found in sorted(sets.items(), key=lambda kv: kv[0] != key):  # this text and window first
-        if found.inputs and _is_scores_key(name):
+        other = _window_of(name)
+        if found.inputs and other is not None:
             inputs = inputs or inputs_digest(entries, scored)
-            if found.inputs == inputs and same_cuts(entries, scored, lines, parse_lines(name.partition(":lines=")[2])):
+            if found.inputs == inputs and same_cuts(entries, scored, lines, other):
                 values = _whole(found, entries)
                 if values is not None:
                     break
@@ -183,7 +191,7 @@ def _item_by_item(entries: list[RunEntry], scored: list[str], lines: Lines, here
     """Each item's stored values for its cut texts (pair_digest): from this text and window's
     set, else from another's; the items found in none (todo: index, language, cut texts); each
     item's digest; whether every item found was found in this set."""
-    others = [found.entries for name, found in sets.items() if name != key and _is_scores_key(name)]
+    others = [found.entries for name, found in sets.items() if name != key and _window_of(name) is not None]
     todo: list[tuple[int, str, str, str]] = []
     digests: list[bytes] = []
     values: list[dict[str, float] | None] = []
