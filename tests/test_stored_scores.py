@@ -15,7 +15,7 @@ import pytest
 from replay import scoring
 from replay.records import Completion, CompletionTexts, FimItem
 from replay.scoring import runs
-from replay.store import MIGRATIONS, ScoreSet, Store
+from replay.store import MIGRATIONS, ScoreSet, Store, StoreError
 from tests.tui_data import add_runs, make_store
 
 MIDDLES = ["uint x = 1;\n", "return y;\n", "emit E(a,\n    b);\n", "}\n", "x += 2;\n", "require(ok);\n"]
@@ -166,6 +166,25 @@ def test_a_kept_record_that_does_not_decode_is_read_again(db: Path) -> None:
         kept = store.scored_completions("r")
         store._db.execute("UPDATE scored_inputs SET record = x'c1'")
         assert store.scored_completions("r") == kept
+
+
+def test_a_store_that_cannot_take_the_kept_copies_still_scores(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record of what was read and a vouch alone are kept for speed: a store that refuses
+    the write (read-only, full, held by another writer) is read and checked the slow way."""
+    with Store(db) as store:
+        scored = scoring.run_scores(store, "r")
+        store._db.execute("DELETE FROM scored_inputs")
+        store.merge_scores("r", "shown:lines=auto", {})  # the set no longer vouched for
+        assert not store.score_sets("r")["shown:lines=auto"].inputs
+
+        def refused(self: Store) -> None:
+            raise StoreError(f"{self.path}: cannot be written")
+
+        monkeypatch.setattr(Store, "transaction", refused)
+        again = scoring.run_scores(store, "r")
+        assert again.n_scored == 0 and [r.values for r in again.rows] == [r.values for r in scored.rows]
+        assert store.query("SELECT COUNT(*) FROM scored_inputs", named=False) == [(0,)]
+        assert not store.score_sets("r")["shown:lines=auto"].inputs
 
 
 def test_the_texts_scoring_reads_are_the_completions_own() -> None:

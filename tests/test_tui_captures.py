@@ -217,6 +217,22 @@ async def test_watch_option_imports_new_capture_files_live(tmp_path) -> None:
             assert store.capture(row.id).completion == 'fmt.Println("hello,", n)'
 
 
+async def test_a_store_change_before_a_pushed_screen_has_mounted_is_left_to_its_mount(store: Store) -> None:
+    """A commit seen (StoreChanged) between a screen's push and its mount: the screen is in the
+    stack without its widgets yet; reloading it then raised NoMatches (met under load)."""
+    from tui.screens.captures import CapturesScreen
+
+    app = create_app(store=store)
+    async with app.run_test(size=SIZE) as pilot:
+        await table_of(pilot)
+        screen = CapturesScreen(store)
+        app.push_screen(screen)
+        assert not screen.is_mounted
+        app.on_store_changed(StoreChanged())
+        await pilot.pause()
+        assert screen.is_mounted and screen.table.count == store.count_captures()
+
+
 async def test_keys_typed_right_after_slash_reach_the_filter(store: Store) -> None:
     """Keys queued behind `/` (a fast typist, a busy app) were forwarded to the table before the
     focus moved; unbound printable keys at the table go to the filter (type to filter)."""

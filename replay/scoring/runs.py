@@ -25,6 +25,7 @@ from replay.scoring.metrics import (
     windowed,
 )
 from replay.scoring.pool import collector_paused, score_many
+from replay.store import StoreError
 from replay.store.runs import ScoreSet
 
 if TYPE_CHECKING:
@@ -172,12 +173,17 @@ def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int 
         if todo:
             for (n, *_), v in zip(todo, score_many([t[1:] for t in todo], workers)):  # type: ignore[misc]
                 values[n] = v
-        if todo or (from_here and not here.inputs):
-            # Every item's entry is in this set now: it is vouched for, as a whole, when it was
-            # complete before too (from_here: no item's values came from another set).
-            vouch = (inputs or inputs_digest(entries, scored)) if from_here else b""
+        # Every item's entry is in this set now when none came from another set (from_here): the
+        # set is vouched for as a whole.
+        vouch = (inputs or inputs_digest(entries, scored)) if from_here else b""
+        if todo:
             store.merge_scores(run_id, key, {entries[n][0]: (digests[n], values[n]) for n, *_ in todo},  # type: ignore[misc]
                                inputs=vouch, based_on=here)
+        elif vouch and vouch != here.inputs:
+            try:
+                store.merge_scores(run_id, key, {}, inputs=vouch, based_on=here)
+            except StoreError:
+                pass  # only the vouch, kept for speed: a store that cannot take it now is checked item by item
     rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(ref), reference=ref, completion=c)
             for (i, f, _, ref, _), c, v in zip(entries, scored, values)]
     if compiles or compiles_key(text) in sets:

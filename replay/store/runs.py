@@ -24,7 +24,7 @@ from replay.records import (
     ItemReference,
     RenderedPrompt,
 )
-from replay.store.db import Database
+from replay.store.db import Database, StoreError
 from replay.store.schema import INSERT_ITEM_REFERENCE
 
 T = TypeVar("T")
@@ -172,9 +172,13 @@ class RunStore(Database):
                     pass  # unreadable: read from the rows and written again
         out, complete = self._scored_rows(run_id)
         if stamps and complete:
-            with self.transaction():
-                self._db.execute("INSERT OR REPLACE INTO scored_inputs (run_id, inputs_version, references_version, record)"
-                                 " VALUES (?,?,?,?)", (run_id, stamps[0][0], int(stamps[0][1]), msgspec.msgpack.encode(out)))
+            try:
+                with self.transaction():
+                    self._db.execute("INSERT OR REPLACE INTO scored_inputs (run_id, inputs_version, references_version,"
+                                     " record) VALUES (?,?,?,?)",
+                                     (run_id, stamps[0][0], int(stamps[0][1]), msgspec.msgpack.encode(out)))
+            except StoreError:
+                pass  # a copy kept for speed: a store that cannot take it now (read-only, full, busy) is read from the rows
         return out
 
     def _scored_rows(self, run_id: str) -> tuple[list[tuple[CompletionTexts, ItemReference | None]], bool]:
