@@ -21,7 +21,17 @@ from typing import Any
 
 from replay.compare import Paired, paired
 from replay.cutoffs import Overlap, run_overlap
-from replay.scoring import METRIC_NAMES, Lines, ScoredItem, Text, aggregate, run_profile, run_scores, scored_what
+from replay.scoring import (
+    METRIC_NAMES,
+    Lines,
+    ScoredItem,
+    Text,
+    aggregate,
+    run_aggregate,
+    run_profile,
+    run_scores,
+    scored_what,
+)
 
 HEADLINE = "indel"
 LENGTH_BINS = (0, 16, 32, 64, 128, 256, 10**9)  # middle length in characters
@@ -57,7 +67,7 @@ def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text
     scores = run_scores(store, run_id, text, lines, workers)
     return RunReport(run_id=run_id, backend=run.backend or "?", model=run.model or "?",
                      profile=run_profile(store, run_id, run.config), rows=scores.rows,
-                     summary=aggregate(scores.rows, seed=seed), n_rejects=len(scores.rejects), text=text, lines=lines,
+                     summary=run_aggregate(store, run_id, scores, seed), n_rejects=len(scores.rejects), text=text, lines=lines,
                      stage=scores.counts, overlap=run_overlap(store, run_id, cutoff))
 
 

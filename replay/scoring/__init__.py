@@ -57,6 +57,7 @@ from replay.scoring.runs import (
     compiles_key,
     jsonl_pairs,
     pair_digest,
+    run_aggregate,
     run_entries,
     run_profile,
     run_scores,
@@ -68,6 +69,6 @@ from replay.scoring.runs import (
 __all__ = ["CAPTURE_PREFIX", "METRIC_NAMES", "TEXTS", "Lines", "Processor", "RunScores", "ScoredItem", "Text",
            "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu", "codebleu_supports",
            "compiles_key", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs", "line_span",
-           "live_scores", "metric_values", "pair_digest", "parse_lines", "run_entries", "run_profile",
+           "live_scores", "metric_values", "pair_digest", "parse_lines", "run_aggregate", "run_entries", "run_profile",
            "run_scores", "score_many", "score_pair", "score_rows", "score_run", "scored_what", "scores_key",
            "window", "windowed"]

@@ -39,7 +39,10 @@ def _file_means(by_file: dict[str, list[dict[str, float]]], files: list[str]) ->
     return per_file
 
 
-def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = 2000) -> dict[str, Any]:
+AGGREGATE_RESAMPLES = 2000  # bootstrap resamples of the 95% interval
+
+
+def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = AGGREGATE_RESAMPLES) -> dict[str, Any]:
     """Per-file means, their sum (`total`), their mean (`mean`) with a bootstrap 95% interval.
 
     The interval resamples files (the unit the seed averages over) with numpy's PCG64 seeded

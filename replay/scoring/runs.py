@@ -14,7 +14,7 @@ import msgspec
 import numpy as np
 
 from replay.rejects import Reject
-from replay.scoring.aggregate import ScoredItem, aggregate
+from replay.scoring.aggregate import AGGREGATE_RESAMPLES, ScoredItem, aggregate
 from replay.scoring.metrics import (
     PAIR_METRICS,
     TEXTS,
@@ -130,6 +130,9 @@ class RunScores:
     n_scored: int  # items scored now
     n_reused: int  # items whose scores the store held (for this text and window, or the same cut texts)
     n_done: int = 0  # completions without an error (Store.good_item_ids: what a resumed run would not redo)
+    # The set vouched for whose values the rows' are, as they are (no compiles added): its name,
+    # inputs digest and kept aggregates (run_aggregate); None otherwise.
+    vouched: tuple[str, bytes, dict[str, Any]] | None = None
 
 
 def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "auto", workers: int | None = None,
@@ -159,6 +162,7 @@ def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int 
     here = sets.get(key) or ScoreSet()
     inputs = b""
     values: list[dict[str, float] | None] | None = None
+    vouched: tuple[str, bytes, dict[str, Any]] | None = None
     for name, found in sorted(sets.items(), key=lambda kv: kv[0] != key):  # this text and window first
         other = _window_of(name)
         if found.inputs and other is not None:
@@ -166,6 +170,7 @@ def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int 
             if found.inputs == inputs and same_cuts(entries, scored, lines, other):
                 values = _whole(found, entries)
                 if values is not None:
+                    vouched = (name, inputs, found.aggregates)
                     break
     todo: list[tuple[int, str, str, str]] = []
     if values is None:
@@ -183,13 +188,36 @@ def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int 
             try:
                 store.merge_scores(run_id, key, {}, inputs=vouch, based_on=here)
             except StoreError:
-                pass  # only the vouch, kept for speed: a store that cannot take it now is checked item by item
+                vouch = b""  # only the vouch, kept for speed: a store that cannot take it now is checked item by item
+        if vouch:
+            vouched = (key, vouch, {})
     rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(ref), reference=ref, completion=c)
             for (i, f, _, ref, _), c, v in zip(entries, scored, values)]
     if compiles or compiles_key(text) in sets:
         _add_compiles(store, run_id, rows, sets.get(compiles_key(text)) or ScoreSet(), text, judge=compiles)
+        vouched = None
     return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo),
-                     n_done=sum(comp.error is None for comp, _ in completions))
+                     n_done=sum(comp.error is None for comp, _ in completions), vouched=vouched)
+
+
+def run_aggregate(store: Any, run_id: str, scores: RunScores, seed: int = 0) -> dict[str, Any]:
+    """aggregate(scores.rows, seed): kept with the set vouched for whose values the rows hold,
+    and taken from there while the set is unchanged (the same values, files and order make the
+    same aggregate: a second score under another window that cuts every pair the same reads
+    it instead of bootstrapping again)."""
+    if scores.vouched is None:
+        return aggregate(scores.rows, seed=seed)
+    name, inputs, kept = scores.vouched
+    params = f"seed={seed};resamples={AGGREGATE_RESAMPLES}"
+    found = kept.get(params)
+    if found is not None:
+        return found
+    result = aggregate(scores.rows, seed=seed, n_boot=AGGREGATE_RESAMPLES)
+    try:
+        store.keep_aggregate(run_id, name, inputs, params, result)
+    except StoreError:
+        pass  # kept for speed only
+    return result
 
 
 def _item_by_item(entries: list[RunEntry], scored: list[str], lines: Lines, here: ScoreSet, sets: dict[str, ScoreSet],
@@ -232,11 +260,13 @@ def _whole(found: ScoreSet, entries: list[RunEntry]) -> list[dict[str, float] | 
 
 
 def inputs_digest(entries: list[RunEntry], scored: list[str]) -> bytes:
-    """One digest of everything a run's scores of one text are computed from: each item's id,
-    language and reference, the scored texts (uncut), and the metrics each language gets."""
+    """One digest of everything a run's scores of one text are computed from, and their
+    aggregate: each item's id, file, language and reference, the scored texts (uncut), and the
+    metrics each language gets."""
     languages = [language for _, _, language, _, _ in entries]
-    return _digest(([item_id for item_id, *_ in entries], languages, [reference for _, _, _, reference, _ in entries],
-                    scored, {language: _metrics_of(language) for language in sorted(set(languages))}))
+    return _digest(([item_id for item_id, *_ in entries], [file for _, file, *_ in entries], languages,
+                    [reference for _, _, _, reference, _ in entries], scored,
+                    {language: _metrics_of(language) for language in sorted(set(languages))}))
 
 
 def same_cuts(entries: list[RunEntry], scored: list[str], lines: Lines, other: Lines) -> bool:
@@ -340,7 +370,7 @@ def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, tex
     The aggregate too is made with the collector paused (run_scores)."""
     with collector_paused():
         scores = run_scores(store, run_id, text, lines, workers, compiles)
-        result = aggregate(scores.rows, seed=seed)
+        result = run_aggregate(store, run_id, scores, seed)
     run = store.run(run_id)
     result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),
                   **scores.counts, n_scored=scores.n_scored, n_reused=scores.n_reused, items_done=scores.n_done,

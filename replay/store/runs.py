@@ -66,10 +66,12 @@ class ScoreSet(msgspec.Struct):
     `entries`, item id -> (digest of the texts its values were computed on, metric -> value);
     `inputs`, set by a scorer that found an entry for each of the run's items, computed on
     them: its digest of all of them at once (b"": none), so that a later score of unchanged
-    inputs takes the set whole instead of checking each item."""
+    inputs takes the set whole instead of checking each item; `aggregates`, what was made of
+    the values of a set so vouched for (the same values, files and order make the same)."""
 
     entries: dict[str, tuple[bytes, dict[str, float]]] = {}
     inputs: bytes = b""
+    aggregates: dict[str, Any] = {}  # while vouched for: aggregates of its values, by their parameters
 
 
 _SCORE_SET = msgspec.msgpack.Decoder(ScoreSet)
@@ -228,6 +230,8 @@ class RunStore(Database):
             if not entries and vouched == current.inputs:
                 return
             current.entries.update(entries)
+            if entries or vouched != current.inputs:
+                current.aggregates = {}  # made of other values, or of inputs no longer vouched for
             current.inputs = vouched
             self._db.execute("INSERT OR REPLACE INTO score_sets (run_id, scored, record) VALUES (?,?,?)",
                              (run_id, scored, msgspec.msgpack.encode(current)))
@@ -244,6 +248,21 @@ class RunStore(Database):
     def run_prompts(self, run_id: str) -> list[RenderedPrompt]:
         rows = self.query("SELECT item_id, record FROM run_prompts WHERE run_id = ? ORDER BY seq", (run_id,))
         return self._decoded(rows, RenderedPrompt, lambda r: f"run_prompts row (run {run_id!r}, item {r[0]!r})")
+
+    def keep_aggregate(self, run_id: str, scored: str, inputs: bytes, key: str, value: Any) -> None:
+        """Keep an aggregate of the run's set `scored` under `key`, if the set is still vouched
+        for with `inputs` (a write since has cleared or changed it: then nothing is kept)."""
+        with self.transaction():
+            row = self._db.execute("SELECT record FROM score_sets WHERE run_id = ? AND scored = ?", (run_id, scored)).fetchone()
+            try:
+                current = _SCORE_SET.decode(row[0]) if row else None
+            except (msgspec.DecodeError, msgspec.ValidationError, TypeError):
+                current = None
+            if current is None or not inputs or current.inputs != inputs:
+                return
+            current.aggregates[key] = value
+            self._db.execute("UPDATE score_sets SET record = ? WHERE run_id = ? AND scored = ?",
+                             (msgspec.msgpack.encode(current), run_id, scored))
 
     def count_run_prompts(self, run_id: str) -> int:
         """How many items the run was started with (its "M" when it is not finished)."""
