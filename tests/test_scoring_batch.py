@@ -147,6 +147,29 @@ def test_windows_cut_the_same_texts_exactly_when_same_cuts_says_so() -> None:
                 assert same_cuts(entries, scored, a, b) == same, (entries, scored, a, b)
 
 
+def test_file_means_are_numpys_means() -> None:
+    """The aggregate's per-file means, made without a mean() call per file and metric, are
+    np.mean's numbers bit for bit (a metric missing from some rows included)."""
+    from replay.scoring.aggregate import _file_means
+
+    rng = random.Random(5)
+    for _ in range(300):
+        by_file: dict[str, list[dict[str, float]]] = {}
+        for f in range(rng.randint(1, 30)):
+            rows = []
+            for _ in range(rng.randint(1, 300)):
+                v = {"indel": rng.random(), "exact": float(rng.random() < 0.3), "bleu": rng.random() ** 3}
+                if rng.random() < 0.7:
+                    v["codebleu"] = rng.random() / 3
+                rows.append(v)
+            by_file[f"f{f}"] = rows
+        files = sorted(by_file)
+        means = _file_means(by_file, files)
+        for f in files:
+            expected = {m: float(np.mean([v[m] for v in by_file[f] if m in v])) for m in sorted({m for v in by_file[f] for m in v})}
+            assert means[f] == expected and list(means[f]) == list(expected)
+
+
 def _store(tmp_path: Path) -> tuple[Path, list[FimItem]]:
     """One-line items, and a run whose completions go on past the middle; every third one was
     changed by its editor stage."""
