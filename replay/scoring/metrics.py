@@ -125,9 +125,7 @@ def window(reference: str, lines: Lines) -> int | None:
 
 def windowed(reference: str, completion: str, lines: Lines) -> tuple[str, str]:
     """Both texts cut to the reference's line window: what every metric compares."""
-    if lines == "all":
-        return reference, completion
-    n = line_span(reference) if lines == "auto" else lines  # window(), inline: called per pair
+    n = window(reference, lines)
     return first_lines(reference, n), first_lines(completion, n)
 
 

@@ -144,7 +144,10 @@ def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
     reference scored with `--lines auto` and `--lines 1`; a completion the editor showed
     unchanged, as shown and as raw); only the rest are scored, and kept in the store under this
     text and window. So a score is stored once, under the first text and window that needed
-    it, and found again by any other that cuts the same texts. `compiles` judges, besides, each
+    it, and found again by any other that cuts the same texts. A set that holds an entry for
+    every item is vouched for with inputs_digest, and a later score of the same inputs under a
+    window that cuts every pair the same (same_cuts) takes it whole, checking no item one by
+    one. `compiles` judges, besides, each
     benchmark item's whole text in its file (replay.compiles; kept per text); judgements the
     store holds for the same text are added to the rows whether asked or not. Read, reused,
     scored and stored with the collector paused (a second score is all reading: collections

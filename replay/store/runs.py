@@ -221,11 +221,7 @@ class RunStore(Database):
         still the `based_on` the scorer read (its entries plus these are what it vouches for);
         any other write drops the set's `inputs`, since its entries changed."""
         with self.transaction():
-            row = self._db.execute("SELECT record FROM score_sets WHERE run_id = ? AND scored = ?", (run_id, scored)).fetchone()
-            try:
-                current = _SCORE_SET.decode(row[0]) if row else ScoreSet()
-            except (msgspec.DecodeError, msgspec.ValidationError, TypeError):
-                current = ScoreSet()  # unreadable (score_sets named it): replaced by what is scored now
+            current = self._score_set_now(run_id, scored) or ScoreSet()  # unreadable: replaced by what is scored now
             vouched = inputs if inputs and based_on is not None and current.entries == based_on.entries else b""
             if not entries and vouched == current.inputs:
                 return
@@ -249,15 +245,20 @@ class RunStore(Database):
         rows = self.query("SELECT item_id, record FROM run_prompts WHERE run_id = ? ORDER BY seq", (run_id,))
         return self._decoded(rows, RenderedPrompt, lambda r: f"run_prompts row (run {run_id!r}, item {r[0]!r})")
 
+    def _score_set_now(self, run_id: str, scored: str) -> ScoreSet | None:
+        """The set as it is inside the caller's write transaction (None: none, or unreadable;
+        score_sets names an unreadable one)."""
+        row = self._db.execute("SELECT record FROM score_sets WHERE run_id = ? AND scored = ?", (run_id, scored)).fetchone()
+        try:
+            return _SCORE_SET.decode(row[0]) if row else None
+        except (msgspec.DecodeError, msgspec.ValidationError, TypeError):
+            return None
+
     def keep_aggregate(self, run_id: str, scored: str, inputs: bytes, key: str, value: Any) -> None:
         """Keep an aggregate of the run's set `scored` under `key`, if the set is still vouched
         for with `inputs` (a write since has cleared or changed it: then nothing is kept)."""
         with self.transaction():
-            row = self._db.execute("SELECT record FROM score_sets WHERE run_id = ? AND scored = ?", (run_id, scored)).fetchone()
-            try:
-                current = _SCORE_SET.decode(row[0]) if row else None
-            except (msgspec.DecodeError, msgspec.ValidationError, TypeError):
-                current = None
+            current = self._score_set_now(run_id, scored)
             if current is None or not inputs or current.inputs != inputs:
                 return
             current.aggregates[key] = value
