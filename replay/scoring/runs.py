@@ -328,9 +328,9 @@ def _add_compiles(store: Any, run_id: str, rows: list[ScoredItem], judged: Score
         from replay.compiles import add_compiles
 
         add_compiles(store, [row for row, _ in missing])
-        store.merge_scores(run_id, compiles_key(text), {row.item_id: (digest, {m: v for m, v in row.values.items()
-                                                                               if m == "compiles"})
-                                                         for row, digest in missing})
+        store.merge_scores(run_id, compiles_key(text), {
+            row.item_id: (digest, {"compiles": row.values["compiles"]} if "compiles" in row.values else {})
+            for row, digest in missing})
 
 
 @lru_cache(maxsize=None)
