@@ -116,6 +116,8 @@ class EditorInput(msgspec.Struct, frozen=True, omit_defaults=True):
     cursor is turned into prefix/suffix by character offset before it gets here; snippets are
     in the order given (Continue shuffles its own at random, so the given order stands in).
     `options` overrides the editor's settings, keyed by the editor's own setting names.
+    `trigger` is how the completion was asked for: "auto" as the user typed, "manual" when the
+    user invoked it (tabby-agent 1.9.0-dev requests more choices, at another temperature).
     """
 
     prefix: str
@@ -126,6 +128,7 @@ class EditorInput(msgspec.Struct, frozen=True, omit_defaults=True):
     snippets: tuple[Snippet, ...] = ()
     options: dict[str, Any] = {}
     item_id: str | None = None
+    trigger: Literal["auto", "manual"] = "auto"
 
 
 class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):

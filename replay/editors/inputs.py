@@ -7,7 +7,8 @@ filepath, since Tabby computes the relative path textually), `language` (the edi
 id), `snippets` ([{"filepath", "content", "kind"?, "lines"?}], kind one of declaration | changed |
 opened | clipboard | snippet; lines the [first, end] 0-based line range the content was read
 from, which Continue's older releases use to merge overlapping snippets of one file), `options` (overrides of the editor's settings, keyed by the
-editor's own names), and `id`. FimItem lines (from `fimreplay evalgen`) are accepted too: their
+editor's own names), `trigger` ("auto", the default: the editor asked as the user typed; or
+"manual": the user asked for a completion, which some Tabby agents request differently) and `id`. FimItem lines (from `fimreplay evalgen`) are accepted too: their
 `middle`, `file`, `mode` and offsets are carried in the item, not used for the prompt.
 """
 
@@ -29,7 +30,7 @@ SNIPPET_KINDS = ("declaration", "changed", "opened", "clipboard", "snippet", "vi
 # A FimItem line is a render input too: its fields beyond the cursor's are the benchmark's own.
 _FIMITEM_KEYS = set(FimItem.__struct_fields__)
 _KEYS = {"document", "cursor", "prefix", "suffix", "filepath", "workspace", "language", "snippets", "options", "id",
-         "item_id"} | _FIMITEM_KEYS
+         "item_id", "trigger"} | _FIMITEM_KEYS
 
 
 class BadInputLine(UsageError, ValueError):
@@ -110,9 +111,12 @@ def parse_object(obj: dict[str, Any], extra: frozenset[str] = frozenset()) -> Ed
     item_id = obj.get("id", obj.get("item_id"))
     if item_id is not None and not isinstance(item_id, (str, int)):
         raise BadInputLine("'id' must be a string or integer")
+    trigger = obj.get("trigger", "auto")
+    if trigger not in ("auto", "manual"):
+        raise BadInputLine("'trigger' must be \"auto\" or \"manual\"")
     return EditorInput(prefix=prefix, suffix=suffix, filepath=_str(obj, "filepath"), workspace=_str(obj, "workspace"),
                        language=_str(obj, "language"), snippets=tuple(parsed), options=options,
-                       item_id=None if item_id is None else str(item_id))
+                       item_id=None if item_id is None else str(item_id), trigger=trigger)
 
 
 def read_lines(data: str) -> Iterator[tuple[int, str]]:
