@@ -165,7 +165,7 @@ def test_language_entries_by_release() -> None:
 
 def test_unknown_or_too_old_version() -> None:
     with pytest.raises(TabbyInputError):
-        TabbyRules.for_version("0.11.0")
+        TabbyRules.for_version("0.0.0")  # before the first release, 0.0.1
     with pytest.raises(ValueError):
         TabbyRules.for_version("latest-ish")
 

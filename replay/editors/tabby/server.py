@@ -1,12 +1,14 @@
 """The Tabby server's prompt: snippets as comments, default suffix, CRLF -> LF, template,
-the logged prompt, clipping, stop words.
+the logged prompt, clipping, stop words, by Tabby release from 0.0.1 on.
 
-TabbyML/tabby crates/tabby/src/services/completion.rs and completion/completion_prompt.rs,
-crates/tabby-inference/src/code.rs and lib.rs, crates/tabby-common/src/languages.rs and
-assets/languages.toml, crates/tabby-common/src/config.rs. Rules are versioned by Tabby release
-(`git tag --contains` on the commit that changed each rule); `TabbyRules.for_version` gives the
-rules in force in any release from 0.12.0 on (the first with today's default stop words),
-newest by default.
+TabbyML/tabby crates/tabby/src/services/completion.rs and completion/completion_prompt.rs
+(before 0.6.0 crates/tabby/src/serve/completions.rs and completions/prompt.rs),
+crates/tabby-inference/src/code.rs, lib.rs and decoding.rs, crates/tabby-common/src/languages.rs
+and assets/languages.toml (before 0.4.0 crates/tabby/src/serve/completions/languages.rs),
+crates/tabby-common/src/config.rs. Rules are versioned by Tabby release (`git tag --contains` on
+the commit that changed each rule; SERVER_RULES lists them): `TabbyRules.for_version` gives the
+rules in force in any release from 0.0.1 on (the first release; the event log it writes dates
+from commit f3b37b253, 2023-05-30, before any release), newest by default.
 """
 
 from __future__ import annotations
@@ -15,30 +17,120 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from replay.editors.tabby.languages import get_language
+from replay.editors.tabby import server_releases
+from replay.editors.tabby.languages import TOML_SINCE, get_language, legacy_stop_words
 from replay.editors.tabby.options import SERVER_DEFAULTS, TabbyInputError
 from replay.editors.templates import FIM_TOKEN, Family
 from replay.editors.versions import Release
 
 NEWEST = "0.32.0"  # newest Tabby release tag in TabbyML/tabby (2026-01-26)
-OLDEST = "0.12.0"
+OLDEST = "0.0.1"  # the first release (2023-08-31)
 
 
-ClipMode = Literal["none", "chars", "bytes"]
+ClipMode = Literal["none", "tokens", "chars", "bytes"]
 
 # Tabby release -> the rule it introduced.
-CRLF_TO_LF_SINCE = "0.20.0"  # completion.rs contains_crlf/override_prompt, commit 0e75cb296 (2024-10-28)
+DEFAULT_SUFFIX_SINCE = "0.1.0"  # prompt.rs get_default_suffix: "" -> "\n" too, commit d85cd8113 (2023-09-05)
+TOKEN_CLIP_SINCE = "0.1.0"  # engine keeps the last 1536 tokens, commit 87b6b3412 (2023-09-08)
+SEGMENTS_LOGGED_SINCE = "0.3.0"  # event.rs Completion.segments, commit 1ad871e1f (2023-10-12)
+REGISTRY_TEMPLATE_SINCE = "0.5.0"  # tabby-common registry.rs, commit 0e4a2d2a1 (2023-11-02)
+SEGMENT_SNIPPETS_SINCE = "0.10.0"  # declarations 938797138 (2024-04-08), changed files 9af64efcb (2024-04-11)
+DECODING_64_SINCE = "0.11.0"  # max_decoding_tokens 128 -> 64, commit b76a10144 (2024-04-28)
+NO_TOKEN_CLIP_SINCE = "0.12.0"  # llama.cpp's server binary instead of in-process bindings, commit b674eb792 (2024-05-13)
 OPENED_SNIPPETS_SINCE = "0.19.0"  # completion_prompt.rs recently opened files, commit 42e1cedc1 (2024-10-05)
+CRLF_TO_LF_SINCE = "0.20.0"  # completion.rs contains_crlf/override_prompt, commit 0e75cb296 (2024-10-28)
 BYTE_CLIP_SINCE = "0.25.0"  # tabby-inference lib.rs clip_prompt, commit 863b78854 (2025-02-11)
 # On main between commit a8a63b453 (2025-02-10) and 863b78854 (2025-02-11) code.rs kept the last
 # max_input_length CHARACTERS; no release carried it. Profile "tabby@0.25.0-dev.20250210" replays it.
 CHAR_CLIP_BUILD = "0.25.0-dev.20250210"
+# Stop-word defaults (languages.rs DEFAULT): model sentinels joined the list.
+SENTINEL_STOPS_SINCE = "0.11.0"  # " <EOT>", CodeGemma and ChatML sentinels, commit d0e813bc1 (2024-05-04)
+STARCODER_STOPS_SINCE = "0.12.0"  # StarCoder sentinels, commit 268fa56d8 (2024-05-31)
+STOPS_DEFAULT_FIRST_SINCE = "0.11.0"  # DEFAULT before the language's words, commit 9c96e5fa8 (2024-04-22)
+
+MAX_INPUT_TOKENS = 1024 + 512  # completions.rs / completion.rs .max_input_length(1024 + 512)
 
 
-# Release dates (`git log -1 --format=%ad <tag>`) of the releases where a modelled rule changed,
-# to pick the rules of a capture that carries a date but no version (Tabby logs no version).
-RELEASE_DATES: dict[str, str] = {OLDEST: "2024-06-06", OPENED_SNIPPETS_SINCE: "2024-10-31",
-                                 CRLF_TO_LF_SINCE: "2024-11-09", BYTE_CLIP_SINCE: "2025-02-20"}
+@dataclass(frozen=True)
+class ServerRule:
+    """One change of the server's prompt or decoding rules, as the source has it."""
+
+    name: str
+    commit: str  # TabbyML/tabby commit (registry-tabby for registry rows)
+    day: str  # the commit's date
+    first_release: str  # `git tag --contains <commit>`: the first final release with it
+    source: str  # repository path(s) the rule was read from
+    summary: str
+
+
+_R = ServerRule
+# Ordered by first release, then day (the date of the commit).
+SERVER_RULES: tuple[ServerRule, ...] = (
+    _R("template-from-model-repo", "2779da3cb", "2023-06-02", "0.0.1",
+       "crates/tabby/src/serve/completions.rs, completions/prompt.rs",
+       "prompt = strfmt(prompt_template of the model's tabby.json, prefix, suffix); no template: the prefix"),
+    _R("stop-words-by-language", "fd1baff8d", "2023-06-06", "0.0.1", "crates/tabby/src/serve/completions/languages.rs",
+       "DEFAULT (\\n\\n, + indents from 9ca1f7e5f); python +\\ndef \\n# \\nfrom \\nclass; javascript/typescript own lists WITHOUT DEFAULT"),
+    _R("decoding-128", "fd1baff8d", "2023-06-06", "0.0.1", "crates/tabby/src/serve/completions.rs",
+       "max_decoding_length 128 tokens"),
+    _R("missing-suffix-newline", "4388fd005", "2023-07-13", "0.0.1", "crates/tabby/src/serve/completions/prompt.rs",
+       "a missing suffix becomes \"\\n\"; an empty one stays empty"),
+    _R("empty-suffix-newline", "d85cd8113", "2023-09-05", "0.1.0", "crates/tabby/src/serve/completions/prompt.rs",
+       "get_default_suffix: an empty suffix becomes \"\\n\" too"),
+    _R("engine-keeps-last-1536-tokens", "87b6b3412", "2023-09-08", "0.1.0",
+       "crates/ctranslate2-bindings/src/lib.rs, crates/llama-cpp-bindings (truncate_tokens)",
+       "the engine keeps the last max_input_length = 1536 TOKENS of the prompt; the log keeps it whole"),
+    _R("repository-snippets-by-default", "92c1f5a8c", "2023-10-11", "0.3.0", "crates/tabby/src/serve/completions/prompt.rs",
+       "snippets from the server's code index (768 chars) go before the prefix as comments; not in segments"),
+    _R("segments-logged", "1ad871e1f", "2023-10-12", "0.3.0", "crates/tabby-common/src/events.rs",
+       "the completion event carries segments {prefix, suffix}: logged prompts can be rebuilt from here on"),
+    _R("stop-words-revisited", "ac73cbb6f", "2023-10-13", "0.3.0", "crates/tabby/src/serve/completions/languages.rs",
+       "python +\\nimport; rust keywords; javascript/typescript one keyword list with DEFAULT"),
+    _R("languages-toml", "99a7053b6", "2023-10-15", "0.4.0", "crates/tabby-common/src/languages.rs, assets/languages.toml",
+       "stops = \\n+line_comment, \\n+each top-level keyword, then DEFAULT; unknown: comment \"\" so \\n stops; +go, ruby"),
+    _R("template-from-registry", "0e4a2d2a1", "2023-11-02", "0.5.0", "crates/tabby-common/src/registry.rs",
+       "prompt_template from TabbyML/registry-tabby models.json, fetched at every start (see registry.py)"),
+    _R("languages-java-kotlin", "3fb844574", "2023-11-08", "0.6.0", "crates/tabby-common/assets/languages.toml",
+       "java (3fb844574), kotlin (b9cb5a025)"),
+    _R("languages-c-cpp-csharp-php", "5c4f8de46", "2023-12-16", "0.8.0", "crates/tabby-common/assets/languages.toml",
+       "c, cpp (5c4f8de46), csharp (c0269e0ee), php (8e36bee91)"),
+    _R("language-solidity", "8203dd965", "2024-03-28", "0.10.0", "crates/tabby-common/assets/languages.toml",
+       "solidity"),
+    _R("segment-snippets", "938797138", "2024-04-08", "0.10.0", "crates/tabby/src/services/completion/completion_prompt.rs",
+       "declarations, then changed-file snippets (9af64efcb), within 768 bytes of body, as comments before the prefix"),
+    _R("languages-without-comment", "9c96e5fa8", "2024-04-22", "0.11.0",
+       "crates/tabby-common/src/languages.rs, assets/languages.toml",
+       "DEFAULT first; entries without line_comment (no snippets, no \\n stop) or keywords; javascript-typescript id"),
+    _R("decoding-64", "b76a10144", "2024-04-28", "0.11.0", "crates/tabby/src/services/completion.rs",
+       "max_decoding_tokens 64"),
+    _R("languages-dart-r", "62db7bdbd", "2024-05-03", "0.11.0", "crates/tabby-common/assets/languages.toml",
+       "dart (62db7bdbd), r (b71f9c5c3)"),
+    _R("sentinel-stop-words", "d0e813bc1", "2024-05-04", "0.11.0", "crates/tabby-common/src/languages.rs",
+       "DEFAULT + \" <EOT>\", <|fim_prefix|> <|fim_suffix|> <|fim_middle|> <|file_separator|>, <|system|> <|user|> <|end|> <|assistant|>"),
+    _R("engine-no-token-clip", "b674eb792", "2024-05-13", "0.12.0", "crates/llama-cpp-server",
+       "llama.cpp runs as its own server: the prompt goes whole (max_input_length only sizes the context)"),
+    _R("starcoder-stop-words", "268fa56d8", "2024-05-31", "0.12.0", "crates/tabby-common/src/languages.rs",
+       "DEFAULT + <fim_prefix> <fim_suffix> <fim_middle> <file_sep>"),
+    _R("language-lua", "24af7a1bb", "2024-06-27", "0.14.0", "crates/tabby-common/assets/languages.toml",
+       "lua gets \"--\" and keywords"),
+    _R("language-elixir", "f9842a273", "2024-08-08", "0.16.0", "crates/tabby-common/assets/languages.toml", "elixir"),
+    _R("language-ocaml", "502b0525d", "2024-09-01", "0.17.0", "crates/tabby-common/assets/languages.toml",
+       "ocaml keywords, no line comment"),
+    _R("opened-file-snippets", "42e1cedc1", "2024-10-05", "0.19.0",
+       "crates/tabby/src/services/completion/completion_prompt.rs", "snippets from recently opened files after the others"),
+    _R("crlf-to-lf", "0e75cb296", "2024-10-28", "0.20.0", "crates/tabby/src/services/completion.rs",
+       "a prefix or suffix with CRLF: the whole prompt gets LF"),
+    _R("language-txt", "4787ef78a", "2024-11-15", "0.21.0", "crates/tabby-common/assets/languages.toml", "txt"),
+    _R("language-gdscript", "6824ddcbc", "2025-02-10", "0.25.0", "crates/tabby-common/assets/languages.toml", "gdscript"),
+    _R("clip-last-1536-bytes", "863b78854", "2025-02-11", "0.25.0", "crates/tabby-inference/src/lib.rs, code.rs",
+       "clip_prompt keeps the last max_input_length BYTES (to a character boundary) before the engine"),
+    _R("language-scala", "c48052988", "2025-05-03", "0.29.0", "crates/tabby-common/assets/languages.toml",
+       "scala gets \"//\" and keywords"),
+)
+
+
+# Release dates (`git log -1 --format=%ad <tag>`) of the releases where a modelled rule changed.
+RELEASE_DATES: dict[str, str] = {t.tag: t.day for t in server_releases.finals()}
 
 
 @dataclass(frozen=True)
@@ -50,33 +142,66 @@ class TabbyRules:
     crlf_to_lf: bool
     opened_snippets: bool
     clip: ClipMode
+    segment_snippets: bool = True  # declarations + changed-file snippets from the request (0.10.0)
+    empty_suffix_newline: bool = True  # "" -> "\n" as well as a missing suffix (0.1.0)
+    segments_logged: bool = True  # the event log has segments to rebuild from (0.3.0)
+    template_source: Literal["model-repo", "registry"] = "registry"
+    max_decoding_tokens: int = 64  # the server's own setting (configurable from 0.16 on: options.py)
 
     @classmethod
     def for_version(cls, version: str | None = None) -> TabbyRules:
         label = (version or NEWEST).strip().removeprefix("tabby@").removeprefix("v")
         if label == CHAR_CLIP_BUILD:
             return cls(Release.parse("0.25.0"), label, True, True, "chars")
-        release = Release.parse(label)
-        if release < Release.parse(OLDEST):
+        tag = server_releases.find(label) if "-" in label else None
+        release = tag.release if tag is not None else Release.parse(label)
+        if tag is not None:
+            label = tag.tag  # a release candidate: the rules of the release it precedes
+        elif release < Release.parse(OLDEST):
             raise TabbyInputError(f"Tabby {release} is older than the oldest modelled release {OLDEST}")
+        else:
+            label = str(release)
+
+        def since(first: str) -> bool:
+            return release >= Release.parse(first)
+
+        if since(BYTE_CLIP_SINCE):
+            clip: ClipMode = "bytes"
+        elif since(TOKEN_CLIP_SINCE) and not since(NO_TOKEN_CLIP_SINCE):
+            clip = "tokens"
+        else:
+            clip = "none"
         return cls(
             release=release,
-            label=str(release),
-            crlf_to_lf=release >= Release.parse(CRLF_TO_LF_SINCE),
-            opened_snippets=release >= Release.parse(OPENED_SNIPPETS_SINCE),
-            clip="bytes" if release >= Release.parse(BYTE_CLIP_SINCE) else "none",
+            label=label,
+            crlf_to_lf=since(CRLF_TO_LF_SINCE),
+            opened_snippets=since(OPENED_SNIPPETS_SINCE),
+            clip=clip,
+            segment_snippets=since(SEGMENT_SNIPPETS_SINCE),
+            empty_suffix_newline=since(DEFAULT_SUFFIX_SINCE),
+            segments_logged=since(SEGMENTS_LOGGED_SINCE),
+            template_source="registry" if since(REGISTRY_TEMPLATE_SINCE) else "model-repo",
+            max_decoding_tokens=64 if since(DECODING_64_SINCE) else 128,
         )
 
     @classmethod
     def for_date(cls, date: str) -> TabbyRules:
-        """The rules of the newest modelled release out on `date` (ISO, UTC). Captures older than
-        0.12.0 get its rules: the parts that shape the logged prompt (template, default suffix,
-        snippet comments, no CRLF change) are the same back to v0.8.0 (completion_prompt.rs)."""
-        out = [version for version, released in RELEASE_DATES.items() if released <= date[:10]]
-        return cls.for_version(max(out, key=Release.parse) if out else OLDEST)
+        """The rules of the newest release tag out on `date` (ISO, UTC), a release candidate
+        standing for its release (server_releases.newest_on). Before the first tag (2023-08-30)
+        servers were builds of main; no event log of theirs carries segments (logged from 0.3.0
+        on), and they get the rules of the first release, 0.0.1."""
+        tag = server_releases.newest_on(date)
+        return cls.for_version(tag.tag if tag is not None else OLDEST)
+
+    @property
+    def max_input_tokens(self) -> int | None:
+        """The engine's own truncation to the last tokens (0.1.0 .. 0.11.x), else None."""
+        return MAX_INPUT_TOKENS if self.clip == "tokens" else None
 
 
-# crates/tabby-common/src/languages.rs DEFAULT stop words (unchanged since v0.12.0).
+# crates/tabby-common/src/languages.rs DEFAULT stop words (unchanged since v0.12.0). The first 15
+# are the DEFAULT of every release before 0.11.0; 0.11.0 added " <EOT>" and the CodeGemma and ChatML
+# sentinels (commit d0e813bc1), 0.12.0 the StarCoder ones (commit 268fa56d8).
 DEFAULT_STOP_WORDS: tuple[str, ...] = (
     "\n\n", "\n\n  ", "\n\n    ", "\n\n      ", "\n\n        ", "\n\n          ", "\n\n            ", "\n\n              ",
     "\n\n\t", "\n\n\t\t", "\n\n\t\t\t", "\n\n\t\t\t\t", "\n\n\t\t\t\t\t", "\n\n\t\t\t\t\t\t", "\n\n\t\t\t\t\t\t\t",
@@ -85,25 +210,41 @@ DEFAULT_STOP_WORDS: tuple[str, ...] = (
     "<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>", "<|file_separator|>",
     "<|system|>", "<|user|>", "<|end|>", "<|assistant|>",
 )
+_STARCODER_STOPS = ("<fim_prefix>", "<fim_suffix>", "<fim_middle>", "<file_sep>")
 
 SNIPPET_BUDGET = 768  # completion_prompt.rs collect: max_snippets_chars_in_prompt (bytes: String::len)
 
 
+def default_stop_words(rules: TabbyRules) -> tuple[str, ...]:
+    """languages.rs DEFAULT as of the release (see DEFAULT_STOP_WORDS)."""
+    if rules.release >= Release.parse(STARCODER_STOPS_SINCE):
+        return DEFAULT_STOP_WORDS
+    if rules.release >= Release.parse(SENTINEL_STOPS_SINCE):
+        return tuple(w for w in DEFAULT_STOP_WORDS if w not in _STARCODER_STOPS)
+    return DEFAULT_STOP_WORDS[:15]
+
+
 def stop_words(language: str, rules: TabbyRules) -> tuple[str, ...]:
     """languages.rs Language::get_stop_words: DEFAULT, "\\n" + line comment, "\\n" + each
-    top-level keyword (duplicates dropped: the stop trie is a set)."""
+    top-level keyword (duplicates dropped: the stop trie is a set). 0.4.0 .. 0.10.x put the
+    language's words first and DEFAULT last, with every language (unknown: "") having a line
+    comment; before 0.4.0 a fixed list per language id (languages.legacy_stop_words)."""
+    if rules.release < Release.parse(TOML_SINCE):
+        return legacy_stop_words(language, rules.release)
     lang = get_language(language, rules.release)
-    words = list(DEFAULT_STOP_WORDS)
-    if lang.line_comment is not None:
-        words.append("\n" + lang.line_comment)
-    words.extend("\n" + keyword for keyword in lang.top_level_keywords)
+    own = ([] if lang.line_comment is None else ["\n" + lang.line_comment]) + ["\n" + k for k in lang.top_level_keywords]
+    defaults = list(default_stop_words(rules))
+    words = defaults + own if rules.release >= Release.parse(STOPS_DEFAULT_FIRST_SINCE) else own + defaults
     return tuple(dict.fromkeys(words))
 
 
 def _select_snippets(segments: Mapping[str, Any], rules: TabbyRules) -> list[tuple[str, str]]:
     """completion_prompt.rs extract_snippets_from_segments: declarations, then changed-file
     snippets, then (since 0.19) opened-file snippets, within 768 bytes of body; within a group
-    the selection stops at the first that does not fit."""
+    the selection stops at the first that does not fit. Before 0.10.0 the server read no
+    snippets from the request (only its own code index gave any)."""
+    if not rules.segment_snippets:
+        return []
     groups = ["declarations", "relevant_snippets_from_changed_files"]
     if rules.opened_snippets:
         groups.append("relevant_snippets_from_recently_opened_files")
@@ -150,8 +291,11 @@ def build_prefix(language: str, prefix: str, snippets: list[tuple[str, str]], ru
 def clip_prompt(prompt: str, max_length: int, mode: ClipMode) -> str:
     """crates/tabby-inference/src/lib.rs clip_prompt: keep the LAST max_length bytes, moving
     the cut forward to a character boundary (bytes, since 0.25.0); the 2025-02-10 build kept the
-    last max_length characters; earlier releases did not clip (code.rs). 0 disables it."""
-    if mode == "none" or max_length <= 0:
+    last max_length characters; 0.12.0 .. 0.24.x did not clip (code.rs). 0.1.0 .. 0.11.x left the
+    text whole and the engine kept the last max_length TOKENS ("tokens": returned unchanged here,
+    as cutting needs the model's tokenizer; ServerPrompt.engine_token_limit carries the limit).
+    0 disables it."""
+    if mode in ("none", "tokens") or max_length <= 0:
         return prompt
     if mode == "chars":
         return prompt[-max_length:] if len(prompt) > max_length else prompt
@@ -172,6 +316,7 @@ class ServerPrompt:
     engine_prompt: str  # after clipping: what the engine gets (split on <|FIM|> for HTTP kinds)
     prefix: str  # the prefix that went into the template (snippet comments included)
     suffix: str  # the suffix that went into the template ("\n" when empty)
+    engine_token_limit: int | None = None  # 0.1.0 .. 0.11.x: the engine kept only this many last tokens
 
 
 def _contains_crlf(segments: Mapping[str, Any]) -> bool:
@@ -183,16 +328,23 @@ def build_server_prompt(segments: Mapping[str, Any], language: str | None, famil
                         rules: TabbyRules, max_input_length: int = SERVER_DEFAULTS["completion.max_input_length"],
                         template_date: str | None = None) -> ServerPrompt:
     """completion.rs CompletionService::generate for a segments request (no code search: it
-    needs an indexed repository matching git_url, which a replay does not have)."""
+    needs an indexed repository matching git_url, which a replay does not have). `family` is
+    the model's template as the server had it (registry.py tells which one a release and day
+    had); `template_date` picks a family's dated template."""
     lang = language or "unknown"  # completion.rs language_or_unknown
     prefix = build_prefix(lang, segments["prefix"], _select_snippets(segments, rules), rules)
-    suffix = segments.get("suffix") or "\n"  # completion_prompt.rs get_default_suffix
+    suffix = segments.get("suffix")
+    if rules.empty_suffix_newline:
+        suffix = suffix or "\n"  # completion_prompt.rs get_default_suffix
+    elif suffix is None:
+        suffix = "\n"  # 0.0.1 prompt.rs build: only a missing suffix became "\n"
     prompt = family.render(prefix, suffix, date=template_date)
     if rules.crlf_to_lf and _contains_crlf(segments):
         prompt = prompt.replace("\r\n", "\n")
         prefix, suffix = prefix.replace("\r\n", "\n"), suffix.replace("\r\n", "\n")
     return ServerPrompt(logged_prompt=prompt, engine_prompt=clip_prompt(prompt, max_input_length, rules.clip),
-                        prefix=prefix, suffix=suffix)
+                        prefix=prefix, suffix=suffix,
+                        engine_token_limit=max_input_length if rules.clip == "tokens" and max_input_length > 0 else None)
 
 
 def split_fim_prompt(prompt: str) -> tuple[str, str | None]:
@@ -201,3 +353,17 @@ def split_fim_prompt(prompt: str) -> tuple[str, str | None]:
     return head, (tail if sep else None)
 
 
+
+
+def history() -> list[dict[str, str]]:
+    """SERVER_RULES as rows of `fimreplay editors tabby --history`: day, commit, what changed,
+    the first release with it and the release before it (the last without)."""
+    ordered = sorted(server_releases.finals(), key=lambda t: t.release)
+    rows = []
+    for rule in SERVER_RULES:
+        first = Release.parse(rule.first_release)
+        before = [t.tag for t in ordered if t.release < first]
+        rows.append({"date": rule.day, "commit": rule.commit, "change": f"{rule.name}: {rule.summary} ({rule.source})",
+                     "first_release": rule.first_release, "last_without": before[-1] if before else "",
+                     "last_release": ""})
+    return rows
