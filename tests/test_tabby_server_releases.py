@@ -179,6 +179,15 @@ def test_logged_prompt_rebuilt_for_each_era(day: str, line: dict) -> None:
     assert rebuild_logged_prompt(record) == record.logged_prompt
 
 
+def test_logs_before_0_3_0_have_nothing_to_rebuild_from() -> None:
+    """0.0.1 .. 0.2.x logged the prompt without the segments it was built from."""
+    record = _record({"ts": _ts("2023-09-20"), "event": {"completion": {
+        "completion_id": "cmpl-z", "language": "python", "prompt": "<fim_prefix>import os\n<fim_suffix>\n<fim_middle>",
+        "choices": [{"index": 0, "text": "import sys"}], "user": None}}})
+    assert not TabbyRules.for_date("2023-09-20").segments_logged
+    assert rebuild_logged_prompt(record) is None
+
+
 def test_a_pre_0_10_log_with_declarations_would_not_match() -> None:
     """The 0.10.0 line rebuilt as 0.9.1 would have built it: no declarations in the prompt."""
     day, line = ERA_LINES[2]
@@ -228,3 +237,25 @@ def test_templates_by_source_and_day() -> None:
     assert registry.template_for("Codestral-22B", "2024-06-01") == registry.CODESTRAL
     with pytest.raises(registry.NoTemplateKnown):
         registry.template_for("CodeGemma-2B", "2024-04-01", Release.parse("0.10.0"))
+
+
+# --- release candidates --------------------------------------------------------------------------------
+
+def test_release_candidates_lacking_rules_of_their_release() -> None:
+    names = {rule.name for rule in SERVER_RULES}
+    from replay.editors.tabby.server import RC_LACKS
+
+    assert all(lacks <= names for lacks in RC_LACKS.values())
+    rc0, final = TabbyRules.for_version("0.3.0-rc.0"), TabbyRules.for_version("0.3.0")
+    assert "\nimport" not in stop_words("python", rc0) and "\nimport" in stop_words("python", final)
+    blank = {"prefix": "x = 1\n", "suffix": "  \n"}
+    assert build_server_prompt(blank, "python", STARCODER, rc0).logged_prompt == "x = 1\n"  # no template
+    assert build_server_prompt(blank, "python", STARCODER, final).logged_prompt == "<fim_prefix>x = 1\n<fim_suffix>  \n<fim_middle>"
+    seg = {"prefix": "a", "suffix": "b", "declarations": [{"filepath": "d.py", "body": "d = 1"}]}
+    assert build_server_prompt(seg, "python", STARCODER, TabbyRules.for_version("0.10.0-rc.0")).prefix == "a"
+    assert build_server_prompt(seg, "python", STARCODER, TabbyRules.for_version("0.10.0-rc.3")).prefix.startswith("# Path")
+    rc11 = TabbyRules.for_version("0.11.0-rc.5")
+    assert stop_words("r", rc11)[-1] == "\n" and " <EOT>" not in stop_words("python", rc11)
+    assert "\nlibrary" in stop_words("r", TabbyRules.for_version("0.11.0"))
+    assert "<fim_prefix>" not in stop_words("python", TabbyRules.for_version("0.12.0-rc.3"))
+    assert "<fim_prefix>" in stop_words("python", TabbyRules.for_version("0.12.0"))

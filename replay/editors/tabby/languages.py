@@ -28,6 +28,7 @@ class TabbyLanguage:
     line_comment: str | None
     top_level_keywords: tuple[str, ...]
     since: str | None = None  # the Tabby release that brought this entry
+    rule: str | None = None  # its SERVER_RULES name, for release candidates that lacked it
     before: TabbyLanguage | None = None  # what applied before `since` (None: the language was unknown)
 
 
@@ -76,11 +77,12 @@ LANGUAGES: tuple[TabbyLanguage, ...] = (
        since="0.10.0"),  # commit 8203dd965 (2024-03-28)
     _L(("dart",), "//", ("abstract", "class", "late", "var", "final", "const", "export", "interface", "type", "enum",
                          "int", "String", "double", "DateTime", "typedef"),
-       since="0.11.0"),  # commit 62db7bdbd (2024-05-03)
+       since="0.11.0", rule="languages-dart-r"),  # commit 62db7bdbd (2024-05-03)
     _L(("elixir",), "#", ("def", "defp", "defmacro", "defmacrop", "module", "use", "import", "alias", "require", "if",
                           "unless", "case", "cond", "with", "try", "catch", "throw", "receive", "after", "do", "end"),
        since="0.16.0"),
-    _L(("r",), "#", ("function", "library", "install.packages"), since="0.11.0"),  # commit b71f9c5c3 (2024-05-03)
+    _L(("r",), "#", ("function", "library", "install.packages"), since="0.11.0",
+       rule="languages-dart-r"),  # commit b71f9c5c3 (2024-05-03)
     _L(("css",), None, (), since=_BARE),
     _L(("dockerfile",), None, (), since=_BARE),
     _L(("haskell",), None, (), since=_BARE),
@@ -171,14 +173,16 @@ def legacy_stop_words(language: str, release: Release) -> tuple[str, ...]:
     return tuple(dict.fromkeys(own + (LEGACY_DEFAULT if with_default else ())))
 
 
-def get_language(language: str, release: Release) -> TabbyLanguage:
+def get_language(language: str, release: Release, lacks: frozenset[str] = frozenset()) -> TabbyLanguage:
     """languages.rs `get_language`: the entry for an id as of `release`, else UNKNOWN (before
-    0.4.0: the line comment the snippet builder of that release had for the id)."""
+    0.4.0: the line comment the snippet builder of that release had for the id). `lacks`: rule
+    names a release candidate did not have yet (server.RC_LACKS)."""
     if release < Release.parse(TOML_SINCE):
         _, comments, unknown = _era(LEGACY_LINE_COMMENTS, release)
         return _L((language,), comments.get(language, unknown), ())
     entry: TabbyLanguage | None = _BY_ID.get(language)
-    while entry is not None and entry.since is not None and release < Release.parse(entry.since):
+    while entry is not None and entry.since is not None and (release < Release.parse(entry.since)
+                                                             or entry.rule in lacks):
         entry = entry.before
     if entry is not None and language not in entry.ids:
         entry = None  # an id the entry only gained later

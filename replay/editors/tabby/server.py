@@ -75,6 +75,9 @@ SERVER_RULES: tuple[ServerRule, ...] = (
        "max_decoding_length 128 tokens"),
     _R("missing-suffix-newline", "4388fd005", "2023-07-13", "0.0.1", "crates/tabby/src/serve/completions/prompt.rs",
        "a missing suffix becomes \"\\n\"; an empty one stays empty"),
+    _R("repository-snippets-experimental", "4388fd005", "2023-07-13", "0.0.1", "crates/tabby/src/serve/completions/prompt.rs",
+       "only with config experimental.enable_prompt_rewrite: code-index snippets as comments under \"Below are some "
+       "relevant {language} snippets found in the repository:\" and \"== Snippet N ==\" headers; not in segments"),
     _R("empty-suffix-newline", "d85cd8113", "2023-09-05", "0.1.0", "crates/tabby/src/serve/completions/prompt.rs",
        "get_default_suffix: an empty suffix becomes \"\\n\" too"),
     _R("engine-keeps-last-1536-tokens", "87b6b3412", "2023-09-08", "0.1.0",
@@ -132,6 +135,19 @@ SERVER_RULES: tuple[ServerRule, ...] = (
 # Release dates (`git log -1 --format=%ad <tag>`) of the releases where a modelled rule changed.
 RELEASE_DATES: dict[str, str] = {t.tag: t.day for t in server_releases.finals()}
 
+# Release candidates whose rules differ from their release's: the SERVER_RULES of that release
+# whose commit the candidate does not contain (`git merge-base --is-ancestor <commit> <tag>`), and
+# the one rule only candidates had. 0.3.0-rc.0/rc.1 (2023-10-13) built the prompt with commit
+# 1ad871e1f (2023-10-12): a missing or blank (trim_end) suffix gave no template at all, the prompt
+# being the prefix; 0.3.0 itself went back to the "\n" suffix (commit 00c918548, 2023-10-14).
+RC_LACKS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("0.3.0-rc.0", "0.3.0-rc.1"), frozenset({"stop-words-revisited"})),
+    "0.10.0-rc.0": frozenset({"segment-snippets"}),
+    **dict.fromkeys((f"0.11.0-rc.{n}" for n in range(6)), frozenset({"languages-dart-r", "sentinel-stop-words"})),
+    **dict.fromkeys((f"0.12.0-rc.{n}" for n in range(4)), frozenset({"starcoder-stop-words"})),
+}
+BLANK_SUFFIX_PREFIX_ONLY = frozenset({"0.3.0-rc.0", "0.3.0-rc.1"})
+
 
 @dataclass(frozen=True)
 class TabbyRules:
@@ -147,6 +163,12 @@ class TabbyRules:
     segments_logged: bool = True  # the event log has segments to rebuild from (0.3.0)
     template_source: Literal["model-repo", "registry"] = "registry"
     max_decoding_tokens: int = 64  # the server's own setting (configurable from 0.16 on: options.py)
+    lacks: frozenset[str] = frozenset()  # SERVER_RULES names a release candidate did not have yet
+    blank_suffix_prefix_only: bool = False  # 0.3.0-rc.0/rc.1: blank suffix -> no template
+
+    def has(self, rule: str) -> bool:
+        """False for a rule of this release that its candidate lacked (RC_LACKS)."""
+        return rule not in self.lacks
 
     @classmethod
     def for_version(cls, version: str | None = None) -> TabbyRules:
@@ -155,8 +177,10 @@ class TabbyRules:
             return cls(Release.parse("0.25.0"), label, True, True, "chars")
         tag = server_releases.find(label) if "-" in label else None
         release = tag.release if tag is not None else Release.parse(label)
+        lacks: frozenset[str] = frozenset()
         if tag is not None:
-            label = tag.tag  # a release candidate: the rules of the release it precedes
+            label = tag.tag  # a release candidate: the rules of the release it precedes, but RC_LACKS
+            lacks = RC_LACKS.get(label, frozenset())
         elif release < Release.parse(OLDEST):
             raise TabbyInputError(f"Tabby {release} is older than the oldest modelled release {OLDEST}")
         else:
@@ -177,11 +201,13 @@ class TabbyRules:
             crlf_to_lf=since(CRLF_TO_LF_SINCE),
             opened_snippets=since(OPENED_SNIPPETS_SINCE),
             clip=clip,
-            segment_snippets=since(SEGMENT_SNIPPETS_SINCE),
+            segment_snippets=since(SEGMENT_SNIPPETS_SINCE) and "segment-snippets" not in lacks,
             empty_suffix_newline=since(DEFAULT_SUFFIX_SINCE),
             segments_logged=since(SEGMENTS_LOGGED_SINCE),
             template_source="registry" if since(REGISTRY_TEMPLATE_SINCE) else "model-repo",
             max_decoding_tokens=64 if since(DECODING_64_SINCE) else 128,
+            lacks=lacks,
+            blank_suffix_prefix_only=label in BLANK_SUFFIX_PREFIX_ONLY,
         )
 
     @classmethod
@@ -217,9 +243,9 @@ SNIPPET_BUDGET = 768  # completion_prompt.rs collect: max_snippets_chars_in_prom
 
 def default_stop_words(rules: TabbyRules) -> tuple[str, ...]:
     """languages.rs DEFAULT as of the release (see DEFAULT_STOP_WORDS)."""
-    if rules.release >= Release.parse(STARCODER_STOPS_SINCE):
+    if rules.release >= Release.parse(STARCODER_STOPS_SINCE) and rules.has("starcoder-stop-words"):
         return DEFAULT_STOP_WORDS
-    if rules.release >= Release.parse(SENTINEL_STOPS_SINCE):
+    if rules.release >= Release.parse(SENTINEL_STOPS_SINCE) and rules.has("sentinel-stop-words"):
         return tuple(w for w in DEFAULT_STOP_WORDS if w not in _STARCODER_STOPS)
     return DEFAULT_STOP_WORDS[:15]
 
@@ -230,8 +256,10 @@ def stop_words(language: str, rules: TabbyRules) -> tuple[str, ...]:
     language's words first and DEFAULT last, with every language (unknown: "") having a line
     comment; before 0.4.0 a fixed list per language id (languages.legacy_stop_words)."""
     if rules.release < Release.parse(TOML_SINCE):
-        return legacy_stop_words(language, rules.release)
-    lang = get_language(language, rules.release)
+        # 0.3.0's candidates still had the lists of 0.2.x
+        era = rules.release if rules.has("stop-words-revisited") else Release.parse("0.2.2")
+        return legacy_stop_words(language, era)
+    lang = get_language(language, rules.release, rules.lacks)
     own = ([] if lang.line_comment is None else ["\n" + lang.line_comment]) + ["\n" + k for k in lang.top_level_keywords]
     defaults = list(default_stop_words(rules))
     words = defaults + own if rules.release >= Release.parse(STOPS_DEFAULT_FIRST_SINCE) else own + defaults
@@ -275,7 +303,7 @@ def build_prefix(language: str, prefix: str, snippets: list[tuple[str, str]], ru
     snippets separated by an empty line, every line commented (`{c} {line}`, `{c}` alone for an
     empty one), joined by "\\n", then "\\n" and the prefix. A language without a line comment
     gets no snippets; an unknown language's comment is "" (lines become " Path: ...")."""
-    comment = get_language(language, rules.release).line_comment
+    comment = get_language(language, rules.release, rules.lacks).line_comment
     if not snippets or comment is None:
         return prefix
     lines: list[str] = []
@@ -338,7 +366,10 @@ def build_server_prompt(segments: Mapping[str, Any], language: str | None, famil
         suffix = suffix or "\n"  # completion_prompt.rs get_default_suffix
     elif suffix is None:
         suffix = "\n"  # 0.0.1 prompt.rs build: only a missing suffix became "\n"
-    prompt = family.render(prefix, suffix, date=template_date)
+    if rules.blank_suffix_prefix_only and not suffix.rstrip():
+        prompt = prefix  # 0.3.0-rc.0/rc.1 prompt.rs build_prompt(prefix, None)
+    else:
+        prompt = family.render(prefix, suffix, date=template_date)
     if rules.crlf_to_lf and _contains_crlf(segments):
         prompt = prompt.replace("\r\n", "\n")
         prefix, suffix = prefix.replace("\r\n", "\n"), suffix.replace("\r\n", "\n")
