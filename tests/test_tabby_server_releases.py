@@ -73,6 +73,7 @@ def test_rules_by_release() -> None:
     assert (r001.clip, r010.clip, r0111.clip, r012.clip) == ("none", "tokens", "tokens", "none")
     assert r010.max_input_tokens == 1536 and r012.max_input_tokens is None
     assert (r001.segments_logged, r030.segments_logged) == (False, True)
+    assert (r010.stops_see_prompt, TabbyRules.for_version("0.2.0").stops_see_prompt) == (False, True)
     assert TabbyRules.for_version("0.4.0").template_source == "model-repo"
     assert TabbyRules.for_version("0.5.0").template_source == "registry"
     assert TabbyRules.for_version("0.9.1").segment_snippets is False

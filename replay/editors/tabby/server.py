@@ -8,7 +8,9 @@ and assets/languages.toml (before 0.4.0 crates/tabby/src/serve/completions/langu
 crates/tabby-common/src/config.rs. Rules are versioned by Tabby release (`git tag --contains` on
 the commit that changed each rule; SERVER_RULES lists them): `TabbyRules.for_version` gives the
 rules in force in any release from 0.0.1 on (the first release; the event log it writes dates
-from commit f3b37b253, 2023-05-30, before any release), newest by default.
+from commit f3b37b253, 2023-05-30, before any release), newest by default, and in its release
+candidates (RC_LACKS); `TabbyRules.for_date` those of the newest tag out on a day
+(server_releases.py). Templates by release and day: registry.py.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ ClipMode = Literal["none", "tokens", "chars", "bytes"]
 
 # Tabby release -> the rule it introduced.
 DEFAULT_SUFFIX_SINCE = "0.1.0"  # prompt.rs get_default_suffix: "" -> "\n" too, commit d85cd8113 (2023-09-05)
+STOPS_SEE_PROMPT_SINCE = "0.2.0"  # decoding.rs seeded with the prompt, commit 486e50707 (2023-09-29)
 TOKEN_CLIP_SINCE = "0.1.0"  # engine keeps the last 1536 tokens, commit 87b6b3412 (2023-09-08)
 SEGMENTS_LOGGED_SINCE = "0.3.0"  # event.rs Completion.segments, commit 1ad871e1f (2023-10-12)
 REGISTRY_TEMPLATE_SINCE = "0.5.0"  # tabby-common registry.rs, commit 0e4a2d2a1 (2023-11-02)
@@ -82,7 +85,10 @@ SERVER_RULES: tuple[ServerRule, ...] = (
        "get_default_suffix: an empty suffix becomes \"\\n\" too"),
     _R("engine-keeps-last-1536-tokens", "87b6b3412", "2023-09-08", "0.1.0",
        "crates/ctranslate2-bindings/src/lib.rs, crates/llama-cpp-bindings (truncate_tokens)",
-       "the engine keeps the last max_input_length = 1536 TOKENS of the prompt; the log keeps it whole"),
+       "the local engine keeps the last max_input_length = 1536 TOKENS of the prompt (HTTP engines ignore it); "
+       "the log keeps it whole"),
+    _R("stop-match-sees-prompt", "486e50707", "2023-09-29", "0.2.0", "crates/tabby-inference/src/decoding.rs",
+       "stop words are matched on the end of prompt + generated text (0.0.1 .. 0.1.x: the generated text alone)"),
     _R("repository-snippets-by-default", "92c1f5a8c", "2023-10-11", "0.3.0", "crates/tabby/src/serve/completions/prompt.rs",
        "snippets from the server's code index (768 chars) go before the prefix as comments; not in segments"),
     _R("segments-logged", "1ad871e1f", "2023-10-12", "0.3.0", "crates/tabby-common/src/events.rs",
@@ -163,6 +169,7 @@ class TabbyRules:
     segments_logged: bool = True  # the event log has segments to rebuild from (0.3.0)
     template_source: Literal["model-repo", "registry"] = "registry"
     max_decoding_tokens: int = 64  # the server's own setting (configurable from 0.16 on: options.py)
+    stops_see_prompt: bool = True  # stop words matched on prompt + output (0.2.0), else output alone
     lacks: frozenset[str] = frozenset()  # SERVER_RULES names a release candidate did not have yet
     blank_suffix_prefix_only: bool = False  # 0.3.0-rc.0/rc.1: blank suffix -> no template
 
@@ -206,6 +213,7 @@ class TabbyRules:
             segments_logged=since(SEGMENTS_LOGGED_SINCE),
             template_source="registry" if since(REGISTRY_TEMPLATE_SINCE) else "model-repo",
             max_decoding_tokens=64 if since(DECODING_64_SINCE) else 128,
+            stops_see_prompt=since(STOPS_SEE_PROMPT_SINCE),
             lacks=lacks,
             blank_suffix_prefix_only=label in BLANK_SUFFIX_PREFIX_ONLY,
         )
