@@ -255,6 +255,9 @@ def test_release_candidates_lacking_rules_of_their_release() -> None:
     seg = {"prefix": "a", "suffix": "b", "declarations": [{"filepath": "d.py", "body": "d = 1"}]}
     assert build_server_prompt(seg, "python", STARCODER, TabbyRules.for_version("0.10.0-rc.0")).prefix == "a"
     assert build_server_prompt(seg, "python", STARCODER, TabbyRules.for_version("0.10.0-rc.3")).prefix.startswith("# Path")
+    seg["relevant_snippets_from_changed_files"] = [{"filepath": "c.py", "body": "c = 2", "score": 1.0}]
+    assert "c.py" not in build_server_prompt(seg, "python", STARCODER, TabbyRules.for_version("0.10.0-rc.2")).prefix
+    assert "c.py" in build_server_prompt(seg, "python", STARCODER, TabbyRules.for_version("0.10.0-rc.3")).prefix
     rc11 = TabbyRules.for_version("0.11.0-rc.5")
     assert stop_words("r", rc11)[-1] == "\n" and " <EOT>" not in stop_words("python", rc11)
     assert "\nlibrary" in stop_words("r", TabbyRules.for_version("0.11.0"))

@@ -106,7 +106,10 @@ SERVER_RULES: tuple[ServerRule, ...] = (
     _R("language-solidity", "8203dd965", "2024-03-28", "0.10.0", "crates/tabby-common/assets/languages.toml",
        "solidity"),
     _R("segment-snippets", "938797138", "2024-04-08", "0.10.0", "crates/tabby/src/services/completion/completion_prompt.rs",
-       "declarations, then changed-file snippets (9af64efcb), within 768 bytes of body, as comments before the prefix"),
+       "the request's declarations, within 768 bytes of body, as comments before the prefix"),
+    _R("changed-file-snippets", "9af64efcb", "2024-04-11", "0.10.0",
+       "crates/tabby/src/services/completion/completion_prompt.rs",
+       "then the request's snippets from changed files, in the same 768 bytes"),
     _R("languages-without-comment", "9c96e5fa8", "2024-04-22", "0.11.0",
        "crates/tabby-common/src/languages.rs, assets/languages.toml",
        "DEFAULT first; entries without line_comment (no snippets, no \\n stop) or keywords; javascript-typescript id"),
@@ -119,7 +122,7 @@ SERVER_RULES: tuple[ServerRule, ...] = (
     _R("engine-no-token-clip", "b674eb792", "2024-05-13", "0.12.0", "crates/llama-cpp-server",
        "llama.cpp runs as its own server: the prompt goes whole (max_input_length only sizes the context)"),
     _R("starcoder-stop-words", "268fa56d8", "2024-05-31", "0.12.0", "crates/tabby-common/src/languages.rs",
-       "DEFAULT + <fim_prefix> <fim_suffix> <fim_middle> <file_sep>"),
+       "DEFAULT + <fim_prefix> <fim_suffix> <fim_middle> <file_sep> (release branch; main: 7251cb861)"),
     _R("language-lua", "24af7a1bb", "2024-06-27", "0.14.0", "crates/tabby-common/assets/languages.toml",
        "lua gets \"--\" and keywords"),
     _R("language-elixir", "f9842a273", "2024-08-08", "0.16.0", "crates/tabby-common/assets/languages.toml", "elixir"),
@@ -148,7 +151,8 @@ RELEASE_DATES: dict[str, str] = {t.tag: t.day for t in server_releases.finals()}
 # being the prefix; 0.3.0 itself went back to the "\n" suffix (commit 00c918548, 2023-10-14).
 RC_LACKS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("0.3.0-rc.0", "0.3.0-rc.1"), frozenset({"stop-words-revisited"})),
-    "0.10.0-rc.0": frozenset({"segment-snippets"}),
+    "0.10.0-rc.0": frozenset({"segment-snippets", "changed-file-snippets"}),
+    **dict.fromkeys(("0.10.0-rc.1", "0.10.0-rc.2"), frozenset({"changed-file-snippets"})),
     **dict.fromkeys((f"0.11.0-rc.{n}" for n in range(6)), frozenset({"languages-dart-r", "sentinel-stop-words"})),
     **dict.fromkeys((f"0.12.0-rc.{n}" for n in range(4)), frozenset({"starcoder-stop-words"})),
 }
@@ -281,7 +285,9 @@ def _select_snippets(segments: Mapping[str, Any], rules: TabbyRules) -> list[tup
     snippets from the request (only its own code index gave any)."""
     if not rules.segment_snippets:
         return []
-    groups = ["declarations", "relevant_snippets_from_changed_files"]
+    groups = ["declarations"]
+    if rules.has("changed-file-snippets"):
+        groups.append("relevant_snippets_from_changed_files")
     if rules.opened_snippets:
         groups.append("relevant_snippets_from_recently_opened_files")
     used = 0
