@@ -141,7 +141,7 @@ SERVER_RULES: tuple[ServerRule, ...] = (
 )
 
 
-# Release dates (`git log -1 --format=%ad <tag>`) of the releases where a modelled rule changed.
+# Day of every final release (`git log -1 --format=%ad <tag>`), from server_releases.py.
 RELEASE_DATES: dict[str, str] = {t.tag: t.day for t in server_releases.finals()}
 
 # Release candidates whose rules differ from their release's: the SERVER_RULES of that release
@@ -172,7 +172,7 @@ class TabbyRules:
     empty_suffix_newline: bool = True  # "" -> "\n" as well as a missing suffix (0.1.0)
     segments_logged: bool = True  # the event log has segments to rebuild from (0.3.0)
     template_source: Literal["model-repo", "registry"] = "registry"
-    max_decoding_tokens: int = 64  # the server's own setting (configurable from 0.16 on: options.py)
+    max_decoding_tokens: int = 64  # the server's built-in value (later config.rs [completion], options.py)
     stops_see_prompt: bool = True  # stop words matched on prompt + output (0.2.0), else output alone
     lacks: frozenset[str] = frozenset()  # SERVER_RULES names a release candidate did not have yet
     blank_suffix_prefix_only: bool = False  # 0.3.0-rc.0/rc.1: blank suffix -> no template
