@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from replay.editors.inputs import parse_object
 from replay.editors.tabby import request_rules as r
 from replay.editors.tabby.client import build_request
 from replay.editors.tabby.options import TabbyInputError, agent_defaults
-from replay.editors.tabby.releases import RELEASES, agent_state
+from replay.editors.tabby.releases import RELEASES, AgentState, agent_state
 from replay.records import EditorInput, Snippet
 
 
@@ -156,7 +157,7 @@ def test_snippets_and_clipboard_by_state() -> None:
 
 # --- golden bodies from the agent's own bundles ------------------------------------------------------
 
-_GOLDEN = Path(__file__).parent / "data" / "tabby_agent_golden"
+_GOLDEN = Path(os.environ.get("FIMREPLAY_TABBY_GOLDEN") or Path(__file__).parent / "data" / "tabby_agent_golden")
 _CASE_KEYS = {"id", "document", "cursor", "language", "filepath", "workspace", "options", "trigger"}
 
 
@@ -170,15 +171,30 @@ def _load(path: Path) -> object:
     return json.loads(gzip.decompress(path.read_bytes()))
 
 
+def golden_input(case: dict, state: AgentState) -> EditorInput:
+    """The case as the agent saw it over LSP: the document URI file://<workspace>/<filepath>, or
+    file:///ws/<id> without a workspace; the workspace folder file://<workspace>, which the LSP
+    server before 7205b788b (LspServer.ts buildCompletionRequest) never passed to the agent."""
+    obj = {k: v for k, v in case.items() if k in _CASE_KEYS}
+    if obj.get("workspace"):
+        obj["filepath"] = "file://" + obj["workspace"] + "/" + obj["filepath"]
+        obj["workspace"] = "file://" + obj["workspace"]
+    else:
+        obj["filepath"] = "file:///ws/" + obj["id"]
+    if not state.has(r.LSP_CONTEXT):
+        obj.pop("workspace", None)
+    return parse_object(obj)
+
+
 def golden_mismatches(cases: list[dict], golden: dict) -> tuple[int, list[str]]:
     """(cases compared, ids whose first body differs from build_request's)."""
-    state = agent_state(golden["agent"])
+    state = agent_state(golden["agent"].removeprefix("npm-"))  # npm-1.5.0: the published bundle
     results = golden["results"]
     bad = []
     for case in cases:
         if case["id"] not in results:
             continue
-        ours = build_request(parse_object({k: v for k, v in case.items() if k in _CASE_KEYS}), state=state)
+        ours = build_request(golden_input(case, state), state=state)
         if json.dumps(ours, ensure_ascii=False) != json.dumps(results[case["id"]]["request"], ensure_ascii=False):
             bad.append(case["id"])
     return sum(1 for c in cases if c["id"] in results), bad
