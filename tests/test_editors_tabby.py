@@ -13,6 +13,7 @@ import pytest
 from replay.editors import tabby
 from replay.editors.tabby import server
 from replay.editors.tabby.client import build_request, split_lines
+from replay.editors.tabby.releases import agent_state
 from replay.editors.tabby.options import TabbyInputError
 from replay.editors.tabby.profile import guess_family, logged_prompt
 from replay.editors.tabby.server import (
@@ -170,6 +171,9 @@ def test_unknown_or_too_old_version() -> None:
         TabbyRules.for_version("latest-ish")
 
 
+V150 = agent_state("1.5.0")
+
+
 # --- client stage: tabby-agent ----------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -183,7 +187,7 @@ def test_split_lines_as_javascript(text: str, expected: list[str]) -> None:
 def test_twenty_prefix_and_suffix_lines() -> None:
     text = "".join(f"l{i}\n" for i in range(50))
     cursor = text.index("l30")
-    body = build_request(EditorInput(prefix=text[:cursor], suffix=text[cursor:], language="solidity"))
+    body = build_request(EditorInput(prefix=text[:cursor], suffix=text[cursor:], language="solidity"), state=V150)
     assert body is not None
     assert body["segments"]["prefix"] == "".join(f"l{i}\n" for i in range(11, 30))  # 19 lines + "" at column 0
     assert body["segments"]["suffix"] == "".join(f"l{i}\n" for i in range(30, 50))
@@ -192,25 +196,26 @@ def test_twenty_prefix_and_suffix_lines() -> None:
 
 def test_auto_closing_option() -> None:
     on = {"completion.prompt.experimentalStripAutoClosingCharacters": True}
-    body = build_request(EditorInput(prefix="f(", suffix=")]} \r\nnext\r\n", language="solidity", options=on))
+    body = build_request(EditorInput(prefix="f(", suffix=")]} \r\nnext\r\n", language="solidity", options=on), state=V150)
     assert body and body["segments"]["suffix"] == "\nnext\r\n"
-    kept = build_request(EditorInput(prefix="f(", suffix=");\nnext\n", language="solidity", options=on))
+    kept = build_request(EditorInput(prefix="f(", suffix=");\nnext\n", language="solidity", options=on), state=V150)
     assert kept and kept["segments"]["suffix"] == ");\nnext\n"  # ';' is not auto-closing
-    off = build_request(EditorInput(prefix="f(", suffix=")\nnext\n", language="solidity"))
+    off = build_request(EditorInput(prefix="f(", suffix=")\nnext\n", language="solidity"), state=V150)
     assert off and off["segments"]["suffix"] == ")\nnext\n"
 
 
 def test_blank_prefix_sends_nothing_and_renders_empty() -> None:
-    assert build_request(EditorInput(prefix=" \n\t\ufeff", suffix="x")) is None
+    assert build_request(EditorInput(prefix=" \n\t\ufeff", suffix="x"), state=V150) is None
+    # render() runs the newest agent, which sends even a blank prefix (codeCompletion/index.ts, 309edd172)
     rendered = tabby.render(EditorInput(prefix="\n", suffix="x", language="solidity"), "TabbyML/StarCoder2-3B")
-    assert rendered.request is None and rendered.text == ""
+    assert rendered.request == {"language": "solidity", "segments": {"prefix": "\n", "suffix": "x"}}
 
 
 def test_workspace_relative_filepath_and_snippets() -> None:
     inp = EditorInput(prefix="a", suffix="b", filepath="file:///ws/src/A.sol", workspace="file:///ws", language="solidity",
                       snippets=(Snippet("file:///ws/lib/L.sol", "library L {}", "declaration"), Snippet("/other/X.sol", "x", "changed"),
                                 Snippet("", "copied text", "clipboard")))
-    body = build_request(inp)
+    body = build_request(inp, state=V150)
     assert body is not None
     assert body["segments"]["filepath"] == "src/A.sol"
     assert body["segments"]["declarations"] == [{"filepath": "lib/L.sol", "body": "library L {}"}]
@@ -220,9 +225,9 @@ def test_workspace_relative_filepath_and_snippets() -> None:
 
 def test_bad_options_are_errors() -> None:
     with pytest.raises(TabbyInputError):
-        build_request(EditorInput(prefix="a", suffix="", options={"completion.prompt.maxPrefixLine": 3}))
+        build_request(EditorInput(prefix="a", suffix="", options={"completion.prompt.maxPrefixLine": 3}), state=V150)
     with pytest.raises(TabbyInputError):
-        build_request(EditorInput(prefix="a", suffix="", options={"completion.prompt.maxPrefixLines": "3"}))
+        build_request(EditorInput(prefix="a", suffix="", options={"completion.prompt.maxPrefixLines": "3"}), state=V150)
 
 
 # --- render, logged prompt, verify helpers -----------------------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from replay.editors.tabby.client import build_request
+from replay.editors.tabby.releases import agent_state
 from replay.records import EditorInput
 from tests.tabby_agent_lsp import installed_asset, tabby_agent
 
@@ -70,7 +71,7 @@ def run_agent(tmp_path: Path, config_toml: str) -> list[tuple[str, int, dict | N
                 line, character = lsp_position(text, offset)
                 sent = agent.complete(f"file:///ws/case{n}.sol", "solidity", text, line, character)
                 ours = build_request(EditorInput(prefix=text[:offset], suffix=text[offset:], language="solidity",
-                                                 options=_options(config_toml)))
+                                                 options=_options(config_toml)), state=agent_state("1.5.0"))
                 out.append((name, offset, sent, ours))
     return out
 

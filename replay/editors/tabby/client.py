@@ -1,31 +1,39 @@
-"""tabby-agent's client stage: the HTTP body the editor plugin POSTs to /v1/completions.
+"""tabby-agent's client stage: the HTTP body the editor plugin POSTs to /v1/completions, for every
+agent state from 1.3.0 to the client code's freeze (replay.editors.tabby.releases).
 
-tabby-agent 1.5.0, the npm release (TabbyML/tabby clients/tabby-agent/src/TabbyAgent.ts
-`createSegments`, src/utils.ts `splitLines`, src/CompletionContext.ts, src/AgentConfig.ts at
-commit 3c12cc135 "bump tabby-agent ... to 1.5.0"). The same line rules are in HEAD's
-clients/tabby-agent/src/codeCompletion/buildRequest.ts.
+TabbyML/tabby clients/tabby-agent/src: TabbyAgent.ts createSegments and provideCompletions,
+CompletionContext.ts, utils.ts splitLines (1.3.0 b75f12e5f .. 1.6.0 e71cef8a9); lsp/Server.ts
+(from 7205b788b); codeCompletion/contexts.ts and index.ts (from f4d9c75f0);
+codeCompletion/buildRequest.ts (from 309edd172 to e61d780c). The rules and their commits:
+replay.editors.tabby.request_rules; the segments beyond prefix and suffix: request_snippets.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from replay.editors.js import JS_WHITESPACE, js_is_blank, js_trim_end
-from replay.editors.tabby.options import AGENT_DEFAULTS, options
+from replay.editors.js import js_is_blank, js_trim_end
+from replay.editors.tabby import request_rules as r
+from replay.editors.tabby.options import AGENT_DEFAULTS, TabbyInputError, agent_defaults, options
+from replay.editors.tabby.releases import AgentState, agent_state
+from replay.editors.tabby.request_snippets import context_segments
 from replay.records import EditorInput
-
-AGENT_VERSION = "1.5.0"
 
 # src/utils.ts splitLines: input.match(/.*(?:$|\r?\n)/g). In JS `.` excludes \n, \r, \u2028
 # and \u2029, and `$` (no m flag) is the end of the input: text before a lone \r or a
 # \u2028 that is not followed by a newline is not matched at all, so the agent drops it.
 _JS_LINE = re.compile("[^\n\r\u2028\u2029]*(?:\\Z|\r?\n)")
 
-# src/utils.ts regOnlyAutoClosingCloseChars = /^([)\]}>"'`]|(\/>))*$/g
-_ONLY_AUTO_CLOSING = re.compile(r"(?:[)\]}>\"'`]|/>)*")
+# utils.ts regOnlyAutoClosingCloseChars: /^([)\]}>"'`]|(\/>))*$/g from bb2afea15; with |[;,] from
+# eae43ba76 (utils/string.ts). Before bb2afea15: every character one of ) ] } ' " `.
+_CLOSERS_OLD = re.compile(r"[)\]}'\"`]*")
+_CLOSERS = re.compile(r"(?:[)\]}>\"'`]|/>)*")
+_CLOSERS_SEMI = re.compile(r"(?:[)\]}>\"'`]|/>|[;,])*")
+# codeCompletion/contexts.ts (309edd172): /^\W*$/ on the rest of the cursor line, its line break included.
+_NON_WORD = re.compile(r"[^A-Za-z0-9_]*")
+_LINE_BREAK = re.compile(r"[\r\n]")
 
 
 def split_lines(text: str) -> list[str]:
@@ -37,71 +45,101 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+def _agent_options(inp: EditorInput, config: Mapping[str, Any] | None, state: AgentState) -> dict[str, Any]:
+    """The state's request-side settings; a key of another agent state is an error."""
+    merged = {**inp.options, **(config or {})}
+    defaults = agent_defaults(state)
+    options(merged, AGENT_DEFAULTS)  # unknown keys and wrong types are errors
+    flat: set[str] = set()
 
-def _node_path_relative(root: str, target: str) -> str:
-    """Node's path.relative (POSIX): both are resolved against the cwd first, so URIs such as
-    file:///ws work as paths ("file:/ws"); equal paths give ""."""
-    cwd = "/__cwd__"
-    rel = posixpath.relpath(posixpath.join(cwd, target), posixpath.join(cwd, root))
-    return "" if rel == "." else rel
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, Mapping):
+            for key, sub in value.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), sub)
+        else:
+            flat.add(prefix)
+
+    walk("", merged)
+    foreign = sorted(key for key in flat if key in AGENT_DEFAULTS and key not in defaults)
+    if foreign:
+        raise TabbyInputError(f"tabby-agent {state.label} has no option {', '.join(map(repr, foreign))}")
+    return options(merged, defaults)
 
 
-def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
-    """The exact HTTP body tabby-agent 1.5.0 POSTs to /v1/completions, or None when it sends
-    nothing (a blank prefix: TabbyAgent.ts createSegments returns null).
+def _line_end(first_line: str, state: AgentState) -> bool:
+    """CompletionContext isAtLineEndExcludingAutoClosedChar: the trimmed rest of the cursor line is
+    only closing characters."""
+    rest = js_trim_end(first_line)
+    pattern = _CLOSERS_SEMI if state.has(r.LINE_END_SUFFIX) else _CLOSERS if state.has(r.HTML_CLOSERS) else _CLOSERS_OLD
+    return pattern.fullmatch(rest) is not None
 
-    Rules (TabbyAgent.ts createSegments, CompletionContext.ts):
-    - prefix: the last maxPrefixLines (20) pieces of splitLines(text before the cursor), joined;
-      suffix: the first maxSuffixLines (20) pieces of splitLines(text after it). CRLF is kept.
-    - experimentalStripAutoClosingCharacters (off by default): when the rest of the cursor line,
-      trimEnd'ed, is only auto-closing characters ``)]}>"'` `` or "/>" (mode "default"), the
-      suffix is "\\n" + pieces 1..maxSuffixLines-1.
-    - filepath only with a workspace: path.relative(workspace, document uri or path); snippets
-      of kind "declaration"/"snippet" become `declarations`, "changed" become
-      `relevant_snippets_from_changed_files` (score 1, the order given), "opened" become
-      `relevant_snippets_from_recently_opened_files` (the field newer agents add); a
-      "clipboard" snippet becomes `clipboard` when 3 <= trimmed length <= 2000.
-    Options are the agent's config paths; `config` overrides `inp.options`.
-    """
-    opts = options({**inp.options, **(config or {})}, AGENT_DEFAULTS)
-    max_prefix = opts["completion.prompt.maxPrefixLines"]
+
+def _cut_lines(prefix: str, suffix: str, opts: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    prefix_lines = split_lines(prefix)
+    suffix_lines = split_lines(suffix)
+    kept = prefix_lines[max(len(prefix_lines) - opts["completion.prompt.maxPrefixLines"], 0):]
+    return kept, suffix_lines
+
+
+def _segments_before_refactor(inp: EditorInput, opts: Mapping[str, Any], state: AgentState) -> tuple[str, str] | None:
+    """Prefix and suffix from TabbyAgent.ts createSegments / CompletionContext buildSegments; None
+    when nothing is sent (a blank cut prefix before 6480cedcf, a blank text before the cursor after)."""
+    kept, suffix_lines = _cut_lines(inp.prefix, inp.suffix, opts)
     max_suffix = opts["completion.prompt.maxSuffixLines"]
-    prefix_lines = split_lines(inp.prefix)
-    suffix_lines = split_lines(inp.suffix)
-    prefix = "".join(prefix_lines[max(len(prefix_lines) - max_prefix, 0):])
-    line_end = _ONLY_AUTO_CLOSING.fullmatch(js_trim_end(suffix_lines[0] if suffix_lines else "")) is not None
-    if opts["completion.prompt.experimentalStripAutoClosingCharacters"] and line_end:
+    prefix = "".join(kept)
+    first = suffix_lines[0] if suffix_lines else ""
+    strip = opts.get("completion.prompt.experimentalStripAutoClosingCharacters", False)
+    if strip and _line_end(first, state):
         suffix = "\n" + "".join(suffix_lines[1:max_suffix])
     else:
         suffix = "".join(suffix_lines[:max_suffix])
-    if js_is_blank(prefix):
+    if state.has(r.LINE_END_SUFFIX) and _line_end(first, state):
+        suffix = "\n" + "\n".join(suffix.split("\n")[1:])
+    blank = js_is_blank(inp.prefix) if state.has(r.MANUAL_CHOICES) else js_is_blank(prefix)
+    return None if blank else (prefix, suffix)
+
+
+def _segments_after_refactor(inp: EditorInput, opts: Mapping[str, Any]) -> tuple[str, str]:
+    """codeCompletion/contexts.ts buildCompletionContext (309edd172): when the rest of the cursor
+    line (to the next LSP line start: \\r\\n, \\r or \\n) is only non-word characters, the suffix
+    starts after it, less its final "\\r\\n" or "\\n"; buildRequest.ts then cuts the lines. Always sent."""
+    suffix = inp.suffix
+    brk = _LINE_BREAK.search(suffix)
+    if brk is None:
+        rest = suffix
+    else:
+        end = brk.start() + (2 if suffix[brk.start():brk.start() + 2] == "\r\n" else 1)
+        rest = suffix[:end]
+    if _NON_WORD.fullmatch(rest):
+        suffix = suffix[len(re.sub(r"\r?\n\Z", "", rest, count=1)):]
+    kept, suffix_lines = _cut_lines(inp.prefix, suffix, opts)
+    return "".join(kept), "".join(suffix_lines[:opts["completion.prompt.maxSuffixLines"]])
+
+
+def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
+                  state: AgentState | None = None) -> dict[str, Any] | None:
+    """The exact HTTP body tabby-agent at `state` (None: the newest, the freeze e61d780c) POSTs
+    to /v1/completions first, or None when it sends nothing.
+
+    Options are the agent's config paths (`config` overrides `inp.options`). A manual trigger
+    (from 6480cedcf) fetches several choices; the first body carries `temperature`
+    (completion.solution.temperature, 0.8). Key order is the agent's: language, segments
+    (prefix, suffix, filepath, declarations, relevant_snippets_from_changed_files,
+    relevant_snippets_from_recently_opened_files, clipboard), temperature.
+    """
+    state = state or agent_state(None)
+    opts = _agent_options(inp, config, state)
+    if state.has(r.CONTEXT_REFACTOR):
+        cut: tuple[str, str] | None = _segments_after_refactor(inp, opts)
+    else:
+        cut = _segments_before_refactor(inp, opts, state)
+    if cut is None:
         return None
-
-    segments: dict[str, Any] = {"prefix": prefix, "suffix": suffix}
-    root = inp.workspace
-    if root and inp.filepath:
-        segments["filepath"] = _node_path_relative(root, inp.filepath)
-
-    def rel(path: str) -> str:
-        return _node_path_relative(root, path) if root and path.startswith(root) else path
-
-    declarations = [{"filepath": rel(s.filepath), "body": s.content} for s in inp.snippets if s.kind in ("declaration", "snippet")]
-    changed = [{"filepath": rel(s.filepath), "body": s.content, "score": 1} for s in inp.snippets if s.kind == "changed"]
-    opened = [{"filepath": rel(s.filepath), "body": s.content, "score": 1} for s in inp.snippets if s.kind == "opened"]
-    if declarations:
-        segments["declarations"] = declarations
-    if changed:
-        segments["relevant_snippets_from_changed_files"] = changed
-    if opened:
-        segments["relevant_snippets_from_recently_opened_files"] = opened
-    for snippet in inp.snippets:
-        if snippet.kind == "clipboard":
-            clip = snippet.content.strip(JS_WHITESPACE)
-            if opts["completion.prompt.clipboard.minChars"] <= len(clip) <= opts["completion.prompt.clipboard.maxChars"]:
-                segments["clipboard"] = clip
+    segments: dict[str, Any] = {"prefix": cut[0], "suffix": cut[1]}
+    segments.update(context_segments(inp, opts, state))
     body: dict[str, Any] = {"language": inp.language, "segments": segments}
     if inp.language is None:
         del body["language"]
+    if inp.trigger == "manual" and state.has(r.MANUAL_CHOICES):
+        body["temperature"] = opts["completion.solution.temperature"]
     return body
-
-
