@@ -1,0 +1,70 @@
+"""Which Tabby a version, a date or a capture names: the agent's code state and the server release."""
+
+from __future__ import annotations
+
+import pytest
+
+from replay.editors.versions import Release
+from replay.editors.tabby.errors import TabbyInputError
+from replay.editors.tabby.releases import FREEZE, RELEASES, AgentRule, agent_state
+from replay.editors.tabby.server import TabbyRules
+from replay.editors.tabby.version import capture_spec, tabby_version
+
+DROP_MINIMUM = AgentRule("dropMinimum", "7227d0b17", "2024-09-06T21:26:39Z", "src/postprocess/dropMinimum.ts", "")
+
+
+def test_a_release_is_the_main_line_commit_it_was_cut_from() -> None:
+    state = agent_state("1.8.0")
+    assert state.label == "1.8.0" and state.commit.startswith("5dfe7a125") and state.has(DROP_MINIMUM)
+    assert not agent_state("1.7.0").has(DROP_MINIMUM)
+    assert [r.version for r in RELEASES][:4] == ["1.3.0", "1.3.1", "1.3.2", "1.3.3"]
+
+
+def test_a_development_version_is_main_while_it_carried_that_version() -> None:
+    assert agent_state("1.9.0-dev").at == FREEZE.at
+    assert agent_state("1.8.0-dev").at == "2024-10-17T03:47:28Z"  # until main became 1.9.0-dev
+    assert agent_state("1.8.0-dev@2024-09-06").has(DROP_MINIMUM)
+    assert not agent_state("1.8.0-dev@2024-09-05").has(DROP_MINIMUM)
+    # a day outside the version's time on main is clamped to it
+    assert agent_state("1.9.0-dev@2024-01-01").at == "2024-10-17T03:47:28Z"
+    assert agent_state("1.9.0-dev@2026-01-01").at == FREEZE.at
+
+
+def test_a_date_is_main_at_the_end_of_that_utc_day() -> None:
+    state = agent_state("2024-09-06")
+    assert state.at == "2024-09-06T23:59:59Z" and state.has(DROP_MINIMUM) and state.label == "1.8.0-dev@2024-09-06"
+    assert agent_state("2027-01-01").at == FREEZE.at
+
+
+@pytest.mark.parametrize("spec", ["1.2.0", "2023-12-31", "1.10.0", "1.8", "x", "1.8.0-dev@2024-13-01"])
+def test_versions_that_name_no_modelled_agent_are_refused(spec: str) -> None:
+    with pytest.raises(TabbyInputError):
+        agent_state(spec)
+
+
+def test_both_halves_of_a_version() -> None:
+    newest = tabby_version(None)
+    assert newest.agent.at == FREEZE.at and newest.label.startswith("agent=1.9.0-dev,server=")
+    agent = tabby_version("1.8.0")
+    assert agent.agent.label == "1.8.0" and agent.server.label == TabbyRules.for_date("2024-10-14").label
+    assert agent.server.release == Release.parse("0.18.0")
+    day = tabby_version("2024-12-31")
+    assert day.agent.label == "1.9.0-dev@2024-12-31" and day.server.label == TabbyRules.for_date("2024-12-31").label
+    both = tabby_version("agent=1.5.0,server=0.25.0")
+    assert (both.agent.label, both.server.label) == ("1.5.0", "0.25.0")
+    server = tabby_version("0.25.0")
+    assert server.server.label == "0.25.0" and server.agent.day <= "2025-02-28"
+    with pytest.raises(TabbyInputError):
+        tabby_version("agent=1.5.0,client=1")
+
+
+def test_a_capture_names_its_agent_by_user_agent_and_day() -> None:
+    ts = 1735603200.0  # 2024-12-31T00:00:00Z
+    assert capture_spec("tabby-agent/1.9.0-dev vscode/1.96.2 TabbyML.vscode-tabby/1.20.0", ts) == \
+        "agent=1.9.0-dev@2024-12-31,server=2024-12-31"
+    assert capture_spec("tabby-agent/1.7.0 vscode/1.92.2 TabbyML.vscode-tabby/1.7.0", ts) == "agent=1.7.0,server=2024-12-31"
+    assert capture_spec(None, ts) == "agent=2024-12-31,server=2024-12-31"
+    assert capture_spec(None, 1696118400.0) == "agent=1.3.0,server=2023-10-01"  # older than the oldest agent
+    assert capture_spec(None, None) is None
+    version = tabby_version(capture_spec("tabby-agent/1.9.0-dev", ts))
+    assert version.agent.label == "1.9.0-dev@2024-12-31"
