@@ -178,6 +178,7 @@ class RenderedPrompt(msgspec.Struct, frozen=True, omit_defaults=True):
     request: dict[str, Any] | None = None  # the client's HTTP body, where the editor has one
     item_id: str | None = None
     logged_prompt: str | None = None  # what the editor's own log would show (Tabby: before clipping)
+    version_why: str | None = None  # which release's rules were applied and why (a capture's user agent, its day)
 
 
 class TraceStep(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -23,12 +23,13 @@ GOOD = [
     {"prefix": "f(", "suffix": ")\nnext\n", "language": "solidity",
      "options": {"completion.prompt.experimentalStripAutoClosingCharacters": True}},
 ]
+AGENT_1_5 = ("--editor-version", "agent=1.5.0,server=0.32.0")  # the agent that has the option above
 
 
 def test_render_tabby_writes_one_line_per_input(cli, tmp_path: Path) -> None:
     src = write_lines(tmp_path / "in.jsonl", GOOD)
     out = tmp_path / "out.jsonl"
-    proc = cli("render", str(src), "--editor", "tabby", "--model", "TabbyML/StarCoder2-3B", "-o", str(out), "--json")
+    proc = cli("render", str(src), "--editor", "tabby", *AGENT_1_5, "--model", "TabbyML/StarCoder2-3B", "-o", str(out), "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {"input": str(src), "output": str(out), "rendered": 3, "rejected": 0, "rejects_file": None}
     rows = [json.loads(line) for line in out.read_text().splitlines()]
@@ -49,7 +50,8 @@ def test_render_to_stdout_and_older_release(cli, tmp_path: Path) -> None:
                "--model", "TabbyML/StarCoder2-3B")
     assert proc.returncode == 0, proc.stderr
     row = json.loads(proc.stdout)
-    assert row["profile"] == "tabby@0.19.0" and "x = 1\r\n" in row["prompt"]  # no CRLF -> LF before 0.20
+    assert row["profile"] == "tabby@agent=1.9.0-dev@2024-10-31,server=0.19.0"  # main's agent on 0.19.0's day
+    assert "x = 1\r\n" in row["prompt"]  # no CRLF -> LF before 0.20
 
 
 def test_render_standard_has_token_ids(cli, tmp_path: Path) -> None:
@@ -72,7 +74,8 @@ def test_keep_going_counts_and_keeps_rejects(cli, tmp_path: Path) -> None:
            {"prefix": "a", "document": "b", "cursor": 0}, "[1]"]
     src = write_lines(tmp_path / "in.jsonl", [GOOD[0], *bad, GOOD[2]])
     out = tmp_path / "o.jsonl"
-    proc = cli("render", str(src), "--editor", "tabby", "--model", "TabbyML/StarCoder2-3B", "-o", str(out), "--keep-going", "--json")
+    proc = cli("render", str(src), "--editor", "tabby", *AGENT_1_5, "--model", "TabbyML/StarCoder2-3B", "-o", str(out),
+               "--keep-going", "--json")
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
     assert summary["rendered"] == 2 and summary["rejected"] == 5

@@ -14,7 +14,7 @@ from replay.editors import tabby
 from replay.editors.tabby import server
 from replay.editors.tabby.client import build_request, split_lines
 from replay.editors.tabby.releases import agent_state
-from replay.editors.tabby.options import TabbyInputError
+from replay.editors.tabby.errors import TabbyInputError
 from replay.editors.tabby.profile import guess_family, logged_prompt
 from replay.editors.tabby.server import (
     TabbyRules,
@@ -236,7 +236,7 @@ def test_render_raw_and_fim_routes() -> None:
     inp = EditorInput(prefix="contract A {\n  ", suffix="\n}\n", language="solidity",
                       options={"completion.max_decoding_tokens": 32})
     raw = tabby.render(inp, "TabbyML/Qwen2.5-Coder-1.5B", "0.25")
-    assert raw.profile == "tabby@0.25.0" and raw.route == "raw" and raw.max_new_tokens == 32
+    assert raw.profile == "tabby@agent=1.9.0-dev@2025-02-20,server=0.25.0" and raw.route == "raw" and raw.max_new_tokens == 32
     assert raw.text == "<|fim_prefix|>contract A {\n  <|fim_suffix|>\n}\n<|fim_middle|>" == raw.logged_prompt
     fim = tabby.render(inp, "openai/completion")
     assert fim.route == "fim" and fim.prefix_sent == "contract A {\n  " and fim.suffix_sent == "\n}\n"

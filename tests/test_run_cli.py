@@ -191,5 +191,8 @@ def test_items_render_through_the_standard_profile_and_captures_through_their_ed
         assert prompts["sol-1"].profile == "standard" and prompts["sol-1"].token_ids[0] == 151659
         assert {c.item_id: c.text for c in store.completions("it")}["row-2"] == "ok"
         cap_prompts = store.run_prompts("caps")
-        assert cap_prompts and all(p.profile.startswith("tabby@") and p.max_new_tokens == 64 for p in cap_prompts)
+        # each capture under the Tabby of its day: 64 new tokens from 0.11.0, 128 before
+        budgets = {p.profile.partition(",server=")[2]: p.max_new_tokens for p in cap_prompts}
+        assert cap_prompts and all(p.profile.startswith("tabby@agent=") for p in cap_prompts)
+        assert budgets["0.27.0"] == 64 and budgets["0.6.0"] == 128
         assert store.run("caps").editor == "captures' own"

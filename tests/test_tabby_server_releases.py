@@ -12,7 +12,7 @@ import pytest
 from replay.editors import rebuild_logged_prompt
 from replay.editors.tabby import registry, server_releases
 from replay.editors.tabby.languages import LEGACY_DEFAULT
-from replay.editors.tabby.options import TabbyInputError
+from replay.editors.tabby.errors import TabbyInputError
 from replay.editors.tabby.server import (
     DEFAULT_STOP_WORDS,
     SERVER_RULES,

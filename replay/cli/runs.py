@@ -72,20 +72,23 @@ def render_cmd(store: Store, input_path: Path, editor: str, editor_version: str 
 @input_argument
 @editor_option
 @version_option
-@model_option
+@click.option("--model", default=None,
+              help="Model name or FIM family (needed unless --received with an editor whose client stage reads no model, as Tabby's).")
 @output_option
 @keep_going_option
 @click.option("--editor-timing", is_flag=True,
               help="Apply the editor's time-based cuts from each line's `timing` (off: results do not depend on speed).")
+@click.option("--received", is_flag=True,
+              help="`raw` is what the editor's client received from its server (already cut by the server's stop words): run the client's stage only.")
 @json_option
-def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version: str | None, model: str, output: Path | None,
-                    keep_going: bool, editor_timing: bool, as_json: bool) -> None:
+def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version: str | None, model: str | None,
+                    output: Path | None, keep_going: bool, editor_timing: bool, received: bool, as_json: bool) -> None:
     """What the editor shows of each line's `raw` model text: a render input plus `raw` in, one line out.
 
     Out: id, shown_text (null: nothing shown), replace_after, multiline, trace. Takes --db like every command."""
     from replay.usecases.render import postprocess
 
-    s = postprocess(input_path, editor, model, editor_version, output, keep_going, editor_timing)
+    s = postprocess(input_path, editor, model, editor_version, output, keep_going, editor_timing, received)
     file_summary(s, f"postprocessed {s.done} ({s.done - (s.shown or 0)} shown nothing)", as_json)
 
 

@@ -38,6 +38,7 @@ class EditorProfile:
     completion_module: str
     stop_source: str  # where the editor's model call is stopped at the prompt's stop words
     logs_prompts: bool = True  # the editor logs the prompts it sends: captures of it can be verified
+    stage_needs_model: bool = True  # the completion stage reads the model (its template's stop words)
 
     def _prompt(self) -> ModuleType:
         return import_module(self.prompt_module)
@@ -48,7 +49,7 @@ class EditorProfile:
     def render(self, inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
         return self._prompt().render(inp, model, version=version)
 
-    def complete(self, inp: EditorInput, raw: str, model: str, version: str | None = None,
+    def complete(self, inp: EditorInput, raw: str, model: str | None, version: str | None = None,
                  timing: Timing | None = None) -> Shown:
         return self._completion().complete(inp, raw, model=model, version=version, timing=timing)
 
@@ -69,7 +70,7 @@ class EditorProfile:
 
 PROFILES: dict[str, EditorProfile] = {
     "tabby": EditorProfile("tabby", "replay.editors.tabby.profile", "replay.editors.tabby.completion",
-                           "TabbyML/tabby crates/tabby-inference/src/decoding.rs"),
+                           "TabbyML/tabby crates/tabby-inference/src/decoding.rs", stage_needs_model=False),
     "continue": EditorProfile("continue", "replay.editors.continue_.prompt", "replay.editors.continue_.completion",
                               "continuedev/continue core/autocomplete/templating/getStopTokens.ts"),
     "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard",
@@ -119,7 +120,12 @@ def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
 def capture_version(record: CaptureRecord) -> str | None:
     """The release whose rules a capture was made under: its own version (for Continue, a
     JetBrains release when its IDE is one), else (Continue, whose rules are also dated) the day
-    it was captured (None before the first dated profile: the newest rules stand)."""
+    it was captured (None before the first dated profile: the newest rules stand). A Tabby
+    capture names both halves: the agent of its user agent at its day, the server of its day."""
+    if record.editor == "tabby" and not record.editor_version:
+        from replay.editors.tabby.version import capture_spec
+
+        return capture_spec(record.user_agent, record.ts)
     if record.editor != "continue":
         return record.editor_version
     from replay.editors.continue_.releases import ERAS, capture_release

@@ -137,6 +137,8 @@ def output_row(rendered: RenderedPrompt, line: int) -> dict[str, Any]:
         row["request"] = rendered.request
     if rendered.logged_prompt is not None:
         row["logged_prompt"] = rendered.logged_prompt
+    if rendered.version_why is not None:
+        row["version_why"] = rendered.version_why
     if rendered.token_ids:
         row["token_ids"] = list(rendered.token_ids)
     return row

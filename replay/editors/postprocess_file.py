@@ -9,6 +9,11 @@ text; then the profile's completion stage runs. Each output line, in input order
 `shown_text` (null when the editor shows nothing), `replace_after`, `multiline`, `trace` (one
 `{"step", "source"}` per rule that changed the text), and with `editor_timing` `timing_applied`.
 
+With `received`, `raw` is the text the editor's client received from its server (a Tabby event
+log's `choices` text, already cut by the server's stop words; a stream as it arrived): the line is
+not rendered and no stop word is applied again, only the client's own stage runs (for Continue,
+its client-side stop handling is part of that stage). Tabby's client stage needs no model.
+
 Bad lines are handled as `render` handles them (replay.editors.render_file): stop with file:line
 and the reason, or with keep_going count them and keep them in a rejects file.
 """
@@ -45,15 +50,21 @@ def _timing(obj: dict[str, Any]) -> list[tuple[int, float]] | None:
     return [(int(chars), float(secs)) for chars, secs in timing]
 
 
-def postprocess_line(line: str, editor: str, model: str, version: str | None, editor_timing: bool) -> dict[str, Any]:
+def postprocess_line(line: str, editor: str, model: str | None, version: str | None, editor_timing: bool,
+                     received: bool = False) -> dict[str, Any]:
     """One input line -> its output row (BadInputLine / ValueError for a bad line)."""
     obj = load_object(line)
     inp = parse_object(obj, _OWN_KEYS)
     raw = _raw(obj)
-    timing = _timing(obj)
+    timing = _timing(obj)  # a bad `timing` rejects the line, read or not
+    if not editor_timing:
+        timing = None
     prof, _ = profile(editor)
-    prompt = prof.render(inp, model, version)
-    shown = prof.shown(inp, raw, apply_stop(raw, prompt.stop), model, version, timing if editor_timing else None)
+    if received:
+        shown = prof.complete(inp, raw, model, version, timing)
+    else:
+        prompt = prof.render(inp, model or "", version)
+        shown = prof.shown(inp, raw, apply_stop(raw, prompt.stop), model or "", version, timing)
     row: dict[str, Any] = {"id": inp.item_id, "shown_text": shown.text, "replace_after": shown.replace_after,
                            "multiline": shown.multiline,
                            "trace": [{"step": s.step, "source": s.source} for s in shown.trace]}
@@ -62,18 +73,21 @@ def postprocess_line(line: str, editor: str, model: str, version: str | None, ed
     return row
 
 
-def postprocess_file(input_path: Path, editor: str, model: str, version: str | None, output: Path | None,
-                     keep_going: bool, editor_timing: bool = False) -> dict[str, Any]:
+def postprocess_file(input_path: Path, editor: str, model: str | None, version: str | None, output: Path | None,
+                     keep_going: bool, editor_timing: bool = False, received: bool = False) -> dict[str, Any]:
     """Post-process every line of `input_path`; returns the summary (done, shown, rejected, files)."""
     try:
-        profile(editor)
+        prof, _ = profile(editor)
     except ValueError as exc:
         raise RenderFailure(str(exc), usage=True) from exc
+    if model is None and not (received and not prof.stage_needs_model):
+        why = "" if received else " (without --received the line is rendered first, for the prompt's stop words)"
+        raise RenderFailure(f"--model is needed to post-process for {editor}{why}", usage=True)
     shown = 0
 
     def convert(line: str, number: int) -> dict[str, Any]:
         nonlocal shown
-        row = postprocess_line(line, editor, model, version, editor_timing)
+        row = postprocess_line(line, editor, model, version, editor_timing, received)
         shown += row["shown_text"] is not None
         return row
 

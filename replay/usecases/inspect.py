@@ -289,10 +289,14 @@ __all__ = ["DIFF_MODES", "AuditResult", "CaptureStats", "FindingRow", "PromptTok
 
 
 def editor_history(editor: str) -> list[dict[str, str]]:
-    """The editor's rule changes by date with the releases that first had them (only Continue
-    keeps a release table: Tabby's rules are dated, not tied to its releases)."""
+    """The editor's rule changes by date with the releases that first had them (Continue's by
+    release tag; Tabby's of both halves, the agent's and the server's)."""
+    if editor == "tabby":
+        from replay.editors.tabby.history import history as tabby_history
+
+        return tabby_history()
     if editor != "continue":
-        raise UsageError(f"no release history is kept for {editor} (only continue has one)")
+        raise UsageError(f"no release history is kept for {editor} (continue and tabby have one)")
     from replay.editors.continue_.releases import history
 
     return history()

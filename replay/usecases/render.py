@@ -50,12 +50,14 @@ def render(input_path: Path, editor: str, model: str, editor_version: str | None
     return LineFileSummary("rendered", s["input"], s["output"], s["rendered"], s["rejected"], s["rejects_file"])
 
 
-def postprocess(input_path: Path, editor: str, model: str, editor_version: str | None = None, output: Path | None = None,
-                keep_going: bool = False, editor_timing: bool = False) -> LineFileSummary:
-    """What the editor showed of each line's `raw` model text, one output line per input line."""
+def postprocess(input_path: Path, editor: str, model: str | None, editor_version: str | None = None,
+                output: Path | None = None, keep_going: bool = False, editor_timing: bool = False,
+                received: bool = False) -> LineFileSummary:
+    """What the editor showed of each line's `raw` model text, one output line per input line
+    (`received`: `raw` is what the editor's client received, so only its own stage runs)."""
     from replay.editors.postprocess_file import postprocess_file
 
-    s = postprocess_file(input_path, editor, model, editor_version, output, keep_going, editor_timing)
+    s = postprocess_file(input_path, editor, model, editor_version, output, keep_going, editor_timing, received)
     return LineFileSummary("postprocessed", s["input"], s["output"], s["postprocessed"], s["rejected"],
                            s["rejects_file"], shown=s["shown"])
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replay.errors import UsageError
+from replay.editors.tabby import request_rules as r
+from replay.editors.tabby.errors import TabbyInputError
+from replay.editors.tabby.releases import AgentState
 
 # clients/tabby-agent/src/AgentConfig.ts defaultAgentConfig (later src/config/default.ts), keyed by
 # the agent's own config paths (as in ~/.tabby-client/agent/config.toml): every key the request side
@@ -32,11 +34,9 @@ AGENT_DEFAULTS: dict[str, Any] = {
 }
 
 
-def agent_defaults(state: Any) -> dict[str, Any]:
+def agent_defaults(state: AgentState) -> dict[str, Any]:
     """The request-side keys of tabby-agent at `state` (a releases.AgentState) and their defaults
     there (each key's rule in replay.editors.tabby.request_rules)."""
-    from replay.editors.tabby import request_rules as r
-
     keys = ["completion.prompt.maxPrefixLines", "completion.prompt.maxSuffixLines",
             "completion.prompt.clipboard.minChars", "completion.prompt.clipboard.maxChars"]
     if not state.has(r.STRIP_GONE):
@@ -77,9 +77,6 @@ COMPLETION_DEFAULTS: dict[str, Any] = {
     "postprocess.calculateReplaceRange.experimentalSyntax": False,
 }
 
-
-class TabbyInputError(UsageError, ValueError):
-    """An option or input the Tabby profile cannot use (bad key, bad value)."""
 
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from replay.editors.tabby.client import build_request
 from replay.editors.tabby.options import SERVER_DEFAULTS, TabbyInputError, options
+from replay.editors.tabby.version import tabby_version
 from replay.editors.tabby.server import (
     TabbyRules,
     build_server_prompt,
@@ -34,27 +35,30 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     HTTP engine sends (route "fim"). A blank prefix gives route "raw" with an empty text and no
     request, as the agent sends nothing.
     """
-    rules = TabbyRules.for_version(version)
+    chosen = tabby_version(version)
+    rules = chosen.server
     family = _family(model)
-    opts = options(inp.options, SERVER_DEFAULTS)
-    profile = f"tabby@{rules.label}"
-    request = build_request(inp)
+    # a release's own decoding budget (128 before 0.11.0) unless the user's config sets one
+    opts = options(inp.options, {**SERVER_DEFAULTS, "completion.max_decoding_tokens": rules.max_decoding_tokens})
+    profile = f"tabby@{chosen.label}"
+    request = build_request(inp, state=chosen.agent)
     max_new = opts["completion.max_decoding_tokens"]
     if request is None:
         return RenderedPrompt(profile=profile, family=family.name, text="", prefix_sent="", suffix_sent="",
-                              route="raw", stop=(), max_new_tokens=max_new, request=None, item_id=inp.item_id)
+                              route="raw", stop=(), max_new_tokens=max_new, request=None, item_id=inp.item_id, version_why=chosen.why)
     server = build_server_prompt(request["segments"], request.get("language"), family, rules,
-                                 opts["completion.max_input_length"])
+                                 opts["completion.max_input_length"], template_date=chosen.day)
     stop = stop_words(request.get("language") or "unknown", rules)
     if family.name == "tabby-http":
         head, tail = split_fim_prompt(server.engine_prompt)
         return RenderedPrompt(profile=profile, family=family.name, text=server.engine_prompt, prefix_sent=head,
                               suffix_sent=tail or "", route="fim" if tail is not None else "raw", stop=stop,
                               max_new_tokens=max_new, request=request, item_id=inp.item_id,
-                              logged_prompt=server.logged_prompt)
+                              logged_prompt=server.logged_prompt, version_why=chosen.why)
     return RenderedPrompt(profile=profile, family=family.name, text=server.engine_prompt, prefix_sent=server.prefix,
                           suffix_sent=server.suffix, route="raw", stop=stop, max_new_tokens=max_new,
-                          request=request, item_id=inp.item_id, logged_prompt=server.logged_prompt)
+                          request=request, item_id=inp.item_id, logged_prompt=server.logged_prompt,
+                          version_why=chosen.why)
 
 
 def _family(model: str) -> Family:
@@ -102,7 +106,7 @@ def logged_prompt(segments: Segments, language: str | None, model: str | None = 
     opened files are not in Tabby's log, so a prompt that had them cannot be rebuilt. Without
     a version the capture's `date` picks the release (TabbyRules.for_date), else the newest.
     """
-    rules = TabbyRules.for_date(date) if version is None and date else TabbyRules.for_version(version)
+    rules = TabbyRules.for_date(date) if version is None and date else tabby_version(version).server
     if model:
         family = _family(model)
     elif reference is not None:

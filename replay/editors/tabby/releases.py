@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from replay.editors.tabby.options import TabbyInputError
+from replay.editors.tabby.errors import TabbyInputError
 
 _SOURCE = "TabbyML/tabby clients/tabby-agent"
 
@@ -117,12 +117,16 @@ def _era_end(era: AgentRelease) -> str:
     return min(later) if later else FREEZE.at
 
 
-def on_day(day: str, why: str = "") -> AgentState:
-    """main at the end of UTC day `day` (clamped to the freeze); refused before 1.3.0."""
+def _check_day(day: str) -> None:
     try:
         date.fromisoformat(day)
     except ValueError as exc:
         raise TabbyInputError(f"{day!r} is not a date (YYYY-MM-DD)") from exc
+
+
+def on_day(day: str, why: str = "") -> AgentState:
+    """main at the end of UTC day `day` (clamped to the freeze); refused before 1.3.0."""
+    _check_day(day)
     at = f"{day}T23:59:59Z"
     if at < OLDEST.at:
         raise TabbyInputError(f"tabby-agent on {day} predates the oldest modelled release "
@@ -164,6 +168,6 @@ def agent_state(spec: str | None, why: str = "") -> AgentState:
     if not day:
         return AgentState(label=version, commit="" if end != FREEZE.at else FREEZE.commit, at=end,
                           why=why or f"tabby-agent {version}: main's last commit as {version}")
-    state = on_day(day, why)
-    at = max(min(state.at, end), era.at)
+    _check_day(day)
+    at = max(min(f"{day}T23:59:59Z", end), era.at)
     return AgentState(label=f"{version}@{at[:10]}", commit="", at=at, why=why or f"tabby-agent {version} on {day}")
