@@ -40,17 +40,27 @@ def replace_range_by_bracket_stack(text: str, ctx: CompletionContext, html_jsx: 
     return 0
 
 
-def replace_range_at_line_end(text: str, ctx: CompletionContext) -> int:
-    """codeCompletion/postprocess/calculateReplaceRange.ts, eae43ba76 to 309edd172: the whole
-    trimmed rest at a line end, then calculateReplaceRangeBySemiColon."""
+def replace_range_line_end(ctx: CompletionContext) -> int:
+    """codeCompletion/postprocess/calculateReplaceRangeByBracketStack.ts, eae43ba76 to 309edd172:
+    at a line end the item replaces the whole trimmed rest of the line, whatever the text."""
+    return len(js_trim_end(ctx.current_line_suffix)) if ctx.line_end is not None else 0
+
+
+def replace_range_by_semicolon(text: str, ctx: CompletionContext) -> int | None:
+    """codeCompletion/postprocess/calculateReplaceRangeBySemiColon.ts, eae43ba76 to 309edd172:
+    the `;` a rest of line starts with, when the trimmed text ends with `;` (None: no change)."""
     rest = js_trim_end(ctx.current_line_suffix)
-    replaced = len(rest) if ctx.line_end is not None else 0
-    if js_is_blank(rest):
-        return replaced
     ending = js_trim_end(text)
-    if ";" in ending and rest.startswith(";") and ending.endswith(";"):
-        return 1
-    return replaced
+    if js_is_blank(rest) or ";" not in ending:
+        return None
+    return 1 if rest.startswith(";") and ending.endswith(";") else None
+
+
+def replace_range_at_line_end(text: str, ctx: CompletionContext) -> int:
+    """codeCompletion/postprocess/calculateReplaceRange.ts, eae43ba76 to 309edd172: the line-end
+    range, then the semicolon rule over it."""
+    by_semicolon = replace_range_by_semicolon(text, ctx)
+    return replace_range_line_end(ctx) if by_semicolon is None else by_semicolon
 
 
 def replace_range(text: str, ctx: CompletionContext, state: AgentState) -> tuple[int, str]:
