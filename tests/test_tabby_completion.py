@@ -24,10 +24,12 @@ from replay.editors.tabby import completion as tc
 from replay.editors.tabby import context as tabby_context
 from replay.editors.tabby import filters
 from replay.editors.tabby.completion import CompletionContext, complete, postprocess
-from replay.editors.tabby.options import COMPLETION_DEFAULTS, TabbyInputError
+from replay.editors.tabby.options import TabbyInputError
+from replay.editors.tabby.releases import agent_state
 from replay.records import EditorInput
 
 SOURCE = "TabbyML/tabby clients/tabby-agent/src/postprocess/"
+V = "1.5.0"  # the agent release these cases are of
 
 
 class UnitCase(NamedTuple):
@@ -1128,7 +1130,7 @@ TREE_SITTER = [c for c in GOLDEN_CASES if syntax_case(c)]
 def test_golden_postprocess(case: GoldenCase) -> None:
     """clients/tabby-agent/src/postprocess/<case.path> through preCacheProcess + postCacheProcess."""
     prefix, completion, suffix, _ = parse_doc(case.text)
-    shown = postprocess(prefix, suffix, completion, case.language, config=case.options)
+    shown = postprocess(prefix, suffix, completion, case.language, config=case.options, version=V)
     got = (shown.text, shown.replace_after)
     if case.not_equal:
         assert got != golden_expected(case)
@@ -1142,7 +1144,7 @@ def test_golden_tree_sitter_cases_are_refused(case: GoldenCase) -> None:
     tree-sitter grammar in 1.5.0 (src/syntax/parser.ts): the replay does not parse, it says so."""
     prefix, completion, suffix, _ = parse_doc(case.text)
     with pytest.raises(TabbyInputError, match="tree-sitter"):
-        postprocess(prefix, suffix, completion, case.language, config=case.options)
+        postprocess(prefix, suffix, completion, case.language, config=case.options, version=V)
 
 
 def test_case_counts() -> None:
@@ -1156,12 +1158,13 @@ def test_syntax_switch_falls_back_for_languages_without_a_grammar() -> None:
     prefix, suffix = "contract A {\n    function f() public {\n        ", "\n    }\n}\n"
     raw = "x = 1;\n    }\n\n    function g() public {}\n}"
     on = {"postprocess.limitScope.experimentalSyntax": True, "postprocess.calculateReplaceRange.experimentalSyntax": True}
-    assert postprocess(prefix, suffix, raw, "solidity", config=on) == postprocess(prefix, suffix, raw, "solidity")
+    assert (postprocess(prefix, suffix, raw, "solidity", config=on, version=V)
+            == postprocess(prefix, suffix, raw, "solidity", version=V))
 
 
 def test_defaults_are_agent_config_defaults() -> None:
-    """src/AgentConfig.ts defaultAgentConfig.postprocess at 1.5.0."""
-    assert COMPLETION_DEFAULTS == {
+    """src/AgentConfig.ts defaultAgentConfig.postprocess at 1.5.0 (every other key refused there)."""
+    assert tc.state_options(None, agent_state(V)) == {
         "postprocess.limitScope.experimentalSyntax": False,
         "postprocess.limitScope.indentation.experimentalKeepBlockScopeWhenCompletingLine": False,
         "postprocess.calculateReplaceRange.experimentalSyntax": False,
@@ -1170,7 +1173,7 @@ def test_defaults_are_agent_config_defaults() -> None:
 
 def test_unknown_option_is_an_error() -> None:
     with pytest.raises(TabbyInputError):
-        complete(EditorInput(prefix="a = ", suffix="", options={"postprocess.limitScope.nope": True}), "1")
+        complete(EditorInput(prefix="a = ", suffix="", options={"postprocess.limitScope.nope": True}), "1", version=V)
 
 
 # Our own cases for the JavaScript semantics the port keeps.
@@ -1213,11 +1216,11 @@ def test_unpaired_auto_closing_chars() -> None:
 def test_fill_in_line_mode_and_replace_range() -> None:
     """CompletionContext.ts mode, trimMultiLineInSingleLineMode.ts and the bracket stack together."""
     inp = EditorInput(prefix="uint x = max(", suffix="a, b);\n", language="solidity")
-    shown = complete(inp, "y, a, b);\nuint z;")
+    shown = complete(inp, "y, a, b);\nuint z;", version=V)
     assert (shown.text, shown.multiline, shown.replace_after) == ("y, ", False, 0)
     assert [s.step for s in shown.trace] == ["trimMultiLineInSingleLineMode"]
     inp = EditorInput(prefix="require(owner == msg.sender", suffix=")\n", language="solidity")
-    shown = complete(inp, ', "not owner");')
+    shown = complete(inp, ', "not owner");', version=V)
     assert (shown.text, shown.multiline, shown.replace_after) == (', "not owner");', True, 1)
     assert shown.trace[-1].step == "calculateReplaceRange"
     assert shown.trace[-1].source == SOURCE + "calculateReplaceRangeByBracketStack.ts"
@@ -1225,11 +1228,11 @@ def test_fill_in_line_mode_and_replace_range() -> None:
 
 def test_blank_prefix_sends_nothing() -> None:
     """TabbyAgent.ts: no segments for a blank prefix, no request, nothing shown."""
-    assert complete(EditorInput(prefix="\n  \n", suffix="x"), "y").text is None
+    assert complete(EditorInput(prefix="\n  \n", suffix="x"), "y", version=V).text is None
 
 
 def test_empty_raw_is_dropped() -> None:
-    assert complete(EditorInput(prefix="a = ", suffix=""), "").text is None
+    assert complete(EditorInput(prefix="a = ", suffix=""), "", version=V).text is None
 
 
 def test_stream_stop_is_none() -> None:

@@ -1,12 +1,13 @@
-"""tabby-agent 1.5.0's post-processing filters, one per source file of
-TabbyML/tabby clients/tabby-agent/src/postprocess/ (each docstring names it). A filter takes the
-text and the CompletionContext and returns the new text, or None (or "") to drop the choice.
+"""tabby-agent's post-processing filters, one per source file of TabbyML/tabby
+clients/tabby-agent/src/postprocess/ (from f4d9c75f0 src/codeCompletion/postprocess/; each
+docstring names it and the commits that changed it, 1.3.0 to the freeze). A filter takes the
+text and the CompletionContext and returns the new text, or None (or "") to drop the choice. The
+indentation filters are in indentation.py, the replace range in ranges.py.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
@@ -20,13 +21,9 @@ from replay.editors.js import (
     utf16,
 )
 from replay.editors.tabby.client import split_lines
-from replay.editors.tabby.context import (
-    CompletionContext,
-    find_unpaired_auto_closing_chars,
-    indentation_level,
-    is_block_closing_line,
-    is_block_opening_line,
-)
+from replay.editors.tabby.context import CompletionContext, is_block_closing_line
+from replay.editors.tabby.indentation import format_indentation, limit_scope_by_indentation, normalize_indentation
+from replay.editors.tabby.ranges import replace_range_by_bracket_stack
 
 
 def _within(a: str, b: str, threshold: float) -> bool:
@@ -108,8 +105,15 @@ def trim_space(text: str, ctx: CompletionContext) -> str | None:
 
 
 def drop_blank(text: str, ctx: CompletionContext) -> str | None:
-    """postprocess/dropBlank.ts: a blank text is not shown."""
+    """postprocess/dropBlank.ts (until 7227d0b17): a blank text is not shown."""
     return None if js_is_blank(text) else text
+
+
+def drop_minimum(text: str, ctx: CompletionContext, min_chars: int = 4) -> str | None:
+    """postprocess/dropMinimum.ts (7227d0b17): dropped when the trimmed text is shorter than
+    postprocess.minCompletionChars (UTF-16 length; until 309edd172 the full text with the
+    replaced prefix was checked too, the same text for a fresh request)."""
+    return None if js_length(js_trim(text)) < min_chars else text
 
 
 def _repetition_run(parts: list[str], jump: bool) -> tuple[int, int]:
@@ -157,81 +161,11 @@ def remove_repetitive_lines(text: str, ctx: CompletionContext) -> str | None:
     return text
 
 
-@dataclass(frozen=True)
-class _IndentScope:
-    limit: int
-    allow_closing_line: bool
-
-
-def _indentation_scope(lines: list[str], detection: list[str], ctx: CompletionContext,
-                       keep_block_scope: bool) -> _IndentScope:
-    """limitScopeByIndentation.ts parseIndentationContext: the indent level the completion may
-    not fall below, and whether one closing line at that level may stay."""
-    if not lines or not ctx.prefix_lines:
-        return _IndentScope(0, True)
-    ref_prefix = len(ctx.prefix_lines) - 1
-    while ref_prefix >= 0 and js_is_blank(ctx.prefix_lines[ref_prefix]):
-        ref_prefix -= 1
-    if ref_prefix < 0:
-        return _IndentScope(0, True)
-    prefix_indent = indentation_level(ctx.prefix_lines[ref_prefix])
-    ref_text = 0
-    while ref_text < len(lines) and js_is_blank(lines[ref_text]):
-        ref_text += 1
-    if ref_text >= len(lines):
-        return _IndentScope(0, True)
-    first_blank = js_is_blank(lines[0])
-    text_indent = indentation_level(lines[ref_text] if first_blank else ctx.current_line_prefix + lines[ref_text])
-    allow = True
-    if not first_blank and not js_is_blank(ctx.current_line_prefix):
-        # the completion continues the cursor line's unfinished sentence
-        if keep_block_scope:
-            limit = prefix_indent
-        else:
-            limit = prefix_indent + 1
-            allow = is_block_opening_line(detection, 0)
-    elif text_indent > prefix_indent:
-        limit = prefix_indent + 1  # opens a new indented block
-    else:
-        limit = prefix_indent  # closes a block, or starts a new sentence at the same level
-    after = 1  # suffix line 0 is the rest of the cursor line
-    while after < len(ctx.suffix_lines) and js_is_blank(ctx.suffix_lines[after]):
-        after += 1
-    if after < len(ctx.suffix_lines):
-        allow = allow and indentation_level(ctx.suffix_lines[after]) < limit
-    return _IndentScope(limit, allow)
-
-
-def limit_scope_by_indentation(text: str, ctx: CompletionContext, keep_block_scope: bool = False) -> str | None:
-    """postprocess/limitScopeByIndentation.ts: the text is cut at the first line indented less
-    than the scope's limit (a `} else {` line that closes and reopens is passed over); that
-    closing line stays when the scope allows it (in Python not after a blank line)."""
-    lines = split_lines(text)
-    detection = [ctx.current_line_prefix + line if i == 0 else line for i, line in enumerate(lines)]
-    scope = _indentation_scope(lines, detection, ctx, keep_block_scope)
-    index = 1
-    while index < len(lines):
-        line = lines[index]
-        if js_is_blank(line):
-            index += 1
-            continue
-        if indentation_level(line) < scope.limit:
-            if is_block_closing_line(detection, index) and is_block_opening_line(detection, index):
-                index += 1
-                continue
-            if scope.allow_closing_line and (ctx.language != "python" or not js_is_blank(lines[index - 1])):
-                index += 1
-            break
-        index += 1
-    if index < len(lines):
-        return js_trim_end("".join(lines[:index]))
-    return text
-
-
-def remove_duplicated_block_closing_line(text: str, ctx: CompletionContext) -> str | None:
+def remove_duplicated_block_closing_line(text: str, ctx: CompletionContext, trim_end: bool = True) -> str | None:
     """postprocess/removeDuplicatedBlockClosingLine.ts: a multi-line text whose last line closes
     a block is cut before it when the first non-blank line after the cursor line is the same
-    closing line (either one a prefix of the other)."""
+    closing line (either one a prefix of the other). Before b3cbe36a0 (`trim_end` False) the
+    lines were compared as they are, line break included."""
     lines = split_lines(text)
     if len(lines) < 2:
         return text
@@ -245,85 +179,34 @@ def remove_duplicated_block_closing_line(text: str, ctx: CompletionContext) -> s
     if after >= len(ctx.suffix_lines):
         return text
     following = ctx.suffix_lines[after]
-    if last.startswith(js_trim_end(following)) or following.startswith(js_trim_end(last)):
+    trim = js_trim_end if trim_end else (lambda line: line)
+    if last.startswith(trim(following)) or following.startswith(trim(last)):
         return js_trim_end("".join(lines[:-1]))
     return text
 
 
-def _detect_indentation(lines: list[str]) -> str | None:
-    """formatIndentation.ts detectIndentation: tab if any line starts with one, else two or four
-    spaces by which divides more of the space-indented lines."""
-    tabs = twos = fours = 0
-    for line in lines:
-        if line.startswith("\t"):
-            tabs += 1
+def remove_duplicate_suffix_lines(text: str, ctx: CompletionContext) -> str | None:
+    """postprocess/removeDuplicateSuffixLines.ts (55caabca9): the text split at "\n" is cut
+    before the last of its lines (searching from the end) that equals the suffix's first
+    non-blank trimmed line and from which on every text line equals the following suffix lines
+    (as far as the text goes); the text lines are compared untrimmed. The remaining lines are
+    joined with "\n", without trimming."""
+    lines = text.split("\n")
+    wanted = [trimmed for trimmed in (js_trim(line) for line in ctx.suffix.split("\n")) if trimmed]
+    if not wanted:
+        return text
+    for index in range(len(lines) - 1, -1, -1):
+        if js_is_blank(lines[index]) or lines[index] != wanted[0]:
             continue
-        spaces = len(line) - len(line.lstrip(" "))
-        if spaces > 0:
-            fours += spaces % 4 == 0
-            twos += spaces % 2 == 0
-    if tabs > 0:
-        return "\t"
-    if twos > fours:
-        return "  "
-    if fours > 0:
-        return "    "
-    return None
+        span = min(len(wanted), len(lines) - index)
+        if all(lines[index + j] == wanted[j] for j in range(span)):
+            return "\n".join(lines[:index])
+    return text
 
 
-def _format_indent_level(line: str, unit: str) -> float:
-    """formatIndentation.ts getIndentLevel: leading tabs, or leading spaces / unit (fractional)."""
-    if unit == "\t":
-        return len(line) - len(line.lstrip("\t"))
-    return (len(line) - len(line.lstrip(" "))) / len(unit)
-
-
-def format_indentation(text: str, ctx: CompletionContext) -> str | None:
-    """postprocess/formatIndentation.ts: re-indent the text to the editor's indent unit, only
-    when the client gave one and neither the prefix nor the suffix shows an indentation the
-    model could have followed. JS repeat/slice truncate a fractional level."""
-    unit = ctx.indentation
-    if not unit:
-        return text
-    lines = split_lines(text)
-    prefix_detect = ctx.prefix_lines[:-1] if js_is_blank(ctx.current_line_prefix) else ctx.prefix_lines
-    if len(ctx.prefix_lines) > 1 and _detect_indentation(prefix_detect) is not None:
-        return text
-    if len(ctx.suffix_lines) > 1 and _detect_indentation(ctx.suffix_lines[1:]) is not None:
-        return text
-    detection = [ctx.current_line_prefix + line if i == 0 else line for i, line in enumerate(lines)]
-    found = _detect_indentation(detection)
-    if found is None or found == unit:
-        return text
-    out = []
-    for index, line in enumerate(detection):
-        level = _format_indent_level(line, found)
-        if level == 0:
-            out.append(lines[index])
-            continue
-        rest = line[int(len(found) * level):]
-        if index > 0:
-            out.append(unit * int(level) + rest)
-        elif not js_is_blank(ctx.current_line_prefix):
-            out.append(lines[0])
-        else:
-            out.append((unit * int(level))[len(ctx.current_line_prefix):] + rest)
-    return "".join(out)
-
-
-def replace_range_by_bracket_stack(text: str, ctx: CompletionContext) -> int:
-    """postprocess/calculateReplaceRangeByBracketStack.ts: how many characters after the cursor
-    the item replaces. The closers the text leaves unpaired replace the same auto-closed
-    characters after the cursor (all of them when the rest of the line starts with them, or the
-    rest of the line when it is a start of them)."""
-    rest = js_trim_end(ctx.current_line_suffix)
-    if js_is_blank(rest):
-        return 0
-    unpaired = "".join(find_unpaired_auto_closing_chars(text))
-    if js_is_blank(unpaired):
-        return 0
-    if rest.startswith(unpaired):
-        return len(unpaired)
-    if unpaired.startswith(rest):
-        return len(rest)
-    return 0
+__all__ = [
+    "drop_blank", "drop_duplicated", "drop_minimum", "format_indentation", "limit_scope_by_indentation",
+    "normalize_indentation", "remove_duplicate_suffix_lines", "remove_duplicated_block_closing_line",
+    "remove_line_ends_with_repetition", "remove_repetitive_blocks", "remove_repetitive_lines",
+    "replace_range_by_bracket_stack", "trim_multi_line_in_single_line_mode", "trim_space",
+]

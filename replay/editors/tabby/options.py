@@ -67,14 +67,16 @@ SERVER_DEFAULTS: dict[str, Any] = {
 
 # ECMAScript WhiteSpace + LineTerminator: what String.prototype.trim/trimEnd remove. Python's
 
-# tabby-agent's completion stage (clients/tabby-agent/src/AgentConfig.ts defaultAgentConfig
-# `postprocess`, 1.5.0), keyed like AGENT_DEFAULTS: replay.editors.tabby.completion reads them.
-# The two experimentalSyntax switches choose tree-sitter rules (off by default); the indentation
-# switch keeps the block scope when a completion continues the cursor line.
+# tabby-agent's completion stage, keyed like AGENT_DEFAULTS: every `postprocess` option some agent
+# state has (AgentConfig.ts defaultAgentConfig, later config/default.ts), with its type. Which of
+# them a state knows, and their defaults there, is replay.editors.tabby.rules.state_defaults:
+# the two experimentalSyntax switches (tree-sitter rules) and the keep-block-scope switch exist
+# until edb23ff99 (on by default in 1.3.1, limitScope's in 1.3.2), minCompletionChars from 7227d0b17.
 COMPLETION_DEFAULTS: dict[str, Any] = {
     "postprocess.limitScope.experimentalSyntax": False,
     "postprocess.limitScope.indentation.experimentalKeepBlockScopeWhenCompletingLine": False,
     "postprocess.calculateReplaceRange.experimentalSyntax": False,
+    "postprocess.minCompletionChars": 4,
 }
 
 
