@@ -9,7 +9,8 @@ showed (text after the part already typed, characters replaced after the cursor)
 Each state's cases go through the CLI as a user would run them: `fimreplay render --editor tabby
 --editor-version V` (the `request` of each line) and `fimreplay postprocess --editor tabby
 --editor-version V --received` (`shown_text`, `replace_after`): V is the release number, or for an
-in-tree state its date.
+in-tree state its date. The render inputs are the cases as the agent saw them over LSP (document
+URIs, the workspace folder only where the LSP server passed it: as_the_agent_saw_it).
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from replay.cli import main
+from replay.editors.tabby.version import tabby_version
+from tests.test_tabby_request_releases import as_the_agent_saw_it
 
 GOLDEN = Path(__file__).parent / "data" / "tabby_agent_golden"
 
@@ -44,26 +45,29 @@ def golden(label: str) -> dict[str, Any]:
         return json.load(fh)
 
 
-def _run(tmp_path: Path, command: str, label: str, rows: list[dict[str, Any]], *extra: str) -> list[dict[str, Any]]:
+def _run(cli: Any, tmp_path: Path, command: str, label: str, rows: list[dict[str, Any]], *extra: str) -> list[dict[str, Any]]:
     source = tmp_path / f"{command}-{label}.jsonl"
     source.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     out = tmp_path / f"{command}-{label}.out.jsonl"
-    result = CliRunner().invoke(main, [command, str(source), "--db", str(tmp_path / "db.sqlite"), "--editor", "tabby",
-                                       "--editor-version", label, "-o", str(out), *extra])
-    assert result.exit_code == 0, result.output
+    proc = cli(command, str(source), "--editor", "tabby", "--editor-version", label, "-o", str(out), *extra)
+    assert proc.returncode == 0, proc.stderr
     return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+# what a render / postprocess input line holds; a case also says how it was made (doc, cursor_kind, raw_kind)
+_INPUT = ("id", "document", "cursor", "language", "filepath", "workspace", "snippets", "options", "trigger", "raw")
 
 
 def _taken(label: str) -> list[dict[str, Any]]:
     results = golden(label)["results"]
-    return [case for case in cases() if case["id"] in results]
+    return [{k: case[k] for k in _INPUT if k in case} for case in cases() if case["id"] in results]
 
 
 @pytest.mark.parametrize("label", states())
-def test_shown_text_and_replace_range_as_the_agent_showed(tmp_path: Path, label: str) -> None:
+def test_shown_text_and_replace_range_as_the_agent_showed(cli: Any, tmp_path: Path, label: str) -> None:
     taken = _taken(label)
     results = golden(label)["results"]
-    rows = _run(tmp_path, "postprocess", label, taken, "--received")
+    rows = _run(cli, tmp_path, "postprocess", label, taken, "--received")
     wrong = [(row["id"], results[row["id"]]["shown_text"], row["shown_text"], results[row["id"]]["replace_after"],
               row["replace_after"]) for row in rows
              if (row["shown_text"], row["replace_after"]) != (results[row["id"]]["shown_text"], results[row["id"]]["replace_after"])]
@@ -71,11 +75,12 @@ def test_shown_text_and_replace_range_as_the_agent_showed(tmp_path: Path, label:
 
 
 @pytest.mark.parametrize("label", states())
-def test_request_body_as_the_agent_sent_it(tmp_path: Path, label: str) -> None:
+def test_request_body_as_the_agent_sent_it(cli: Any, tmp_path: Path, label: str) -> None:
     taken = _taken(label)
     results = golden(label)["results"]
-    inputs = [{k: v for k, v in case.items() if k != "raw"} for case in taken]
-    rows = _run(tmp_path, "render", label, inputs, "--model", "qwen2.5-coder")
+    state = tabby_version(label).agent
+    inputs = [as_the_agent_saw_it(case, state) for case in taken]
+    rows = _run(cli, tmp_path, "render", label, inputs, "--model", "qwen2.5-coder")
     wrong = [(row["id"], results[row["id"]]["request"], row.get("request")) for row in rows
              if row.get("request") != results[row["id"]]["request"]]
     assert len(rows) == len(taken) and not wrong, f"{len(wrong)} of {len(rows)} differ, first: {wrong[:2]}"

@@ -171,10 +171,11 @@ def _load(path: Path) -> object:
     return json.loads(gzip.decompress(path.read_bytes()))
 
 
-def golden_input(case: dict, state: AgentState) -> EditorInput:
-    """The case as the agent saw it over LSP: the document URI file://<workspace>/<filepath>, or
-    file:///ws/<id> without a workspace; the workspace folder file://<workspace>, which the LSP
-    server before 7205b788b (LspServer.ts buildCompletionRequest) never passed to the agent."""
+def as_the_agent_saw_it(case: dict, state: AgentState) -> dict:
+    """The case as a render input, as the agent saw it over LSP: the document URI
+    file://<workspace>/<filepath>, or file:///ws/<id> without a workspace; the workspace folder
+    file://<workspace>, which the LSP server before 7205b788b (LspServer.ts
+    buildCompletionRequest) never passed to the agent."""
     obj = {k: v for k, v in case.items() if k in _CASE_KEYS}
     if obj.get("workspace"):
         obj["filepath"] = "file://" + obj["workspace"] + "/" + obj["filepath"]
@@ -183,7 +184,11 @@ def golden_input(case: dict, state: AgentState) -> EditorInput:
         obj["filepath"] = "file:///ws/" + obj["id"]
     if not state.has(r.LSP_CONTEXT):
         obj.pop("workspace", None)
-    return parse_object(obj)
+    return obj
+
+
+def golden_input(case: dict, state: AgentState) -> EditorInput:
+    return parse_object(as_the_agent_saw_it(case, state))
 
 
 def golden_mismatches(cases: list[dict], golden: dict) -> tuple[int, list[str]]:

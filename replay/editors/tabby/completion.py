@@ -63,7 +63,8 @@ from replay.editors.tabby.filters import (
 )
 from replay.editors.tabby.options import COMPLETION_DEFAULTS, TabbyInputError, options
 from replay.editors.tabby.ranges import replace_range
-from replay.editors.tabby.releases import AgentState, agent_state
+from replay.editors.tabby.releases import AgentState
+from replay.editors.tabby.version import tabby_version
 from replay.editors.tabby.rules import (
     BLOCK_CLOSING_TRIM_END,
     COMPLETION_ITEMS,
@@ -155,7 +156,7 @@ def postprocess(prefix: str, suffix: str, raw: str, language: str | None = None,
     """Both filter chains over one choice of a fresh request at the cursor between `prefix` and
     `suffix` (the whole document) as tabby-agent `version` runs them (None: the freeze): the
     text shown (None: dropped), the mode, the replace range."""
-    state = agent_state(version)
+    state = tabby_version(version).agent
     opts = state_options(config, state)
     ctx = CompletionContext.of(prefix, suffix, language, indentation, state)
     _check_syntax_switches(opts, ctx.language, state)
@@ -180,7 +181,7 @@ def _no_request(inp: EditorInput, state: AgentState) -> bool:
         return False
     if state.has(COMPLETION_ITEMS):
         return js_is_blank(inp.prefix)
-    return build_request(inp) is None
+    return build_request(inp, state=state) is None
 
 
 def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: str | None = None,
@@ -195,7 +196,7 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     many characters after the cursor the item's range replaces. `multiline` is the context's
     mode ("default"/line end allows several lines). `model` does not change the client's rules;
     the trigger (inp.trigger) changes how many choices are asked for, not how one is shown."""
-    state = agent_state(version)
+    state = tabby_version(version).agent
     mode = CompletionContext.of(inp.prefix, inp.suffix, inp.language, None, state).mode == "default"
     if _no_request(inp, state):
         file = "codeCompletion/index.ts" if state.at >= _MOVED_AT else "TabbyAgent.ts"
