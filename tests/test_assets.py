@@ -145,7 +145,10 @@ def test_npm_folder_asset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_the_real_registry_recognises_the_installed_cache() -> None:
-    """The offline cache was filled once; the registry's pins match every file in it."""
+    """The offline cache was filled once (`assets install`: every default asset; the large
+    optional models only when named); the registry's pins match every file in it."""
     for asset in assets.REGISTRY.values():
         st = assets.status(asset, verify=True)
+        if st.optional and not st.installed:
+            continue
         assert st.installed and st.verified, asset.name

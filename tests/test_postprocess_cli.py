@@ -93,3 +93,35 @@ def test_tabby_shows_the_block_up_to_its_scope_and_one_line_mid_line(cli, tmp_pa
     assert block["trace"][1]["source"] == src_dir + "removeDuplicatedBlockClosingLine.ts"
     assert line["shown_text"] == "+= value" and line["multiline"] is False
     assert [s["step"] for s in line["trace"]] == ["trimMultiLineInSingleLineMode"]
+
+
+def test_received_runs_the_client_stage_alone(cli, tmp_path: Path) -> None:
+    """With --received the text is what the client got from its server: the server's stop words
+    are not applied again (a "\\n\\n" inside it stays), and Tabby needs no model."""
+    raw = "balanceOf[to] += value;\n\n        return true;"
+    src = write_lines(tmp_path / "in.jsonl", [{"id": "r", "prefix": SOL, "suffix": SOL_AFTER, "language": "solidity", "raw": raw}])
+    out = tmp_path / "out.jsonl"
+    proc = cli("postprocess", str(src), "--editor", "tabby", "--editor-version", "1.8.0", "--received", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert rows_of(out)[0]["shown_text"] == raw and rows_of(out)[0]["trace"] == []
+    engine = tmp_path / "engine.jsonl"
+    proc = cli("postprocess", str(src), "--editor", "tabby", "--editor-version", "1.8.0", "--model", "qwen2.5-coder", "-o", str(engine))
+    assert proc.returncode == 0, proc.stderr
+    assert rows_of(engine)[0]["shown_text"] == "balanceOf[to] += value;"  # the engine's text stops at "\n\n"
+    assert rows_of(engine)[0]["trace"][0]["step"] == "stopWords"
+
+
+def test_received_for_continue_keeps_its_client_side_stops(cli, tmp_path: Path) -> None:
+    """Continue cuts its stream at its stop tokens on the client too (charStream.ts
+    stopAtStopTokens): with --received that step, not the LLM call's stop, cuts the fence."""
+    src = write_lines(tmp_path / "in.jsonl", [{"id": "c", "prefix": "function f() {\n  const x = [\n    1,\n",
+                                               "suffix": "\n  ];\n}\n", "language": "typescript", "filepath": "/w/a.ts",
+                                               "raw": "    2,\n    3,\n```\nmore"}])
+    out = tmp_path / "out.jsonl"
+    proc = cli("postprocess", str(src), "--editor", "continue", "--model", "qwen2.5-coder:1.5b", "--received", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    shown = rows_of(out)[0]
+    assert shown["shown_text"] == "    2,\n    3,"
+    assert [s["step"] for s in shown["trace"]] == ["stopAtStopTokens", "noDoubleNewLine"]
+    nomodel = cli("postprocess", str(src), "--editor", "continue", "--received", "-o", str(out))
+    assert nomodel.returncode == 2 and "--model is needed" in nomodel.stderr

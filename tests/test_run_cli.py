@@ -196,3 +196,37 @@ def test_items_render_through_the_standard_profile_and_captures_through_their_ed
         assert cap_prompts and all(p.profile.startswith("tabby@agent=") for p in cap_prompts)
         assert budgets["0.27.0"] == 64 and budgets["0.6.0"] == 128
         assert store.run("caps").editor == "captures' own"
+
+
+def test_a_tabby_capture_is_replayed_under_the_agent_its_user_agent_names(cli, tmp_path: Path) -> None:
+    """Two Tabby events of one day, one from tabby-agent 1.5.0, one from the VS Code extension's
+    in-tree 1.9.0-dev: the same engine text "x;" is shown by 1.5.0 (dropBlank) and dropped by
+    1.9.0-dev (dropMinimum: under 4 characters), and each prompt says why its rules were chosen."""
+    day_ms = 1747958400000  # 2025-05-23T00:00:00Z
+    prefix, suffix = "contract A {\n    function f() public {\n        ", "\n    }\n}\n"
+
+    def event(n: int, user_agent: str) -> str:
+        prompt = f"<|fim_prefix|>{prefix}<|fim_suffix|>{suffix}<|fim_middle|>"
+        return json.dumps({"user": None, "ts": day_ms + n, "event": {"completion": {
+            "completion_id": f"cmpl-{n}", "language": "solidity", "prompt": prompt,
+            "segments": {"prefix": prefix, "suffix": suffix, "filepath": "A.sol"},
+            "choices": [{"index": 0, "text": "x;"}], "user_agent": user_agent}}})
+
+    events = tmp_path / "events"
+    events.mkdir()
+    (events / "2025-05-23.json").write_text(event(1, "tabby-agent/1.5.0 vim/9.0 TabbyML/vim-tabby/1.5.0") + "\n"
+                                            + event(2, "tabby-agent/1.9.0-dev vscode/1.100.2 TabbyML.vscode-tabby/1.26.0") + "\n")
+    db = tmp_path / "s.db"
+    assert cli("import", str(events), "--db", str(db)).returncode == 0
+    with StubServer(lambda r: openai_reply("x;")) as srv:
+        run = cli("run", "captures", "--backend", "openai", "--endpoint", srv.url, "--model", "qwen2.5-coder",
+                  "--db", str(db), "--run-id", "caps", "--json")
+        assert run.returncode == 0, run.stderr
+    from replay.store import Store
+
+    with Store(db) as store:
+        prompts = sorted(store.run_prompts("caps"), key=lambda p: p.profile)
+        shown = {c.item_id: c.shown_text for c in store.completions("caps")}
+    assert [p.profile for p in prompts] == ["tabby@agent=1.5.0,server=0.29.0", "tabby@agent=1.9.0-dev@2025-05-14,server=0.29.0"]
+    assert "tabby-agent 1.9.0-dev on 2025-05-23" in (prompts[1].version_why or "")
+    assert [shown[p.item_id] for p in prompts] == ["x;", None]

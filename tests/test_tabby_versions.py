@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from replay.editors.versions import Release
@@ -68,3 +70,17 @@ def test_a_capture_names_its_agent_by_user_agent_and_day() -> None:
     assert capture_spec(None, None) is None
     version = tabby_version(capture_spec("tabby-agent/1.9.0-dev", ts))
     assert version.agent.label == "1.9.0-dev@2024-12-31"
+
+
+def test_history_lists_both_halves_with_their_first_release(cli) -> None:
+    done = cli("editors", "tabby", "--history", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["history"]
+    assert [r["date"] for r in rows] == sorted(r["date"] for r in rows)
+    by_commit = {r["commit"]: r for r in rows}
+    drop = by_commit["7227d0b171"]
+    assert drop["first_release"] == "tabby-agent 1.8.0" and drop["last_without"] == "tabby-agent 1.7.0"
+    assert "dropMinimum" in drop["change"]
+    after_last_release = [r for r in rows if r["first_release"].startswith("tabby-agent 1.9.0-dev@")]
+    assert after_last_release, "rules that reached users only through main's agent"
+    assert any(r["change"].startswith("server: ") and r["first_release"] == "0.25.0" for r in rows)  # byte clipping
