@@ -20,7 +20,8 @@ import pytest
 from replay.editors.inputs import parse_object
 from replay.editors.tabby import request_rules as r
 from replay.editors.tabby.client import build_request
-from replay.editors.tabby.options import TabbyInputError, agent_defaults
+from replay.editors.tabby.options import TabbyInputError
+from replay.editors.tabby.request_rules import agent_defaults
 from replay.editors.tabby.releases import RELEASES, AgentState, agent_state
 from replay.records import EditorInput, Snippet
 

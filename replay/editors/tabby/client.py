@@ -16,9 +16,9 @@ from typing import Any
 
 from replay.editors.js import js_is_blank, js_trim_end
 from replay.editors.tabby import request_rules as r
-from replay.editors.tabby.options import AGENT_DEFAULTS, TabbyInputError, agent_defaults, options
+from replay.editors.tabby.options import AGENT_DEFAULTS, TabbyInputError, options
 from replay.editors.tabby.releases import AgentState, agent_state
-from replay.editors.tabby.request_rules import REQUEST_RULES
+from replay.editors.tabby.request_rules import REQUEST_RULES, agent_defaults
 from replay.editors.tabby.request_snippets import context_segments
 from replay.records import EditorInput
 
