@@ -20,7 +20,8 @@ import pytest
 from replay.editors.inputs import parse_object
 from replay.editors.tabby import request_rules as r
 from replay.editors.tabby.client import build_request
-from replay.editors.tabby.options import TabbyInputError, agent_defaults
+from replay.editors.tabby.options import TabbyInputError
+from replay.editors.tabby.request_rules import agent_defaults
 from replay.editors.tabby.releases import RELEASES, AgentState, agent_state
 from replay.records import EditorInput, Snippet
 
@@ -155,6 +156,18 @@ def test_snippets_and_clipboard_by_state() -> None:
     assert "relevant_snippets_from_changed_files" not in body("2024-04-16", **inp)["segments"]  # off by default that day
 
 
+def test_empty_snippet_lists_over_lsp() -> None:
+    """lsp/Server.ts and codeCompletion/index.ts (7205b788b..309edd172): a collector that is on and
+    found nothing sends an empty list; buildRequest.ts (309edd172) leaves empty lists out."""
+    assert set(body("1.6.0", prefix="a", suffix="")["segments"]) == {"prefix", "suffix"}
+    assert body("1.7.0", prefix="a", suffix="")["segments"]["relevant_snippets_from_changed_files"] == []
+    seg = body("1.8.0", prefix="a", suffix="")["segments"]
+    assert seg["relevant_snippets_from_changed_files"] == [] == seg["relevant_snippets_from_recently_opened_files"]
+    off = {"completion.prompt.collectSnippetsFromRecentOpenedFiles.enabled": False}
+    assert "relevant_snippets_from_recently_opened_files" not in body("1.8.0", prefix="a", suffix="", options=off)["segments"]
+    assert set(body("1.9.0-dev", prefix="a", suffix="")["segments"]) == {"prefix", "suffix"}
+
+
 # --- golden bodies from the agent's own bundles ------------------------------------------------------
 
 _GOLDEN = Path(os.environ.get("FIMREPLAY_TABBY_GOLDEN") or Path(__file__).parent / "data" / "tabby_agent_golden")
@@ -184,6 +197,10 @@ def as_the_agent_saw_it(case: dict, state: AgentState) -> dict:
         obj["filepath"] = "file:///ws/" + obj["id"]
     if not state.has(r.LSP_CONTEXT):
         obj.pop("workspace", None)
+    # the golden runs switch both snippet collectors off in the agent's config file
+    off = {"completion.prompt.collectSnippetsFromRecentChangedFiles.enabled": False,
+           "completion.prompt.collectSnippetsFromRecentOpenedFiles.enabled": False}
+    obj["options"] = {**{k: v for k, v in off.items() if k in agent_defaults(state)}, **obj.get("options", {})}
     return obj
 
 
@@ -200,7 +217,8 @@ def golden_mismatches(cases: list[dict], golden: dict) -> tuple[int, list[str]]:
         if case["id"] not in results:
             continue
         ours = build_request(golden_input(case, state), state=state)
-        if json.dumps(ours, ensure_ascii=False) != json.dumps(results[case["id"]]["request"], ensure_ascii=False):
+        # the golden files keep JSON objects with sorted keys: compare the JSON texts so
+        if json.dumps(ours, sort_keys=True) != json.dumps(results[case["id"]]["request"], sort_keys=True):
             bad.append(case["id"])
     return sum(1 for c in cases if c["id"] in results), bad
 

@@ -16,8 +16,9 @@ from typing import Any
 
 from replay.editors.js import js_is_blank, js_trim_end
 from replay.editors.tabby import request_rules as r
-from replay.editors.tabby.options import AGENT_DEFAULTS, TabbyInputError, agent_defaults, options
+from replay.editors.tabby.options import AGENT_DEFAULTS, TabbyInputError, options
 from replay.editors.tabby.releases import AgentState, agent_state
+from replay.editors.tabby.request_rules import REQUEST_RULES, agent_defaults
 from replay.editors.tabby.request_snippets import context_segments
 from replay.records import EditorInput
 
@@ -121,9 +122,11 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
     """The exact HTTP body tabby-agent at `state` (None: the newest, the freeze e61d780c) POSTs
     to /v1/completions first, or None when it sends nothing.
 
-    Options are the agent's config paths (`config` overrides `inp.options`). A manual trigger
-    (from 6480cedcf) fetches several choices; the first body carries `temperature`
-    (completion.solution.temperature, 0.8). Key order is the agent's: language, segments
+    Options are the agent's config paths (`config` overrides `inp.options`); a key the state does
+    not have is an error. A manual trigger (`inp.trigger`, from 6480cedcf) fetches several
+    choices; the first body carries `temperature` (completion.solution.temperature, 0.8). Over
+    LSP "manual" is inlineCompletion's Invoked trigger; textDocument/completion treats every
+    trigger but a typed trigger character as manual from 309edd172 (Invoked only before). Key order is the agent's: language, segments
     (prefix, suffix, filepath, declarations, relevant_snippets_from_changed_files,
     relevant_snippets_from_recently_opened_files, clipboard), temperature.
     """
@@ -143,3 +146,6 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
     if inp.trigger == "manual" and state.has(r.MANUAL_CHOICES):
         body["temperature"] = opts["completion.solution.temperature"]
     return body
+
+
+__all__ = ["REQUEST_RULES", "build_request", "split_lines"]

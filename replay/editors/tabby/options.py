@@ -9,13 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replay.editors.tabby import request_rules as r
 from replay.editors.tabby.errors import TabbyInputError
-from replay.editors.tabby.releases import AgentState
 
 # clients/tabby-agent/src/AgentConfig.ts defaultAgentConfig (later src/config/default.ts), keyed by
 # the agent's own config paths (as in ~/.tabby-client/agent/config.toml): every key the request side
-# reads in some release. Which keys a release has, and their defaults there: agent_defaults(state).
+# reads in some release, with its type. Which keys a state has, and their defaults there:
+# replay.editors.tabby.request_rules.agent_defaults(state).
 AGENT_DEFAULTS: dict[str, Any] = {
     "completion.prompt.experimentalStripAutoClosingCharacters": False,
     "completion.prompt.maxPrefixLines": 20,
@@ -32,31 +31,6 @@ AGENT_DEFAULTS: dict[str, Any] = {
     "completion.prompt.collectSnippetsFromRecentOpenedFiles.maxCharsPerOpenedFiles": 500,
     "completion.solution.temperature": 0.8,
 }
-
-
-def agent_defaults(state: AgentState) -> dict[str, Any]:
-    """The request-side keys of tabby-agent at `state` (a releases.AgentState) and their defaults
-    there (each key's rule in replay.editors.tabby.request_rules)."""
-    keys = ["completion.prompt.maxPrefixLines", "completion.prompt.maxSuffixLines",
-            "completion.prompt.clipboard.minChars", "completion.prompt.clipboard.maxChars"]
-    if not state.has(r.STRIP_GONE):
-        keys.append("completion.prompt.experimentalStripAutoClosingCharacters")
-    if state.has(r.DECLARATIONS):
-        keys += [f"completion.prompt.fillDeclarations.{k}" for k in ("enabled", "maxSnippets", "maxCharsPerSnippet")]
-    if state.has(r.CHANGED_FILES):
-        keys += [f"completion.prompt.collectSnippetsFromRecentChangedFiles.{k}" for k in ("enabled", "maxSnippets")]
-    if state.has(r.OPENED_FILES):
-        keys += [f"completion.prompt.collectSnippetsFromRecentOpenedFiles.{k}"
-                 for k in ("enabled", "maxOpenedFiles", "maxCharsPerOpenedFiles")]
-    if state.has(r.MANUAL_CHOICES):
-        keys.append("completion.solution.temperature")
-    out = {key: AGENT_DEFAULTS[key] for key in keys}
-    if "completion.prompt.experimentalStripAutoClosingCharacters" in out:  # on in 1.3.1 and 1.3.2
-        out["completion.prompt.experimentalStripAutoClosingCharacters"] = state.has(r.STRIP_ON) and not state.has(r.STRIP_OFF)
-    if "completion.prompt.collectSnippetsFromRecentChangedFiles.enabled" in out:
-        out["completion.prompt.collectSnippetsFromRecentChangedFiles.enabled"] = state.has(r.CHANGED_FILES_ON)
-    return out
-
 
 # Tabby server settings (crates/tabby-common/src/config.rs CompletionConfig, config.toml
 # [completion]): max_input_length 1024 + 512, max_decoding_tokens 64 (hard-coded 64 before v0.15).

@@ -6,7 +6,10 @@ whether a release, or main on a day, runs it. Times are committer times in UTC.
 
 from __future__ import annotations
 
-from replay.editors.tabby.releases import AgentRule
+from typing import Any
+
+from replay.editors.tabby.options import AGENT_DEFAULTS
+from replay.editors.tabby.releases import AgentRule, AgentState
 
 _A = "clients/tabby-agent/src/"
 
@@ -78,3 +81,27 @@ REQUEST_RULES: tuple[AgentRule, ...] = (
     HTML_CLOSERS, STRIP_ON, STRIP_OFF, FILEPATH, DECLARATIONS, CHANGED_FILES, CHANGED_FILES_ON, STRIP_GONE,
     MANUAL_CHOICES, LSP_CONTEXT, NO_CLIPBOARD, OPENED_FILES, LINE_END_SUFFIX, CONTEXT_REFACTOR,
 )
+
+
+def agent_defaults(state: AgentState) -> dict[str, Any]:
+    """The request-side keys of tabby-agent at `state` and their defaults there (options.AGENT_DEFAULTS
+    holds every key with its type)."""
+    keys = ["completion.prompt.maxPrefixLines", "completion.prompt.maxSuffixLines",
+            "completion.prompt.clipboard.minChars", "completion.prompt.clipboard.maxChars"]
+    if not state.has(STRIP_GONE):
+        keys.append("completion.prompt.experimentalStripAutoClosingCharacters")
+    if state.has(DECLARATIONS):
+        keys += [f"completion.prompt.fillDeclarations.{k}" for k in ("enabled", "maxSnippets", "maxCharsPerSnippet")]
+    if state.has(CHANGED_FILES):
+        keys += [f"completion.prompt.collectSnippetsFromRecentChangedFiles.{k}" for k in ("enabled", "maxSnippets")]
+    if state.has(OPENED_FILES):
+        keys += [f"completion.prompt.collectSnippetsFromRecentOpenedFiles.{k}"
+                 for k in ("enabled", "maxOpenedFiles", "maxCharsPerOpenedFiles")]
+    if state.has(MANUAL_CHOICES):
+        keys.append("completion.solution.temperature")
+    out = {key: AGENT_DEFAULTS[key] for key in keys}
+    if "completion.prompt.experimentalStripAutoClosingCharacters" in out:  # on in 1.3.1 and 1.3.2
+        out["completion.prompt.experimentalStripAutoClosingCharacters"] = state.has(STRIP_ON) and not state.has(STRIP_OFF)
+    if "completion.prompt.collectSnippetsFromRecentChangedFiles.enabled" in out:
+        out["completion.prompt.collectSnippetsFromRecentChangedFiles.enabled"] = state.has(CHANGED_FILES_ON)
+    return out

@@ -153,7 +153,12 @@ def _snippet_lists(inp: EditorInput, root: str | None, opts: Mapping[str, Any],
         else:  # codeCompletion/index.ts collectSnippetsFromOpenedFiles: the URI as is, substring(0, chunk)
             out["relevant_snippets_from_recently_opened_files"] = [
                 {"filepath": s.filepath, "body": js_slice(s.content, max_chars), "score": 1} for s in kind("opened")]
-    return {key: value for key, value in out.items() if value}
+    # Over LSP before 309edd172 a collector that is on and found nothing still sends its list, empty
+    # (codeSearch collectRelevantSnippets returns [], collectSnippetsFromOpenedFiles an empty array);
+    # declarations are asked of the editor (languageSupport), which may answer nothing: left out.
+    keep_empty = state.has(r.LSP_CONTEXT) and not refactored
+    return {key: value for key, value in out.items()
+            if value or (keep_empty and key != "declarations")}
 
 
 def context_segments(inp: EditorInput, opts: Mapping[str, Any], state: AgentState) -> dict[str, Any]:
