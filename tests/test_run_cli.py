@@ -17,6 +17,7 @@ import msgspec
 
 from tests.backend_stubs import Reply, Request, StubServer, openai_reply
 from tests.conftest import ROOT
+from replay.editors.tabby.server import TabbyRules
 from replay.records import RenderedPrompt
 
 
@@ -192,9 +193,10 @@ def test_items_render_through_the_standard_profile_and_captures_through_their_ed
         assert {c.item_id: c.text for c in store.completions("it")}["row-2"] == "ok"
         cap_prompts = store.run_prompts("caps")
         # each capture under the Tabby of its day: 64 new tokens from 0.11.0, 128 before
-        budgets = {p.profile.partition(",server=")[2]: p.max_new_tokens for p in cap_prompts}
+        budgets = {(TabbyRules.for_version(p.profile.partition(",server=")[2]).max_decoding_tokens, p.max_new_tokens)
+                   for p in cap_prompts}
         assert cap_prompts and all(p.profile.startswith("tabby@agent=") for p in cap_prompts)
-        assert budgets["0.27.0"] == 64 and budgets["0.6.0"] == 128
+        assert budgets == {(64, 64), (128, 128)}
         assert store.run("caps").editor == "captures' own"
 
 
