@@ -18,7 +18,7 @@ from replay.backends.ollama import OllamaBackend
 from replay.backends.openai_compat import OpenAICompatBackend
 from replay.backends.tabby_server import TabbyServerBackend
 from replay.records import RenderedPrompt
-from replay.runner import replay_prompts
+from replay.run.runner import replay_prompts
 from replay.store import Store
 
 SECRET = "sk-test-SECRET-never-logged-1234"
@@ -268,7 +268,7 @@ def test_every_http_backend_reports_failures_per_item(cls: type, reply: Reply, m
 
 def test_openai_stream_is_read_until_the_editor_stops_reading() -> None:
     from tests.backend_stubs import sse_reply
-    from replay.runner import editor_stops
+    from replay.run.runner import editor_stops
 
     pieces = ["return", " 1", "\n", "\n", "x", " = 2"]
     with StubServer(lambda r: sse_reply(pieces)) as srv:

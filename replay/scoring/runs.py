@@ -339,7 +339,7 @@ def _metrics_of(language: str) -> tuple[str, ...]:
     return tuple(m for m in PAIR_METRICS if m != "codebleu" or codebleu_supports(language))
 
 
-CAPTURE_PREFIX = "capture-"  # item ids of replayed captures (replay.run_inputs.capture_input)
+CAPTURE_PREFIX = "capture-"  # item ids of replayed captures (replay.run.inputs.capture_input)
 
 
 def capture_reference(store: Any, item_id: str) -> tuple[tuple[str, str, str] | None, str]:
@@ -398,8 +398,8 @@ def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[R
     at the earliest one before scoring)). Bad lines are rejected with file:line and reason."""
     from pathlib import Path
 
-    from replay.backends.base import apply_stop
     from replay.corpus.evalgen import language_of
+    from replay.editors.stage import apply_stop
     from replay.jsonl import json_lines, loads
 
     path = Path(path)

@@ -18,7 +18,7 @@ from typing import Any
 
 from replay.backends import GenParams
 from replay.rejects import default_path
-from replay.runner import ProgressFn
+from replay.run.runner import ProgressFn
 from replay.store import Store
 from replay.usecases.base import Say, quiet
 

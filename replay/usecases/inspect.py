@@ -160,7 +160,7 @@ def token_diff(capture_id: int, capture: CaptureRecord, mode: str, override: str
     """One of DIFF_MODES for a capture, under its tokenizer."""
     from replay.editors import rebuild_logged_prompt, render
     from replay.editors import capture_version
-    from replay.run_inputs import capture_input
+    from replay.run.inputs import capture_input
     from replay.tokens.diff import diff_texts, diff_tokenizers
     from replay.tokens.view import render_diff
 
@@ -266,7 +266,7 @@ def count_capture_stats(store: Store, ids: Sequence[int], override: str | None =
 
 def replays_of(store: Store, capture_id: int) -> list[tuple[str, Completion]]:
     """(run id, completion) of every run that replayed the capture, oldest first (its item id is
-    `capture-<id>`: replay.run_inputs.capture_input)."""
+    `capture-<id>`: replay.run.inputs.capture_input)."""
     import msgspec
 
     from replay.scoring import CAPTURE_PREFIX

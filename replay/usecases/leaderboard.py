@@ -15,7 +15,7 @@ from replay.backends import GenParams
 from replay.compare import paired
 from replay.errors import UsageError, WorkError
 from replay.leaderboard import RENDERERS, Leaderboard, Standing
-from replay.runner import ProgressFn
+from replay.run.runner import ProgressFn
 from replay.scoring import METRIC_NAMES, Lines
 from replay.store import Store
 from replay.usecases.base import Say, quiet
