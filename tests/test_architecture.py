@@ -115,6 +115,16 @@ def test_the_editors_know_no_backend_or_run() -> None:
         assert not [d for d in graph[module] if d.startswith(("replay.backends", "replay.run"))], (module, graph[module])
 
 
+def test_scoring_knows_no_report_and_no_run() -> None:
+    """Every metric lives in scoring, below what shows scores (reports) and what makes
+    completions (run): a score is of the texts alone."""
+    graph = import_graph()
+    scoring = [m for m in graph if m == "replay.scoring" or m.startswith("replay.scoring.")]
+    assert "replay.scoring.metrics" in scoring and "replay.scoring.compiles" in scoring
+    for module in scoring:
+        assert not [d for d in graph[module] if d.startswith(("replay.reports", "replay.run"))], (module, graph[module])
+
+
 def test_the_library_never_names_the_tui() -> None:
     for module, path in modules().items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -89,7 +89,7 @@ def language(name: str) -> CodeBleuLanguage:
     if name == "solidity":
         import tree_sitter_solidity
 
-        from replay import solidity
+        from replay.scoring import solidity
 
         return CodeBleuLanguage(name="solidity", grammar=tree_sitter_solidity.language, keywords=solidity.keywords(),
                                 dataflow=solidity.dataflow, strip_comments=solidity.strip_comments)

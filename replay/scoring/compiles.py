@@ -46,7 +46,7 @@ from replay.records import FimItem
 
 SOLC = "solc"  # the asset; its version is the compiler's
 SOLC_NEEDS = ("semver", "memorystream", "follow-redirects", "js-sha3")  # what solc-js's wrapper requires
-_DRIVER = Path(__file__).resolve().parent / "data" / "solc_driver.js"
+_DRIVER = Path(__file__).resolve().parent.parent / "data" / "solc_driver.js"
 _OTHER_VERSION = "5333"  # solc's "Source file requires different compiler version"
 
 Errors = frozenset[tuple[str, str, str]]
@@ -157,7 +157,7 @@ def judge(original: Errors, completed: Errors) -> float | None:
 
 def syntax_errors(text: str, language: str) -> int | None:
     """ERROR and MISSING nodes of a tree-sitter parse of `text`; None without a grammar."""
-    from replay.codebleu_engine import parser_or_none
+    from replay.scoring.codebleu_engine import parser_or_none
 
     parser = parser_or_none(language)
     if parser is None:

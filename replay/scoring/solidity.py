@@ -107,7 +107,7 @@ def dataflow(root: Any, code: str) -> list[tuple]:
 
 def _merge_loop(edges: list[tuple]) -> list[tuple]:
     """One edge per (name, index, relation), sources united in the order they are first seen
-    (not through a set, whose order follows the hash seed: see replay.codebleu_engine.first_seen):
+    (not through a set, whose order follows the hash seed: see replay.scoring.codebleu_engine.first_seen):
     a loop walked twice repeats edges."""
     merged: dict[tuple, list] = {}
     for name, idx, rel, srcs, idxs in edges:
