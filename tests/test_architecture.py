@@ -125,6 +125,19 @@ def test_scoring_knows_no_report_and_no_run() -> None:
         assert not [d for d in graph[module] if d.startswith(("replay.reports", "replay.run"))], (module, graph[module])
 
 
+def test_sql_is_written_only_in_the_store() -> None:
+    """Every table is read and written through the store's methods: no statement outside it."""
+    import re
+
+    statement = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA)\s")
+    for module, path in modules().items():
+        if module == "replay.store" or module.startswith("replay.store."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and statement.match(node.value):
+                raise AssertionError(f"{module}: {node.value[:60]!r}")
+
+
 def test_the_library_never_names_the_tui() -> None:
     for module, path in modules().items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

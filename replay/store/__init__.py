@@ -10,6 +10,7 @@ one object for its callers, made of one part per group of tables:
     runs      items, runs (RunRecord), run prompts, completions, score sets, what scoring
               reads of a run (kept under stamps that the schema's triggers raise)
     cache     the completion cache, the watch offsets
+    compiles  the compiles metric's compiler results (a file of their own)
 
 The store imports no importer, editor or backend: a log format's importer registers how its
 stored lines are decoded (LineCodec).

@@ -267,13 +267,9 @@ def count_capture_stats(store: Store, ids: Sequence[int], override: str | None =
 def replays_of(store: Store, capture_id: int) -> list[tuple[str, Completion]]:
     """(run id, completion) of every run that replayed the capture, oldest first (its item id is
     `capture-<id>`: replay.run.inputs.capture_input)."""
-    import msgspec
-
     from replay.scoring import CAPTURE_PREFIX
 
-    rows = store.query("SELECT run_id, record FROM completions WHERE item_id = ? ORDER BY created",
-                       (f"{CAPTURE_PREFIX}{capture_id}",))
-    return [(r["run_id"], msgspec.json.decode(r["record"], type=Completion)) for r in rows]
+    return store.item_completions(f"{CAPTURE_PREFIX}{capture_id}")
 
 
 def similarity(reference: str, text: str) -> float:

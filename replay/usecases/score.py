@@ -140,7 +140,7 @@ class RunRow:
 
 def list_runs(store: Store) -> list[RunRow]:
     """Every run, oldest first, with how many completions it holds."""
-    counts = {r[0]: r[1] for r in store.query("SELECT run_id, COUNT(*) FROM completions GROUP BY run_id")}
+    counts = store.completion_counts()
     return [RunRow(run.id, run.status, run.model, run.backend, run.editor, counts.get(run.id, 0)) for run in store.runs()]
 
 
