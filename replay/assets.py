@@ -30,11 +30,11 @@ from replay.errors import UsageError, WorkError
 from replay.paths import cache_dir
 
 
-class MissingAsset(UsageError, FileNotFoundError):
+class MissingAsset(UsageError):
     """An asset is not installed; the message names the command that installs it."""
 
 
-class AssetError(WorkError, RuntimeError):
+class AssetError(WorkError):
     """Getting an asset failed: download error or hash mismatch."""
 
 
@@ -261,6 +261,7 @@ _VERIFIED = ".verified.json"
 
 
 def sha256_file(path: Path) -> str:
+    """The file's sha256 (hex), read in chunks."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         while chunk := f.read(1 << 20):

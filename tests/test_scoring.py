@@ -150,11 +150,11 @@ def test_aggregate_hand_computed() -> None:
 def _raw_flow(body: str) -> list[tuple]:
     """dfg_solidity's raw edges (name, token index, relation, sources, source indexes) for a
     function body."""
-    from replay.scoring.codebleu_engine import _parser
+    from replay.languages import grammar_parser
     from replay.scoring.solidity import dataflow
 
     code = "contract A { function f(bool c, uint n) public { " + body + " } }"
-    return dataflow(_parser("solidity").parse(code.encode()).root_node, code)
+    return dataflow(grammar_parser("solidity").parse(code.encode()).root_node, code)
 
 
 def _sources_of_last(edges: list[tuple], name: str) -> list[int]:
@@ -250,7 +250,7 @@ def test_solidity_token_index_is_the_packages_keyed_by_bytes() -> None:
     from codebleu.parser import index_to_code_token, tree_to_token_index
 
     from replay.assets import asset_path
-    from replay.scoring.codebleu_engine import _parser
+    from replay.languages import grammar_parser
     from replay.scoring.solidity import token_index
 
     files = sorted((asset_path("openzeppelin-contracts") / "package").rglob("*.sol"))[::12]
@@ -259,7 +259,7 @@ def test_solidity_token_index_is_the_packages_keyed_by_bytes() -> None:
         "uint a = 1;\r\nuint b = a;\r\n",
     ]
     for code in codes:
-        root = _parser("solidity").parse(code.encode("utf-8")).root_node
+        root = grammar_parser("solidity").parse(code.encode("utf-8")).root_node
         lines = code.split("\n")
         spans = tree_to_token_index(root)
         expected = list({span: (i, index_to_code_token(span, lines)) for i, span in enumerate(spans)}.values())

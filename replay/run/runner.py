@@ -34,7 +34,7 @@ from replay.store import Store
 ProgressFn = Callable[[int, int, Completion | None], None]
 
 
-class RunMismatch(UsageError, ValueError):
+class RunMismatch(UsageError):
     """A run resumed with other settings than it was started with: its completions would not
     be comparable."""
 

@@ -151,7 +151,7 @@ def judge(original: CompilerErrors, completed: CompilerErrors) -> float | None:
 
 def syntax_errors(text: str, language: str) -> int | None:
     """ERROR and MISSING nodes of a tree-sitter parse of `text`; None without a grammar."""
-    from replay.scoring.codebleu_engine import parser_or_none
+    from replay.languages import parser_or_none
 
     parser = parser_or_none(language)
     if parser is None:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import numpy as np
 from rapidfuzz.distance import Indel
 
+from replay.languages import codebleu_name
 from replay.scoring.sentence_bleu import sentence_bleu
 
 Processor = Callable[[str], str] | None
@@ -50,7 +51,7 @@ def codebleu(reference: str, completion: str, *, processor: Processor = None, la
         from codebleu import calc_codebleu  # type: ignore[no-redef]
 
         _quiet_codebleu()
-    return float(calc_codebleu([reference], [completion], language)["codebleu"])
+    return float(calc_codebleu([reference], [completion], codebleu_name(language))["codebleu"])
 
 
 class _NoDataflowWarning(logging.Filter):
@@ -77,6 +78,7 @@ def codebleu_supports(language: str) -> bool:
 
     from codebleu.utils import AVAILABLE_LANGS
 
+    language = codebleu_name(language)
     return language in AVAILABLE_LANGS and importlib.util.find_spec(f"tree_sitter_{language}") is not None
 
 

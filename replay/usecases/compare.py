@@ -9,7 +9,7 @@ from typing import Any
 
 from replay.reports.compare import Paired, paired
 from replay.errors import UsageError
-from replay.scoring import METRIC_NAMES, Lines, ScoredItem, Text
+from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Text
 from replay.store import Store
 from replay.usecases.base import Say
 
@@ -48,7 +48,7 @@ def source_rows(store: Store, source: str, lines: Lines, text: Text, warn: Say |
     raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
 
 
-def compare(store: Store, a: str, b: str, metric: str = "indel", lines: Lines = "auto", text: Text = "shown",
+def compare(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto", text: Text = "shown",
             seed: int = 0, warn: Say | None = None) -> PairedComparison:
     """B − A on `metric`, items paired by id (see replay.reports.compare for the statistics)."""
     if metric not in METRIC_NAMES:

@@ -16,7 +16,7 @@ from replay.reports.compare import paired
 from replay.errors import UsageError, WorkError
 from replay.reports.leaderboard import RENDERERS, Leaderboard, Standing
 from replay.run.runner import ProgressFn
-from replay.scoring import METRIC_NAMES, Lines
+from replay.scoring import HEADLINE, METRIC_NAMES, Lines
 from replay.store import Store
 from replay.usecases.base import Say, quiet
 
@@ -34,7 +34,7 @@ class LeaderboardRequest:
     models: Sequence[str]
     editor: str | None = None
     backend: str = "llamacpp"
-    metric: str = "indel"
+    metric: str = HEADLINE
     lines: Lines = "auto"
     params: GenParams = field(default_factory=GenParams)
     endpoints: Sequence[str] = ()
