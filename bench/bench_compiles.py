@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import msgspec  # noqa: E402
 
-from replay import compiles  # noqa: E402
+from replay.scoring import compiles  # noqa: E402
 from replay.records import FimItem  # noqa: E402
 
 

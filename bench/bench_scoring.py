@@ -60,7 +60,7 @@ def timed(fn: Callable[[], object]) -> tuple[float, float]:
 
 
 def _clear_caches() -> None:
-    from replay.codebleu_engine import analyse
+    from replay.scoring.codebleu_engine import analyse
     from replay.scoring.sentence_bleu import ngram_counts
 
     analyse.cache_clear()

@@ -29,8 +29,8 @@ from replay.backends.llamacpp import LlamaCppBackend  # noqa: E402
 from replay.backends.models import resolve_model  # noqa: E402
 from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl  # noqa: E402
 from replay.rejects import Rejects  # noqa: E402
-from replay.run_inputs import EditorRenderer, load_inputs  # noqa: E402
-from replay.runner import render_model, replay_prompts  # noqa: E402
+from replay.run.inputs import EditorRenderer, load_inputs  # noqa: E402
+from replay.run.runner import render_model, replay_prompts  # noqa: E402
 from replay.store import Store  # noqa: E402
 
 

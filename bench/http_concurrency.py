@@ -25,7 +25,7 @@ import httpx  # noqa: E402
 from replay.backends.base import GenParams  # noqa: E402
 from replay.backends.openai_compat import OpenAICompatBackend, completion_body  # noqa: E402
 from replay.records import RenderedPrompt  # noqa: E402
-from replay.runner import replay_prompts  # noqa: E402
+from replay.run.runner import replay_prompts  # noqa: E402
 from replay.store import Store  # noqa: E402
 from tests.backend_stubs import Reply, StubServer, openai_reply  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Replay wall time over the bare engine, same prompts, same process, same loaded model.
 
 Bare: llama-cpp-python's `create_completion` on the token ids, in a loop. Replay:
-`replay.runner.replay_prompts` through the llamacpp backend into a throw-away store (cache off),
+`replay.run.runner.replay_prompts` through the llamacpp backend into a throw-away store (cache off),
 so the figure includes cache keys, per-item commits, post-processing and progress callbacks.
 Passes alternate (bare, replay, bare, replay, ...) to spread machine noise; the ratio is the
 sum of replay times over the sum of bare times. Target: <= 1.05. On a shared, loaded machine the
@@ -25,7 +25,7 @@ from replay.backends.base import GenParams  # noqa: E402
 from replay.backends.llamacpp import LlamaCppBackend  # noqa: E402
 from replay.backends.models import resolve_model  # noqa: E402
 from replay.records import RenderedPrompt  # noqa: E402
-from replay.runner import replay_prompts  # noqa: E402
+from replay.run.runner import replay_prompts  # noqa: E402
 from replay.store import Store  # noqa: E402
 
 SNIPPETS = [

@@ -30,11 +30,11 @@ from replay.errors import UsageError, WorkError
 from replay.paths import cache_dir
 
 
-class MissingAsset(UsageError, FileNotFoundError):
+class MissingAsset(UsageError):
     """An asset is not installed; the message names the command that installs it."""
 
 
-class AssetError(WorkError, RuntimeError):
+class AssetError(WorkError):
     """Getting an asset failed: download error or hash mismatch."""
 
 
@@ -211,7 +211,7 @@ NPM_ASSETS: list[Asset] = [
          "llama-tokenizer-js (npm), upstream of Continue's bundled Llama tokenizer (test oracle)"),
     _npm("base64-js@1.5.1", "b1b7a945b52685269083425216d6597e33d97bf21699d656e92fdb3eb5210a85",
          "base64-js (npm), the dependency js-tiktoken imports (test oracle)"),
-    # The `compiles` metric (replay.compiles): solc-js, the Solidity compiler built for JavaScript
+    # The `compiles` metric (replay.scoring.compiles): solc-js, the Solidity compiler built for JavaScript
     # (one compiler version per release: 0.8.37, the newest here, compiles every `^0.8.x` file),
     # and the four packages its wrapper requires when it loads (solc's package.json dependencies;
     # the others are for its command line and downloads).
@@ -261,6 +261,7 @@ _VERIFIED = ".verified.json"
 
 
 def sha256_file(path: Path) -> str:
+    """The file's sha256 (hex), read in chunks."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         while chunk := f.read(1 << 20):

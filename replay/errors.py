@@ -42,6 +42,13 @@ def exit_code(exc: BaseException) -> int:
     return exc.exit_code if isinstance(exc, FimreplayError) else EXIT_WORK
 
 
+def first_line(exc: BaseException) -> str:
+    """The first line of an error's message (its type's name when it has none): the reason a
+    rejected line or a skipped row is given."""
+    text = str(exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def one_line(exc: BaseException) -> str:
     """What the user reads about a failure: the message of fimreplay's own errors; for anything
     else (a bug, an unexpected OS error) the type too, since the message alone may say little."""

@@ -106,6 +106,38 @@ def test_the_store_knows_no_importer_editor_or_backend() -> None:
         assert not [d for d in deps if d.startswith(("replay.importers", "replay.editors", "replay.backends"))], (module, deps)
 
 
+def test_the_editors_know_no_backend_or_run() -> None:
+    """What an editor shows depends on its own rules, not on the engine or how a run replays it."""
+    graph = import_graph()
+    editors = [m for m in graph if m == "replay.editors" or m.startswith("replay.editors.")]
+    assert len(editors) > 1
+    for module in editors:
+        assert not [d for d in graph[module] if d.startswith(("replay.backends", "replay.run"))], (module, graph[module])
+
+
+def test_scoring_knows_no_report_and_no_run() -> None:
+    """Every metric lives in scoring, below what shows scores (reports) and what makes
+    completions (run): a score is of the texts alone."""
+    graph = import_graph()
+    scoring = [m for m in graph if m == "replay.scoring" or m.startswith("replay.scoring.")]
+    assert "replay.scoring.metrics" in scoring and "replay.scoring.compiles" in scoring
+    for module in scoring:
+        assert not [d for d in graph[module] if d.startswith(("replay.reports", "replay.run"))], (module, graph[module])
+
+
+def test_sql_is_written_only_in_the_store() -> None:
+    """Every table is read and written through the store's methods: no statement outside it."""
+    import re
+
+    statement = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA)\s")
+    for module, path in modules().items():
+        if module == "replay.store" or module.startswith("replay.store."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and statement.match(node.value):
+                raise AssertionError(f"{module}: {node.value[:60]!r}")
+
+
 def test_the_library_never_names_the_tui() -> None:
     for module, path in modules().items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -125,8 +157,8 @@ def test_editor_completion_stages_sit_below_the_runner() -> None:
     stages = [m for m in graph if m.endswith(".completion") and m.startswith("replay.editors")]
     assert stages, "no completion stage found"
     for stage in stages:
-        assert not [d for d in graph[stage] if d in ("replay.runner", "replay.scoring", "replay.store", "replay.run_inputs")
-                    or d.startswith("replay.store.")], stage
+        assert not [d for d in graph[stage] if d in ("replay.run", "replay.scoring", "replay.store")
+                    or d.startswith(("replay.run.", "replay.store."))], stage
 
 
 def test_the_use_cases_sit_above_the_library_and_below_the_command_line() -> None:

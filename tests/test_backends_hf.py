@@ -14,7 +14,7 @@ from replay.backends.base import GenParams
 from replay.backends.hf import HFBackend
 from replay.backends.models import ModelRef, default_model_path, resolve_model
 from replay.records import RenderedPrompt
-from replay.runner import replay_prompts
+from replay.run.runner import replay_prompts
 from replay.store import Store
 
 pytestmark = pytest.mark.slow  # torch import + the GGUF tokenizer import: ~15-30 s of set-up on 2 cores

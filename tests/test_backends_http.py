@@ -18,7 +18,7 @@ from replay.backends.ollama import OllamaBackend
 from replay.backends.openai_compat import OpenAICompatBackend
 from replay.backends.tabby_server import TabbyServerBackend
 from replay.records import RenderedPrompt
-from replay.runner import replay_prompts
+from replay.run.runner import RunMismatch, replay_prompts
 from replay.store import Store
 
 SECRET = "sk-test-SECRET-never-logged-1234"
@@ -226,9 +226,9 @@ def test_env_key_absent_sends_no_auth(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_resuming_a_run_with_other_settings_is_refused(tmp_path: Path) -> None:
     with StubServer(lambda r: openai_reply("x")) as srv, Store(tmp_path / "s.db") as store:
         replay_prompts(store, [prompt("a")], OpenAICompatBackend("m", "m@1", [srv.url]), GenParams(max_new_tokens=8), run_id="r")
-        with pytest.raises(ValueError, match="started with model_id 'm@1', not 'm@2'"):
+        with pytest.raises(RunMismatch, match="started with model_id 'm@1', not 'm@2'"):
             replay_prompts(store, [prompt("a")], OpenAICompatBackend("m", "m@2", [srv.url]), GenParams(max_new_tokens=8), run_id="r")
-        with pytest.raises(ValueError, match="started with params"):
+        with pytest.raises(RunMismatch, match="started with params"):
             replay_prompts(store, [prompt("a")], OpenAICompatBackend("m", "m@1", [srv.url]), GenParams(max_new_tokens=9), run_id="r")
         assert replay_prompts(store, [prompt("a"), prompt("b")], OpenAICompatBackend("m", "m@1", [srv.url]),
                               GenParams(max_new_tokens=8), run_id="r").resumed == 1
@@ -268,7 +268,7 @@ def test_every_http_backend_reports_failures_per_item(cls: type, reply: Reply, m
 
 def test_openai_stream_is_read_until_the_editor_stops_reading() -> None:
     from tests.backend_stubs import sse_reply
-    from replay.runner import editor_stops
+    from replay.run.runner import editor_stops
 
     pieces = ["return", " 1", "\n", "\n", "x", " = 2"]
     with StubServer(lambda r: sse_reply(pieces)) as srv:

@@ -139,7 +139,7 @@ def test_streaming_without_a_stop_is_the_same_generation(engine: LlamaCppBackend
 def test_streaming_stops_where_the_editor_stops_reading(engine: LlamaCppBackend) -> None:
     """Stopped at the first stop word, the engine has decoded fewer tokens, and the text the
     editor uses (cut at the stop word) is the same as after the whole budget."""
-    from replay.runner import editor_stops
+    from replay.run.runner import editor_stops
 
     params = GenParams(max_new_tokens=16)
     whole = engine.complete(PROMPT, params)  # PROMPT stops at "\n"; the greedy text has a newline early
@@ -155,7 +155,7 @@ def test_streaming_stops_where_the_editor_stops_reading(engine: LlamaCppBackend)
 def test_llama_cpp_server_stream_cancelled_where_the_editor_stops(server: str, ref: ModelRef) -> None:
     """Over llama.cpp's server the stream gives the same greedy text as one answer, and closing
     it at the first stop word leaves the text the editor uses unchanged, after fewer tokens."""
-    from replay.runner import editor_stops
+    from replay.run.runner import editor_stops
 
     http = OpenAICompatBackend(ref.name, ref.model_id, [server], timeout=120)
     params = GenParams(max_new_tokens=16)

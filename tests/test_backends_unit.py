@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from replay.backends.base import Backend, GenParams, apply_stop
-from replay.backends.cache import cache_key
+from replay.backends.base import Backend, GenParams
+from replay.editors.stage import apply_stop
+from replay.run.cache import cache_key
 from replay.backends.http import Endpoints
 from replay.backends.models import ModelError, family_from_gguf, gguf_metadata, resolve_model
 from replay.paths import cache_dir

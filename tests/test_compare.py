@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.compare import paired
+from replay.reports.compare import paired
 from replay.scoring import ScoredItem
 from tests.test_score_report_cli import make_store
 

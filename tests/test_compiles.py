@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from replay import compiles
+from replay.scoring import compiles
 from replay.corpus import sources
 from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, items_for_text
 from replay.records import Completion, FimItem

@@ -139,7 +139,7 @@ def test_store_full_disk(good_store: Path, tmp_path: Path) -> None:
                         f"cp {mnt}/s.db* {out}/")
     assert res.returncode == 0, res.stderr
     err = (out / "err").read_text()
-    assert (out / "rc").read_text().strip() == "rc=2", err
+    assert (out / "rc").read_text().strip() == "rc=1", err  # the work failed: the store given is fine
     lines = err.strip().splitlines()
     assert len(lines) == 1 and str(mnt / "s.db") in lines[0] and "disk is full" in lines[0], err
     after = counts(out / "s.db")
@@ -167,7 +167,7 @@ def test_store_locked(good_store: Path, tmp_path: Path) -> None:
         started = time.monotonic()
         out = run_cli("import", str(many_tabby_lines(tmp_path / "n.json", 5)), "--db", str(good_store),
                       env={"FIMREPLAY_LOCK_WAIT": "1"})
-        one_line_error(out, 2, str(good_store), "locked")
+        one_line_error(out, 1, str(good_store), "locked")  # another writer stopped the work
         assert time.monotonic() - started < 30
     finally:
         holder.kill()

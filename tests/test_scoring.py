@@ -12,7 +12,7 @@ import sacrebleu
 from rapidfuzz.distance import Indel
 
 from replay import scoring
-from replay.codebleu_engine import calc_codebleu, data_flow, weighted_ngram_match
+from replay.scoring.codebleu_engine import calc_codebleu, data_flow, weighted_ngram_match
 from replay.scoring import ScoredItem, aggregate, first_lines
 
 
@@ -81,7 +81,7 @@ def test_codebleu_hand_computed_parts() -> None:
 
 
 def scoring_keywords() -> frozenset[str]:
-    from replay.solidity import keywords
+    from replay.scoring.solidity import keywords
 
     kw = keywords()
     assert {"emit", "uint256", "bytes32", "mapping", "unchecked"} <= kw and "Foo" not in kw
@@ -150,11 +150,11 @@ def test_aggregate_hand_computed() -> None:
 def _raw_flow(body: str) -> list[tuple]:
     """dfg_solidity's raw edges (name, token index, relation, sources, source indexes) for a
     function body."""
-    from replay.codebleu_engine import _parser
-    from replay.solidity import dataflow
+    from replay.languages import grammar_parser
+    from replay.scoring.solidity import dataflow
 
     code = "contract A { function f(bool c, uint n) public { " + body + " } }"
-    return dataflow(_parser("solidity").parse(code.encode()).root_node, code)
+    return dataflow(grammar_parser("solidity").parse(code.encode()).root_node, code)
 
 
 def _sources_of_last(edges: list[tuple], name: str) -> list[int]:
@@ -197,7 +197,7 @@ def test_solidity_codebleu_does_not_depend_on_pythonhashseed() -> None:
 
     from tests.conftest import ROOT
 
-    code = ("import hashlib, json\nfrom replay.codebleu_engine import calc_codebleu, data_flow\n"
+    code = ("import hashlib, json\nfrom replay.scoring.codebleu_engine import calc_codebleu, data_flow\n"
             "from replay.assets import asset_path\nfrom replay.scoring import windowed\n"
             "pair = json.load(open('tests/data/scoring_golden.json', encoding='utf-8'))['pairs'][243]\n"
             "ref, hyp = windowed(pair['reference'], pair['completion'], 'auto')\n"
@@ -250,8 +250,8 @@ def test_solidity_token_index_is_the_packages_keyed_by_bytes() -> None:
     from codebleu.parser import index_to_code_token, tree_to_token_index
 
     from replay.assets import asset_path
-    from replay.codebleu_engine import _parser
-    from replay.solidity import token_index
+    from replay.languages import grammar_parser
+    from replay.scoring.solidity import token_index
 
     files = sorted((asset_path("openzeppelin-contracts") / "package").rglob("*.sol"))[::12]
     codes = [f.read_text(encoding="utf-8") for f in files] + [
@@ -259,7 +259,7 @@ def test_solidity_token_index_is_the_packages_keyed_by_bytes() -> None:
         "uint a = 1;\r\nuint b = a;\r\n",
     ]
     for code in codes:
-        root = _parser("solidity").parse(code.encode("utf-8")).root_node
+        root = grammar_parser("solidity").parse(code.encode("utf-8")).root_node
         lines = code.split("\n")
         spans = tree_to_token_index(root)
         expected = list({span: (i, index_to_code_token(span, lines)) for i, span in enumerate(spans)}.values())
@@ -271,7 +271,7 @@ def test_solidity_comment_stripping_is_the_packages() -> None:
     every golden text and on edge cases (comment markers inside strings, blank lines)."""
     from codebleu.parser import remove_comments_and_docstrings
 
-    from replay.solidity import strip_comments
+    from replay.scoring.solidity import strip_comments
     from tests.conftest import ROOT
 
     golden = json.loads((ROOT / "tests" / "data" / "scoring_golden.json").read_text(encoding="utf-8"))["pairs"]

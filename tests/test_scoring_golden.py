@@ -5,7 +5,7 @@ and TypeScript pairs), each for `--lines` auto, 1 and all, and the sha256 of the
 flow of 50 whole OpenZeppelin files.
 
 The pair scores were made with PYTHONHASHSEED=0, when the data-flow graph still united source
-lists through sets; it now keeps them in first-seen order (replay.codebleu_engine.first_seen),
+lists through sets; it now keeps them in first-seen order (replay.scoring.codebleu_engine.first_seen),
 which gives every one of those scores again and the same graphs in every process. The file
 hashes were made after that change (26 of the 50 had followed seed 0's set order). The check
 runs in a child process under another hash seed.
@@ -27,7 +27,7 @@ import hashlib, json, sys
 from replay import scoring
 from replay.scoring import pool
 from replay.assets import asset_path
-from replay.codebleu_engine import data_flow
+from replay.scoring.codebleu_engine import data_flow
 
 golden = json.load(open(sys.argv[1], encoding="utf-8"))
 windows = {"auto": "auto", "1": 1, "all": "all"}

@@ -13,7 +13,7 @@ import pytest
 
 from replay.editors import PROFILES, profile
 from replay.records import Completion, EditorInput
-from replay.run_inputs import EditorStage
+from replay.run.inputs import EditorStage
 
 MODEL = "qwen2.5-coder-0.5b"
 SOL_PREFIX = ("// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n\ncontract Token {\n"

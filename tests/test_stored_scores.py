@@ -143,7 +143,7 @@ def test_the_aggregate_of_a_set_taken_whole_is_the_one_kept_with_it(db: Path, mo
             for row in rows:
                 row.values["compiles"] = 1.0
 
-        monkeypatch.setattr("replay.compiles.add_compiles", judged)
+        monkeypatch.setattr("replay.scoring.compiles.add_compiles", judged)
         with_compiles, _ = scoring.score_run(store, "one", lines="auto", seed=3, compiles=True)
         assert "compiles" in with_compiles["mean"] and "compiles" not in first["mean"]
         assert "compiles" in scoring.score_run(store, "one", lines=1, seed=3)[0]["mean"]

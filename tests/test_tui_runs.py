@@ -1,5 +1,5 @@
-"""The Runs screen through its keys: mark, compare side by side (replay.report's numbers),
-export JSONL/CSV/Markdown (replay.report's formats), copy through OSC 52."""
+"""The Runs screen through its keys: mark, compare side by side (replay.reports.report's numbers),
+export JSONL/CSV/Markdown (replay.reports.report's formats), copy through OSC 52."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import pytest
 from textual.widgets import DataTable
 
-from replay import report
+from replay.reports import report
 from tests.tui_data import add_runs, make_store
 from tui.app import create_app
 

@@ -41,8 +41,8 @@ ITEMS = (("item-0", "contracts/A.sol", "x = 1;"), ("item-1", "contracts/A.sol", 
 
 
 def add_runs(store: Store) -> None:
-    """Two runs over three benchmark items (scored by replay.report) and one run that replayed
-    the first three captures (item ids `capture-N`, as replay.run_inputs names them)."""
+    """Two runs over three benchmark items (scored by replay.reports.report) and one run that replayed
+    the first three captures (item ids `capture-N`, as replay.run.inputs names them)."""
     store.add_items(FimItem(id=i, file=f, prefix="contract A {\n", middle=m, suffix="\n}\n", mode="line")
                     for i, f, m in ITEMS)
     answers = {"run-a": ("x = 1;", "return x;", "emit E();"), "run-b": ("x = 2;", "return y;", "")}

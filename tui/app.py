@@ -17,8 +17,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.worker import Worker
 
-from replay.store import Store
-from replay.usecases.base import open_store
+from replay.store import Store, open_store
 from tui.errors import notify_worker_error
 from tui.screens.captures import CapturesScreen
 from tui.screens.help import HelpScreen

@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from replay.editors.stage import apply_stop
 from replay.errors import WorkError
 from replay.records import Completion, RenderedPrompt
 
@@ -77,26 +78,8 @@ class Backend:
 
 
 # Why a streaming backend stopped before the engine did: the editor stopped reading at a stop
-# word (its server or LLM call stops there), or cancelled the stream (replay.runner.editor_stops).
+# word (its server or LLM call stops there), or cancelled the stream (replay.run.runner.editor_stops).
 STOP_WORD = "stop_word"
 EDITOR_CANCEL = "editor_cancel"
 EARLY_STOPS = frozenset({STOP_WORD, EDITOR_CANCEL})
 
-
-def apply_stop(text: str, stop: tuple[str, ...] | list[str]) -> str:
-    """Cut the text at the earliest occurrence of any stop word; the stop word itself is dropped.
-
-    This is what both editors do with the engine's output: Tabby's stop-condition cuts the
-    matched stop string off (TabbyML/tabby crates/tabby-inference/src/decoding.rs), Continue
-    passes `stop` to the LLM, which ends the text before it (continuedev/continue
-    core/autocomplete/templating/getStopTokens.ts; the llm providers' `stop` parameter). The
-    engine itself only stops on the model's end-of-generation ids, so the raw output stays
-    whole; cutting afterwards gives the same text as stopping during greedy decoding.
-    """
-    cut = len(text)
-    for word in stop:
-        if word:
-            at = text.find(word)
-            if 0 <= at < cut:
-                cut = at
-    return text[:cut]

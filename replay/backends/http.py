@@ -5,7 +5,7 @@ An endpoint is picked per request: the one with the fewest requests in flight (t
 robin), so several `--endpoint`s share the work by their speed. 5xx, 429, connection errors
 and timeouts are retried with exponential backoff (a 429's Retry-After is honoured, capped);
 other 4xx and unreadable bodies fail at once. After the last try the item gets the error and
-the run goes on (replay.runner). The API key is read from the environment variable named by
+the run goes on (replay.run.runner). The API key is read from the environment variable named by
 the backend, sent only as a header, and scrubbed from every error message.
 """
 

@@ -113,7 +113,8 @@ def db_option(fn: Callable[..., Any]) -> Callable[..., Any]:
                   help="The store file (default: fimreplay.db in the user data dir; $FIMREPLAY_DB).")
     @functools.wraps(fn)
     def wrapper(*args: Any, db_path: Path | None, **kwargs: Any) -> Any:
-        from replay.usecases.base import open_store, store_failure
+        from replay.store import open_store
+        from replay.usecases.base import store_failure
 
         store = open_store(db_path)
         try:

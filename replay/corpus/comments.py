@@ -23,7 +23,7 @@ def comment_mask(text: str, language: str) -> Any | None:
     `language` has no grammar here."""
     import numpy as np
 
-    from replay.codebleu_engine import parser_or_none
+    from replay.languages import parser_or_none
 
     parser = parser_or_none(language)
     if parser is None:

@@ -41,16 +41,11 @@ from replay.corpus import spots as _spots
 from replay.corpus.comments import comment_mask
 from replay.corpus.newcode import LineRanges, char_ranges
 from replay.corpus.lines import split_lines
+from replay.languages import EXTENSION_LANGUAGES
 from replay.records import FimItem
 
 Mode = Literal["line", "span"]
 
-# Extension -> language name (the names CodeBLEU and the editors' language ids use).
-LANGUAGES: dict[str, str] = {
-    "sol": "solidity", "py": "python", "js": "javascript", "ts": "typescript", "java": "java",
-    "go": "go", "rs": "rust", "rb": "ruby", "php": "php", "c": "c", "h": "c", "cpp": "cpp",
-    "cc": "cpp", "hpp": "cpp", "cs": "c_sharp",
-}
 
 
 
@@ -109,7 +104,9 @@ def stable_int(*parts: str | int) -> int:
 
 
 def language_of(path: str | Path) -> str:
-    return LANGUAGES.get(Path(path).suffix.lstrip(".").lower(), Path(path).suffix.lstrip(".").lower() or "text")
+    """The item's language: its file's language id (replay.languages), else its extension, else "text"."""
+    extension = Path(path).suffix.lstrip(".").lower()
+    return EXTENSION_LANGUAGES.get(extension, extension or "text")
 
 
 def chunk_text(text: str, size: int) -> list[tuple[int, str]]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from replay.backends.base import apply_stop
+from replay.editors.stage import apply_stop
 from replay.editors import profile
 from replay.editors.inputs import BadInputLine, load_object, parse_object
 from replay.editors.render_file import RenderFailure, map_file

@@ -74,4 +74,23 @@ class Steps:
                      timing_applied=timing_applied)
 
 
-__all__ = ["Shown", "Steps", "StreamStop", "Timing", "TraceStep"]
+def apply_stop(text: str, stop: tuple[str, ...] | list[str]) -> str:
+    """Cut the text at the earliest occurrence of any stop word; the stop word itself is dropped.
+
+    This is what both editors do with the engine's output: Tabby's stop-condition cuts the
+    matched stop string off (TabbyML/tabby crates/tabby-inference/src/decoding.rs), Continue
+    passes `stop` to the LLM, which ends the text before it (continuedev/continue
+    core/autocomplete/templating/getStopTokens.ts; the llm providers' `stop` parameter). The
+    engine itself only stops on the model's end-of-generation ids, so the raw output stays
+    whole; cutting afterwards gives the same text as stopping during greedy decoding.
+    """
+    cut = len(text)
+    for word in stop:
+        if word:
+            at = text.find(word)
+            if 0 <= at < cut:
+                cut = at
+    return text[:cut]
+
+
+__all__ = ["Shown", "Steps", "StreamStop", "Timing", "TraceStep", "apply_stop"]

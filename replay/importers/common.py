@@ -18,7 +18,7 @@ from typing import IO, Any
 
 import msgspec
 
-from replay.errors import UsageError
+from replay.errors import UsageError, first_line
 from replay.records import CaptureRecord, OutcomeEvent
 from replay.rejects import RAW_KEEP_BYTES
 from replay.secrets import scrub_obj
@@ -176,7 +176,7 @@ def decode_error_reason(exc: Exception) -> str:
         return f"invalid UTF-8 at byte {exc.start}"
     if isinstance(exc, RecursionError):
         return "JSON nested too deeply"
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    text = first_line(exc)
     if isinstance(exc, msgspec.ValidationError):
         return f"wrong field type: {text}"
     return f"invalid JSON: {text}"
@@ -201,33 +201,3 @@ def bad_byte(text: str) -> int | None:
     """The index of the first byte of `text` (from decode_text) that was not UTF-8, or None."""
     m = _SURROGATE.search(text)
     return m.start() if m else None
-
-
-# Extension -> language id, from TabbyML/tabby crates/tabby-common/assets/languages.toml (`exts`),
-# with the JavaScript/TypeScript group split into the VS Code language ids Continue and Tabby's
-# clients send. Used where a log names a file but no language (Continue dev data).
-_EXT_LANGUAGE = {
-    "py": "python", "rs": "rust", "java": "java", "kt": "kotlin", "kts": "kotlin",
-    "js": "javascript", "mjs": "javascript", "jsx": "javascriptreact", "ts": "typescript",
-    "mts": "typescript", "tsx": "typescriptreact", "go": "go", "rb": "ruby", "c": "c", "h": "c",
-    "cpp": "cpp", "hpp": "cpp", "c++": "cpp", "h++": "cpp", "cc": "cpp", "hh": "cpp", "C": "cpp",
-    "H": "cpp", "tcc": "cpp", "cs": "csharp", "php": "php", "sol": "solidity", "dart": "dart",
-    "ex": "elixir", "exs": "elixir", "R": "r", "r": "r", "css": "css", "hs": "haskell",
-    "html": "html", "jl": "julia", "lua": "lua", "md": "markdown", "markdown": "markdown",
-    "txt": "txt", "pl": "perl", "pm": "perl", "ps1": "powershell", "sql": "sql", "scala": "scala",
-    "sbt": "scala", "sh": "shellscript", "bash": "shellscript", "zsh": "shellscript",
-    "tex": "tex", "vb": "vb", "ml": "ocaml", "mli": "ocaml", "gd": "gdscript",
-}
-_NAME_LANGUAGE = {"Dockerfile": "dockerfile", "Makefile": "makefile"}
-
-
-def language_of(filepath: str | None) -> str | None:
-    """The language id of a file path or URI by its extension (None when unknown)."""
-    if not filepath:
-        return None
-    name = filepath.replace("\\", "/").rsplit("/", 1)[-1]
-    if name in _NAME_LANGUAGE:
-        return _NAME_LANGUAGE[name]
-    if "." not in name:
-        return None
-    return _EXT_LANGUAGE.get(name.rsplit(".", 1)[-1])

@@ -39,7 +39,8 @@ from typing import Any
 
 import msgspec
 
-from replay.importers.common import BadRecord, Ignored, Parsed, decode_error_reason, language_of, scrub_json
+from replay.importers.common import BadRecord, Ignored, Parsed, decode_error_reason, scrub_json
+from replay.languages import language_of
 from replay.secrets import scrub_text
 from replay.records import CaptureRecord, Segments, Source
 

@@ -75,7 +75,7 @@ class Recorder(threading.Thread):
         try:
             if events:
                 self._store.add_outcome_events(events)
-            ids = self._add_captures(captures)
+            ids = self._store.add_captures_with_ids(captures)
         except Exception as exc:
             self._error(f"the store could not be written: {type(exc).__name__}: {exc}")
             return
@@ -86,14 +86,6 @@ class Recorder(threading.Thread):
                 self.on_recorded(cid, rec)
             for ev in events:
                 self.on_recorded(0, ev)
-
-    def _add_captures(self, captures: list[CaptureRecord]) -> list[int]:
-        if not captures:
-            return []
-        before = self._store.query("SELECT COALESCE(MAX(id), 0) FROM captures")[0][0]
-        self._store.add_captures(captures)
-        rows = self._store.query("SELECT id FROM captures WHERE id > ? ORDER BY id", (before,))
-        return [r[0] for r in rows]
 
     def _error(self, text: str) -> None:
         if self.on_error is not None:

@@ -1,11 +1,14 @@
 """Metrics for one completion against its reference, and their aggregation per file and run.
 
-metrics (the metrics and the line window), sentence_bleu, pool (many pairs across processes),
-aggregate, runs (a stored run's scores, reused where the store holds them).
+metrics (METRICS, the one registry of metrics, and the line window), sentence_bleu, codebleu_engine
+and solidity (CodeBLEU over tree-sitter, Solidity's data flow), compiles (the whole file
+compiled with the completion in place), pool (many pairs across processes), aggregate, entries
+(a stored run's pairs and their references), runs (a stored run's scores, reused where the store
+holds them), pairs_file (pairs from a JSONL file).
 
-Every metric has rapidfuzz's scorer signature, `metric(reference, completion, *, processor=None)
--> float` in 0..1, so that any of them can be handed to rapidfuzz.process functions or used
-alone. `processor` is applied to both strings first (as rapidfuzz does).
+Every metric of a pair has one scorer signature in METRICS, `(reference, completion, language)
+-> float` in 0..1; indel, exact and bleu also have rapidfuzz's, `metric(reference, completion, *,
+processor=None)`, so that they can be handed to rapidfuzz.process functions or used alone.
 
 - indel: rapidfuzz.distance.Indel.normalized_similarity, 1 - (insertions + deletions) / (len
   a + len b): the seed's headline (trailofbits/CompChomper README).
@@ -14,7 +17,7 @@ alone. `processor` is applied to both strings first (as rapidfuzz does).
   smoothing "exp", effective order; divided by 100 (replay.scoring.sentence_bleu: the same numbers from
   n-gram statistics kept per text).
 - codebleu: CodeBLEU with equal weights; the `codebleu` package for its languages, and
-  replay.codebleu_engine (same numbers) for Solidity over tree-sitter-solidity.
+  replay.scoring.codebleu_engine (same numbers) for Solidity over tree-sitter-solidity.
 
 Aggregation follows the seed: the mean per file, and the per-file means summed into a total;
 added here: the mean over files (the total normalised by the number of files) with a seeded
@@ -27,10 +30,14 @@ of the texts it is of, and another text or window reuses those of the same cut t
 """
 
 from replay.scoring.aggregate import ScoredItem, aggregate
+from replay.scoring.entries import CAPTURE_PREFIX, accepted_text, capture_reference, run_entries
 from replay.scoring.metrics import (
+    HEADLINE,
     METRIC_NAMES,
+    METRICS,
     TEXTS,
     Lines,
+    Metric,
     Processor,
     Text,
     bleu,
@@ -48,27 +55,25 @@ from replay.scoring.metrics import (
     window,
     windowed,
 )
+from replay.scoring.pairs_file import jsonl_pairs
 from replay.scoring.pool import score_many, score_rows
 from replay.scoring.runs import (
-    CAPTURE_PREFIX,
     RunScores,
-    accepted_text,
-    capture_reference,
+    ScoredRun,
     compiles_key,
-    jsonl_pairs,
     pair_digest,
     run_aggregate,
-    run_entries,
     run_profile,
     run_scores,
     score_run,
+    scored_run,
     scored_what,
     scores_key,
 )
 
-__all__ = ["CAPTURE_PREFIX", "METRIC_NAMES", "TEXTS", "Lines", "Processor", "RunScores", "ScoredItem", "Text",
-           "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu", "codebleu_supports",
-           "compiles_key", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs", "line_span",
-           "live_scores", "metric_values", "pair_digest", "parse_lines", "run_aggregate", "run_entries", "run_profile",
-           "run_scores", "score_many", "score_pair", "score_rows", "score_run", "scored_what", "scores_key",
-           "window", "windowed"]
+__all__ = ["CAPTURE_PREFIX", "HEADLINE", "METRICS", "METRIC_NAMES", "TEXTS", "Lines", "Metric", "Processor", "RunScores",
+           "ScoredItem", "ScoredRun", "Text", "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu",
+           "codebleu_supports", "compiles_key", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs",
+           "line_span", "live_scores", "metric_values", "pair_digest", "parse_lines", "run_aggregate", "run_entries",
+           "run_profile", "run_scores", "score_many", "score_pair", "score_rows", "score_run", "scored_run",
+           "scored_what", "scores_key", "window", "windowed"]

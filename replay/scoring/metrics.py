@@ -1,26 +1,27 @@
 """The metrics of one completion against its reference, and the line window both are cut to.
 
-Every metric has rapidfuzz's scorer signature, `metric(reference, completion, *, processor=None)
--> float` in 0..1, so that any of them can be handed to rapidfuzz.process functions or used
-alone. `processor` is applied to both strings first (as rapidfuzz does).
+METRICS is the one registry: each metric's name, in the order reports show them, with its scorer
+of a pair, `(reference, completion, language) -> float` in 0..1. indel, exact, bleu and codebleu
+also have rapidfuzz's scorer signature, `metric(reference, completion, *, processor=None)`, so
+that they can be handed to rapidfuzz.process functions or used alone; `processor` is applied to
+both strings first (as rapidfuzz does).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
 import numpy as np
 from rapidfuzz.distance import Indel
 
+from replay.languages import codebleu_name
 from replay.scoring.sentence_bleu import sentence_bleu
 
 Processor = Callable[[str], str] | None
-PAIR_METRICS = ("indel", "exact", "bleu", "codebleu")  # what every scored pair gets
-# Every metric in the order reports show them; `compiles` (replay.compiles) is asked for.
-METRIC_NAMES = ("indel", "compiles", "exact", "bleu", "codebleu")
 
 
 def indel(reference: str, completion: str, *, processor: Processor = None) -> float:
@@ -41,16 +42,16 @@ def bleu(reference: str, completion: str, *, processor: Processor = None) -> flo
 
 def codebleu(reference: str, completion: str, *, processor: Processor = None, language: str = "solidity") -> float:
     """CodeBLEU of one pair. For a pair without any data flow in the reference the data-flow
-    part counts as 1, as in the `codebleu` package (see replay.codebleu_engine)."""
+    part counts as 1, as in the `codebleu` package (see replay.scoring.codebleu_engine)."""
     if processor is not None:
         reference, completion = processor(reference), processor(completion)
     if language == "solidity":
-        from replay.codebleu_engine import calc_codebleu
+        from replay.scoring.codebleu_engine import calc_codebleu
     else:
         from codebleu import calc_codebleu  # type: ignore[no-redef]
 
         _quiet_codebleu()
-    return float(calc_codebleu([reference], [completion], language)["codebleu"])
+    return float(calc_codebleu([reference], [completion], codebleu_name(language))["codebleu"])
 
 
 class _NoDataflowWarning(logging.Filter):
@@ -77,7 +78,45 @@ def codebleu_supports(language: str) -> bool:
 
     from codebleu.utils import AVAILABLE_LANGS
 
+    language = codebleu_name(language)
     return language in AVAILABLE_LANGS and importlib.util.find_spec(f"tree_sitter_{language}") is not None
+
+
+# A metric of one pair cut to its window: (reference, completion, language) -> 0..1.
+Scorer = Callable[[str, str, str], float]
+
+
+def _every_language(language: str) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric: its name, its scorer (None: a judgement of the whole file with the completion
+    in place, `compiles`, asked for: replay.scoring.compiles), and the languages it scores."""
+
+    name: str
+    score: Scorer | None
+    supports: Callable[[str], bool] = _every_language
+
+
+# Every metric, in the order reports show them.
+METRICS: tuple[Metric, ...] = (
+    Metric("indel", lambda reference, completion, _: indel(reference, completion)),
+    Metric("compiles", None),
+    Metric("exact", lambda reference, completion, _: exact(reference, completion)),
+    Metric("bleu", lambda reference, completion, _: bleu(reference, completion)),
+    Metric("codebleu", lambda reference, completion, language: codebleu(reference, completion, language=language),
+           codebleu_supports),
+)
+METRIC_NAMES: tuple[str, ...] = tuple(metric.name for metric in METRICS)
+HEADLINE = METRIC_NAMES[0]  # the score every report leads with
+
+
+@lru_cache(maxsize=None)
+def pair_metrics(language: str) -> tuple[Metric, ...]:
+    """The metrics a pair of this language gets: every one with a scorer that scores the language."""
+    return tuple(m for m in METRICS if m.score is not None and m.supports(language))
 
 
 Lines = int | Literal["auto", "all"]
@@ -137,11 +176,8 @@ def score_pair(reference: str, completion: str, language: str, lines: Lines = "a
 
 def metric_values(reference: str, completion: str, language: str) -> dict[str, float]:
     """All metrics of one pair as given (already cut to its window)."""
-    values = {"indel": indel(reference, completion), "exact": exact(reference, completion),
-              "bleu": bleu(reference, completion)}
-    if codebleu_supports(language):
-        values["codebleu"] = codebleu(reference, completion, language=language)
-    return values
+    return {metric.name: metric.score(reference, completion, language)  # type: ignore[misc]
+            for metric in pair_metrics(language)}
 
 
 def live_scores(reference: str, completion: Any, text: Text = "shown", lines: Lines = "auto") -> tuple[float, float]:

@@ -3,7 +3,7 @@
 A pair's scores depend only on its two texts and language, so the pairs are scored in
 contiguous chunks by forked worker processes and put back in order: the numbers are the serial
 ones (no number depends on the process: not even on its string hash seed, see
-replay.codebleu_engine.first_seen). Forked workers start with the parent's modules, grammars
+replay.scoring.codebleu_engine.first_seen). Forked workers start with the parent's modules, grammars
 and parser already loaded, where a spawned one would import them again. The pool forks only
 where a fork is sound (replay.cores.fork_is_safe: Linux, one thread); otherwise, and for small
 batches, it scores here.

@@ -1,6 +1,6 @@
-"""Scores of stored runs and of files of pairs: the pairs a run holds, the per-item scores kept
-in the store for each text and line window (with a digest of the texts they are of), and what
-a run's scores reuse."""
+"""Scores of stored runs: the per-item scores kept in the store for each text and line window
+(with a digest of the texts they are of), what a run's scores reuse, and a run's scores with
+what they are of, assembled once for every report of it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 import numpy as np
@@ -16,20 +16,17 @@ import numpy as np
 from replay.rejects import Reject
 from replay.scoring.aggregate import AGGREGATE_RESAMPLES, ScoredItem, aggregate
 from replay.scoring.metrics import (
-    PAIR_METRICS,
     TEXTS,
     Lines,
     Text,
-    codebleu_supports,
+    pair_metrics,
     parse_lines,
     windowed,
 )
+from replay.scoring.entries import RunEntry, run_entries
 from replay.scoring.pool import collector_paused, score_many
 from replay.store import StoreError
 from replay.store.runs import ScoreSet
-
-if TYPE_CHECKING:
-    from replay.records import ItemReference
 
 
 def scores_key(text: Text, lines: Lines) -> str:
@@ -77,51 +74,6 @@ def scored_what(text: Text, lines: Lines) -> str:
     return f"{which}; {span}"
 
 
-RunEntry = tuple[str, str, str, str, Any]  # item id, file, language, reference, Completion
-
-
-def run_entries(store: Any, run_id: str,
-                completions: list[tuple[Any, ItemReference | None]] | None = None
-                ) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
-    """A stored run's completions with their references: the items' middles, or a replayed
-    capture's accepted text (`completions`: Store.scored_completions, when the caller read them
-    already).
-
-    What is scored of each is picked later (Completion.scored_text): "shown", what the editor
-    showed after its completion stage (a completion shown as nothing scores as ""), or "raw",
-    what it received. A completion that failed (error) is scored as an empty completion,
-    counted in `n_errors`. `n_stop_cut` counts texts cut at a stop word. The counts say how
-    shown and raw differ: `n_changed` (the stage changed the text), `n_nothing_shown`,
-    `chars_removed` (raw minus shown characters, summed), and `n_no_stage` (completions without
-    a stage, scored on their raw text).
-    """
-    entries: list[RunEntry] = []
-    rejects = []
-    counts = {"n_errors": 0, "n_stop_cut": 0, "n_changed": 0, "n_nothing_shown": 0, "chars_removed": 0, "n_no_stage": 0}
-    for comp, item in store.scored_completions(run_id) if completions is None else completions:
-        if item is not None:
-            entries.append((comp.item_id, item.file, item.language, item.middle, comp))
-        else:
-            ref, reason = (capture_reference(store, comp.item_id) if comp.item_id.startswith(CAPTURE_PREFIX)
-                           else (None, "no such item in the store"))
-            if ref is None:
-                rejects.append(Reject(f"{run_id}:{comp.item_id}", reason))
-                continue
-            entries.append((comp.item_id, *ref, comp))
-        if comp.error:
-            counts["n_errors"] += 1
-            continue
-        counts["n_stop_cut"] += int(comp.text != comp.raw_text)
-        if not comp.stage:
-            counts["n_no_stage"] += 1
-        else:
-            shown = comp.shown_text
-            counts["n_nothing_shown"] += int(shown is None)
-            counts["n_changed"] += int(shown != comp.text)
-            counts["chars_removed"] += len(comp.text) - len(shown or "")
-    return entries, rejects, counts
-
-
 @dataclass(frozen=True)
 class RunScores:
     rows: list[ScoredItem]
@@ -148,7 +100,7 @@ def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
     every item is vouched for with inputs_digest, and a later score of the same inputs under a
     window that cuts every pair the same (same_cuts) takes it whole, checking no item one by
     one. `compiles` judges, besides, each
-    benchmark item's whole text in its file (replay.compiles; kept per text); judgements the
+    benchmark item's whole text in its file (replay.scoring.compiles; kept per text); judgements the
     store holds for the same text are added to the rows whether asked or not. Read, reused,
     scored and stored with the collector paused (a second score is all reading: collections
     over the caches cost it a third)."""
@@ -314,7 +266,7 @@ def _stored(found: dict[str, tuple[bytes, dict[str, float]]], item_id: str, dige
 
 def _add_compiles(store: Any, run_id: str, rows: list[ScoredItem], judged: ScoreSet, text: Text, judge: bool) -> None:
     """Add `compiles` to the rows whose text the store holds a judgement of; with `judge`, judge
-    the other benchmark items' texts (replay.compiles) and keep every judgement, n/a ones as
+    the other benchmark items' texts (replay.scoring.compiles) and keep every judgement, n/a ones as
     an entry without a value (captures and items of languages without a judge get none)."""
     missing = []
     for row in rows:
@@ -325,7 +277,7 @@ def _add_compiles(store: Any, run_id: str, rows: list[ScoredItem], judged: Score
         elif judge:
             missing.append((row, digest))
     if missing:
-        from replay.compiles import add_compiles
+        from replay.scoring.compiles import add_compiles
 
         add_compiles(store, [row for row, _ in missing])
         store.merge_scores(run_id, compiles_key(text), {
@@ -336,49 +288,47 @@ def _add_compiles(store: Any, run_id: str, rows: list[ScoredItem], judged: Score
 @lru_cache(maxsize=None)
 def _metrics_of(language: str) -> tuple[str, ...]:
     """The metrics a pair of this language gets (codebleu only where the language has it)."""
-    return tuple(m for m in PAIR_METRICS if m != "codebleu" or codebleu_supports(language))
+    return tuple(metric.name for metric in pair_metrics(language))
 
 
-CAPTURE_PREFIX = "capture-"  # item ids of replayed captures (replay.run_inputs.capture_input)
+@dataclass(frozen=True)
+class ScoredRun:
+    """A stored run scored under one text and line window: what it is of (backend, model,
+    editor profile), its per-item scores and their aggregate (scoring.aggregate's summary)."""
+
+    run_id: str
+    backend: str | None
+    model: str | None
+    profile: str
+    scores: RunScores
+    summary: dict[str, Any]
 
 
-def capture_reference(store: Any, item_id: str) -> tuple[tuple[str, str, str] | None, str]:
-    """(file, language, reference) of a replayed capture, or None and why not.
-
-    A capture has a reference only when the user accepted the editor's completion: the accepted
-    text is what the user wanted at that cursor. A dismissed or merely viewed completion says
-    nothing about the right answer, so such captures are not scored (counted as rejects)."""
-    rec = store.capture(int(item_id[len(CAPTURE_PREFIX):]))
-    if rec is None:
-        return None, "no such capture in the store"
-    reference = accepted_text(rec)
-    if reference is None:
-        return None, f"capture outcome {rec.outcome}: no accepted text to score against"
-    return (rec.filepath or rec.source.file, rec.language or "", reference), ""
-
-
-def accepted_text(rec: Any) -> str | None:
-    """The text the user accepted of a capture's completion (a line-wise accept: its first line,
-    the part surely taken), or None when nothing was accepted."""
-    if rec.outcome not in ("accepted", "accepted_line") or not rec.completion:
-        return None
-    return rec.completion.split("\n", 1)[0] if rec.outcome == "accepted_line" else rec.completion
+def scored_run(store: Any, run_id: str, text: Text = "shown", lines: Lines = "auto", seed: int = 0,
+               workers: int | None = None, compiles: bool = False) -> ScoredRun:
+    """Score a stored run (run_scores: what the store holds is reused) and aggregate it, the
+    aggregate too with the collector paused (run_scores); KeyError for a run the store does not
+    hold. `compiles` adds the compiles metric (replay.scoring.compiles: a compiler per file, so
+    asked for)."""
+    run = store.run(run_id)
+    if run is None:
+        raise KeyError(run_id)
+    with collector_paused():
+        scores = run_scores(store, run_id, text, lines, workers, compiles)
+        summary = run_aggregate(store, run_id, scores, seed)
+    return ScoredRun(run_id, run.backend, run.model, run_profile(store, run_id, run.config), scores, summary)
 
 
 def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
               workers: int | None = None, compiles: bool = False) -> tuple[dict[str, Any], list[Reject]]:
-    """Score a stored run (run_scores: what the store holds is reused), return the aggregate
-    (what `fimreplay score RUN --json` prints) and the completions that could not be scored.
-    `compiles` adds the compiles metric (replay.compiles: a compiler per file, so asked for).
-    The aggregate too is made with the collector paused (run_scores)."""
-    with collector_paused():
-        scores = run_scores(store, run_id, text, lines, workers, compiles)
-        result = run_aggregate(store, run_id, scores, seed)
-    run = store.run(run_id)
+    """Score a stored run (scored_run), return the aggregate with what it is of (what `fimreplay
+    score RUN --json` prints) and the completions that could not be scored."""
+    scored = scored_run(store, run_id, text, lines, seed, workers, compiles)
+    scores = scored.scores
+    result = scored.summary
     result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),
                   **scores.counts, n_scored=scores.n_scored, n_reused=scores.n_reused, items_done=scores.n_done,
-                  backend=run.backend, model=run.model, profile=run_profile(store, run_id, run.config),
-                  n_rejects=len(scores.rejects))
+                  backend=scored.backend, model=scored.model, profile=scored.profile, n_rejects=len(scores.rejects))
     return result, scores.rejects
 
 
@@ -390,41 +340,3 @@ def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:
             return str(config[key])
     profiles = sorted({p.profile for p in store.run_prompts(run_id)})
     return "+".join(profiles) or "?"
-
-
-def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:
-    """Pairs from a JSONL file whose lines hold `file`, `reference`, `completion` (optional:
-    `id`, `language` (default from the file's extension), `stop` (a list: the completion is cut
-    at the earliest one before scoring)). Bad lines are rejected with file:line and reason."""
-    from pathlib import Path
-
-    from replay.backends.base import apply_stop
-    from replay.corpus.evalgen import language_of
-    from replay.jsonl import json_lines, loads
-
-    path = Path(path)
-    pairs, rejects = [], []
-    counts = {"n_stop_cut": 0}
-    for no, line in json_lines(path.read_text(encoding="utf-8")):
-        try:
-            obj = loads(line)
-        except ValueError as exc:
-            rejects.append(Reject.at(path, no, f"not JSON: {exc}", line))
-            continue
-        if not isinstance(obj, dict):
-            rejects.append(Reject.at(path, no, "not a JSON object", line))
-            continue
-        missing = [k for k in ("file", "reference", "completion") if not isinstance(obj.get(k), str)]
-        if missing:
-            rejects.append(Reject.at(path, no, f"missing or not a string: {', '.join(missing)}", line))
-            continue
-        stop = obj.get("stop") or []
-        if not isinstance(stop, list) or not all(isinstance(s, str) for s in stop):
-            rejects.append(Reject.at(path, no, "stop is not a list of strings", line))
-            continue
-        completion = apply_stop(obj["completion"], stop)
-        counts["n_stop_cut"] += int(completion != obj["completion"])
-        language = obj.get("language") or language_of(obj["file"])
-        pairs.append((str(obj.get("id", no)), obj["file"], language, obj["reference"], completion))
-    return pairs, rejects, counts
-

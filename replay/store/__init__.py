@@ -10,6 +10,7 @@ one object for its callers, made of one part per group of tables:
     runs      items, runs (RunRecord), run prompts, completions, score sets, what scoring
               reads of a run (kept under stamps that the schema's triggers raise)
     cache     the completion cache, the watch offsets
+    compiles  the compiles metric's compiler results (a file of their own)
 
 The store imports no importer, editor or backend: a log format's importer registers how its
 stored lines are decoded (LineCodec).
@@ -17,11 +18,12 @@ stored lines are decoded (LineCodec).
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from replay.store.cache import CacheStore, WatchOffset
 from replay.store.captures import CAPTURE_SORT_KEYS, CaptureRow, CaptureStore
-from replay.store.db import Migration, StoreError, Transaction
+from replay.store.db import BadStore, Migration, StoreError, StoreFailed, Transaction, store_fault
 from replay.store.encoding import (
     EventRow,
     LineCodec,
@@ -38,8 +40,8 @@ from replay.store.runs import RunRecord, RunStore, ScoreSet
 from replay.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
-    "CAPTURE_SORT_KEYS", "MIGRATIONS", "SCHEMA_VERSION", "CaptureRow", "EventRow", "LineCodec", "Migration", "RunRecord",
-    "ScoreSet", "Store", "StoreError", "StoredCapture", "Transaction", "WatchOffset", "decode_capture", "event_row",
+    "CAPTURE_SORT_KEYS", "MIGRATIONS", "SCHEMA_VERSION", "BadStore", "CaptureRow", "EventRow", "LineCodec", "Migration", "RunRecord",
+    "ScoreSet", "Store", "StoreError", "StoreFailed", "StoredCapture", "Transaction", "WatchOffset", "decode_capture", "event_row",
     "line_body", "line_codecs", "line_digest", "open_store", "register_line_codec", "stored_capture",
 ]
 
@@ -53,7 +55,17 @@ class Store(CaptureStore, RunStore, CacheStore):
 
 
 def open_store(path: str | Path | None = None) -> Store:
-    """The store at `path`, else the default one (replay.paths.default_db)."""
+    """The store at `path` (None: $FIMREPLAY_DB, else the user data dir's: replay.paths.default_db).
+    A file that cannot be opened or is not a store is a StoreError naming it, whatever SQLite or
+    the OS said."""
     from replay.paths import default_db
 
-    return Store(path or default_db())
+    where = Path(path) if path else default_db()
+    try:
+        return Store(where)
+    except StoreError:
+        raise
+    except sqlite3.Error as exc:
+        raise store_fault(where, exc) from None
+    except OSError as exc:
+        raise BadStore(f"{where}: the store cannot be opened ({exc.strerror or exc}): give another --db") from None

@@ -17,14 +17,24 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Self
 
-from replay.errors import UsageError
+from replay.errors import FimreplayError, UsageError, WorkError, first_line
 
 Migration = str | Callable[[sqlite3.Connection], None]  # SQL script, or a step that also moves data
 
 
-class StoreError(UsageError):
-    """The store file cannot be used (newer schema, not a fimreplay store, corrupt, read-only,
-    locked, on a full disk): one line naming the file and what to do."""
+class StoreError(FimreplayError):
+    """The store file cannot be used: one line naming the file and what to do. Raised as one of
+    its two kinds, which give the exit code."""
+
+
+class BadStore(StoreError, UsageError):
+    """The store given cannot serve: not a fimreplay store, damaged, a folder, read-only, a newer
+    schema, a bad lock wait."""
+
+
+class StoreFailed(StoreError, WorkError):
+    """The store is fine but the work on it failed: a full or failing disk, another writer
+    holding it past the lock wait."""
 
 
 def store_fault(path: Path, exc: sqlite3.Error, other: str | None = None) -> StoreError:
@@ -33,10 +43,13 @@ def store_fault(path: Path, exc: sqlite3.Error, other: str | None = None) -> Sto
     SQLite's own error codes (sqlite3.Error.sqlite_errorname, Python 3.11) tell the faults apart:
     a file that is not a database (NOTADB), a damaged or cut one (CORRUPT), one that cannot be
     written (READONLY, CANTOPEN, PERM), a full disk (FULL), another writer holding it (BUSY,
-    LOCKED). A failed write is rolled back by SQLite, so what was stored before stays. `other`
-    is the message for any other failure (default: the store cannot be used, and why)."""
+    LOCKED). The first four are the store given (BadStore, exit 2); a full or failing disk and
+    another writer stop the work (StoreFailed, exit 1). A failed write is rolled back by SQLite,
+    so what was stored before stays. `other` is the message for any other failure (default: the
+    store cannot be used, and why)."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc)
+    kind: type[StoreError] = BadStore
     if name.startswith("SQLITE_NOTADB") or "not a database" in text:
         hint = "is not a fimreplay store (not an SQLite database): give another --db, or move the file away"
     elif name.startswith("SQLITE_CORRUPT") or "malformed" in text:
@@ -46,14 +59,16 @@ def store_fault(path: Path, exc: sqlite3.Error, other: str | None = None) -> Sto
     elif name.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
         hint = "cannot be opened: check that its folder exists and is writable, or give another --db"
     elif name.startswith("SQLITE_FULL") or "disk is full" in text:
-        hint = "cannot grow: the disk is full; free space (nothing stored before is lost) and run the command again"
+        kind, hint = StoreFailed, ("cannot grow: the disk is full; free space (nothing stored before is lost) and run "
+                                   "the command again")
     elif name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
-        hint = "is locked by another program writing to it: wait for it to finish, or give another --db"
+        kind, hint = StoreFailed, "is locked by another program writing to it: wait for it to finish, or give another --db"
     elif name.startswith("SQLITE_IOERR") or "I/O error" in text:
-        hint = "could not be read or written (I/O error: a full or failing disk?): check the disk and run the command again"
+        kind, hint = StoreFailed, ("could not be read or written (I/O error: a full or failing disk?): check the disk and "
+                                   "run the command again")
     else:
-        return StoreError(other or f"{path}: the store cannot be used ({text}): give another --db")
-    return StoreError(f"{path}: the store {hint}")
+        return BadStore(other or f"{path}: the store cannot be used ({text}): give another --db")
+    return kind(f"{path}: the store {hint}")
 
 
 def lock_wait_ms() -> int:
@@ -61,7 +76,7 @@ def lock_wait_ms() -> int:
     try:
         return max(0, int(float(os.environ.get("FIMREPLAY_LOCK_WAIT", "10")) * 1000))
     except ValueError:
-        raise StoreError(f"FIMREPLAY_LOCK_WAIT={os.environ['FIMREPLAY_LOCK_WAIT']!r} is not a number of seconds") from None
+        raise BadStore(f"FIMREPLAY_LOCK_WAIT={os.environ['FIMREPLAY_LOCK_WAIT']!r} is not a number of seconds") from None
 
 
 class Database:
@@ -70,11 +85,11 @@ class Database:
     def __init__(self, path: str | Path, migrations: Sequence[Migration] = ()) -> None:
         self.path = Path(path)
         if self.path.is_dir():
-            raise StoreError(f"{self.path}: the store is a folder, not a file: give a file path as --db")
+            raise BadStore(f"{self.path}: the store is a folder, not a file: give a file path as --db")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"{self.path}: the store's folder cannot be made ({exc.strerror}): give another --db") from None
+            raise BadStore(f"{self.path}: the store's folder cannot be made ({exc.strerror}): give another --db") from None
         self._lock = threading.RLock()
         self.skipped: list[str] = []  # rows read but unusable (tampered, foreign): named, left out
         try:
@@ -135,7 +150,7 @@ class Database:
         with self._lock:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > latest:
-                raise StoreError(f"{self.path}: schema version {version} is newer than this fimreplay ({latest}): "
+                raise BadStore(f"{self.path}: schema version {version} is newer than this fimreplay ({latest}): "
                                  "upgrade fimreplay or give another --db")
             while version < latest:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -201,8 +216,7 @@ class Database:
     def skip_row(self, where: str, exc: Exception) -> None:
         """Note a stored row that cannot be read (edited by hand, written by another program):
         the reader leaves it out and goes on; the command names it (`skipped`)."""
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        note = f"{self.path}: {where} is unreadable ({reason}): skipped"
+        note = f"{self.path}: {where} is unreadable ({first_line(exc)}): skipped"
         with self._lock:
             if note not in self.skipped:
                 self.skipped.append(note)

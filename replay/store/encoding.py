@@ -21,7 +21,7 @@ import msgspec
 
 from replay import secrets
 from replay.records import CaptureRecord, OutcomeEvent, Source
-from replay.store.db import StoreError
+from replay.store.db import BadStore
 
 
 class StoredCapture(NamedTuple):
@@ -126,11 +126,11 @@ def decode_capture(codec: str, blob: bytes, source: Source) -> CaptureRecord:
         return msgspec.json.decode(blob, type=CaptureRecord)
     line_codec = line_codecs().get(codec)
     if line_codec is None:
-        raise StoreError(f"unknown capture codec {codec!r}: a newer fimreplay wrote this store, or fimreplay is not "
+        raise BadStore(f"unknown capture codec {codec!r}: a newer fimreplay wrote this store, or fimreplay is not "
                          "installed (pip install -e .) so its formats are not registered")
     rec = line_codec.parse(lz4.block.decompress(blob), source)
     if rec is None:
-        raise StoreError(f"stored {line_codec.format} line at {source.where()} is not a capture")
+        raise BadStore(f"stored {line_codec.format} line at {source.where()} is not a capture")
     return rec
 
 

@@ -151,6 +151,15 @@ class RunStore(Database):
         return [c for c, r in zip(self._decoded(rows, Completion, where, keep=True), rows)
                 if c is not None and self._owned(c.item_id, r[0], where(r))]
 
+    def completion_counts(self) -> dict[str, int]:
+        """Run id -> how many completions the run holds (runs without one are left out)."""
+        return {r[0]: r[1] for r in self.query("SELECT run_id, COUNT(*) FROM completions GROUP BY run_id")}
+
+    def item_completions(self, item_id: str) -> list[tuple[str, Completion]]:
+        """(run id, completion) of the item in every run that holds one, oldest first."""
+        rows = self.query("SELECT run_id, record FROM completions WHERE item_id = ? ORDER BY created", (item_id,))
+        return [(r["run_id"], msgspec.json.decode(r["record"], type=Completion)) for r in rows]
+
     def done_item_ids(self, run_id: str) -> set[str]:
         return {r[0] for r in self.query("SELECT item_id FROM completions WHERE run_id = ?", (run_id,))}
 

@@ -7,7 +7,7 @@ any of that itself, so a command and its screen cannot drift apart. Progress and
 caller through callbacks (`say`, `warn`, `on_progress`), never by printing. Failures are
 replay.errors types. The modules, by task group:
 
-    base       opening the store; the callback types
+    base       a store failure as the store's one-line error; the callback types
     capture    import, list and watch capture files
     render     render, postprocess, verify (the editor pipelines)
     inspect    tokens, audit; a capture's tokens, token diffs, findings and row stats

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from replay.compare import Paired, paired
+from replay.reports.compare import Paired, paired
 from replay.errors import UsageError
-from replay.scoring import METRIC_NAMES, Lines, ScoredItem, Text
+from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Text
 from replay.store import Store
 from replay.usecases.base import Say
 
@@ -36,7 +36,7 @@ class PairedComparison:
 def source_rows(store: Store, source: str, lines: Lines, text: Text, warn: Say | None = None) -> tuple[list[ScoredItem], str]:
     """The scored items of a run in the store (its stored scores when complete, as `report`
     reads them), or of a `score` JSONL file (bad lines to its rejects file); and which text."""
-    from replay.report import load_run
+    from replay.reports.report import load_run
     from replay.usecases.score import file_rows
 
     path = Path(source)
@@ -48,9 +48,9 @@ def source_rows(store: Store, source: str, lines: Lines, text: Text, warn: Say |
     raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
 
 
-def compare(store: Store, a: str, b: str, metric: str = "indel", lines: Lines = "auto", text: Text = "shown",
+def compare(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto", text: Text = "shown",
             seed: int = 0, warn: Say | None = None) -> PairedComparison:
-    """B − A on `metric`, items paired by id (see replay.compare for the statistics)."""
+    """B − A on `metric`, items paired by id (see replay.reports.compare for the statistics)."""
     if metric not in METRIC_NAMES:
         raise UsageError(f"unknown metric {metric!r} (one of {', '.join(METRIC_NAMES)})")
     rows_a, text_a = source_rows(store, a, lines, text, warn)

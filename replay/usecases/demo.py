@@ -18,7 +18,7 @@ from typing import Any
 
 from replay.backends import GenParams
 from replay.rejects import default_path
-from replay.runner import ProgressFn
+from replay.run.runner import ProgressFn
 from replay.store import Store
 from replay.usecases.base import Say, quiet
 
@@ -75,7 +75,7 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: Pro
     from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
     from replay.corpus.sources import DEMO_CORPUS, ensure_corpus
     from replay.paths import data_dir
-    from replay.report import load_run, to_markdown
+    from replay.reports.report import load_run, to_markdown
     from replay.scoring import score_run
     from replay.usecases.capture import import_captures
     from replay.usecases.inspect import audit

@@ -160,7 +160,7 @@ def token_diff(capture_id: int, capture: CaptureRecord, mode: str, override: str
     """One of DIFF_MODES for a capture, under its tokenizer."""
     from replay.editors import rebuild_logged_prompt, render
     from replay.editors import capture_version
-    from replay.run_inputs import capture_input
+    from replay.run.inputs import capture_input
     from replay.tokens.diff import diff_texts, diff_tokenizers
     from replay.tokens.view import render_diff
 
@@ -266,14 +266,10 @@ def count_capture_stats(store: Store, ids: Sequence[int], override: str | None =
 
 def replays_of(store: Store, capture_id: int) -> list[tuple[str, Completion]]:
     """(run id, completion) of every run that replayed the capture, oldest first (its item id is
-    `capture-<id>`: replay.run_inputs.capture_input)."""
-    import msgspec
-
+    `capture-<id>`: replay.run.inputs.capture_input)."""
     from replay.scoring import CAPTURE_PREFIX
 
-    rows = store.query("SELECT run_id, record FROM completions WHERE item_id = ? ORDER BY created",
-                       (f"{CAPTURE_PREFIX}{capture_id}",))
-    return [(r["run_id"], msgspec.json.decode(r["record"], type=Completion)) for r in rows]
+    return store.item_completions(f"{CAPTURE_PREFIX}{capture_id}")
 
 
 def similarity(reference: str, text: str) -> float:

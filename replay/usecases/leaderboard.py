@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from replay.backends import GenParams
-from replay.compare import paired
+from replay.reports.compare import paired
 from replay.errors import UsageError, WorkError
-from replay.leaderboard import RENDERERS, Leaderboard, Standing
-from replay.runner import ProgressFn
-from replay.scoring import METRIC_NAMES, Lines
+from replay.reports.leaderboard import RENDERERS, Leaderboard, Standing
+from replay.run.runner import ProgressFn
+from replay.scoring import HEADLINE, METRIC_NAMES, Lines
 from replay.store import Store
 from replay.usecases.base import Say, quiet
 
@@ -34,7 +34,7 @@ class LeaderboardRequest:
     models: Sequence[str]
     editor: str | None = None
     backend: str = "llamacpp"
-    metric: str = "indel"
+    metric: str = HEADLINE
     lines: Lines = "auto"
     params: GenParams = field(default_factory=GenParams)
     endpoints: Sequence[str] = ()
@@ -68,7 +68,7 @@ def leaderboard(store: Store, req: LeaderboardRequest, on_progress: ProgressFn |
     text, rank by the mean over files and compare each model with the best, pair by pair. The
     items are kept in the store (once) as the references of the scores."""
     from replay.cutoffs import run_overlap
-    from replay.report import load_run
+    from replay.reports.report import load_run
     from replay.usecases.replay import RunRequest, run
 
     from replay.usecases.score import file_items

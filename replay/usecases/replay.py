@@ -16,7 +16,7 @@ from replay.cutoffs import Overlap
 from replay.editors import EDITORS, profile
 from replay.errors import UsageError
 from replay.rejects import Rejects, default_path, stamped
-from replay.runner import ProgressFn, RunSummary, new_run_id
+from replay.run.runner import ProgressFn, RunSummary, new_run_id
 from replay.store import Store
 from replay.usecases.base import Say
 
@@ -113,8 +113,8 @@ def resumed(store: Store, req: RunRequest) -> RunRequest:
 
 
 def _renderer(editor: str | None, ref: ModelRef) -> Any:
-    from replay.run_inputs import EditorRenderer
-    from replay.runner import render_model
+    from replay.run.inputs import EditorRenderer
+    from replay.run.runner import render_model
 
     return lambda: EditorRenderer(editor, render_model(ref))
 
@@ -128,8 +128,8 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
     from replay.backends import open_backend
     from replay.backends.models import resolve_model
     from replay.cutoffs import run_overlap
-    from replay.run_inputs import load_inputs
-    from replay.runner import replay_prompts
+    from replay.run.inputs import load_inputs
+    from replay.run.runner import replay_prompts
 
     req = resumed(store, req)
     req.check()
@@ -172,8 +172,8 @@ def export(store: Store, source: str, output: Path, model: str | None = None, ed
     """Write the prompts of a stored run (or of a file of items, render inputs or prompts, or of
     the captures, rendered for `model`) as an OpenAI batch file."""
     from replay.backends.models import resolve_model
-    from replay.batch import export_openai_batch
-    from replay.run_inputs import load_inputs
+    from replay.run.batch import export_openai_batch
+    from replay.run.inputs import load_inputs
 
     if fmt not in EXPORT_FORMATS:
         raise UsageError(f"unknown export format {fmt!r} (one of {', '.join(EXPORT_FORMATS)})")
@@ -211,7 +211,7 @@ class ImportedResults:
 def import_results(store: Store, results: Path, run_id: str, warn: Say | None = None) -> ImportedResults:
     """Read `vllm run-batch` / OpenAI batch results into the run whose prompts were exported;
     unusable lines go to the data dir's rejects/RUN-import.jsonl, each told to `warn`."""
-    from replay.batch import import_openai_batch
+    from replay.run.batch import import_openai_batch
 
     with Rejects(name=f"{run_id}-import", echo=warn) as rejects:
         s = import_openai_batch(store, run_id, results, rejects)

@@ -14,7 +14,7 @@ from replay import secrets
 from replay.errors import UsageError
 from replay.records import Completion, FimItem
 from replay.rejects import Rejects, beside
-from replay.report import RENDERERS, RunReport
+from replay.reports.report import RENDERERS, RunReport
 from replay.scoring import METRIC_NAMES, TEXTS, Lines, ScoredItem, Text, parse_lines
 from replay.store import Store
 from replay.usecases.base import Say
@@ -74,7 +74,7 @@ def file_rows(path: Path, lines: Lines, warn: Say | None = None,
 
 def score_table(result: dict[str, Any]) -> str:
     """The plain-text table of a `score` result."""
-    from replay.report import score_table as table
+    from replay.reports.report import score_table as table
 
     return table(result)
 
@@ -105,7 +105,7 @@ def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | No
     """The side-by-side report of stored runs in one of REPORT_FORMATS, written to `output` when
     given. Completions not scored yet are scored (and the scores stored). Two runs are compared
     pair by pair too; `cutoff` is the models' training-data cutoff when the known table has none."""
-    from replay.report import load_run
+    from replay.reports.report import load_run
 
     missing = [r for r in runs if store.run(r) is None]
     if missing:
@@ -140,7 +140,7 @@ class RunRow:
 
 def list_runs(store: Store) -> list[RunRow]:
     """Every run, oldest first, with how many completions it holds."""
-    counts = {r[0]: r[1] for r in store.query("SELECT run_id, COUNT(*) FROM completions GROUP BY run_id")}
+    counts = store.completion_counts()
     return [RunRow(run.id, run.status, run.model, run.backend, run.editor, counts.get(run.id, 0)) for run in store.runs()]
 
 
@@ -157,9 +157,9 @@ class Comparison:
         return [r.run_id for r in self.reports]
 
     def paired_line(self) -> str:
-        """Two runs: the second against the first, pair by pair (replay.compare), in one line;
+        """Two runs: the second against the first, pair by pair (replay.reports.compare), in one line;
         otherwise "" (a paired comparison needs exactly two runs)."""
-        from replay.report import pair_of
+        from replay.reports.report import pair_of
 
         pair = pair_of(self.reports)
         return "" if pair is None else pair.summary(*self.run_ids)
@@ -181,24 +181,24 @@ class Comparison:
 
     def to_jsonl(self) -> str:
         """One JSON object per run: report.to_dict's run entries, one per line."""
-        from replay.report import to_dict
+        from replay.reports.report import to_dict
 
         return "".join(json.dumps(run, ensure_ascii=False) + "\n" for run in to_dict(self.reports)["runs"])
 
     def to_csv(self) -> str:
-        from replay.report import to_csv
+        from replay.reports.report import to_csv
 
         return to_csv(self.reports)
 
     def to_markdown(self) -> str:
-        from replay.report import to_markdown
+        from replay.reports.report import to_markdown
 
         return to_markdown(self.reports)
 
 
 def compare_runs(store: Store, run_ids: Sequence[str]) -> Comparison:
     """Score what is not scored yet (and store the scores) and compare the runs."""
-    from replay.report import load_run
+    from replay.reports.report import load_run
 
     return Comparison([load_run(store, r) for r in run_ids])
 

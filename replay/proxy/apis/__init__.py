@@ -38,7 +38,3 @@ def recognise(route: str, body: dict[str, Any]) -> tuple[Api, WireRequest] | Non
         if wire is not None:
             return api, wire
     return None
-
-
-def api_named(name: str) -> Api:
-    return next(api for api in APIS if api.name == name)

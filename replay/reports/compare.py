@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from replay.scoring import ScoredItem
+from replay.scoring import HEADLINE, ScoredItem
 
 VERDICTS = ("A better", "B better", "within noise")
 Z95 = 1.959963984540054  # two-sided 95%
@@ -101,7 +101,7 @@ def verdict(ci95: tuple[float, float]) -> str:
     return "within noise"
 
 
-def paired(a: Iterable[ScoredItem], b: Iterable[ScoredItem], metric: str = "indel", seed: int = 0,
+def paired(a: Iterable[ScoredItem], b: Iterable[ScoredItem], metric: str = HEADLINE, seed: int = 0,
            n_boot: int = 2000) -> Paired:
     """Pair A's and B's scored items by id and compare them on `metric` (B − A)."""
     by_a = {r.item_id: r for r in a}

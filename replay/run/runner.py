@@ -23,24 +23,18 @@ from typing import Any
 import msgspec
 
 from replay import __version__
-from replay.backends.base import (
-    EDITOR_CANCEL,
-    STOP_WORD,
-    Backend,
-    BackendError,
-    GenParams,
-    apply_stop,
-)
-from replay.backends.cache import cache_key, remember
+from replay.backends.base import EDITOR_CANCEL, STOP_WORD, Backend, BackendError, GenParams
+from replay.editors.stage import apply_stop
 from replay.errors import UsageError, one_line
 from replay.records import Completion, RenderedPrompt
-from replay.run_inputs import EditorStage
+from replay.run.cache import cache_key, remember
+from replay.run.inputs import EditorStage
 from replay.store import Store
 
 ProgressFn = Callable[[int, int, Completion | None], None]
 
 
-class RunMismatch(UsageError, ValueError):
+class RunMismatch(UsageError):
     """A run resumed with other settings than it was started with: its completions would not
     be comparable."""
 
@@ -110,113 +104,143 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
     streams = early_stop and hasattr(backend, "complete_streaming")
     run_config = {**(config or {}), **backend.describe(), "params": msgspec.to_builtins(params), "versions": versions(),
                   "early_stop": streams, "editor_timing": editor_timing}
-    existing = store.run(run_id)
-    if existing is not None:
-        before = existing.config
-        for key in ("backend", "model_id", "params"):
-            if key in before and before[key] != run_config[key]:
-                raise RunMismatch(f"run {run_id} was started with {key} {before[key]!r}, not {run_config[key]!r}: "
-                                 "resume it with the same settings or give a new --run-id")
+    check_resume(store, run_id, run_config)
     store.create_run(run_id, run_config)
     store.add_run_prompts(run_id, prompts)
     done = store.good_item_ids(run_id)
     todo = [p for p in prompts if p.item_id not in done]
     total = len(prompts)
-    state = {"done": total - len(todo), "cached": 0}
-    lock = threading.Lock()
+    replay = Replay(store, run_id, backend, params, stage, streams, editor_timing, use_cache, on_progress, total,
+                    total - len(todo))
     started = time.perf_counter()
     store.set_run_status(run_id, "running")
     if on_progress:
-        on_progress(state["done"], total, None)
-
-    def record(prompt: RenderedPrompt, completion: Completion, cached: bool) -> None:
-        if stage is not None:
-            completion = stage.apply(completion, editor_timing)
-        store.add_completion(run_id, completion)
-        with lock:
-            state["done"] += 1
-            state["cached"] += cached
-            done_now = state["done"]
-        if on_progress:
-            on_progress(done_now, total, completion)
-
-    def run_one(prompt: RenderedPrompt) -> None:
-        # A whole generation is cached under the prompt's own key and serves any later stops; a
-        # stream stopped early only serves the same stops (the same stop words, editor, cursor).
-        key = cache_key(backend, prompt, params)
-        early_key = key
-        cancel = None
-        if streams:
-            cancel, ident = stage.stream_stop(prompt.item_id or "") if stage is not None else (None, "")
-            early_key = cache_key(backend, prompt, params, early_stop={"stop": list(prompt.stop), "stage": ident})
-        hit = None
-        if use_cache:
-            hit = store.cache_get(key) or (store.cache_get(early_key) if early_key != key else None)
-        if hit is not None:
-            # The cache holds the engine's raw output; the stop words are this prompt's own.
-            record(prompt, msgspec.structs.replace(hit, item_id=prompt.item_id or "", text=apply_stop(hit.raw_text, prompt.stop),
-                                                   cache_key=hit.cache_key or key), True)
-            return
-        try:
-            if streams:
-                done = backend.complete_streaming(prompt, params, editor_stops(prompt.stop, cancel))  # type: ignore[attr-defined]
-            else:
-                done = backend.complete(prompt, params)
-            completion = msgspec.structs.replace(done, cache_key=early_key if done.stopped_early else key)
-        except BackendError as exc:
-            completion = msgspec.structs.replace(error_completion(backend, prompt, str(exc), key), truncated=exc.truncated)
-        except Exception as exc:  # noqa: BLE001 - an answer the backend could not make sense of: this item fails, the run goes on
-            completion = error_completion(backend, prompt, f"unusable response: {one_line(exc)}", key)
-        remember(store, completion.cache_key, completion)
-        record(prompt, completion, False)
-
-    def run_batch(batch: list[RenderedPrompt]) -> None:
-        keys = [cache_key(backend, p, params) for p in batch]
-        misses = []
-        for prompt, key in zip(batch, keys):
-            hit = store.cache_get(key) if use_cache else None
-            if hit is None:
-                misses.append((prompt, key))
-            else:
-                record(prompt, msgspec.structs.replace(hit, item_id=prompt.item_id or "", text=apply_stop(hit.raw_text, prompt.stop),
-                                                       cache_key=key), True)
-        if not misses:
-            return
-        try:
-            results = backend.complete_batch([p for p, _ in misses], params)  # type: ignore[attr-defined]
-        except BackendError as exc:
-            results = [error_completion(backend, p, str(exc), k) for p, k in misses]
-        for (prompt, key), completion in zip(misses, results):
-            completion = msgspec.structs.replace(completion, cache_key=key)
-            remember(store, key, completion)
-            record(prompt, completion, False)
-
+        on_progress(replay.done, total, None)
     try:
-        if hasattr(backend, "complete_batch"):
-            for start in range(0, len(todo), batch_size):
-                run_batch(todo[start : start + batch_size])
-        else:
-            workers = max(1, min(concurrency, backend.max_concurrency, len(todo) or 1))
-            if workers == 1:
-                for prompt in todo:
-                    run_one(prompt)
-            else:
-                # A failure or a cancel (on_progress raising) drops the items not yet started; the
-                # ones in flight finish and are committed.
-                pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="replay")
-                try:
-                    for future in [pool.submit(run_one, p) for p in todo]:
-                        future.result()
-                finally:
-                    pool.shutdown(wait=True, cancel_futures=True)
+        replay.run(todo, concurrency, batch_size)
     except BaseException:
         store.set_run_status(run_id, "interrupted")
         raise
     ids = {p.item_id for p in prompts}
     errors = sum(1 for c in store.completions(run_id) if c.item_id in ids and c.error is not None)
     store.set_run_status(run_id, "done" if errors == 0 else "done_with_errors")
-    return RunSummary(run=run_id, items=total, completed=total - errors, cached=state["cached"], errors=errors,
+    return RunSummary(run=run_id, items=total, completed=total - errors, cached=replay.cached, errors=errors,
                       resumed=total - len(todo), wall_s=round(time.perf_counter() - started, 3))
+
+
+def check_resume(store: Store, run_id: str, run_config: dict[str, Any]) -> None:
+    """A run that exists is resumed only with the backend, model and parameters it was started with."""
+    existing = store.run(run_id)
+    if existing is None:
+        return
+    before = existing.config
+    for key in ("backend", "model_id", "params"):
+        if key in before and before[key] != run_config[key]:
+            raise RunMismatch(f"run {run_id} was started with {key} {before[key]!r}, not {run_config[key]!r}: "
+                             "resume it with the same settings or give a new --run-id")
+
+
+class Replay:
+    """One start of a run: what every item's replay shares, and the counts of items done and
+    served from the cache (kept under a lock: items finish on worker threads)."""
+
+    def __init__(self, store: Store, run_id: str, backend: Backend, params: GenParams, stage: EditorStage | None,
+                 streams: bool, editor_timing: bool, use_cache: bool, on_progress: ProgressFn | None, total: int,
+                 done: int) -> None:
+        self.store, self.run_id, self.backend, self.params = store, run_id, backend, params
+        self.stage, self.streams, self.editor_timing = stage, streams, editor_timing
+        self.use_cache, self.on_progress, self.total = use_cache, on_progress, total
+        self.done, self.cached = done, 0
+        self._lock = threading.Lock()
+
+    def run(self, todo: Sequence[RenderedPrompt], concurrency: int, batch_size: int) -> None:
+        """Replay `todo`: in batches for a backend with `complete_batch`, else one prompt at a
+        time on up to `concurrency` threads (as many as the backend allows)."""
+        if hasattr(self.backend, "complete_batch"):
+            for start in range(0, len(todo), batch_size):
+                self.run_batch(todo[start : start + batch_size])
+            return
+        workers = max(1, min(concurrency, self.backend.max_concurrency, len(todo) or 1))
+        if workers == 1:
+            for prompt in todo:
+                self.run_one(prompt)
+            return
+        # A failure or a cancel (on_progress raising) drops the items not yet started; the ones in
+        # flight finish and are committed.
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="replay")
+        try:
+            for future in [pool.submit(self.run_one, p) for p in todo]:
+                future.result()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def record(self, completion: Completion, cached: bool) -> None:
+        """Store the item's completion as its editor showed it, and count it."""
+        if self.stage is not None:
+            completion = self.stage.apply(completion, self.editor_timing)
+        self.store.add_completion(self.run_id, completion)
+        with self._lock:
+            self.done += 1
+            self.cached += cached
+            done_now = self.done
+        if self.on_progress:
+            self.on_progress(done_now, self.total, completion)
+
+    def from_cache(self, prompt: RenderedPrompt, keys: Sequence[str]) -> bool:
+        """Record the prompt's completion from the cache, under the first of `keys` it holds;
+        False when the cache is off or holds none."""
+        if not self.use_cache:
+            return False
+        for key in keys:
+            hit = self.store.cache_get(key)
+            if hit is not None:
+                # The cache holds the engine's raw output; the stop words are this prompt's own.
+                self.record(msgspec.structs.replace(hit, item_id=prompt.item_id or "", cache_key=hit.cache_key or key,
+                                                    text=apply_stop(hit.raw_text, prompt.stop)), True)
+                return True
+        return False
+
+    def run_one(self, prompt: RenderedPrompt) -> None:
+        # A whole generation is cached under the prompt's own key and serves any later stops; a
+        # stream stopped early only serves the same stops (the same stop words, editor, cursor).
+        key = cache_key(self.backend, prompt, self.params)
+        early_key = key
+        cancel = None
+        if self.streams:
+            cancel, ident = self.stage.stream_stop(prompt.item_id or "") if self.stage is not None else (None, "")
+            early_key = cache_key(self.backend, prompt, self.params, early_stop={"stop": list(prompt.stop), "stage": ident})
+        if self.from_cache(prompt, list(dict.fromkeys((key, early_key)))):
+            return
+        backend = self.backend
+        try:
+            if self.streams:
+                done = backend.complete_streaming(prompt, self.params, editor_stops(prompt.stop, cancel))  # type: ignore[attr-defined]
+            else:
+                done = backend.complete(prompt, self.params)
+            completion = msgspec.structs.replace(done, cache_key=early_key if done.stopped_early else key)
+        except BackendError as exc:
+            completion = msgspec.structs.replace(error_completion(backend, prompt, str(exc), key), truncated=exc.truncated)
+        except Exception as exc:  # noqa: BLE001 - an answer the backend could not make sense of: this item fails, the run goes on
+            completion = error_completion(backend, prompt, f"unusable response: {one_line(exc)}", key)
+        remember(self.store, completion.cache_key, completion)
+        self.record(completion, False)
+
+    def run_batch(self, batch: Sequence[RenderedPrompt]) -> None:
+        misses = []
+        for prompt in batch:
+            key = cache_key(self.backend, prompt, self.params)
+            if not self.from_cache(prompt, [key]):
+                misses.append((prompt, key))
+        if not misses:
+            return
+        try:
+            results = self.backend.complete_batch([p for p, _ in misses], self.params)  # type: ignore[attr-defined]
+        except BackendError as exc:
+            results = [error_completion(self.backend, p, str(exc), k) for p, k in misses]
+        for (_, key), completion in zip(misses, results):
+            completion = msgspec.structs.replace(completion, cache_key=key)
+            remember(self.store, key, completion)
+            self.record(completion, False)
 
 
 def editor_stops(stop: Sequence[str], cancel: Callable[[str], int | None] | None) -> Callable[[str], str]:

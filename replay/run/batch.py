@@ -17,9 +17,10 @@ from typing import Any
 
 import msgspec
 
-from replay.backends.base import BackendError, GenParams, apply_stop
+from replay.backends.base import BackendError, GenParams
 from replay.backends.http import field
 from replay.backends.openai_compat import completion_body
+from replay.editors.stage import apply_stop
 from replay.errors import UsageError
 from replay.jsonl import json_lines, loads
 from replay.records import Completion, RenderedPrompt

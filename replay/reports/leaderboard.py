@@ -1,5 +1,5 @@
 """A leaderboard: models ranked on the same items, each compared with the best by paired
-differences (replay.compare), as text, JSON or a self-contained HTML page.
+differences (replay.reports.compare), as text, JSON or a self-contained HTML page.
 
 A ranking by means alone says nothing about noise: two models 0.01 apart on 40 items may swap
 places on the next 40. Each model below the best carries its paired difference to the best, its
@@ -13,9 +13,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from replay.compare import Paired
 from replay.cutoffs import Overlap
-from replay.report import svg_file_diffs
+from replay.reports.compare import Paired
+from replay.reports.report import svg_file_diffs
 from replay.scoring import Lines, scored_what
 
 

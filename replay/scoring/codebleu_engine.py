@@ -3,9 +3,10 @@
 CodeBLEU (Ren et al. 2020, arXiv:2009.10297) = a*BLEU + b*keyword-weighted BLEU + c*AST match +
 d*data-flow match. The `codebleu` package (0.7.0, k4black/codebleu) has no Solidity, and the
 seed scored Solidity with its JavaScript grammar. This module computes the four parts itself
-from a language description (grammar, keywords, data-flow extractor, comment stripper), so that
-Solidity is scored over tree-sitter-solidity, and it follows the package's exact arithmetic so
-that, for a language the package knows, the numbers are the same (tests prove it on Python):
+from a language's grammar (replay.languages) and description (keywords, data-flow extractor,
+comment stripper), so that Solidity is scored over tree-sitter-solidity, and it follows the
+package's exact arithmetic so that, for a language the package knows, the numbers are the same
+(tests prove it on Python):
 
 - tokens: `str.split()` after `.strip()` of both texts (codebleu/codebleu.py);
 - BLEU: corpus BLEU-4 with clipped n-gram precision, denominators at least 1, Chen & Cherry
@@ -21,7 +22,7 @@ that, for a language the package knows, the numbers are the same (tests prove it
   have no edge (codebleu/dataflow_match.py), and then, as in codebleu/codebleu.py, that 0 is
   replaced by 1 in the weighted sum (`dataflow_match_score or 1`) — kept for equal numbers.
 The data-flow extractors of the package's languages are the package's own; Solidity's is in
-replay/solidity.py.
+replay/scoring/solidity.py.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
-import tree_sitter
+from replay.languages import grammar_parser
 
 DfgFunction = Callable[[Any, str], list]  # (tree root, its text) -> raw data-flow edges
 
@@ -45,7 +46,6 @@ class CodeBleuLanguage:
     """What CodeBLEU needs to know about a language."""
 
     name: str
-    grammar: Callable[[], Any]  # returns the tree-sitter language pointer
     keywords: frozenset[str]
     dataflow: DfgFunction
     strip_comments: Callable[[str], str]
@@ -61,11 +61,9 @@ def _package_keywords(lang: str) -> frozenset[str]:
 def _package_language(lang: str) -> CodeBleuLanguage:
     """A language the `codebleu` package supports, described with the package's own parts."""
     from codebleu.parser import remove_comments_and_docstrings
-    from codebleu.utils import get_tree_sitter_language
 
     return CodeBleuLanguage(
         name=lang,
-        grammar=lambda: get_tree_sitter_language(lang),
         keywords=_package_keywords(lang),
         dataflow=lambda root, code: _package_dataflow(lang, root, code),
         strip_comments=lambda s: remove_comments_and_docstrings(s, lang),
@@ -87,33 +85,15 @@ def _package_dataflow(lang: str, root: Any, code: str) -> list:
 def language(name: str) -> CodeBleuLanguage:
     """The CodeBLEU description of `name`: solidity (ours) or one of the package's languages."""
     if name == "solidity":
-        import tree_sitter_solidity
+        from replay.scoring import solidity
 
-        from replay import solidity
-
-        return CodeBleuLanguage(name="solidity", grammar=tree_sitter_solidity.language, keywords=solidity.keywords(),
-                                dataflow=solidity.dataflow, strip_comments=solidity.strip_comments)
+        return CodeBleuLanguage(name="solidity", keywords=solidity.keywords(), dataflow=solidity.dataflow,
+                                strip_comments=solidity.strip_comments)
     from codebleu.utils import AVAILABLE_LANGS
 
     if name not in AVAILABLE_LANGS:
         raise KeyError(f"CodeBLEU has no language {name!r} (solidity, {', '.join(AVAILABLE_LANGS)})")
     return _package_language(name)
-
-
-@lru_cache(maxsize=None)
-def _parser(name: str) -> tree_sitter.Parser:
-    lang = language(name)
-    grammar = lang.grammar()
-    return tree_sitter.Parser(grammar if isinstance(grammar, tree_sitter.Language) else tree_sitter.Language(grammar))
-
-
-def parser_or_none(name: str) -> tree_sitter.Parser | None:
-    """The tree-sitter parser CodeBLEU parses `name` with, or None without a grammar (no such
-    CodeBLEU language, or its grammar package not installed)."""
-    try:
-        return _parser(name)
-    except (KeyError, ImportError):
-        return None
 
 
 def _combine(numerators: list[float], denominators: Sequence[float], hyp_len: int, ref_len: int) -> float:
@@ -177,12 +157,6 @@ def _weighted_stats(ref: Grams, hyp: Grams, matches: list[int]) -> tuple[list[fl
     return [unigrams, *matches[1:]], (ref.weighted_unigrams, *ref.dens[1:])
 
 
-def ngram_match(references: Sequence[list[str]], hypotheses: Sequence[list[str]]) -> float:
-    """Corpus BLEU-4 (clipped precision), one reference per hypothesis."""
-    refs, hyps = [_grams(r, frozenset()) for r in references], [_grams(h, frozenset()) for h in hypotheses]
-    return _ngram_match(refs, hyps)
-
-
 def weighted_ngram_match(references: Sequence[list[str]], hypotheses: Sequence[list[str]], keywords: frozenset[str]) -> float:
     """Corpus BLEU-4 over n-gram recall, unigrams weighted 1 (keyword) or 0.2 (other token)."""
     refs, hyps = [_grams(r, keywords) for r in references], [_grams(h, keywords) for h in hypotheses]
@@ -239,7 +213,7 @@ def _subtrees(root: Any) -> list[str]:
 def data_flow(code: str, name: str) -> list[tuple[str, str, list[str]]]:
     """The normalised data-flow edges of `code`: (variable, relation, [sources]) renamed var_i."""
     try:
-        root = _parser(name).parse(code.encode("utf-8")).root_node
+        root = grammar_parser(name).parse(code.encode("utf-8")).root_node
     except Exception:
         return []
     return _flow(root, code, language(name))
@@ -305,7 +279,7 @@ def analyse(text: str, name: str) -> Analysis:
     stripped = text.strip()
     tokens = stripped.split()
     code = _without_comments(stripped, lang)
-    root = _parser(name).parse(code.encode("utf-8")).root_node
+    root = grammar_parser(name).parse(code.encode("utf-8")).root_node
     subtrees = _subtrees(root)
     return Analysis(grams=_grams(tokens, lang.keywords), subtrees=tuple(subtrees), subtree_set=frozenset(subtrees), flow=tuple(_flow(root, code, lang)))
 

@@ -32,7 +32,6 @@ import hashlib
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -43,13 +42,12 @@ from replay.assets import asset_path
 from replay.errors import WorkError
 from replay.paths import cache_dir, data_dir
 from replay.records import FimItem
+from replay.store.compiles import CompilerErrors, CompilerResults
 
 SOLC = "solc"  # the asset; its version is the compiler's
 SOLC_NEEDS = ("semver", "memorystream", "follow-redirects", "js-sha3")  # what solc-js's wrapper requires
-_DRIVER = Path(__file__).resolve().parent / "data" / "solc_driver.js"
+_DRIVER = Path(__file__).resolve().parent.parent / "data" / "solc_driver.js"
 _OTHER_VERSION = "5333"  # solc's "Source file requires different compiler version"
-
-Errors = frozenset[tuple[str, str, str]]
 
 
 class CompilerUnavailable(WorkError):
@@ -75,9 +73,8 @@ class Solc:
         self.version = asset_path(SOLC).name  # "solc-0.8.37": part of every cache key
         self._proc: subprocess.Popen[str] | None = None
         self._stderr: Any = None
-        self._memo: dict[str, Errors] = {}
-        self._db = sqlite3.connect(cache or data_dir() / "compiles.sqlite")
-        self._db.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, errors TEXT NOT NULL)")
+        self._memo: dict[str, CompilerErrors] = {}
+        self._results = CompilerResults(cache or data_dir() / "compiles.sqlite")
 
     def _started(self) -> subprocess.Popen[str]:
         if self._proc is None:
@@ -102,22 +99,19 @@ class Solc:
             raise CompilerUnavailable(f"solc-js stopped: {tail[0] if tail else 'no output'}")
         return json.loads(line)
 
-    def errors(self, name: str, content: str, base: Path | None) -> Errors:
+    def errors(self, name: str, content: str, base: Path | None) -> CompilerErrors:
         """The compiler's errors of `content` as the source unit `name`, imports read under `base`."""
         key = hashlib.sha256("\0".join((self.version, name, str(base or ""), content)).encode("utf-8", "surrogatepass")).hexdigest()
         if key in self._memo:
             return self._memo[key]
-        row = self._db.execute("SELECT errors FROM results WHERE key = ?", (key,)).fetchone()
-        if row is not None:
-            found: Errors = frozenset(tuple(e) for e in json.loads(row[0]))
-        else:
+        found = self._results.get(key)
+        if found is None:
             found = self.compile(name, content, base)
-            with self._db:
-                self._db.execute("INSERT OR REPLACE INTO results VALUES (?, ?)", (key, json.dumps(sorted(found))))
+            self._results.put(key, found)
         self._memo[key] = found
         return found
 
-    def compile(self, name: str, content: str, base: Path | None) -> Errors:
+    def compile(self, name: str, content: str, base: Path | None) -> CompilerErrors:
         """The compiler's errors, always from the compiler (no cache)."""
         proc = self._started()
         assert proc.stdin is not None
@@ -138,7 +132,7 @@ class Solc:
             if proc.stdout is not None:
                 proc.stdout.close()
             self._stderr.close()
-        self._db.close()
+        self._results.close()
 
     def __enter__(self) -> Solc:
         return self
@@ -147,7 +141,7 @@ class Solc:
         self.close()
 
 
-def judge(original: Errors, completed: Errors) -> float | None:
+def judge(original: CompilerErrors, completed: CompilerErrors) -> float | None:
     """1.0 when the completed file has no error the original lacks; None when the compiler could
     not judge the original (another compiler version asked for)."""
     if any(code == _OTHER_VERSION for _, code, _ in original):
@@ -157,7 +151,7 @@ def judge(original: Errors, completed: Errors) -> float | None:
 
 def syntax_errors(text: str, language: str) -> int | None:
     """ERROR and MISSING nodes of a tree-sitter parse of `text`; None without a grammar."""
-    from replay.codebleu_engine import parser_or_none
+    from replay.languages import parser_or_none
 
     parser = parser_or_none(language)
     if parser is None:

@@ -21,8 +21,10 @@ from typing import Any
 
 import msgspec
 
+from replay.assets import sha256_file
 from replay.editors import EditorProfile, capture_version, profile
 from replay.editors.stage import StreamStop
+from replay.errors import first_line
 from replay.importers.common import MAX_LINE_BYTES, iter_lines
 from replay.jsonl import loads
 from replay.records import CaptureRecord, Completion, EditorInput, RenderedPrompt
@@ -154,7 +156,7 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
                 renderer = renderer or render()
                 add(renderer(inp, own), where, rec.raw, inp, own)
             except (ValueError, KeyError) as exc:
-                rejects.at(*where, _first_line(exc), rec.raw)
+                rejects.at(*where, first_line(exc), rec.raw)
         return Inputs(prompts, rejects, digest.hexdigest(), "captures", renderer.stage if renderer else None)
 
     path = Path(source)
@@ -181,18 +183,9 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
                     renderer = renderer or render()
                     add(renderer(inp, None), where, line, inp)
             except (ValueError, msgspec.ValidationError, KeyError, RecursionError) as exc:
-                rejects.at(*where, _first_line(exc), line)
-    return Inputs(prompts, rejects, file_sha256(path), "+".join(sorted(kinds)) or "empty",
+                rejects.at(*where, first_line(exc), line)
+    return Inputs(prompts, rejects, sha256_file(path), "+".join(sorted(kinds)) or "empty",
                   renderer.stage if renderer else None)
-
-
-def file_sha256(path: Path) -> str:
-    """The input file's hash (the run config's corpus_hash), read in chunks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while chunk := fh.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def content_id(record: EditorInput | RenderedPrompt) -> str:
@@ -201,11 +194,6 @@ def content_id(record: EditorInput | RenderedPrompt) -> str:
     with other line endings, is the same item (a resumed run skips it; twice in one file is a
     duplicate)."""
     return "content-" + hashlib.sha256(msgspec.json.encode(record)).hexdigest()[:16]
-
-
-def _first_line(exc: Exception) -> str:
-    text = str(exc)
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def _with_id(prompt: RenderedPrompt, item_id: str | None) -> RenderedPrompt:

@@ -107,7 +107,7 @@ def dataflow(root: Any, code: str) -> list[tuple]:
 
 def _merge_loop(edges: list[tuple]) -> list[tuple]:
     """One edge per (name, index, relation), sources united in the order they are first seen
-    (not through a set, whose order follows the hash seed: see replay.codebleu_engine.first_seen):
+    (not through a set, whose order follows the hash seed: see replay.scoring.codebleu_engine.first_seen):
     a loop walked twice repeats edges."""
     merged: dict[tuple, list] = {}
     for name, idx, rel, srcs, idxs in edges:
@@ -135,26 +135,7 @@ def dfg_solidity(node: Any, index_to_code: dict, states: dict) -> tuple[list[tup
         return [(code, idx, "comesFrom", [], [])], states
 
     if kind in ("variable_declaration_statement", "state_variable_declaration", "parameter"):
-        if kind == "variable_declaration_statement":
-            targets = [c for c in node.children if c.type in ("variable_declaration", "variable_declaration_tuple")]
-            names = [v for t in targets for v in _variables(t, index_to_code) if _declared_name(t, v)]
-        else:
-            names = _variables(node.child_by_field_name("name"), index_to_code)
-        value = node.child_by_field_name("value")
-        edges: list[tuple] = []
-        if value is not None:
-            found, states = dfg_solidity(value, index_to_code, states)
-            edges += found
-        sources = _variables(value, index_to_code)
-        for target in names:
-            t_idx, t_code = index_to_code[target]
-            if value is None:
-                edges.append((t_code, t_idx, "comesFrom", [], []))
-            for source in sources:
-                s_idx, s_code = index_to_code[source]
-                edges.append((t_code, t_idx, "comesFrom", [s_code], [s_idx]))
-            states[t_code] = [t_idx]
-        return sorted(edges, key=lambda e: e[1]), states
+        return _declaration(node, index_to_code, states)
 
     if kind in ("assignment_expression", "augmented_assignment_expression"):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -182,20 +163,7 @@ def dfg_solidity(node: Any, index_to_code: dict, states: dict) -> tuple[list[tup
         return _if(node, index_to_code, states)
 
     if kind == "for_statement":
-        edges = []
-        for child in node.children:
-            found, states = dfg_solidity(child, index_to_code, states)
-            edges += found
-        # The loop again from after its initialiser: values carried into the next iteration.
-        initial = node.child_by_field_name("initial")
-        after = False
-        for child in node.children:
-            if after:
-                found, states = dfg_solidity(child, index_to_code, states)
-                edges += found
-            elif initial is not None and child.id == initial.id:
-                after = True
-        return _merge_loop(edges), states
+        return _for(node, index_to_code, states)
 
     if kind in _LOOPS_TWICE:
         edges = []
@@ -210,6 +178,49 @@ def dfg_solidity(node: Any, index_to_code: dict, states: dict) -> tuple[list[tup
         found, states = dfg_solidity(child, index_to_code, states)
         edges += found
     return sorted(edges, key=lambda e: e[1]), states
+
+
+def _declaration(node: Any, index_to_code: dict, states: dict) -> tuple[list[tuple], dict]:
+    """A declaration's edges: each declared name comes from the names of its value (from
+    nothing without one)."""
+    if node.type == "variable_declaration_statement":
+        targets = [c for c in node.children if c.type in ("variable_declaration", "variable_declaration_tuple")]
+        names = [v for t in targets for v in _variables(t, index_to_code) if _declared_name(t, v)]
+    else:
+        names = _variables(node.child_by_field_name("name"), index_to_code)
+    value = node.child_by_field_name("value")
+    edges: list[tuple] = []
+    if value is not None:
+        found, states = dfg_solidity(value, index_to_code, states)
+        edges += found
+    sources = _variables(value, index_to_code)
+    for target in names:
+        t_idx, t_code = index_to_code[target]
+        if value is None:
+            edges.append((t_code, t_idx, "comesFrom", [], []))
+        for source in sources:
+            s_idx, s_code = index_to_code[source]
+            edges.append((t_code, t_idx, "comesFrom", [s_code], [s_idx]))
+        states[t_code] = [t_idx]
+    return sorted(edges, key=lambda e: e[1]), states
+
+
+def _for(node: Any, index_to_code: dict, states: dict) -> tuple[list[tuple], dict]:
+    """A for loop's edges: walked once, then again from after its initialiser (the values
+    carried into the next iteration)."""
+    edges = []
+    for child in node.children:
+        found, states = dfg_solidity(child, index_to_code, states)
+        edges += found
+    initial = node.child_by_field_name("initial")
+    after = False
+    for child in node.children:
+        if after:
+            found, states = dfg_solidity(child, index_to_code, states)
+            edges += found
+        elif initial is not None and child.id == initial.id:
+            after = True
+    return _merge_loop(edges), states
 
 
 def _declared_name(declaration: Any, span: tuple) -> bool:

@@ -4,7 +4,7 @@ A run comes from the store (its config names backend, model and editor profile);
 the stored ones where the store holds them, the rest are computed (and stored). The
 HTML page draws its plots as inline SVG (no script, no CDN): mean per run with its bootstrap 95%
 interval, the distribution of the headline score, and the score by middle length. Two runs are
-also compared pair by pair (replay.compare: B − A, the second run minus the first), and the page
+also compared pair by pair (replay.reports.compare: B − A, the second run minus the first), and the page
 plots their per-file differences. Each run says whether its items may be in its model's training
 data (replay.cutoffs).
 """
@@ -19,21 +19,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from replay.compare import Paired, paired
 from replay.cutoffs import Overlap, run_overlap
-from replay.scoring import (
-    METRIC_NAMES,
-    Lines,
-    ScoredItem,
-    Text,
-    aggregate,
-    run_aggregate,
-    run_profile,
-    run_scores,
-    scored_what,
-)
+from replay.reports.compare import Paired, paired
+from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Text, aggregate, scored_run, scored_what
 
-HEADLINE = "indel"
 LENGTH_BINS = (0, 16, 32, 64, 128, 256, 10**9)  # middle length in characters
 
 
@@ -61,13 +50,10 @@ def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text
     """Score one stored run (what the store holds is reused: a scored run is not scored again)
     and summarise it; `cutoff` is a training-data cutoff given now (else the run's own or the
     known table's)."""
-    run = store.run(run_id)
-    if run is None:
-        raise KeyError(run_id)
-    scores = run_scores(store, run_id, text, lines, workers)
-    return RunReport(run_id=run_id, backend=run.backend or "?", model=run.model or "?",
-                     profile=run_profile(store, run_id, run.config), rows=scores.rows,
-                     summary=run_aggregate(store, run_id, scores, seed), n_rejects=len(scores.rejects), text=text, lines=lines,
+    scored = scored_run(store, run_id, text, lines, seed, workers)
+    scores = scored.scores
+    return RunReport(run_id=run_id, backend=scored.backend or "?", model=scored.model or "?", profile=scored.profile,
+                     rows=scores.rows, summary=scored.summary, n_rejects=len(scores.rejects), text=text, lines=lines,
                      stage=scores.counts, overlap=run_overlap(store, run_id, cutoff))
 
 

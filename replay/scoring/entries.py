@@ -1,0 +1,82 @@
+"""A stored run's pairs: each completion with its reference, an item's middle or the text the
+user accepted of a replayed capture."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from replay.rejects import Reject
+
+if TYPE_CHECKING:
+    from replay.records import ItemReference
+
+
+RunEntry = tuple[str, str, str, str, Any]  # item id, file, language, reference, Completion
+
+
+def run_entries(store: Any, run_id: str,
+                completions: list[tuple[Any, ItemReference | None]] | None = None
+                ) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
+    """A stored run's completions with their references: the items' middles, or a replayed
+    capture's accepted text (`completions`: Store.scored_completions, when the caller read them
+    already).
+
+    What is scored of each is picked later (Completion.scored_text): "shown", what the editor
+    showed after its completion stage (a completion shown as nothing scores as ""), or "raw",
+    what it received. A completion that failed (error) is scored as an empty completion,
+    counted in `n_errors`. `n_stop_cut` counts texts cut at a stop word. The counts say how
+    shown and raw differ: `n_changed` (the stage changed the text), `n_nothing_shown`,
+    `chars_removed` (raw minus shown characters, summed), and `n_no_stage` (completions without
+    a stage, scored on their raw text).
+    """
+    entries: list[RunEntry] = []
+    rejects = []
+    counts = {"n_errors": 0, "n_stop_cut": 0, "n_changed": 0, "n_nothing_shown": 0, "chars_removed": 0, "n_no_stage": 0}
+    for comp, item in store.scored_completions(run_id) if completions is None else completions:
+        if item is not None:
+            entries.append((comp.item_id, item.file, item.language, item.middle, comp))
+        else:
+            ref, reason = (capture_reference(store, comp.item_id) if comp.item_id.startswith(CAPTURE_PREFIX)
+                           else (None, "no such item in the store"))
+            if ref is None:
+                rejects.append(Reject(f"{run_id}:{comp.item_id}", reason))
+                continue
+            entries.append((comp.item_id, *ref, comp))
+        if comp.error:
+            counts["n_errors"] += 1
+            continue
+        counts["n_stop_cut"] += int(comp.text != comp.raw_text)
+        if not comp.stage:
+            counts["n_no_stage"] += 1
+        else:
+            shown = comp.shown_text
+            counts["n_nothing_shown"] += int(shown is None)
+            counts["n_changed"] += int(shown != comp.text)
+            counts["chars_removed"] += len(comp.text) - len(shown or "")
+    return entries, rejects, counts
+
+
+CAPTURE_PREFIX = "capture-"  # item ids of replayed captures (replay.run.inputs.capture_input)
+
+
+def capture_reference(store: Any, item_id: str) -> tuple[tuple[str, str, str] | None, str]:
+    """(file, language, reference) of a replayed capture, or None and why not.
+
+    A capture has a reference only when the user accepted the editor's completion: the accepted
+    text is what the user wanted at that cursor. A dismissed or merely viewed completion says
+    nothing about the right answer, so such captures are not scored (counted as rejects)."""
+    rec = store.capture(int(item_id[len(CAPTURE_PREFIX):]))
+    if rec is None:
+        return None, "no such capture in the store"
+    reference = accepted_text(rec)
+    if reference is None:
+        return None, f"capture outcome {rec.outcome}: no accepted text to score against"
+    return (rec.filepath or rec.source.file, rec.language or "", reference), ""
+
+
+def accepted_text(rec: Any) -> str | None:
+    """The text the user accepted of a capture's completion (a line-wise accept: its first line,
+    the part surely taken), or None when nothing was accepted."""
+    if rec.outcome not in ("accepted", "accepted_line") or not rec.completion:
+        return None
+    return rec.completion.split("\n", 1)[0] if rec.outcome == "accepted_line" else rec.completion
