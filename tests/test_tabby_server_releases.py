@@ -13,14 +13,9 @@ from replay.editors import rebuild_logged_prompt
 from replay.editors.tabby import registry, server_releases
 from replay.editors.tabby.languages import LEGACY_DEFAULT
 from replay.editors.tabby.errors import TabbyInputError
-from replay.editors.tabby.server import (
-    DEFAULT_STOP_WORDS,
-    SERVER_RULES,
-    TabbyRules,
-    build_server_prompt,
-    history,
-    stop_words,
-)
+from replay.editors.tabby.history import history
+from replay.editors.tabby.server import DEFAULT_STOP_WORDS, TabbyRules, build_server_prompt, stop_words
+from replay.editors.tabby.server_rules import SERVER_RULES
 from replay.editors.templates import get_family
 from replay.editors.versions import Release
 from replay.importers.tabby import parse_line

@@ -84,3 +84,18 @@ def test_history_lists_both_halves_with_their_first_release(cli) -> None:
     after_last_release = [r for r in rows if r["first_release"].startswith("tabby-agent 1.9.0-dev@")]
     assert after_last_release, "rules that reached users only through main's agent"
     assert any(r["change"].startswith("server: ") and r["first_release"] == "0.25.0" for r in rows)  # byte clipping
+
+
+def test_a_registry_model_gets_the_template_the_registry_had_on_the_servers_day() -> None:
+    """registry-tabby gave Qwen2.5-Coder-7B-Instruct the StarCoder sentinels on 2024-10-26 (fixed
+    on 2024-10-29), and made it a chat model on 2024-11-12: the server then had no FIM template
+    for it and the prompt is the prefix."""
+    from replay.editors.tabby.profile import render
+    from replay.records import EditorInput
+
+    inp = EditorInput(prefix="def f(x):\n    ", suffix="\n", language="python")
+    model = "TabbyML/Qwen2.5-Coder-7B-Instruct"
+    assert render(inp, model, "2024-10-27").text.startswith("<fim_prefix>def f(x):")
+    assert render(inp, model, "2024-11-01").text.startswith("<|fim_prefix|>def f(x):")
+    assert render(inp, model, "2024-12-01").text == "def f(x):\n    "
+    assert render(inp, model, None).text.startswith("<|fim_prefix|>")  # no day: the family's own

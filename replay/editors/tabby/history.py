@@ -12,7 +12,9 @@ from __future__ import annotations
 from replay.editors.tabby.request_rules import REQUEST_RULES
 from replay.editors.tabby.rules import COMPLETION_RULES
 from replay.editors.tabby.releases import RELEASES, AgentRule
-from replay.editors.tabby.server import history as server_history
+from replay.editors.tabby import server_releases
+from replay.editors.tabby.server_rules import SERVER_RULES, ServerRule
+from replay.editors.versions import Release
 
 
 def _agent_row(rule: AgentRule, half: str) -> dict[str, str]:
@@ -24,10 +26,19 @@ def _agent_row(rule: AgentRule, half: str) -> dict[str, str]:
             "last_release": "", "source": f"TabbyML/tabby {rule.source}"}
 
 
+def _server_row(rule: ServerRule, finals: list[server_releases.ReleaseTag]) -> dict[str, str]:
+    first = Release.parse(rule.first_release)
+    before = [t.tag for t in finals if t.release < first]
+    return {"date": rule.day, "commit": rule.commit, "change": f"server: {rule.name}: {rule.summary}",
+            "first_release": rule.first_release, "last_without": before[-1] if before else "",
+            "last_release": "", "source": f"TabbyML/tabby {rule.source}"}
+
+
 def history() -> list[dict[str, str]]:
     """One row per modelled rule change, oldest first: the client's request and completion
     stage, then interleaved by date with the server's prompt rules."""
     rows = [_agent_row(rule, "request") for rule in REQUEST_RULES]
     rows += [_agent_row(rule, "completion stage") for rule in COMPLETION_RULES]
-    rows += [{**row, "change": f"server: {row['change']}"} for row in server_history()]
+    finals = sorted(server_releases.finals(), key=lambda t: t.release)
+    rows += [_server_row(rule, finals) for rule in SERVER_RULES]
     return sorted(rows, key=lambda row: row["date"])

@@ -4,11 +4,13 @@ the logged prompt rebuilt from a capture's segments (what `fimreplay verify` com
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from replay.editors.tabby.client import build_request
 from replay.editors.tabby.options import SERVER_DEFAULTS, TabbyInputError, options
-from replay.editors.tabby.version import tabby_version
+from replay.editors.tabby import registry
+from replay.editors.tabby.version import TabbyVersion, tabby_version
 from replay.editors.tabby.server import (
     TabbyRules,
     build_server_prompt,
@@ -37,7 +39,7 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     """
     chosen = tabby_version(version)
     rules = chosen.server
-    family = _family(model)
+    family = _served_family(model, chosen)
     # a release's own decoding budget (128 before 0.11.0) unless the user's config sets one
     opts = options(inp.options, {**SERVER_DEFAULTS, "completion.max_decoding_tokens": rules.max_decoding_tokens})
     profile = f"tabby@{chosen.label}"
@@ -59,6 +61,20 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
                           suffix_sent=server.suffix, route="raw", stop=stop, max_new_tokens=max_new,
                           request=request, item_id=inp.item_id, logged_prompt=server.logged_prompt,
                           version_why=chosen.why)
+
+
+def _served_family(model: str, chosen: TabbyVersion) -> Family:
+    """The model's family with the template the server read for it on the day it ran: a registry
+    model's `prompt_template` as registry-tabby (before 0.5.0 the model repository) had it that
+    day (registry.py); any other model, or no day known, the family's own (dated) template."""
+    family = _family(model)
+    if chosen.day is None:
+        return family
+    try:
+        template = registry.template_for(model, chosen.day, chosen.server.release)
+    except registry.NoTemplateKnown:
+        return family
+    return dataclasses.replace(family, template=template, history=())
 
 
 def _family(model: str) -> Family:
