@@ -30,7 +30,7 @@ of the texts it is of, and another text or window reuses those of the same cut t
 """
 
 from replay.scoring.aggregate import ScoredItem, aggregate
-from replay.scoring.entries import CAPTURE_PREFIX, accepted_text, capture_reference, run_entries
+from replay.scoring.entries import accepted_text, capture_reference, run_entries
 from replay.scoring.metrics import (
     HEADLINE,
     METRIC_NAMES,
@@ -71,7 +71,7 @@ from replay.scoring.runs import (
     scores_key,
 )
 
-__all__ = ["CAPTURE_PREFIX", "HEADLINE", "METRICS", "METRIC_NAMES", "TEXTS", "Lines", "Metric", "Processor", "RunScores",
+__all__ = ["HEADLINE", "METRICS", "METRIC_NAMES", "TEXTS", "Lines", "Metric", "Processor", "RunScores",
            "ScoredItem", "ScoredRun", "Text", "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu",
            "codebleu_supports", "compiles_key", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs",
            "line_span", "live_scores", "metric_values", "pair_digest", "parse_lines", "run_aggregate", "run_entries",

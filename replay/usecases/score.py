@@ -223,22 +223,26 @@ def export_comparison(comparison: Comparison, folder: Path | None = None) -> lis
 class LiveScores:
     """(Indel, exact) of each completion as it arrives, as `score` computes them by default (the
     shown text, as many lines as the reference). The reference is a benchmark item's middle, or
-    for a replayed capture the text the user accepted (replay.scoring.capture_reference); a
-    completion without one, or that failed, gets None."""
+    for a replayed capture the text the user accepted, read as each completion arrives
+    (replay.scoring.capture_reference); a completion without one, or that failed, gets None."""
 
     def __init__(self, store: Store, source: str) -> None:
+        from replay.run.inputs import capture_references
+
         self.store = store
         self.middles: dict[str, str] = {} if source == "captures" else _middles(Path(source))
+        self.captures = capture_references(store) if source == "captures" else {}
 
     def reference(self, item_id: str) -> str | None:
-        from replay.scoring import CAPTURE_PREFIX, capture_reference
+        from replay.scoring import capture_reference
 
         if item_id in self.middles:
             return self.middles[item_id]
-        if item_id.startswith(CAPTURE_PREFIX):
-            found, _ = capture_reference(self.store, item_id)
-            return found[2] if found is not None else None
-        return None
+        ref = self.captures.get(item_id)
+        if ref is None:
+            return None
+        found, _ = capture_reference(self.store, ref.capture_id)
+        return found[2] if found is not None else None
 
     def __call__(self, completion: Completion) -> tuple[float, float] | None:
         from replay.scoring import live_scores
