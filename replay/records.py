@@ -163,6 +163,17 @@ ItemReference = msgspec.defstruct("ItemReference", [(f.name, f.type, f.default) 
                                                     if f.name in ("id", "file", "language", "middle")], frozen=True)
 
 
+class Reference(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What a run input's completion is scored against: a benchmark item's middle (kind "item":
+    `item_id`) or the text the user accepted of a replayed capture (kind "capture":
+    `capture_id`). It says where the text is, not the text: a capture's outcome may arrive
+    after the run, so its accepted text is read from the capture when the run is scored."""
+
+    kind: Literal["item", "capture"]
+    item_id: str = ""
+    capture_id: int = 0
+
+
 class RenderedPrompt(msgspec.Struct, frozen=True, omit_defaults=True):
     """What an editor profile turns a cursor into: the exact text and ids the engine receives."""
 
@@ -243,17 +254,5 @@ CompletionTexts = msgspec.defstruct(
     frozen=True, namespace={"scored_text": Completion.scored_text})
 
 
-class Score(msgspec.Struct, frozen=True):
-    """Metric values of one completion against its reference."""
-
-    item_id: str
-    file: str
-    values: dict[str, float]
-
-
 def to_json(obj: Any) -> bytes:
     return msgspec.json.encode(obj)
-
-
-def from_json(data: bytes | str, typ: type) -> Any:
-    return msgspec.json.decode(data, type=typ)

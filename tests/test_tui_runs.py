@@ -50,8 +50,8 @@ async def test_compare_marked_runs_side_by_side(store) -> None:
         assert [str(c.label) for c in compare.ordered_columns] == ["", "run-b", "run-a"]
         rows = {r[0]: r[1:] for r in cells(compare)}
         expected = [report.load_run(store, r).summary for r in ("run-b", "run-a")]
-        assert rows["exact mean [95%]"][0].startswith(f"{expected[0]['mean']['exact']:.4f} [")
-        assert rows["indel total"] == [f"{s['total']['indel']:.4f}" for s in expected]
+        assert rows["exact mean [95%]"][0].startswith(f"{expected[0].mean['exact']:.4f} [")
+        assert rows["indel total"] == [f"{s.total['indel']:.4f}" for s in expected]
         assert rows["files"] == ["2", "2"] and rows["model"] == ["starcoder2-3b", "qwen2.5-coder-0.5b"]
         # run-a: two of three exact, so its exact mean over files A (1/2) and B (1) is 0.75.
         assert rows["exact mean [95%]"][1].startswith("0.7500 [")
@@ -66,7 +66,7 @@ async def test_export_and_copy(store, tmp_path) -> None:
         reports = [report.load_run(store, r) for r in ("run-a", "run-b")]
         lines = (tmp_path / "out" / "compare.jsonl").read_text().splitlines()
         assert [json.loads(line)["run"] for line in lines] == ["run-a", "run-b"]
-        assert json.loads(lines[0])["mean"] == reports[0].summary["mean"]
+        assert json.loads(lines[0])["mean"] == reports[0].summary.mean
         assert (tmp_path / "out" / "compare.csv").read_text() == report.to_csv(reports)
         markdown = (tmp_path / "out" / "compare.md").read_text()
         assert markdown == report.to_markdown(reports)

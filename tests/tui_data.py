@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from replay.records import CaptureRecord, Completion, FimItem, Segments, Source, TraceStep
+from replay.records import CaptureRecord, Completion, FimItem, Reference, Segments, Source, TraceStep
 from replay.store import Store
 
 MODELS = ("qwen2.5-coder-0.5b", "starcoder2-3b", "deepseek-coder-1.3b")
@@ -42,7 +42,8 @@ ITEMS = (("item-0", "contracts/A.sol", "x = 1;"), ("item-1", "contracts/A.sol", 
 
 def add_runs(store: Store) -> None:
     """Two runs over three benchmark items (scored by replay.reports.report) and one run that replayed
-    the first three captures (item ids `capture-N`, as replay.run.inputs names them)."""
+    the first three captures (item ids `capture-N` with their capture references, as replay.run.inputs
+    names them and the runner keeps them)."""
     store.add_items(FimItem(id=i, file=f, prefix="contract A {\n", middle=m, suffix="\n}\n", mode="line")
                     for i, f, m in ITEMS)
     answers = {"run-a": ("x = 1;", "return x;", "emit E();"), "run-b": ("x = 2;", "return y;", "")}
@@ -52,6 +53,7 @@ def add_runs(store: Store) -> None:
             store.add_completion(run_id, Completion(item_id=item_id, text=text, raw_text=text, backend="llamacpp", model=model))
         store.set_run_status(run_id, "done")
     store.create_run("run-cap", {"model": "qwen2.5-coder-0.5b", "backend": "llamacpp", "editor": "tabby"})
+    store.add_run_references("run-cap", [(f"capture-{i}", Reference(kind="capture", capture_id=i)) for i in (1, 2, 3)])
     trim = "TabbyML/tabby clients/tabby-agent/src/postprocess/trimMultiLineInSingleLineMode.ts"
     for i in range(3):
         raw = f"{i} + 2\n    emit Sum({i});\n}}"

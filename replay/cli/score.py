@@ -153,11 +153,11 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None, compiles: bool, as_json: bool,
               store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
-    from replay.usecases.score import score, score_table
+    from replay.usecases.score import score_result, score_table
 
-    result = score(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles)  # type: ignore[arg-type]
+    result = score_result(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles)  # type: ignore[arg-type]
     if as_json:
-        emit_json(result)
+        emit_json(result.to_json())
     else:
         click.echo(score_table(result))
 

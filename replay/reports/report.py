@@ -21,7 +21,7 @@ from typing import Any
 
 from replay.cutoffs import Overlap, run_overlap
 from replay.reports.compare import Paired, paired
-from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Text, aggregate, scored_run, scored_what
+from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Summary, Text, aggregate, scored_run, scored_what
 
 LENGTH_BINS = (0, 16, 32, 64, 128, 256, 10**9)  # middle length in characters
 
@@ -33,7 +33,7 @@ class RunReport:
     model: str
     profile: str
     rows: list[ScoredItem]
-    summary: dict[str, Any]
+    summary: Summary
     n_rejects: int = 0
     text: Text = "shown"
     lines: Lines = "auto"
@@ -104,7 +104,7 @@ def pair_of(reports: list[RunReport]) -> Paired | None:
     for any other number of runs."""
     if len(reports) != 2:
         return None
-    return paired(reports[0].rows, reports[1].rows, HEADLINE, seed=reports[0].summary["bootstrap"]["seed"])
+    return paired(reports[0].rows, reports[1].rows, HEADLINE, seed=reports[0].summary.bootstrap.seed)
 
 
 def _overlap(r: RunReport) -> str:
@@ -117,7 +117,7 @@ def to_dict(reports: list[RunReport]) -> dict[str, Any]:
     return {
         "text": text, "lines": lines, "scored": scored_what(text, lines),
         "runs": [{"run": r.run_id, "backend": r.backend, "model": r.model, "profile": r.profile, "n_rejects": r.n_rejects,
-                  "stage": r.stage, "training_overlap": r.overlap.to_json() if r.overlap else None, **r.summary,
+                  "stage": r.stage, "training_overlap": r.overlap.to_json() if r.overlap else None, **r.summary.to_json(),
                   "by_length": by_length(r), **extremes(r)} for r in reports],
         "groups": groups(reports),
         "paired": None if pair is None else {"a": reports[0].run_id, "b": reports[1].run_id, **pair.to_json()},
@@ -125,7 +125,7 @@ def to_dict(reports: list[RunReport]) -> dict[str, Any]:
 
 
 def _metrics(reports: list[RunReport]) -> list[str]:
-    return [m for m in METRIC_NAMES if any(m in r.summary["mean"] for r in reports)]
+    return [m for m in METRIC_NAMES if any(m in r.summary.mean for r in reports)]
 
 
 def _fmt(x: float | None) -> str:
@@ -143,18 +143,18 @@ def to_markdown(reports: list[RunReport]) -> str:
         s = r.summary
         cells = []
         for m in metrics:
-            lo, hi = s["ci95"].get(m, [None, None])
-            cells += [f"{_fmt(s['mean'].get(m))} [{_fmt(lo)}, {_fmt(hi)}]", _fmt(s["total"].get(m))]
-        out.append(f"| {r.run_id} | {r.model} | {r.profile} | {r.backend} | {s['n_items']} | {s['n_files']} | " + " | ".join(cells) + " |")
+            lo, hi = s.ci95.get(m, (None, None))
+            cells += [f"{_fmt(s.mean.get(m))} [{_fmt(lo)}, {_fmt(hi)}]", _fmt(s.total.get(m))]
+        out.append(f"| {r.run_id} | {r.model} | {r.profile} | {r.backend} | {s.n_items} | {s.n_files} | " + " | ".join(cells) + " |")
     out += ["", "Training data: " + "; ".join(f"{r.run_id}: {_overlap(r)}" for r in reports) + "."]
     pair = pair_of(reports)
     if pair is not None:
         out += ["", f"## Paired: {reports[1].run_id} − {reports[0].run_id}", "", pair.summary(reports[0].run_id, reports[1].run_id) + "."]
-    files = sorted({f for r in reports for f in r.summary["per_file"]})
+    files = sorted({f for r in reports for f in r.summary.per_file})
     out += ["", f"## Per file ({HEADLINE})", "", "| file | " + " | ".join(r.run_id for r in reports) + " |",
             "|" + "---|" * (1 + len(reports))]
     for f in files:
-        out.append(f"| {f} | " + " | ".join(_fmt(r.summary["per_file"].get(f, {}).get(HEADLINE)) for r in reports) + " |")
+        out.append(f"| {f} | " + " | ".join(_fmt(r.summary.per_file.get(f, {}).get(HEADLINE)) for r in reports) + " |")
     for r in reports:
         ex = extremes(r)
         for kind in ("best", "worst"):
@@ -178,12 +178,12 @@ def to_csv(reports: list[RunReport]) -> str:
         counts: dict[str, int] = {}
         for row in r.rows:
             counts[row.file] = counts.get(row.file, 0) + 1
-        for f, vals in r.summary["per_file"].items():
-            w.writerow(head + [f, counts[f]] + [vals.get(m, "") for m in metrics] + [""] * (3 * len(metrics)))
         s = r.summary
-        w.writerow(head + ["*", s["n_items"]] + [s["mean"].get(m, "") for m in metrics]
-                   + [s["total"].get(m, "") for m in metrics] + [s["ci95"].get(m, ["", ""])[0] for m in metrics]
-                   + [s["ci95"].get(m, ["", ""])[1] for m in metrics])
+        for f, vals in s.per_file.items():
+            w.writerow(head + [f, counts[f]] + [vals.get(m, "") for m in metrics] + [""] * (3 * len(metrics)))
+        w.writerow(head + ["*", s.n_items] + [s.mean.get(m, "") for m in metrics]
+                   + [s.total.get(m, "") for m in metrics] + [s.ci95.get(m, ("", ""))[0] for m in metrics]
+                   + [s.ci95.get(m, ("", ""))[1] for m in metrics])
     return buf.getvalue()
 
 
@@ -214,10 +214,10 @@ def _svg_bars(reports: list[RunReport], metric: str) -> str:
              f'<line x1="{pad}" y1="{h - pad}" x2="{w - 10}" y2="{h - pad}" stroke="#333"/>', _y_axis(h, pad, 1.0, metric)]
     scale = h - pad - 10
     for i, r in enumerate(reports):
-        mean = r.summary["mean"].get(metric)
+        mean = r.summary.mean.get(metric)
         if mean is None:
             continue
-        lo, hi = r.summary["ci95"][metric]
+        lo, hi = r.summary.ci95[metric]
         x = pad + 20 + 90 * i
         parts.append(f'<rect x="{x}" y="{h - pad - mean * scale:.1f}" width="50" height="{mean * scale:.1f}" fill="{_COLORS[i % len(_COLORS)]}">'
                      f"<title>{html.escape(r.label)}: {mean:.4f} [{lo:.4f}, {hi:.4f}]</title></rect>")
@@ -279,8 +279,8 @@ def to_html(reports: list[RunReport]) -> str:
     rows = []
     for r in reports:
         s = r.summary
-        cells = "".join(f"<td>{_fmt(s['mean'].get(m))} [{_fmt(s['ci95'].get(m, [None])[0])}, {_fmt(s['ci95'].get(m, [None, None])[1])}]</td><td>{_fmt(s['total'].get(m))}</td>" for m in metrics)
-        rows.append(f"<tr><td>{html.escape(r.run_id)}</td><td>{html.escape(r.model)}</td><td>{html.escape(r.profile)}</td><td>{html.escape(r.backend)}</td><td>{s['n_items']}</td><td>{s['n_files']}</td>{cells}</tr>")
+        cells = "".join(f"<td>{_fmt(s.mean.get(m))} [{_fmt(s.ci95.get(m, (None, None))[0])}, {_fmt(s.ci95.get(m, (None, None))[1])}]</td><td>{_fmt(s.total.get(m))}</td>" for m in metrics)
+        rows.append(f"<tr><td>{html.escape(r.run_id)}</td><td>{html.escape(r.model)}</td><td>{html.escape(r.profile)}</td><td>{html.escape(r.backend)}</td><td>{s.n_items}</td><td>{s.n_files}</td>{cells}</tr>")
     head = "".join(f"<th>{m} mean [95%]</th><th>{m} total</th>" for m in metrics)
     plots = "".join(f"<figure>{_svg_bars(reports, m)}<figcaption>{m}: mean over files, 95% bootstrap interval</figcaption></figure>" for m in metrics)
     items = []
@@ -347,16 +347,17 @@ def _html_paired(reports: list[RunReport]) -> str:
 RENDERERS = {"md": to_markdown, "csv": to_csv, "json": to_json, "html": to_html}
 
 
-def score_table(result: dict[str, Any]) -> str:
-    """A plain-text table of a `fimreplay score` result: per-file means, then totals and means."""
-    metrics = [m for m in METRIC_NAMES if m in result["mean"]]
-    width = max([len(f) for f in result["per_file"]] + [8])
+def score_table(result: Summary, n_rejects: int = 0) -> str:
+    """A plain-text table of a `fimreplay score` result: per-file means, then totals and means,
+    and how many completions were not scored (`n_rejects`)."""
+    metrics = [m for m in METRIC_NAMES if m in result.mean]
+    width = max([len(f) for f in result.per_file] + [8])
     lines = [f"{'file':<{width}}  " + "  ".join(f"{m:>8}" for m in metrics)]
-    for f, vals in result["per_file"].items():
+    for f, vals in result.per_file.items():
         lines.append(f"{f:<{width}}  " + "  ".join(f"{vals.get(m, float('nan')):>8.4f}" for m in metrics))
-    lines.append(f"{'total':<{width}}  " + "  ".join(f"{result['total'][m]:>8.4f}" for m in metrics))
-    lines.append(f"{'mean':<{width}}  " + "  ".join(f"{result['mean'][m]:>8.4f}" for m in metrics))
-    lines.append(f"{'95% low':<{width}}  " + "  ".join(f"{result['ci95'][m][0]:>8.4f}" for m in metrics))
-    lines.append(f"{'95% high':<{width}}  " + "  ".join(f"{result['ci95'][m][1]:>8.4f}" for m in metrics))
-    lines.append(f"{result['n_items']} items, {result['n_files']} files" + (f", {result['n_rejects']} rejected" if result.get("n_rejects") else ""))
+    lines.append(f"{'total':<{width}}  " + "  ".join(f"{result.total[m]:>8.4f}" for m in metrics))
+    lines.append(f"{'mean':<{width}}  " + "  ".join(f"{result.mean[m]:>8.4f}" for m in metrics))
+    lines.append(f"{'95% low':<{width}}  " + "  ".join(f"{result.ci95[m][0]:>8.4f}" for m in metrics))
+    lines.append(f"{'95% high':<{width}}  " + "  ".join(f"{result.ci95[m][1]:>8.4f}" for m in metrics))
+    lines.append(f"{result.n_items} items, {result.n_files} files" + (f", {n_rejects} rejected" if n_rejects else ""))
     return "\n".join(lines)

@@ -27,7 +27,7 @@ from replay.editors.stage import StreamStop
 from replay.errors import first_line
 from replay.importers.common import MAX_LINE_BYTES, iter_lines
 from replay.jsonl import loads
-from replay.records import CaptureRecord, Completion, EditorInput, RenderedPrompt
+from replay.records import CaptureRecord, Completion, EditorInput, Reference, RenderedPrompt
 from replay.rejects import Rejects
 from replay.store import Store
 
@@ -81,6 +81,7 @@ class Inputs(msgspec.Struct):
     corpus_hash: str  # sha256 of the input file (or of the capture hashes)
     kind: str  # "prompts" | "items" | "captures"
     stage: EditorStage | None = None
+    references: dict[str, Reference] = {}  # item id -> what its completion is scored against
 
 
 class EditorRenderer:
@@ -101,6 +102,17 @@ class EditorRenderer:
         return _with_id(prof.render(inp, self.model, version), inp.item_id)
 
 
+def capture_item_id(capture_id: int) -> str:
+    """The item id a replayed capture's completions are stored under."""
+    return f"capture-{capture_id}"
+
+
+def capture_references(store: Store) -> dict[str, Reference]:
+    """Item id -> reference of every capture as `captures` replays it: the text the user accepted."""
+    return {capture_item_id(capture_id): Reference(kind="capture", capture_id=capture_id)
+            for capture_id in store.capture_ids()}
+
+
 def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
     """The editor input a capture records; Continue's logged model provider becomes the
     `provider` option (its budget and route depend on it)."""
@@ -109,7 +121,7 @@ def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
         raise ValueError("no segments (prefix/suffix) in this capture")
     provider = rec.extra.get("modelProvider") if rec.editor == "continue" else None
     return EditorInput(prefix=seg.prefix, suffix=seg.suffix or "", filepath=seg.filepath or rec.filepath,
-                       language=rec.language, snippets=seg.snippets, item_id=f"capture-{capture_id}",
+                       language=rec.language, snippets=seg.snippets, item_id=capture_item_id(capture_id),
                        options={"provider": provider} if isinstance(provider, str) else {})
 
 
@@ -126,14 +138,17 @@ def rendered_row(obj: dict[str, Any]) -> RenderedPrompt:
 def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer], rejects: Rejects) -> Inputs:
     """Read `source` (a JSONL path or `captures`), every unusable line into `rejects`. `render`
     gives the renderer when needed; items it rendered keep their editor input for the
-    completion stage (`Inputs.stage`)."""
+    completion stage (`Inputs.stage`). Each input's reference is an item's middle, found by its
+    item id, or for a capture the text the user accepted (`Inputs.references`)."""
     from replay.editors.inputs import parse_line
 
     prompts: list[RenderedPrompt] = []
     seen: set[str] = set()
+    references: dict[str, Reference] = {}
     renderer: EditorRenderer | None = None
 
-    def add(prompt: RenderedPrompt, where: tuple[str, int], raw: str, inp: EditorInput | None = None, own: str | None = None) -> None:
+    def add(prompt: RenderedPrompt, where: tuple[str, int], raw: str, inp: EditorInput | None = None, own: str | None = None,
+            reference: Reference | None = None) -> None:
         if not prompt.item_id:
             prompt = msgspec.structs.replace(prompt, item_id=content_id(inp if inp is not None else prompt))
         if prompt.item_id in seen:
@@ -141,6 +156,7 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
         else:
             seen.add(prompt.item_id)
             prompts.append(prompt)
+            references[prompt.item_id] = reference or Reference(kind="item", item_id=prompt.item_id)
             if inp is not None and renderer is not None:
                 renderer.stage.add(prompt.item_id, renderer.spec(own), inp)
 
@@ -154,10 +170,10 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
             try:
                 inp = capture_input(capture_id, rec)
                 renderer = renderer or render()
-                add(renderer(inp, own), where, rec.raw, inp, own)
+                add(renderer(inp, own), where, rec.raw, inp, own, Reference(kind="capture", capture_id=capture_id))
             except (ValueError, KeyError) as exc:
                 rejects.at(*where, first_line(exc), rec.raw)
-        return Inputs(prompts, rejects, digest.hexdigest(), "captures", renderer.stage if renderer else None)
+        return Inputs(prompts, rejects, digest.hexdigest(), "captures", renderer.stage if renderer else None, references)
 
     path = Path(source)
     kinds: set[str] = set()
@@ -185,7 +201,7 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
             except (ValueError, msgspec.ValidationError, KeyError, RecursionError) as exc:
                 rejects.at(*where, first_line(exc), line)
     return Inputs(prompts, rejects, sha256_file(path), "+".join(sorted(kinds)) or "empty",
-                  renderer.stage if renderer else None)
+                  renderer.stage if renderer else None, references)
 
 
 def content_id(record: EditorInput | RenderedPrompt) -> str:

@@ -26,7 +26,7 @@ from replay import __version__
 from replay.backends.base import EDITOR_CANCEL, STOP_WORD, Backend, BackendError, GenParams
 from replay.editors.stage import apply_stop
 from replay.errors import UsageError, one_line
-from replay.records import Completion, RenderedPrompt
+from replay.records import Completion, Reference, RenderedPrompt
 from replay.run.cache import cache_key, remember
 from replay.run.inputs import EditorStage
 from replay.store import Store
@@ -84,11 +84,13 @@ def check_prompts(prompts: Sequence[RenderedPrompt]) -> None:
 def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Backend, params: GenParams | None = None,
                    run_id: str | None = None, config: dict[str, Any] | None = None, concurrency: int = 1,
                    batch_size: int = 8, use_cache: bool = True, on_progress: ProgressFn | None = None,
-                   stage: EditorStage | None = None, early_stop: bool = True, editor_timing: bool = False) -> RunSummary:
+                   stage: EditorStage | None = None, early_stop: bool = True, editor_timing: bool = False,
+                   references: dict[str, Reference] | None = None) -> RunSummary:
     """Run `prompts` through `backend` into run `run_id` (new, or resumed when it exists).
 
     `config` is stored with the run beside the backend's description, the parameters and the
-    library versions. `on_progress(done, total, completion)` is called from a worker thread after
+    library versions, and `references` (replay.run.inputs: what each item is scored against)
+    with its items. `on_progress(done, total, completion)` is called from a worker thread after
     every item (completion None for the first call, with the resumed count).
 
     `stage` turns each completion into what its editor showed (shown_text and trace). With
@@ -107,6 +109,7 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
     check_resume(store, run_id, run_config)
     store.create_run(run_id, run_config)
     store.add_run_prompts(run_id, prompts)
+    store.add_run_references(run_id, (references or {}).items())
     done = store.good_item_ids(run_id)
     todo = [p for p in prompts if p.item_id not in done]
     total = len(prompts)

@@ -29,8 +29,8 @@ serial numbers; a run's scores stay in the store per item, text and window, each
 of the texts it is of, and another text or window reuses those of the same cut texts.
 """
 
-from replay.scoring.aggregate import ScoredItem, aggregate
-from replay.scoring.entries import CAPTURE_PREFIX, accepted_text, capture_reference, run_entries
+from replay.scoring.aggregate import ScoredItem, Summary, aggregate, summary_of
+from replay.scoring.entries import accepted_text, capture_reference, run_entries
 from replay.scoring.metrics import (
     HEADLINE,
     METRIC_NAMES,
@@ -58,6 +58,7 @@ from replay.scoring.metrics import (
 from replay.scoring.pairs_file import jsonl_pairs
 from replay.scoring.pool import score_many, score_rows
 from replay.scoring.runs import (
+    RunScore,
     RunScores,
     ScoredRun,
     compiles_key,
@@ -71,9 +72,9 @@ from replay.scoring.runs import (
     scores_key,
 )
 
-__all__ = ["CAPTURE_PREFIX", "HEADLINE", "METRICS", "METRIC_NAMES", "TEXTS", "Lines", "Metric", "Processor", "RunScores",
-           "ScoredItem", "ScoredRun", "Text", "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu",
+__all__ = ["HEADLINE", "METRICS", "METRIC_NAMES", "TEXTS", "Lines", "Metric", "Processor", "RunScore",
+           "RunScores", "ScoredItem", "ScoredRun", "Summary", "Text", "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu",
            "codebleu_supports", "compiles_key", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs",
            "line_span", "live_scores", "metric_values", "pair_digest", "parse_lines", "run_aggregate", "run_entries",
            "run_profile", "run_scores", "score_many", "score_pair", "score_rows", "score_run", "scored_run",
-           "scored_what", "scores_key", "window", "windowed"]
+           "scored_what", "scores_key", "summary_of", "window", "windowed"]

@@ -42,8 +42,44 @@ def _file_means(by_file: dict[str, list[dict[str, float]]], files: list[str]) ->
 AGGREGATE_RESAMPLES = 2000  # bootstrap resamples of the 95% interval
 
 
+class Bootstrap(msgspec.Struct, frozen=True):
+    """How a summary's 95% intervals were drawn: resamples, the seed, the unit resampled (files)."""
+
+    resamples: int
+    seed: int
+    unit: str
+
+
+class Summary(msgspec.Struct, frozen=True):
+    """An aggregate as a record (its fields are aggregate's keys, in the same order): items and
+    files counted, each file's mean of each metric, their sum (`total`), their mean (`mean`) and
+    its 95% interval (`ci95`, low and high)."""
+
+    n_items: int
+    n_files: int
+    per_file: dict[str, dict[str, float]]
+    total: dict[str, float]
+    mean: dict[str, float]
+    ci95: dict[str, tuple[float, float]]
+    bootstrap: Bootstrap
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as aggregate returned it (and `--json` prints it): the same keys in the same
+        order, each value as JSON has it (an interval a list)."""
+        return msgspec.json.decode(msgspec.json.encode(self))
+
+
+def summary_of(aggregated: dict[str, Any]) -> Summary:
+    """aggregate's result (or one the store kept) as a Summary; ValueError when it is not one."""
+    try:
+        return msgspec.convert(aggregated, Summary)
+    except msgspec.ValidationError as exc:
+        raise ValueError(f"not an aggregate: {exc}") from None
+
+
 def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = AGGREGATE_RESAMPLES) -> dict[str, Any]:
-    """Per-file means, their sum (`total`), their mean (`mean`) with a bootstrap 95% interval.
+    """Per-file means, their sum (`total`), their mean (`mean`) with a bootstrap 95% interval, as
+    JSON (what the store keeps and `--json` prints; `summary` reads it as a record).
 
     The interval resamples files (the unit the seed averages over) with numpy's PCG64 seeded
     by `seed`, and takes the 2.5th and 97.5th percentiles of the resampled means.

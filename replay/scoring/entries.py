@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from replay.rejects import Reject
 
 if TYPE_CHECKING:
-    from replay.records import ItemReference
+    from replay.records import ItemReference, Reference
 
 
 RunEntry = tuple[str, str, str, str, Any]  # item id, file, language, reference, Completion
@@ -19,7 +19,9 @@ def run_entries(store: Any, run_id: str,
                 ) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
     """A stored run's completions with their references: the items' middles, or a replayed
     capture's accepted text (`completions`: Store.scored_completions, when the caller read them
-    already).
+    already). A completion's reference is its benchmark item's middle when the store holds the
+    item, else what the run keeps as its reference (Store.run_references: a capture, whose
+    accepted text is read now).
 
     What is scored of each is picked later (Completion.scored_text): "shown", what the editor
     showed after its completion stage (a completion shown as nothing scores as ""), or "raw",
@@ -32,12 +34,16 @@ def run_entries(store: Any, run_id: str,
     entries: list[RunEntry] = []
     rejects = []
     counts = {"n_errors": 0, "n_stop_cut": 0, "n_changed": 0, "n_nothing_shown": 0, "chars_removed": 0, "n_no_stage": 0}
+    references: dict[str, Reference] | None = None  # read once, when a completion has no item
     for comp, item in store.scored_completions(run_id) if completions is None else completions:
         if item is not None:
             entries.append((comp.item_id, item.file, item.language, item.middle, comp))
         else:
-            ref, reason = (capture_reference(store, comp.item_id) if comp.item_id.startswith(CAPTURE_PREFIX)
-                           else (None, "no such item in the store"))
+            if references is None:
+                references = store.run_references(run_id)
+            reference = references.get(comp.item_id)
+            ref, reason = (capture_reference(store, reference.capture_id)
+                           if reference is not None and reference.kind == "capture" else (None, "no such item in the store"))
             if ref is None:
                 rejects.append(Reject(f"{run_id}:{comp.item_id}", reason))
                 continue
@@ -56,16 +62,13 @@ def run_entries(store: Any, run_id: str,
     return entries, rejects, counts
 
 
-CAPTURE_PREFIX = "capture-"  # item ids of replayed captures (replay.run.inputs.capture_input)
-
-
-def capture_reference(store: Any, item_id: str) -> tuple[tuple[str, str, str] | None, str]:
+def capture_reference(store: Any, capture_id: int) -> tuple[tuple[str, str, str] | None, str]:
     """(file, language, reference) of a replayed capture, or None and why not.
 
     A capture has a reference only when the user accepted the editor's completion: the accepted
     text is what the user wanted at that cursor. A dismissed or merely viewed completion says
     nothing about the right answer, so such captures are not scored (counted as rejects)."""
-    rec = store.capture(int(item_id[len(CAPTURE_PREFIX):]))
+    rec = store.capture(capture_id)
     if rec is None:
         return None, "no such capture in the store"
     reference = accepted_text(rec)

@@ -14,7 +14,7 @@ import msgspec
 import numpy as np
 
 from replay.rejects import Reject
-from replay.scoring.aggregate import AGGREGATE_RESAMPLES, ScoredItem, aggregate
+from replay.scoring.aggregate import AGGREGATE_RESAMPLES, ScoredItem, Summary, aggregate, summary_of
 from replay.scoring.metrics import (
     TEXTS,
     Lines,
@@ -155,24 +155,27 @@ def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int 
                      n_done=sum(comp.error is None for comp, _ in completions), vouched=vouched)
 
 
-def run_aggregate(store: Any, run_id: str, scores: RunScores, seed: int = 0) -> dict[str, Any]:
-    """aggregate(scores.rows, seed): kept with the set vouched for whose values the rows hold,
-    and taken from there while the set is unchanged (the same values, files and order make the
-    same aggregate: a second score under another window that cuts every pair the same reads
-    it instead of bootstrapping again)."""
+def run_aggregate(store: Any, run_id: str, scores: RunScores, seed: int = 0) -> Summary:
+    """aggregate(scores.rows, seed) as a Summary: kept with the set vouched for whose values the
+    rows hold, and taken from there while the set is unchanged (the same values, files and order
+    make the same aggregate: a second score under another window that cuts every pair the same
+    reads it instead of bootstrapping again; one kept that is not an aggregate is made again)."""
     if scores.vouched is None:
-        return aggregate(scores.rows, seed=seed)
+        return summary_of(aggregate(scores.rows, seed=seed))
     name, inputs, kept = scores.vouched
     params = f"seed={seed};resamples={AGGREGATE_RESAMPLES}"
     found = kept.get(params)
     if found is not None:
-        return found
+        try:
+            return summary_of(found)
+        except ValueError:
+            pass
     result = aggregate(scores.rows, seed=seed, n_boot=AGGREGATE_RESAMPLES)
     try:
         store.keep_aggregate(run_id, name, inputs, params, result)
     except StoreError:
         pass  # kept for speed only
-    return result
+    return summary_of(result)
 
 
 def _item_by_item(entries: list[RunEntry], scored: list[str], lines: Lines, here: ScoreSet, sets: dict[str, ScoreSet],
@@ -294,14 +297,55 @@ def _metrics_of(language: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class ScoredRun:
     """A stored run scored under one text and line window: what it is of (backend, model,
-    editor profile), its per-item scores and their aggregate (scoring.aggregate's summary)."""
+    editor profile), its per-item scores and their aggregate."""
 
     run_id: str
     backend: str | None
     model: str | None
     profile: str
+    text: Text
+    lines: Lines
     scores: RunScores
-    summary: dict[str, Any]
+    summary: Summary
+
+    def result(self, items_total: int | msgspec.UnsetType = msgspec.UNSET) -> RunScore:
+        """The run's score as `fimreplay score RUN` gives it (`items_total`: the items the run
+        was started with, when counted)."""
+        scores = self.scores
+        return RunScore(**msgspec.structs.asdict(self.summary), source=self.run_id, run=self.run_id, text=self.text,
+                        lines=self.lines, scored=scored_what(self.text, self.lines), **scores.counts,
+                        n_scored=scores.n_scored, n_reused=scores.n_reused, items_done=scores.n_done,
+                        backend=self.backend, model=self.model, profile=self.profile, n_rejects=len(scores.rejects),
+                        items_total=items_total)
+
+
+class RunScore(Summary, frozen=True):
+    """What `fimreplay score RUN --json` prints: the run's aggregate (Summary's fields first), what
+    was scored, how shown and raw differ (run_entries' counts), how many items were scored now
+    and reused, the completions without an error (`items_done`) of the items the run was started
+    with (`items_total`, left out when not counted), what the run is of, the completions not
+    scored (`n_rejects`) and the file they were kept in (left out when none was written)."""
+
+    source: str
+    run: str
+    text: Text
+    lines: Lines
+    scored: str
+    n_errors: int
+    n_stop_cut: int
+    n_changed: int
+    n_nothing_shown: int
+    chars_removed: int
+    n_no_stage: int
+    n_scored: int
+    n_reused: int
+    items_done: int
+    backend: str | None
+    model: str | None
+    profile: str
+    n_rejects: int
+    items_total: int | msgspec.UnsetType = msgspec.UNSET
+    rejects_file: str | msgspec.UnsetType = msgspec.UNSET
 
 
 def scored_run(store: Any, run_id: str, text: Text = "shown", lines: Lines = "auto", seed: int = 0,
@@ -316,20 +360,15 @@ def scored_run(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
     with collector_paused():
         scores = run_scores(store, run_id, text, lines, workers, compiles)
         summary = run_aggregate(store, run_id, scores, seed)
-    return ScoredRun(run_id, run.backend, run.model, run_profile(store, run_id, run.config), scores, summary)
+    return ScoredRun(run_id, run.backend, run.model, run_profile(store, run_id, run.config), text, lines, scores, summary)
 
 
 def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
               workers: int | None = None, compiles: bool = False) -> tuple[dict[str, Any], list[Reject]]:
-    """Score a stored run (scored_run), return the aggregate with what it is of (what `fimreplay
-    score RUN --json` prints) and the completions that could not be scored."""
+    """Score a stored run (scored_run): its RunScore as JSON (what `fimreplay score RUN --json`
+    prints) and the completions that could not be scored."""
     scored = scored_run(store, run_id, text, lines, seed, workers, compiles)
-    scores = scored.scores
-    result = scored.summary
-    result.update(source=run_id, run=run_id, text=text, lines=lines, scored=scored_what(text, lines),
-                  **scores.counts, n_scored=scores.n_scored, n_reused=scores.n_reused, items_done=scores.n_done,
-                  backend=scored.backend, model=scored.model, profile=scored.profile, n_rejects=len(scores.rejects))
-    return result, scores.rejects
+    return scored.result().to_json(), scored.scores.rejects
 
 
 def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ one object for its callers, made of one part per group of tables:
     captures  captures, outcome events, the TUI's captures listing
     runs      items, runs (RunRecord), run prompts, completions, score sets, what scoring
               reads of a run (kept under stamps that the schema's triggers raise)
+    references  each run input's reference: an item's middle or a capture's accepted text
     cache     the completion cache, the watch offsets
     compiles  the compiles metric's compiler results (a file of their own)
 
@@ -36,6 +37,7 @@ from replay.store.encoding import (
     register_line_codec,
     stored_capture,
 )
+from replay.store.references import ReferenceStore
 from replay.store.runs import RunRecord, RunStore, ScoreSet
 from replay.store.schema import MIGRATIONS, SCHEMA_VERSION
 
@@ -46,7 +48,7 @@ __all__ = [
 ]
 
 
-class Store(CaptureStore, RunStore, CacheStore):
+class Store(CaptureStore, RunStore, ReferenceStore, CacheStore):
     """A connection to one store file, migrated to this fimreplay's schema on opening.
     Thread-safe: one lock around one connection."""
 

@@ -155,11 +155,6 @@ class RunStore(Database):
         """Run id -> how many completions the run holds (runs without one are left out)."""
         return {r[0]: r[1] for r in self.query("SELECT run_id, COUNT(*) FROM completions GROUP BY run_id")}
 
-    def item_completions(self, item_id: str) -> list[tuple[str, Completion]]:
-        """(run id, completion) of the item in every run that holds one, oldest first."""
-        rows = self.query("SELECT run_id, record FROM completions WHERE item_id = ? ORDER BY created", (item_id,))
-        return [(r["run_id"], msgspec.json.decode(r["record"], type=Completion)) for r in rows]
-
     def done_item_ids(self, run_id: str) -> set[str]:
         return {r[0] for r in self.query("SELECT item_id FROM completions WHERE run_id = ?", (run_id,))}
 

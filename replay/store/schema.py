@@ -121,6 +121,23 @@ MIGRATIONS: list[Migration] = [
     lambda db: _migrate_4(db),
     # 4 -> 5 (re-scoring speed): see _migrate_5.
     lambda db: _migrate_5(db),
+    # 5 -> 6: each run input's reference (records.Reference), kept with its run. Runs made
+    # before it named a replayed capture only in its item id, `capture-<capture id>`: those
+    # get a capture reference from that id, for every item a run started with or completed.
+    """
+    CREATE TABLE run_references (
+        run_id TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        capture_id INTEGER,
+        PRIMARY KEY (run_id, item_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX run_references_capture ON run_references(capture_id) WHERE capture_id IS NOT NULL;
+    INSERT OR IGNORE INTO run_references (run_id, item_id, kind, capture_id)
+        SELECT run_id, item_id, 'capture', CAST(substr(item_id, 9) AS INTEGER)
+        FROM (SELECT run_id, item_id FROM run_prompts UNION SELECT run_id, item_id FROM completions)
+        WHERE item_id GLOB 'capture-[0-9]*' AND substr(item_id, 9) NOT GLOB '*[^0-9]*';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -14,13 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from replay.backends import GenParams
 from replay.rejects import default_path
 from replay.run.runner import ProgressFn
 from replay.store import Store
 from replay.usecases.base import Say, quiet
+
+if TYPE_CHECKING:
+    from replay.scoring import RunScore, Summary
 
 # The assets the demo needs: the model (its vocabulary is the audit's tokenizer too) and the
 # tokenizers Continue counts its budget with.
@@ -55,19 +58,16 @@ class DemoResult:
         return {"runs": self.runs, "steps": self.steps}
 
 
-STAGE_COUNTS = ("n_items", "n_changed", "n_nothing_shown", "chars_removed", "n_stop_cut")
-
-
-def stage_line(shown: dict[str, Any], raw: dict[str, Any]) -> str:
+def stage_line(shown: RunScore, raw: Summary) -> str:
     """One line on how what the editor showed differs from what the engine gave, and what that
     does to the headline score (`raw` is the whole raw text, as runs were scored before)."""
-    n = shown["n_items"]
-    if not n or "indel" not in shown["mean"]:
+    n = shown.n_items
+    if not n or "indel" not in shown.mean:
         return "nothing scored"
-    return (f"Indel {shown['mean']['indel']:.3f} on what the editor showed, as many lines as the reference "
-            f"({raw['mean']['indel']:.3f} on the whole raw text); the editor changed {shown['n_changed']} of {n} "
-            f"completions (mean {shown['chars_removed'] / n:.1f} characters removed) and showed nothing for "
-            f"{shown['n_nothing_shown']}")
+    return (f"Indel {shown.mean['indel']:.3f} on what the editor showed, as many lines as the reference "
+            f"({raw.mean['indel']:.3f} on the whole raw text); the editor changed {shown.n_changed} of {n} "
+            f"completions (mean {shown.chars_removed / n:.1f} characters removed) and showed nothing for "
+            f"{shown.n_nothing_shown}")
 
 
 def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: ProgressFn | None = None) -> DemoResult:
@@ -76,12 +76,12 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: Pro
     from replay.corpus.sources import DEMO_CORPUS, ensure_corpus
     from replay.paths import data_dir
     from replay.reports.report import load_run, to_markdown
-    from replay.scoring import score_run
+    from replay.scoring import scored_run
     from replay.usecases.capture import import_captures
     from replay.usecases.inspect import audit
     from replay.usecases.render import verify
     from replay.usecases.replay import RunRequest, run
-    from replay.usecases.score import score
+    from replay.usecases.score import score_stored_run
 
     result = DemoResult()
     work = data_dir() / "demo"
@@ -137,15 +137,17 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: Pro
         result.steps[f"run_{label}"] = {"run": r.run, "items": r.items, "completed": r.completed, "cached": r.cached,
                                         "errors": r.errors, "rejects": out.rejected, "wall_s": r.wall_s}
         say(f"run {label}: {r.completed}/{r.items} completed ({r.cached} from cache, {r.errors} errors) in {r.wall_s:.1f} s")
-        scored = score(store, r.run)
-        raw, _ = score_run(store, r.run, lines="all", text="raw")
-        result.steps[f"score_{label}"] = {"text": scored["text"], "lines": scored["lines"], "mean": scored["mean"],
-                                          "total": scored["total"], "n_files": scored["n_files"], "raw_mean": raw["mean"],
-                                          "unscored": scored["n_rejects"], "rejects_file": scored.get("rejects_file"),
-                                          **{k: scored[k] for k in STAGE_COUNTS}}
+        scored = score_stored_run(store, r.run)
+        raw = scored_run(store, r.run, "raw", "all").summary
+        result.steps[f"score_{label}"] = {"text": scored.text, "lines": scored.lines, "mean": scored.mean,
+                                          "total": scored.total, "n_files": scored.n_files, "raw_mean": raw.mean,
+                                          "unscored": scored.n_rejects, "rejects_file": scored.rejects_file or None,
+                                          "n_items": scored.n_items, "n_changed": scored.n_changed,
+                                          "n_nothing_shown": scored.n_nothing_shown,
+                                          "chars_removed": scored.chars_removed, "n_stop_cut": scored.n_stop_cut}
         say(f"score {label}: {stage_line(scored, raw)}")
-        if scored["n_rejects"]:
-            say(f"score {label}: {scored['n_rejects']} not scored (no reference), kept in {scored['rejects_file']}")
+        if scored.n_rejects:
+            say(f"score {label}: {scored.n_rejects} not scored (no reference), kept in {scored.rejects_file}")
 
     result.report = to_markdown([load_run(store, r) for r in result.runs])
     return result

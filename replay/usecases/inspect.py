@@ -265,11 +265,9 @@ def count_capture_stats(store: Store, ids: Sequence[int], override: str | None =
 
 
 def replays_of(store: Store, capture_id: int) -> list[tuple[str, Completion]]:
-    """(run id, completion) of every run that replayed the capture, oldest first (its item id is
-    `capture-<id>`: replay.run.inputs.capture_input)."""
-    from replay.scoring import CAPTURE_PREFIX
-
-    return store.item_completions(f"{CAPTURE_PREFIX}{capture_id}")
+    """(run id, completion) of every run that replayed the capture (its item's reference is the
+    capture: replay.run.inputs), oldest first."""
+    return store.capture_replays(capture_id)
 
 
 def similarity(reference: str, text: str) -> float:

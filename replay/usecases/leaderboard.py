@@ -89,15 +89,15 @@ def leaderboard(store: Store, req: LeaderboardRequest, on_progress: ProgressFn |
         runs.append((model, result, time.perf_counter() - t0))
     reports = [(model, load_run(store, r.summary.run, lines=req.lines, seed=req.seed, cutoff=req.cutoff), wall)
                for model, r, wall in runs]
-    reports.sort(key=lambda x: (-x[1].summary["mean"].get(req.metric, 0.0), req.models.index(x[0])))
+    reports.sort(key=lambda x: (-x[1].summary.mean.get(req.metric, 0.0), req.models.index(x[0])))
     best = reports[0][1]
     standings = []
     for rank, (model, rep, wall) in enumerate(reports, 1):
         stored = store.run(rep.run_id)
         name = str((stored.config if stored else {}).get("model_name") or rep.model)
         s = rep.summary
-        standings.append(Standing(rank=rank, model=model, name=name, run_id=rep.run_id, mean=s["mean"].get(req.metric, 0.0),
-                                  ci95=tuple(s["ci95"].get(req.metric, [0.0, 0.0])), n_items=s["n_items"], n_files=s["n_files"],
+        standings.append(Standing(rank=rank, model=model, name=name, run_id=rep.run_id, mean=s.mean.get(req.metric, 0.0),
+                                  ci95=s.ci95.get(req.metric, (0.0, 0.0)), n_items=s.n_items, n_files=s.n_files,
                                   vs_best=None if rep is best else paired(best.rows, rep.rows, req.metric, seed=req.seed),
                                   overlap=rep.overlap or run_overlap(store, rep.run_id, req.cutoff), wall_s=round(wall, 1)))
     n_items = sum(1 for line in Path(req.items).read_bytes().splitlines() if line.strip())

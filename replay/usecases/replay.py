@@ -148,7 +148,8 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
     try:
         summary = replay_prompts(store, inputs.prompts, backend, req.params, run_id=run_id, config=config,
                                  concurrency=req.concurrency, use_cache=req.use_cache, on_progress=on_progress,
-                                 stage=inputs.stage, early_stop=req.early_stop, editor_timing=req.editor_timing)
+                                 stage=inputs.stage, early_stop=req.early_stop, editor_timing=req.editor_timing,
+                                 references=inputs.references)
     finally:
         backend.close()
     return SourceRun(summary=summary, rejected=len(rejects), rejects_file=rejects.file,

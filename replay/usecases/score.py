@@ -10,49 +10,84 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from replay import secrets
 from replay.errors import UsageError
 from replay.records import Completion, FimItem
 from replay.rejects import Rejects, beside
 from replay.reports.report import RENDERERS, RunReport
-from replay.scoring import METRIC_NAMES, TEXTS, Lines, ScoredItem, Text, parse_lines
+from replay.scoring import METRIC_NAMES, TEXTS, Lines, RunScore, ScoredItem, Summary, Text, parse_lines
 from replay.store import Store
 from replay.usecases.base import Say
 
 REPORT_FORMATS = tuple(RENDERERS)
 
-__all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "LiveScores", "RunRow", "compare_runs", "export_comparison",
-           "list_runs", "parse_lines", "report", "score", "score_table"]
+__all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "RunRow", "compare_runs",
+           "export_comparison", "list_runs", "parse_lines", "report", "score", "score_file", "score_result",
+           "score_stored_run", "score_table"]
+
+
+class FileScore(Summary, frozen=True):
+    """What `fimreplay score FILE --json` prints: the pairs' aggregate (Summary's fields first),
+    what was scored, the completions cut at a stop word, the lines not scored (`n_rejects`) and
+    the file they were kept in (left out when every line was good)."""
+
+    source: str
+    run: None
+    text: str  # "given": the file's completion text
+    lines: Lines
+    scored: str
+    n_stop_cut: int
+    n_rejects: int
+    rejects_file: str | msgspec.UnsetType = msgspec.UNSET
+
+
+def score_result(store: Store, source: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
+                 warn: Say | None = None, workers: int | None = None, compiles: bool = False) -> RunScore | FileScore:
+    """Score a run of the store, or a JSONL file of {file, reference, completion} lines. What
+    cannot be scored goes to the rejects file (beside the file, or the data dir's
+    rejects/score-RUN.jsonl), each told to `warn`. `workers`: processes for a large batch (None:
+    every core; the numbers are the same)."""
+    path = Path(source)
+    if path.is_file():
+        return score_file(source, lines, seed, warn, workers)
+    if store.run(source) is not None:
+        return score_stored_run(store, source, lines, text, seed, warn, workers, compiles)
+    raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
+
+
+def score_stored_run(store: Store, run_id: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
+                     warn: Say | None = None, workers: int | None = None, compiles: bool = False) -> RunScore:
+    """score_result of a run of the store: told to `warn` when the run is not finished."""
+    from replay.scoring import scored_run
+
+    scored = scored_run(store, run_id, text, lines, seed, workers, compiles)
+    _, total, note = progress(store, run_id, scored.scores.n_done)
+    if note and warn is not None:
+        warn(note)
+    with Rejects(name=f"score-{run_id}", echo=warn) as rejects:
+        for reject in scored.scores.rejects:
+            rejects.add(reject)
+    result = scored.result(total)
+    return msgspec.structs.replace(result, rejects_file=rejects.file) if rejects.file else result
+
+
+def score_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say | None = None,
+               workers: int | None = None) -> FileScore:
+    """score_result of a JSONL file of pairs (`source`, its path as given)."""
+    from replay.scoring import aggregate, summary_of
+
+    rows, counts, rejects_file = file_rows(Path(source), lines, warn, workers)
+    result = FileScore(**msgspec.structs.asdict(summary_of(aggregate(rows, seed=seed))), source=source, run=None,
+                       text="given", lines=lines, scored=FILE_SCORED, **counts)
+    return msgspec.structs.replace(result, rejects_file=rejects_file) if rejects_file else result
 
 
 def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
           warn: Say | None = None, workers: int | None = None, compiles: bool = False) -> dict[str, Any]:
-    """Score a run of the store, or a JSONL file of {file, reference, completion} lines; the
-    aggregate `--json` prints. What cannot be scored goes to the rejects file (beside the file,
-    or the data dir's rejects/score-RUN.jsonl), each told to `warn`. `workers`: processes for a
-    large batch (None: every core; the numbers are the same)."""
-    from replay.scoring import aggregate, score_run
-
-    path = Path(source)
-    if path.is_file():
-        rows, counts, rejects_file = file_rows(path, lines, warn, workers)
-        result = aggregate(rows, seed=seed)
-        result.update(source=source, run=None, text="given", lines=lines, scored=FILE_SCORED, **counts)
-    elif store.run(source) is not None:
-        result, found = score_run(store, source, lines, seed, text, workers, compiles)
-        done, total, note = progress(store, source, result["items_done"])
-        result.update(items_done=done, items_total=total)
-        if note and warn is not None:
-            warn(note)
-        with Rejects(name=f"score-{source}", echo=warn) as rejects:
-            for reject in found:
-                rejects.add(reject)
-        rejects_file = rejects.file
-    else:
-        raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
-    if rejects_file:
-        result["rejects_file"] = rejects_file
-    return result
+    """score_result as the JSON `fimreplay score --json` prints."""
+    return score_result(store, source, lines, text, seed, warn, workers, compiles).to_json()
 
 
 FILE_SCORED = "the file's completion text (cut at its stop words)"
@@ -72,11 +107,11 @@ def file_rows(path: Path, lines: Lines, warn: Say | None = None,
     return score_rows(pairs, lines, workers), {**counts, "n_rejects": len(found)}, rejects.file
 
 
-def score_table(result: dict[str, Any]) -> str:
+def score_table(result: RunScore | FileScore) -> str:
     """The plain-text table of a `score` result."""
     from replay.reports.report import score_table as table
 
-    return table(result)
+    return table(result, result.n_rejects)
 
 
 def progress(store: Store, run_id: str, done: int | None = None) -> tuple[int, int, str | None]:
@@ -166,17 +201,17 @@ class Comparison:
 
     def rows(self) -> list[list[str]]:
         reports = self.reports
-        metrics = [m for m in METRIC_NAMES if any(m in r.summary["mean"] for r in reports)]
+        metrics = [m for m in METRIC_NAMES if any(m in r.summary.mean for r in reports)]
         rows = [["model", *[r.model for r in reports]], ["profile", *[r.profile for r in reports]],
-                ["backend", *[r.backend for r in reports]], ["items", *[str(r.summary["n_items"]) for r in reports]],
-                ["files", *[str(r.summary["n_files"]) for r in reports]]]
+                ["backend", *[r.backend for r in reports]], ["items", *[str(r.summary.n_items) for r in reports]],
+                ["files", *[str(r.summary.n_files) for r in reports]]]
         for m in metrics:
             cells = []
             for r in reports:
-                mean, (low, high) = r.summary["mean"].get(m), r.summary["ci95"].get(m, [None, None])
+                mean, (low, high) = r.summary.mean.get(m), r.summary.ci95.get(m, (None, None))
                 cells.append("-" if mean is None else f"{mean:.4f} [{low:.4f}, {high:.4f}]")
             rows.append([f"{m} mean [95%]", *cells])
-            rows.append([f"{m} total", *["-" if m not in r.summary["total"] else f"{r.summary['total'][m]:.4f}" for r in reports]])
+            rows.append([f"{m} total", *["-" if m not in r.summary.total else f"{r.summary.total[m]:.4f}" for r in reports]])
         return rows
 
     def to_jsonl(self) -> str:
@@ -223,22 +258,26 @@ def export_comparison(comparison: Comparison, folder: Path | None = None) -> lis
 class LiveScores:
     """(Indel, exact) of each completion as it arrives, as `score` computes them by default (the
     shown text, as many lines as the reference). The reference is a benchmark item's middle, or
-    for a replayed capture the text the user accepted (replay.scoring.capture_reference); a
-    completion without one, or that failed, gets None."""
+    for a replayed capture the text the user accepted, read as each completion arrives
+    (replay.scoring.capture_reference); a completion without one, or that failed, gets None."""
 
     def __init__(self, store: Store, source: str) -> None:
+        from replay.run.inputs import capture_references
+
         self.store = store
         self.middles: dict[str, str] = {} if source == "captures" else _middles(Path(source))
+        self.captures = capture_references(store) if source == "captures" else {}
 
     def reference(self, item_id: str) -> str | None:
-        from replay.scoring import CAPTURE_PREFIX, capture_reference
+        from replay.scoring import capture_reference
 
         if item_id in self.middles:
             return self.middles[item_id]
-        if item_id.startswith(CAPTURE_PREFIX):
-            found, _ = capture_reference(self.store, item_id)
-            return found[2] if found is not None else None
-        return None
+        ref = self.captures.get(item_id)
+        if ref is None:
+            return None
+        found, _ = capture_reference(self.store, ref.capture_id)
+        return found[2] if found is not None else None
 
     def __call__(self, completion: Completion) -> tuple[float, float] | None:
         from replay.scoring import live_scores
