@@ -1,6 +1,6 @@
 """Tokenizing rendered prompts: fimreplay's Tokenizer vs the bare `tokenizers` library.
 
-    python bench/tokenize_bench.py [--n 10000] [--tokenizer qwen2.5-coder]
+    python -m bench.speed.tokenize_prompts [--n 10000] [--tokenizer qwen2.5-coder]
 
 Builds N FIM prompts (Qwen2.5-Coder template around real-looking Solidity, ~1k tokens each),
 then times, in the same run, `Tokenizer.encode_batch` (what fimreplay calls) and the bare
@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from replay.tokens.tokenizer import load_tokenizer  # noqa: E402
+from replay.tokens.tokenizer import load_tokenizer
 
 LINES = [
     "    function transfer(address to, uint256 amount) public virtual returns (bool) {",

@@ -9,12 +9,7 @@ line window decides what is compared.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from replay.records import FimItem  # noqa: E402
+from replay.records import FimItem
 
 SOLADY = "npm:solady@0.1.26"
 Pair = tuple[str, str, str, str, str]  # item id, file, language, reference, completion

@@ -1,7 +1,7 @@
 """The Captures screen with 100k captures: time to first paint, per-frame time while scrolling
 and while 1,000 new captures arrive from another process (target < 100 ms per frame).
 
-Run: `python bench/tui_bench.py [--captures 100000]` from the checkout root. It prints each
+Run: `python -m bench.speed.tui_screens [--captures 100000]` from the checkout root. It prints each
 figure beside the same run's 1k-capture store (the cost must not grow with the store) and
 beside the bare library (`Store.capture_rows`, one page) as ratios. A frame is one
 `Screen._compositor_refresh` (Textual's paint of what changed), timed by wrapping it; the
@@ -14,19 +14,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from textual.screen import Screen
 
-from textual.screen import Screen  # noqa: E402
-
-from replay.store import Store  # noqa: E402
-from tests.tui_data import captures, make_store  # noqa: E402
-from tui.app import create_app  # noqa: E402
-from tui.widgets.capture_table import CaptureTable  # noqa: E402
+from replay.store import Store
+from tests.support.tui_data import captures, make_store
+from tui.app import create_app
+from tui.widgets.capture_table import CaptureTable
 
 FRAMES: list[float] = []
 _refresh = Screen._compositor_refresh

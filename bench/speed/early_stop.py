@@ -10,28 +10,25 @@ both ways (greedy decoding: stopping early must not change what the user sees). 
 prompt on CPU, prefill is a large fixed part of each item, so the wall ratio is closer to 1 than
 the token ratio.
 
-    python bench/early_stop.py [--items 8] [--profiles continue tabby standard] [--threads N]
+    python -m bench.speed.early_stop [--items 8] [--profiles continue tabby standard] [--threads N]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from replay.assets import asset_path  # noqa: E402
-from replay.backends.base import GenParams  # noqa: E402
-from replay.backends.llamacpp import LlamaCppBackend  # noqa: E402
-from replay.backends.models import resolve_model  # noqa: E402
-from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl  # noqa: E402
-from replay.rejects import Rejects  # noqa: E402
-from replay.run.inputs import EditorRenderer, load_inputs  # noqa: E402
-from replay.run.runner import render_model, replay_prompts  # noqa: E402
-from replay.store import Store  # noqa: E402
+from replay.assets import asset_path
+from replay.backends.base import GenParams
+from replay.backends.llamacpp import LlamaCppBackend
+from replay.backends.models import resolve_model
+from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
+from replay.rejects import Rejects
+from replay.run.inputs import EditorRenderer, load_inputs
+from replay.run.runner import render_model, replay_prompts
+from replay.store import Store
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
 Prints, for cursors in real Solidity files: the standard profile (binary search on real token
 counts) against one plain encode of the same prompt with the same tokenizer, and the Tabby
 profile (agent + server stage, pure text) against a bare `str.format` of the template.
-Run from the repository root: PYTHONPATH=. python bench/bench_editors_render.py [N_CURSORS]
+Run from the repository root: python -m bench.speed.editors_render [N_CURSORS]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every speed ratio in one run: scoring, item generation, import, replay overhead.
 
-Run: python bench/all.py [--quick] [--skip replay,import,...]
+Run: python -m bench.speed.all [--quick] [--skip replay,import,...]
 (the bench extra: `pip install -e '.[bench]'`; the corpus solady 0.1.26 is made once with
 `npm pack`; the replay part needs the demo model of `fimreplay assets install`)
 
@@ -10,14 +10,14 @@ library loop on the same input:
            grammar, as the seed scored), one-line and 4-line solady pairs, in process (wall and
            per CPU-second); `fimreplay score RUN` of the one-line pairs stored as a run, as a
            whole process with 1 and every-core workers, vs the bare loop's pairs/s; a second
-           `score` of the run with another window vs the first (bench/bench_scoring.py);
+           `score` of the run with another window vs the first (bench/speed/scoring.py);
   evalgen  `fimreplay evalgen` on solady as a whole process: items/s per mode and worker count
            (1, 2 and the default), and the process start alone;
   import   `fimreplay import` of a generated Tabby log as a whole process: MB/s vs a bare loop
-           of stdlib json and one SQLite transaction (the log from bench/import_bench.py);
+           of stdlib json and one SQLite transaction (the log from bench/speed/import_log.py);
 Every command runs in a session of its own, and a process of it still running once it has
 returned fails the bench.
-  replay   replay's own work per item vs the bare llama.cpp engine (bench/replay_overhead.py).
+  replay   replay's own work per item vs the bare llama.cpp engine (bench/speed/replay_overhead.py).
 """
 
 from __future__ import annotations
@@ -34,14 +34,10 @@ import tempfile
 import time
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-sys.path.insert(0, str(BENCH))
-sys.path.insert(0, str(ROOT))
-
-import bench_scoring  # noqa: E402
-from replay.cores import usable_cores  # noqa: E402
-from scoring_pairs import SOLADY, pairs_of, solady_items  # noqa: E402
+from bench.speed import scoring as bench_scoring
+from bench.speed.scoring_pairs import SOLADY, pairs_of, solady_items
+from bench.support import ROOT
+from replay.cores import usable_cores
 
 PARTS = ("score", "evalgen", "import", "replay")
 
@@ -142,7 +138,7 @@ def bare_json_sqlite(log: Path, db: Path) -> float:
 
 
 def import_part(quick: bool) -> None:
-    from import_bench import generate
+    from bench.speed.import_log import generate
 
     events = 9_000 if quick else 45_000
     with tempfile.TemporaryDirectory() as tmp:
@@ -159,7 +155,7 @@ def import_part(quick: bool) -> None:
 
 def replay_part(quick: bool) -> None:
     args = ["--items", "4" if quick else "6", "--new-tokens", "32", "--passes", "1" if quick else "2"]
-    done = subprocess.run([sys.executable, str(BENCH / "replay_overhead.py"), *args], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-m", "bench.speed.replay_overhead", *args], capture_output=True, text=True, cwd=ROOT)
     if done.returncode != 0:
         print(f"replay overhead: not measured ({(done.stderr.strip().splitlines() or ['failed'])[-1]})")
         return

@@ -1,11 +1,11 @@
 """Scoring throughput: all four metrics through replay.scoring against the bare reference
 libraries on the same pairs, and a second `score` of a run with another line window.
 
-Run: python bench/bench_scoring.py [--pairs N] [--multi-pairs N] [--workers N] [--corpus PATH_OR_NAME]
+Run: python -m bench.speed.scoring [--pairs N] [--multi-pairs N] [--workers N] [--corpus PATH_OR_NAME]
 (the bench extra: `pip install -e '.[bench]'`, for the `codebleu` package's JavaScript grammar)
 
 Pairs: solady 0.1.26 line-mode items (7,000+ one-line middles; 4-line middles for the
-multi-line figure) with model-like completions (bench/scoring_pairs.py), cut to the reference's
+multi-line figure) with model-like completions (bench/speed/scoring_pairs.py), cut to the reference's
 line window (`--lines auto`) as `fimreplay score` cuts them. Per pair:
   bare: rapidfuzz `Indel.normalized_similarity`, `==`, sacrebleu `BLEU.sentence_score` and
         `codebleu.calc_codebleu(..., lang="javascript")` (the seed's scorer: the package has no
@@ -39,13 +39,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from scoring_pairs import Pair, pairs_of, solady_items  # noqa: E402
-
-from replay import scoring  # noqa: E402
-from replay.cores import usable_cores  # noqa: E402
+from bench.speed.scoring_pairs import Pair, pairs_of, solady_items
+from bench.support import ROOT
+from replay import scoring
+from replay.cores import usable_cores
 
 
 def timed(fn: Callable[[], object]) -> tuple[float, float]:
@@ -159,7 +156,7 @@ def whole_score(db: Path, workers: int, repeats: int = 3) -> dict[str, float]:
     """`fimreplay score bench --workers N` as a user runs it (a new process: start-up, reading the
     run, scoring, storing the scores, the aggregate), on a fresh copy of the store each time:
     the best of `repeats`, with the process start alone (`fimreplay --help`) for scale."""
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     env = dict(os.environ, PYTHONPATH=str(root))
 
     def run(*args: str) -> tuple[float, str]:

@@ -5,7 +5,7 @@ stored once (lost and duplicated counted), exit code and one-line messages, a pl
 file written. Peak RSS is the largest resident size of the command and its reader process
 (getrusage of the children of a wrapper that runs only that command).
 
-    .venv/bin/python bench/faults_import.py [--lines 1000000] [--huge-mb 200] [--rss-limit-mb 300]
+    .venv/bin/python -m bench.faults.imports [--lines 1000000] [--huge-mb 200] [--rss-limit-mb 300]
 
 Prints one row per case and the totals: cases, held, records lost, duplicated, secrets found.
 Exits 1 when a case does not hold.
@@ -24,11 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from import_bench import generate  # noqa: E402
+from bench.speed.import_log import generate
+from bench.support import ROOT
 
 SECRET = "sk-planted0123456789abcdefghijklmn"
 ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))

@@ -6,28 +6,25 @@ bodies with one httpx.Client. Replay: `replay_prompts` through the openai backen
 concurrency into a throw-away store (cache off: every item is a request, committed as it
 arrives). Throughput ratio = bare time / replay time. Target: >= 0.9.
 
-    python bench/http_concurrency.py [--items 400] [--concurrency 16] [--delay 0.02]
+    python -m bench.speed.http_concurrency [--items 400] [--concurrency 16] [--delay 0.02]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import httpx
 
-import httpx  # noqa: E402
-
-from replay.backends.base import GenParams  # noqa: E402
-from replay.backends.openai_compat import OpenAICompatBackend, completion_body  # noqa: E402
-from replay.records import RenderedPrompt  # noqa: E402
-from replay.run.runner import replay_prompts  # noqa: E402
-from replay.store import Store  # noqa: E402
-from tests.backend_stubs import Reply, StubServer, openai_reply  # noqa: E402
+from replay.backends.base import GenParams
+from replay.backends.openai_compat import OpenAICompatBackend, completion_body
+from replay.records import RenderedPrompt
+from replay.run.runner import replay_prompts
+from replay.store import Store
+from tests.support.backend_stubs import Reply, StubServer, openai_reply
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
 For cursors in real Solidity files (OpenZeppelin asset), prints the Continue profile's time per
 item against one bare encode of the same prefix+suffix with the same counting tokenizer
 (Continue's Llama tokenizer for qwen2.5-coder, js-tiktoken cl100k_base for gpt-4o), and the ratio.
-Run from the repository root: PYTHONPATH=. python bench/bench_continue_render.py [N_CURSORS]
+Run from the repository root: python -m bench.speed.continue_render [N_CURSORS]
 """
 
 from __future__ import annotations

@@ -8,25 +8,22 @@ sum of replay times over the sum of bare times. Target: <= 1.05. On a shared, lo
 engine's own speed swings between passes; the line "replay's own work" is robust to that: the
 replay wall time minus the engine time measured inside it (each completion's latency), per item.
 
-    python bench/replay_overhead.py [--items 6] [--new-tokens 32] [--passes 2] [--threads N]
+    python -m bench.speed.replay_overhead [--items 6] [--new-tokens 32] [--passes 2] [--threads N]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from replay.backends.base import GenParams  # noqa: E402
-from replay.backends.llamacpp import LlamaCppBackend  # noqa: E402
-from replay.backends.models import resolve_model  # noqa: E402
-from replay.records import RenderedPrompt  # noqa: E402
-from replay.run.runner import replay_prompts  # noqa: E402
-from replay.store import Store  # noqa: E402
+from replay.backends.base import GenParams
+from replay.backends.llamacpp import LlamaCppBackend
+from replay.backends.models import resolve_model
+from replay.records import RenderedPrompt
+from replay.run.runner import replay_prompts
+from replay.store import Store
 
 SNIPPETS = [
     ("def mean(xs):\n    ", "\n    return total / len(xs)\n"),

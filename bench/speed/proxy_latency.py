@@ -9,7 +9,7 @@ what differs between the two paths is the proxy. For each of streaming / not and
 time to first byte and of total time, direct and proxied, the added p50, and the throughput
 ratio (proxied requests per second / direct). Goal: under 2 ms added at p50, >= 0.95x.
 
-    python bench/proxy_latency.py [--requests 300] [--passes 2]
+    python -m bench.speed.proxy_latency [--requests 300] [--passes 2]
 """
 
 from __future__ import annotations
@@ -26,14 +26,12 @@ from pathlib import Path
 
 import aiohttp
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from tests.conftest import free_port, wait_listening  # noqa: E402 - the suite's loopback helpers
+from bench.support import ROOT
+from tests.conftest import free_port, wait_listening
 
 UPSTREAM = """
 import sys, time
-sys.path.insert(0, {root!r})
-from tests.proxy_upstream import Behaviour, ShapeUpstream
+from tests.support.proxy_upstream import Behaviour, ShapeUpstream
 up = ShapeUpstream(Behaviour(pieces=[f"tok{{i}} " for i in range({pieces})], gap={gap}, first_byte_delay={first_byte},
                              slots={slots}))
 with up:
@@ -87,9 +85,9 @@ def main() -> None:
     ap.add_argument("--first-byte", type=float, default=0.03)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    up = subprocess.Popen([sys.executable, "-c", UPSTREAM.format(root=str(ROOT), pieces=args.pieces, gap=args.gap,
+    up = subprocess.Popen([sys.executable, "-c", UPSTREAM.format(pieces=args.pieces, gap=args.gap,
                                                                   first_byte=args.first_byte, slots=args.slots)],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     upstream = up.stdout.readline().strip()  # type: ignore[union-attr]
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:

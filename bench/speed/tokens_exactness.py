@@ -1,7 +1,7 @@
 """Exactness figures for the GGUF tokenizer: llama.cpp's reference pairs, and token-for-token
 equality with llama.cpp's own tokenizer (llama_cpp.Llama(vocab_only=True)) on real files.
 
-    python bench/tokens_exactness.py [DIR_OR_FILE...]
+    python -m bench.speed.tokens_exactness [DIR_OR_FILE...]
 
 With no argument the Solidity files of @openzeppelin/contracts 5.7.0 are fetched with
 `npm pack` into a temp dir. Prints one line per vocabulary and a JSON summary.
@@ -16,10 +16,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from replay.assets import DEMO_MODEL, asset_path  # noqa: E402
-from replay.tokens.tokenizer import load_tokenizer  # noqa: E402
+from replay.assets import DEMO_MODEL, asset_path
+from replay.tokens.tokenizer import load_tokenizer
 
 VOCABS = ["starcoder", "deepseek-coder", "llama-spm", "gpt-2", "qwen2", "phi-3", "refact", "llama-bpe",
           "deepseek-llm", "falcon", "mpt", "command-r"]

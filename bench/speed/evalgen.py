@@ -1,7 +1,7 @@
 """evalgen throughput on a real corpus: items/s per mode and worker count, in process and as a
 whole `fimreplay evalgen` process, with the ratios that matter: span vs line mode, N workers vs 1.
 
-Run: python bench/bench_evalgen.py [--corpus PATH_OR_NAME] [--workers 1 2] [--per-file 20] [--repeat 3]
+Run: python -m bench.speed.evalgen [--corpus PATH_OR_NAME] [--workers 1 2] [--per-file 20] [--repeat 3]
 Default corpus: npm:solady@0.1.26 (107 Solidity files; made with `npm pack` on first use).
 Each figure is the best of --repeat runs (the machine is shared: the best run is the least disturbed).
 """
@@ -17,11 +17,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from replay.corpus.evalgen import EvalgenOptions, collect_files, generate  # noqa: E402
-from replay.corpus.sources import ensure_corpus, resolve_corpus_arg  # noqa: E402
+from bench.support import ROOT
+from replay.corpus.evalgen import EvalgenOptions, collect_files, generate
+from replay.corpus.sources import ensure_corpus, resolve_corpus_arg
 
 
 def best(repeat: int, fn) -> tuple[float, int]:  # type: ignore[no-untyped-def]

@@ -4,7 +4,7 @@ real HTTP server on 127.0.0.1 (http.server: it plays the engine, so that faults 
 on demand) and real SQLite files, and checks: nothing already stored lost, nothing duplicated,
 the exit code and a one-line message, and no file written holding the planted API key.
 
-    python bench/faults_run.py [--items 300] [--kills 5] [--lines 1000000] [--big-line-mb 200]
+    python -m bench.faults.runs [--items 300] [--kills 5] [--lines 1000000] [--big-line-mb 200]
 
 Cases: a run killed with SIGKILL at random points and resumed until done; a run stopped with
 Ctrl-C and resumed; a run whose store's disk fills (tmpfs in a private mount namespace) then
@@ -31,10 +31,9 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from tests.conftest import files_holding  # noqa: E402 - the suite's own planted-key search
-from tests.test_faults_run import fault_server as server  # noqa: E402 - the suite's loopback server
+from bench.support import ROOT
+from tests.conftest import files_holding
+from tests.faults.test_run import fault_server as server
 
 KEY_ENV = "FIMREPLAY_BENCH_KEY"
 KEY = "bench-planted-" + os.urandom(10).hex()

@@ -1,7 +1,7 @@
 """The compiles metric on real items: items/s the first time (every file compiled by solc-js) and
 again (all from the content-hash cache), against the bare compiler loop on the same sources.
 
-Run: python bench/bench_compiles.py ITEMS.jsonl [--items 100]
+Run: python -m bench.speed.compiles ITEMS.jsonl [--items 100]
 The completion judged is the first half of each middle (a likely compile error), as a model cut
 short would give. The bare loop is solc-js itself in one node process, fed the same original and
 completed files, with no cache: what the metric costs beyond the compiler.
@@ -10,17 +10,14 @@ completed files, with no cache: what the metric costs beyond the compiler.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import msgspec
 
-import msgspec  # noqa: E402
-
-from replay.scoring import compiles  # noqa: E402
-from replay.records import FimItem  # noqa: E402
+from replay.scoring import compiles
+from replay.records import FimItem
 
 
 def main() -> None:

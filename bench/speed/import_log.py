@@ -8,9 +8,9 @@ logged prompt, then view and select/dismiss events, the mix a real log has), the
   floor:  the same lines inserted as blobs into one SQLite table (WAL), no parsing
 and prints MB/s of each and their ratios: where the import stands between decoding alone and
 writing the bytes alone. The target (>= 50 MB/s as a whole `fimreplay import` process) is
-measured by bench/all.py.
+measured by bench/speed/all.py.
 
-    /work/main/.venv/bin/python bench/import_bench.py [--events 200000] [--keep DIR]
+    /work/main/.venv/bin/python -m bench.speed.import_log [--events 200000] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -20,18 +20,15 @@ import itertools
 import json
 import random
 import sqlite3
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import msgspec
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from replay.rejects import Rejects  # noqa: E402
-from replay.importers.importer import Importer  # noqa: E402
-from replay.store import Store  # noqa: E402
+from replay.rejects import Rejects
+from replay.importers.importer import Importer
+from replay.store import Store
 
 _WORDS = ["balance", "amount", "owner", "token", "require", "msg.sender", "uint256", "address", "mapping", "emit",
           "return", "function", "external", "view", "public", "internal", "storage", "memory", "revert", "event"]
