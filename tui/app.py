@@ -111,7 +111,7 @@ class FimReplayApp(App[None]):
         """Builds the modes, starts the store watcher. Once the first screen is up, everything
         alive (Textual, Rich, the library) is moved out of the collector's generations
         (`gc.freeze`): a full collection otherwise walks all of it and costs a 100-200 ms frame
-        every few seconds of scrolling (bench/tui_bench.py)."""
+        every few seconds of scrolling (bench/speed/tui_screens.py)."""
         self.register_theme(THEME)
         self.theme = "fimreplay"
         self.add_mode("captures", lambda: CapturesScreen(self.store))

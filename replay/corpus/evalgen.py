@@ -236,7 +236,7 @@ def _read(path: Path) -> str:
 
 # Less source than this is cut by this process alone (the default worker count): starting a
 # pool and sending the texts back cost more than the planning shared saves. Measured on 2
-# cores (bench/all.py, bench/bench_evalgen.py): solady 0.1.26 (2.4 MB, 107 files) takes about
+# cores (bench/speed/all.py, bench/speed/evalgen.py): solady 0.1.26 (2.4 MB, 107 files) takes about
 # 0.1 s of planning, and 2 workers were 0.98-1.05x one; ten copies of it (24 MB), 1.4-1.7x.
 PARALLEL_MIN_BYTES = 8 * 1024 * 1024
 

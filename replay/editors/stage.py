@@ -12,7 +12,7 @@ A profile that aborts the engine's stream early (Continue's single-line mode at 
 also gives `stream_stop(inp, model=..., version=...)`: a predicate over the text streamed so far
 that returns how many characters of it the editor reads before it cancels the request (None:
 read on). The replay stops the engine there too; with greedy decoding the shown text is the same
-as if the whole budget had been generated (tests/test_stage_contract.py checks it per profile).
+as if the whole budget had been generated (tests/editors/test_stage_contract.py checks it per profile).
 """
 
 from __future__ import annotations

@@ -187,7 +187,7 @@ def token_diff(capture_id: int, capture: CaptureRecord, mode: str, override: str
 
 def _lossy_twin(spec: str) -> str:
     """Without `--compare-tokenizer`, B is transformers' own import of the same GGUF file: the
-    converter found lossy for code models (tests/test_tokenizer_specs.py)."""
+    converter found lossy for code models (tests/tokens/test_tokenizer_specs.py)."""
     from replay.assets import asset_path
     from replay.tokens.tokenizer import SHORT_NAMES
 

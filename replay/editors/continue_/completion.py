@@ -27,7 +27,7 @@ The trace starts from the text Continue read (a transform that stops the stream 
 and lists each transform whose output differs from its input, taken as if the stream ended after
 that transform. `stream_stop` runs the same transforms over the text streamed so far, one chunk
 per character, and answers how much they read once they stop pulling; cutting the stream there
-shows the same text (tests/test_continue_completion.py checks it).
+shows the same text (tests/editors/continue_/test_completion_rules.py checks it).
 
 What a replay leaves out: the completion cache and generator reuse across keystrokes (a fresh
 request), the previous accepted completion's open brackets, IntelliSense selections, and what the

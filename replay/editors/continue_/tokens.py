@@ -17,7 +17,7 @@ We reproduce the LLaMA side with the project's exact SPM tokenizer over the Llam
 leading space) with special=False (llama-tokenizer-js never parses special tokens: "<s>" in text
 is plain characters), and put BOS in front. js-tiktoken is called with `encode(text, "all",
 [])`: special token text such as "<|endoftext|>" counts as one token. Both are checked id for
-id against the npm packages under node (tests/test_continue_tokens.py).
+id against the npm packages under node (tests/editors/continue_/test_tokens.py).
 
 The count is then multiplied (core/llm/getAdjustedTokenCount.ts, in core since 2026-01-28) by
 1.23 for "claude", 1.18 for "gemini", 1.26 for "stral"/"mixtral" names and rounded up.

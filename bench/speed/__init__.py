@@ -1,0 +1,1 @@
+"""Speed: each figure a ratio against the bare engine or library on the same input."""

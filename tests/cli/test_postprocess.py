@@ -1,0 +1,133 @@
+"""`fimreplay postprocess` end to end, as separate processes: render input + `raw` in, what the
+editor shows out, in input order, with bad lines named by file:line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.test_render_verify import write_lines
+
+SOL = "contract Token {\n    function transfer(address to, uint256 value) public returns (bool) {\n        "
+SOL_AFTER = "\n    }\n}\n"
+RAW = "balanceOf[to] += value;\n        emit Transfer(msg.sender, to, value);\n        return true;\n    }\n\n    function x() {}"
+
+
+def rows_of(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_standard_shows_the_text_cut_at_the_stop_words_in_input_order(cli, tmp_path: Path) -> None:
+    src = write_lines(tmp_path / "in.jsonl", [
+        {"id": "b", "prefix": "x = ", "suffix": "\n", "raw": "1<|fim_pad|>junk"},
+        {"id": "a", "prefix": "y = ", "suffix": "\n", "raw": "2"},
+    ])
+    out = tmp_path / "out.jsonl"
+    proc = cli("postprocess", str(src), "--editor", "standard", "--model", "qwen2.5-coder", "-o", str(out), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["postprocessed"] == 2
+    rows = rows_of(out)
+    assert [r["id"] for r in rows] == ["b", "a"]
+    assert rows[0] == {"id": "b", "shown_text": "1", "replace_after": 0, "multiline": True,
+                       "trace": [{"step": "stopWords", "source": "replay/editors/templates.py (the family's stop words)"}]}
+    assert rows[1]["shown_text"] == "2" and rows[1]["trace"] == []
+
+
+def test_bad_lines_stop_with_file_and_line_or_are_kept(cli, tmp_path: Path) -> None:
+    src = write_lines(tmp_path / "in.jsonl", [
+        {"id": 1, "prefix": "x = ", "suffix": "", "raw": "1"},
+        {"id": 2, "prefix": "x = ", "suffix": ""},
+        "{not json",
+        {"id": 4, "prefix": "x = ", "suffix": "", "raw": 7},
+        {"id": 5, "prefix": "x = ", "suffix": "", "raw": "1", "timing": [[1, "soon"]]},
+    ])
+    stop = cli("postprocess", str(src), "--editor", "standard", "--model", "qwen2.5-coder")
+    assert stop.returncode == 2 and stop.stderr.strip() == f"fimreplay: {src}:2: missing 'raw' (the model's text, a string)"
+    out = tmp_path / "out.jsonl"
+    kept = cli("postprocess", str(src), "--editor", "standard", "--model", "qwen2.5-coder", "-o", str(out), "--keep-going", "--json")
+    assert kept.returncode == 0, kept.stderr
+    summary = json.loads(kept.stdout)
+    assert summary["postprocessed"] == 1 and summary["rejected"] == 4
+    rejects = rows_of(Path(summary["rejects_file"]))
+    assert [r["where"] for r in rejects] == [f"{src}:{n}" for n in (2, 3, 4, 5)]
+    assert "'raw' must be a string" in rejects[2]["reason"] and "timing" in rejects[3]["reason"]
+    assert "Traceback" not in kept.stderr + stop.stderr
+
+
+def test_a_bom_and_crlf_file_is_read_like_any_other(cli, tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(b"\xef\xbb\xbf" + json.dumps({"id": "x", "prefix": "a = ", "suffix": "", "raw": "1"}).encode() + b"\r\n")
+    proc = cli("postprocess", str(src), "--editor", "standard", "--model", "qwen2.5-coder")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["shown_text"] == "1"
+
+
+def test_unknown_editor_is_a_usage_error(cli, tmp_path: Path) -> None:
+    src = write_lines(tmp_path / "in.jsonl", [{"prefix": "a", "suffix": "", "raw": "b"}])
+    proc = cli("postprocess", str(src), "--editor", "vim", "--model", "qwen2.5-coder")
+    assert proc.returncode == 2 and "vim" in proc.stderr
+
+
+def test_tabby_shows_the_block_up_to_its_scope_and_one_line_mid_line(cli, tmp_path: Path) -> None:
+    """The accepted line of a Tabby capture came with more lines of model output: the server stops
+    at the blank line ("\n\n"), the agent drops the block's closing line that the document
+    already has; mid-line, 1.5.0 keeps one line without what the line already has after the cursor."""
+    body = "contract Token {\n    mapping(address => uint256) public balanceOf;\n" \
+           "    function transfer(address to, uint256 value) public returns (bool) {\n        balanceOf[msg.sender] -= value;\n        "
+    document = body + "\n    }\n}\n"
+    mid = body + "balanceOf[to] ;\n    }\n}\n"
+    src = write_lines(tmp_path / "in.jsonl", [
+        {"id": "block", "document": document, "cursor": len(body), "language": "solidity",
+         "raw": "balanceOf[to] += value;\n        emit Transfer(msg.sender, to, value);\n        return true;\n    }\n\n    function x() {}"},
+        {"id": "line", "document": mid, "cursor": len(body) + len("balanceOf[to] "), "language": "solidity",
+         "raw": "+= value;\n        emit X();"},
+    ])
+    proc = cli("postprocess", str(src), "--editor", "tabby", "--model", "TabbyML/Qwen2.5-Coder-1.5B")
+    assert proc.returncode == 0, proc.stderr
+    block, line = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert block["shown_text"] == "balanceOf[to] += value;\n        emit Transfer(msg.sender, to, value);\n        return true;"
+    assert block["multiline"] is True
+    src_dir = "TabbyML/tabby clients/tabby-agent/src/codeCompletion/postprocess/"  # the newest agent's
+    assert [s["step"] for s in block["trace"]] == ["stopWords", "removeDuplicatedBlockClosingLine"]
+    assert block["trace"][0]["source"] == "TabbyML/tabby crates/tabby-inference/src/decoding.rs"
+    assert block["trace"][1]["source"] == src_dir + "removeDuplicatedBlockClosingLine.ts"
+    # the newest agent counts a rest of line without word characters (";") as a line end: the
+    # item covers it (contexts.ts); 1.5.0 kept one line without what the line already had
+    assert (line["shown_text"], line["replace_after"], line["multiline"]) == ("+= value;", 1, True)
+    proc = cli("postprocess", str(src), "--editor", "tabby", "--editor-version", "1.5.0", "--model", "TabbyML/Qwen2.5-Coder-1.5B")
+    assert proc.returncode == 0, proc.stderr
+    old_line = json.loads(proc.stdout.splitlines()[1])
+    assert old_line["shown_text"] == "+= value" and old_line["multiline"] is False
+    assert [s["step"] for s in old_line["trace"]] == ["trimMultiLineInSingleLineMode"]
+
+
+def test_received_runs_the_client_stage_alone(cli, tmp_path: Path) -> None:
+    """With --received the text is what the client got from its server: the server's stop words
+    are not applied again (a "\\n\\n" inside it stays), and Tabby needs no model."""
+    raw = "balanceOf[to] += value;\n\n        return true;"
+    src = write_lines(tmp_path / "in.jsonl", [{"id": "r", "prefix": SOL, "suffix": SOL_AFTER, "language": "solidity", "raw": raw}])
+    out = tmp_path / "out.jsonl"
+    proc = cli("postprocess", str(src), "--editor", "tabby", "--editor-version", "1.8.0", "--received", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert rows_of(out)[0]["shown_text"] == raw and rows_of(out)[0]["trace"] == []
+    engine = tmp_path / "engine.jsonl"
+    proc = cli("postprocess", str(src), "--editor", "tabby", "--editor-version", "1.8.0", "--model", "qwen2.5-coder", "-o", str(engine))
+    assert proc.returncode == 0, proc.stderr
+    assert rows_of(engine)[0]["shown_text"] == "balanceOf[to] += value;"  # the engine's text stops at "\n\n"
+    assert rows_of(engine)[0]["trace"][0]["step"] == "stopWords"
+
+
+def test_received_for_continue_keeps_its_client_side_stops(cli, tmp_path: Path) -> None:
+    """Continue cuts its stream at its stop tokens on the client too (charStream.ts
+    stopAtStopTokens): with --received that step, not the LLM call's stop, cuts the fence."""
+    src = write_lines(tmp_path / "in.jsonl", [{"id": "c", "prefix": "function f() {\n  const x = [\n    1,\n",
+                                               "suffix": "\n  ];\n}\n", "language": "typescript", "filepath": "/w/a.ts",
+                                               "raw": "    2,\n    3,\n```\nmore"}])
+    out = tmp_path / "out.jsonl"
+    proc = cli("postprocess", str(src), "--editor", "continue", "--model", "qwen2.5-coder:1.5b", "--received", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    shown = rows_of(out)[0]
+    assert shown["shown_text"] == "    2,\n    3,"
+    assert [s["step"] for s in shown["trace"]] == ["stopAtStopTokens", "noDoubleNewLine"]
+    nomodel = cli("postprocess", str(src), "--editor", "continue", "--received", "-o", str(out))
+    assert nomodel.returncode == 2 and "--model is needed" in nomodel.stderr
