@@ -16,9 +16,9 @@ from replay.rejects import Rejects
 from replay.run.inputs import EditorRenderer, load_inputs
 from replay.store import MIGRATIONS, Store
 from replay.usecases.inspect import replays_of
-from tests.tui_data import add_runs, make_store
+from tests.support.tui_data import add_runs, make_store
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def test_a_store_from_before_references_opens_and_scores_the_same(tmp_path: Path) -> None:
