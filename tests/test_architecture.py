@@ -209,3 +209,87 @@ def test_screens_call_the_use_cases_not_the_library() -> None:
             for name in names:
                 if name == "replay" or name.startswith("replay."):
                     assert name.startswith(allowed), f"{path.name} imports {name}"
+
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def module_map() -> list[tuple[list[str], list[str], set[str] | None]]:
+    """The module map of docs/architecture.md, one entry per row: the names of its first column
+    (`store/` a package, `cutoffs` a loose module), the names in backticks among what it holds,
+    and the parts of replay its modules may import (None: the whole library)."""
+    import re
+
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    section = text.split("## Module map", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        if not line.startswith("| `"):
+            continue
+        first, holds, may = (cell.strip() for cell in line.strip().strip("|").split("|"))
+        names = re.findall(r"`([^`]+)`", first)
+        held = re.findall(r"`(\w+/?)`", holds)
+        allowed: set[str] | None = set()
+        for part in re.sub(r"\([^)]*\)", "", may).split(","):
+            part = part.strip()
+            if part == "the library":
+                allowed = None
+            elif part != "nothing of replay":
+                assert allowed is not None and part, line
+                allowed.add(part)
+        rows.append((names, held, allowed))
+    assert len(rows) > 10, "the module map was not found"
+    return rows
+
+
+def top_level() -> set[str]:
+    """The packages (`store/`) and loose modules (`cutoffs`) of replay/."""
+    names = {p.stem for p in PACKAGE.glob("*.py") if p.name != "__init__.py"}
+    names |= {f"{p.name}/" for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    return names
+
+
+def test_the_module_map_names_every_module_and_nothing_else() -> None:
+    named = [name for names, _, _ in module_map() for name in names]
+    assert len(named) == len(set(named)), "a module is in two rows"
+    assert set(named) - {"tui/"} == top_level()
+    assert (ROOT / "tui" / "__init__.py").is_file()
+
+
+def test_what_the_module_map_says_a_package_holds_exists() -> None:
+    for names, held, _ in module_map():
+        packages = [ROOT / ("tui" if n == "tui/" else f"replay/{n}") for n in names if n.endswith("/")]
+        for name in held:
+            assert any((p / name).is_dir() if name.endswith("/") else (p / f"{name}.py").is_file()
+                       for p in packages), f"{names}: {name}"
+
+
+def test_every_import_is_one_the_module_map_allows() -> None:
+    """A row's modules import nothing of replay outside its last column (the package's own
+    `__init__`, which holds `__version__`, excepted)."""
+    rows = module_map()
+    everything = {n.rstrip("/") for names, _, _ in rows for n in names} - {"tui"}
+    library = everything - {"usecases", "cli", "__main__"}
+    row_of = {n.rstrip("/"): allowed for names, _, allowed in rows for n in names}
+    row_mates = {n.rstrip("/"): {m.rstrip("/") for m in names} for names, _, _ in rows for n in names}
+    for allowed in row_of.values():
+        assert allowed is None or allowed <= everything, allowed
+
+    def top(module: str) -> str | None:
+        parts = module.split(".")
+        return parts[1] if len(parts) > 1 and parts[0] == "replay" else None
+
+    imports: dict[str, set[str]] = {}
+    for module, deps in import_graph().items():
+        if (own := top(module)) is not None:
+            imports.setdefault(own, set()).update(d for d in map(top, deps) if d)
+    for path in (ROOT / "tui").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            imports.setdefault("tui", set()).update(t for t in map(top, names) if t)
+    assert "store" in imports["importers"] and "usecases" in imports["tui"]  # the walk found them
+    for own, deps in imports.items():
+        allowed = library if row_of[own] is None else row_of[own]
+        outside = deps - row_mates[own] - allowed
+        assert not outside, f"{own} imports {sorted(outside)}: not in its row of docs/architecture.md"
