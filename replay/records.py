@@ -1,6 +1,6 @@
 """The few typed records everything in fimreplay passes around.
 
-Data flows one way (README.md, Architecture): capture file -> importer -> CaptureRecord -> editor pipeline ->
+Data flows one way (docs/architecture.md): capture file -> importer -> CaptureRecord -> editor pipeline ->
 RenderedPrompt -> tokens -> backend -> Completion -> scoring -> store. A benchmark starts at
 FimItem. Records are frozen msgspec Structs: cheap to build by the hundred thousand during an
 import, and they serialise to JSON (the store keeps each one as a JSON blob beside indexed

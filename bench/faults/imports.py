@@ -1,6 +1,6 @@
 """The long import faults: kill -9 in the middle of an import, a 1,000,000-line log, a 200 MB line
 (from a file and from a pipe). Each case runs `fimreplay import` as a user would (its own
-process) and checks what the fast suite (tests/test_faults_import.py) checks: every good record
+process) and checks what the fast suite (tests/faults/test_import.py) checks: every good record
 stored once (lost and duplicated counted), exit code and one-line messages, a planted key in no
 file written. Peak RSS is the largest resident size of the command and its reader process
 (getrusage of the children of a wrapper that runs only that command).

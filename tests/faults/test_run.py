@@ -239,7 +239,7 @@ def test_interrupted_run_is_said_and_resumed(tmp_path: Path, home: Path, how: st
 
 
 def test_render_output_without_ids(tmp_path: Path, home: Path) -> None:
-    """The README allows render input without `id`: its output has none, and `run` gives each
+    """Render input may come without `id` (docs/replay-and-scores.md): its output has none, and `run` gives each
     line a content id (the same line again is the same item, nothing duplicated)."""
     inputs = tmp_path / "in.jsonl"
     inputs.write_text("".join(json.dumps({"prefix": f"def f{n}():\n    return ", "suffix": "\n"}) + "\n" for n in range(3)))

@@ -4,7 +4,7 @@ tabby-agent 1.5.0 (npm) as the editor, over LSP, through the proxy to a Tabby se
 
 llama-cpp-python's server serves the OpenAI routes only (llama_cpp/server/app.py: /v1/completions,
 /v1/chat/completions, ...), not the llama.cpp server's `/completion` and `/infill`: those are
-tested against a loopback upstream in their shape (tests/test_proxy_apis.py). A Tabby server
+tested against a loopback upstream in their shape (tests/proxy/test_apis.py). A Tabby server
 cannot run here: the agent's upstream is the stub Tabby server of tests/tabby_agent_lsp.py.
 """
 

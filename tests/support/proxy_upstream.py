@@ -1,7 +1,7 @@
 """A real HTTP server on 127.0.0.1 that answers in each completion API's own shape, for the
 proxy's tests and bench: the servers of those APIs (Ollama, the llama.cpp server, Mistral's
 hosted API, a Tabby server) cannot run here. llama-cpp-python's server, which does run here,
-stands for the OpenAI routes in tests/test_proxy_engines.py.
+stands for the OpenAI routes in tests/proxy/test_engines.py.
 
 Answers, per route, in the shape of the API's source (cited in replay/proxy/apis/): OpenAI
 completions and chat completions (JSON, or server-sent events ending with `[DONE]`), Ollama

@@ -1,7 +1,7 @@
 """Token-for-token equality with llama.cpp's own tokenizer (llama-cpp-python, vocab_only=True).
 
 The full figures (every file of @openzeppelin/contracts 5.7.0 and solady, every vocabulary) come
-from bench/tokens_exactness.py; here: the reference strings, Solidity written here, FIM prompts
+from bench/speed/tokens_exactness.py; here: the reference strings, Solidity written here, FIM prompts
 with sentinels, sentinel text with parse_special off, and a slice of the real OpenZeppelin files
 (the `openzeppelin-contracts` asset that `fimreplay assets install` puts in the cache).
 """

@@ -1,6 +1,6 @@
 """Snapshots of each screen at a fixed terminal size, grouped by feature (Posting's layout).
-Data is deterministic (tests/tui_data.py: fixed timestamps, no clocks on screen).
-Update with `pytest tests/test_tui_snapshots.py --snapshot-update` and commit the SVGs."""
+Data is deterministic (tests/support/tui_data.py: fixed timestamps, no clocks on screen).
+Update with `pytest tests/tui/test_snapshots.py --snapshot-update` and commit the SVGs."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ what replay.editors.tabby.completion.complete gives. Documents: OpenZeppelin's E
 @openzeppelin/contracts asset), the agent's own dist/index.d.ts, small TypeScript and Solidity
 files of our own, LF and CRLF; every raw text is chosen to make one filter act (checked in the
 trace). formatIndentation cannot act here: the LSP server sends no indentation. The agent's
-golden documents (tests/test_tabby_completion.py) run through it too. Runs whenever node is
+golden documents (tests/editors/tabby/test_completion_golden.py) run through it too. Runs whenever node is
 installed (it is on CI; the assets come from `fimreplay assets install`).
 """
 

@@ -11,13 +11,13 @@ clients/tabby-agent at the commit each case names:
   the whole text (language set after), from 309edd172 its first line is the language id and the
   document is "\\n" + the rest. A rule that drops the text gives None; for the replace-range
   rules `*_replace` is the item's replaceSuffix. The 1.5.0 unit assertions
-  (tests/test_tabby_completion.py UNIT_CASES) also run at 1.3.0 (b75f12e5f), without the two
+  (tests/editors/tabby/test_completion.py UNIT_CASES) also run at 1.3.0 (b75f12e5f), without the two
   html/jsx bracket cases bb2afea15 added.
 - GOLDENS: every postprocess/golden/**/*.toml at b75f12e5f (1.3.0, 22), eb7ce024e (1.3.1, 26),
   e71cef8a9 (1.6.0, 26; the same files at 1.7.0) and 5dfe7a125 (1.8.0, 26; the same files at the
   freeze), run through both chains as that state's postprocess.test.ts does (`├`..`┤` the
   completion, `╣` the end of the expected replace range; from 309edd172 the test compares the
-  text only). The 1.5.0 files (tests/test_tabby_completion.py GOLDEN_CASES, the same at
+  text only). The 1.5.0 files (tests/editors/tabby/test_completion_golden.py GOLDEN_CASES, the same at
   a818905c7) also run at 1.3.2, 1.3.3 and 1.4.2. A case that switches a tree-sitter rule on (by
   its config or, in 1.3.1/1.3.2, by default) for a language with a grammar is refused.
 """
