@@ -10,7 +10,7 @@ and prints MB/s of each and their ratios: where the import stands between decodi
 writing the bytes alone. The target (>= 50 MB/s as a whole `fimreplay import` process) is
 measured by bench/speed/all.py.
 
-    /work/main/.venv/bin/python -m bench.speed.import_log [--events 200000] [--keep DIR]
+    .venv/bin/python -m bench.speed.import_log [--events 200000] [--keep DIR]
 """
 
 from __future__ import annotations
