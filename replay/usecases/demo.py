@@ -71,9 +71,9 @@ def stage_line(shown: RunScore, raw: Summary) -> str:
 
 
 def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: ProgressFn | None = None) -> DemoResult:
-    from replay import assets
     from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
     from replay.corpus.sources import DEMO_CORPUS, ensure_corpus
+    from replay.installer import install
     from replay.paths import data_dir
     from replay.reports.report import load_run, to_markdown
     from replay.scoring import scored_run
@@ -88,7 +88,7 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: Pro
     work.mkdir(parents=True, exist_ok=True)
 
     say("assets: checking the demo model and tokenizers (sha256)")
-    statuses = assets.install(DEMO_ASSETS, log=say)
+    statuses = install(DEMO_ASSETS, log=say)
     result.steps["assets"] = {s.name: s.action for s in statuses}
 
     src = captures_dir()
