@@ -178,6 +178,20 @@ def test_commands_stay_thin() -> None:
         assert len(path.read_text(encoding="utf-8").splitlines()) < 300, path
 
 
+def test_modules_and_functions_stay_readable() -> None:
+    """No module of replay/ or tui/ grows past 400 lines, no function past 80: a longer one is
+    split into parts named after what they hold or do."""
+    sources = [*PACKAGE.rglob("*.py"), *(ROOT / "tui").rglob("*.py")]
+    assert len(sources) > 50
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= 400, f"{path.relative_to(ROOT)}: {len(text.splitlines())} lines"
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                assert length <= 80, f"{path.relative_to(ROOT)}: {node.name} is {length} lines"
+
+
 def test_the_error_types_share_one_base() -> None:
     """Every exception class the library defines is a FimreplayError (its kind gives the exit
     code), except the control-flow signals that never reach a user; the CLI's own is how one
