@@ -178,6 +178,20 @@ def test_commands_stay_thin() -> None:
         assert len(path.read_text(encoding="utf-8").splitlines()) < 300, path
 
 
+def test_modules_and_functions_stay_readable() -> None:
+    """No module of replay/ or tui/ grows past 400 lines, no function past 80: a longer one is
+    split into parts named after what they hold or do."""
+    sources = [*PACKAGE.rglob("*.py"), *(ROOT / "tui").rglob("*.py")]
+    assert len(sources) > 50
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= 400, f"{path.relative_to(ROOT)}: {len(text.splitlines())} lines"
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                assert length <= 80, f"{path.relative_to(ROOT)}: {node.name} is {length} lines"
+
+
 def test_the_error_types_share_one_base() -> None:
     """Every exception class the library defines is a FimreplayError (its kind gives the exit
     code), except the control-flow signals that never reach a user; the CLI's own is how one
@@ -197,6 +211,38 @@ def test_the_error_types_share_one_base() -> None:
             cls = getattr(loaded, name)
             if isinstance(cls, type) and issubclass(cls, BaseException) and name not in signals:
                 assert issubclass(cls, FimreplayError), f"{module}.{name}"
+
+
+# The errors a run's input reader (replay/run/inputs.py) still catches as ValueError or KeyError,
+# to turn an input line or a capture it cannot render into a reject and go on with the rest.
+CAUGHT_AS_BUILTIN = {
+    "replay.assets.UnknownAsset", "replay.editors.UnknownEditor", "replay.editors.inputs.BadInputLine",
+    "replay.editors.standard.StandardInputError", "replay.editors.templates.UnknownFamily",
+    "replay.editors.versions.BadVersion", "replay.editors.continue_.releases.ContinueError",
+    "replay.editors.continue_.uri.InvalidUri", "replay.editors.tabby.errors.TabbyInputError",
+    "replay.editors.tabby.registry.NoTemplateKnown", "replay.tokens.base.TokenizerError",
+    "replay.tokens.gguf_vocab.GgufError",
+}
+
+
+def test_the_error_types_are_not_builtin_errors_too() -> None:
+    """A FimreplayError is caught as one (its kind or its own class), not as a builtin
+    ValueError or KeyError: no error class of the library derives from a builtin exception
+    beside the project's base, but those the run's input reader catches as builtins."""
+    import importlib
+
+    from replay.errors import FimreplayError
+
+    mixed = set()
+    for module, path in modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if not [n for n in tree.body if isinstance(n, ast.ClassDef)]:
+            continue
+        for cls in vars(importlib.import_module(module)).values():
+            if isinstance(cls, type) and cls.__module__ == module and issubclass(cls, FimreplayError) and \
+                    [b for b in cls.__mro__ if b.__module__ == "builtins" and b not in (Exception, BaseException, object)]:
+                mixed.add(f"{module}.{cls.__name__}")
+    assert mixed == CAUGHT_AS_BUILTIN
 
 
 def test_screens_call_the_use_cases_not_the_library() -> None:

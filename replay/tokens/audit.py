@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 
 from replay.records import CaptureRecord, RenderedPrompt
 from replay.tokens.diff import first_difference
-from replay.tokens.engine import engine_ids
+from replay.tokens.engine import EngineIds, engine_ids
 from replay.tokens.tokenizer import Tokenizer
 
 SEVERITIES = ("error", "warning", "info")
@@ -147,6 +147,31 @@ def _token_at(spans: Sequence[tuple[int, int]], char: int, shift: int) -> int:
     return len(spans) + shift - 1 if spans else -1
 
 
+@dataclass
+class _Seen:
+    """One subject as the tokenizer and the engine see it, with the findings so far."""
+
+    subject: Subject
+    ids: list[int]
+    spans: list[tuple[int, int]]
+    eng: EngineIds
+    shift: int  # 1 when the engine puts a BOS before the ids: token indices move by one
+    pre_span: tuple[int, int] | None  # where the user's prefix sits in the text
+    user: list[tuple[int, int]]  # where the user's code sits (prefix, suffix)
+    template_hits: list[re.Match[str]]  # the sentinels the template wrote (not the user's code)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return self.subject.text
+
+    def in_user(self, a: int, b: int) -> bool:
+        return any(ua <= a and b <= ub for ua, ub in self.user)
+
+    def add(self, kind: str, char: int, token: int, message: str, severity: str | None = None) -> None:
+        self.findings.append(Finding(kind, severity or KINDS[kind], char, token, message, self.subject.where))
+
+
 class Auditor:
     """Audits prompts for one tokenizer and one engine (and optionally a second tokenizer)."""
 
@@ -155,123 +180,95 @@ class Auditor:
         self.tok, self.engine, self.ctx, self.compare = tokenizer, engine, ctx, compare
 
     def audit(self, s: Subject) -> list[Finding]:
-        tok, text = self.tok, s.text
-        ids, spans = tok.encode_with_offsets(text)
-        eng = engine_ids(tok, text, self.engine)
-        shift = 1 if eng.bos_added else 0
-        out: list[Finding] = []
+        seen = self._see(s)
+        for check in (self._sentinels, self._bos, self._recorded_ids, self._seams, self._spm_drift, self._cursor,
+                      self._clipped, self._over_context, self._crlf, self._normalizer, self._second_tokenizer):
+            check(seen)
+        return seen.findings
 
-        def add(kind: str, char: int, token: int, message: str, severity: str | None = None) -> None:
-            out.append(Finding(kind, severity or KINDS[kind], char, token, message, s.where))
-
+    def _see(self, s: Subject) -> _Seen:
+        text = s.text
+        ids, spans = self.tok.encode_with_offsets(text)
+        eng = engine_ids(self.tok, text, self.engine)
         pre_span = _span_of(text, s.prefix)
         suf_span = _span_of(text, s.suffix, pre_span[1] if pre_span else 0) or _span_of(text, s.suffix)
         user = [sp for sp in (pre_span, suf_span) if sp]
+        seen = _Seen(s, ids, spans, eng, 1 if eng.bos_added else 0, pre_span, user, [])
+        seen.template_hits = [m for m in _SENTINEL_RE.finditer(text) if not seen.in_user(*m.span())]
+        return seen
 
-        def in_user(a: int, b: int) -> bool:
-            return any(ua <= a and b <= ub for ua, ub in user)
-
-        # sentinel-not-special / sentinel-in-user-code
-        template_hits = [m for m in _SENTINEL_RE.finditer(text) if not in_user(*m.span())]
-        for m in template_hits:
+    def _sentinels(self, seen: _Seen) -> None:
+        """sentinel-not-special and sentinel-in-user-code."""
+        tok, ids, spans, shift = self.tok, seen.ids, seen.spans, seen.shift
+        for m in seen.template_hits:
             a, b = m.span()
             covering = [i for i, (x, y) in enumerate(spans) if x < b and y > a]
             pieces = tok.pieces([ids[i] for i in covering])
             single = len(covering) == 1 and pieces[0].strip() == m.group(0)
             if not single:
-                add("sentinel-not-special", a, (covering[0] + shift) if covering else -1,
-                    f"sentinel {m.group(0)!r} is {len(covering)} tokens {pieces} for {tok.spec}, not one special id")
+                seen.add("sentinel-not-special", a, (covering[0] + shift) if covering else -1,
+                         f"sentinel {m.group(0)!r} is {len(covering)} tokens {pieces} for {tok.spec}, not one special id")
         for i, (tid, (a, b)) in enumerate(zip(ids, spans)):
-            if tok.is_special(tid) and in_user(a, b):
-                add("sentinel-in-user-code", a, i + shift,
-                    f"{tok.pieces([tid])[0]!r} inside the user's code was encoded as special id {tid}")
+            if tok.is_special(tid) and seen.in_user(a, b):
+                seen.add("sentinel-in-user-code", a, i + shift,
+                         f"{tok.pieces([tid])[0]!r} inside the user's code was encoded as special id {tid}")
 
-        # BOS
-        if tok.bos_id is not None:
-            if eng.bos_added and ids[:1] == [tok.bos_id]:
-                add("bos-doubled", 0, 0, f"the prompt text starts with BOS {tok.pieces([tok.bos_id])[0]!r} and {self.engine} adds another")
-            elif tok.add_bos and eng.ids[:1] != [tok.bos_id]:
-                add("bos-missing", 0, 0, f"{tok.spec} is configured with add_bos but {self.engine}'s ids do not start with BOS")
-        if s.token_ids and list(s.token_ids) != eng.ids:
-            first = first_difference(s.token_ids, eng.ids)
-            add("converter-disagreement", -1, first,
-                f"the recorded token_ids differ from {tok.spec} on {self.engine} from token {first} "
-                f"({len(s.token_ids)} vs {len(eng.ids)} ids)")
+    def _bos(self, seen: _Seen) -> None:
+        tok = self.tok
+        if tok.bos_id is None:
+            return
+        if seen.eng.bos_added and seen.ids[:1] == [tok.bos_id]:
+            seen.add("bos-doubled", 0, 0, f"the prompt text starts with BOS {tok.pieces([tok.bos_id])[0]!r} and {self.engine} adds another")
+        elif tok.add_bos and seen.eng.ids[:1] != [tok.bos_id]:
+            seen.add("bos-missing", 0, 0, f"{tok.spec} is configured with add_bos but {self.engine}'s ids do not start with BOS")
 
-        # seam-mismatch: the pieces between template seams (sentinels) encoded apart vs the joined text
-        cuts = sorted({0, len(text), *[p for m in template_hits for p in m.span()]})
+    def _recorded_ids(self, seen: _Seen) -> None:
+        """converter-disagreement with the ids the renderer recorded."""
+        recorded, eng = seen.subject.token_ids, seen.eng
+        if recorded and list(recorded) != eng.ids:
+            first = first_difference(recorded, eng.ids)
+            seen.add("converter-disagreement", -1, first,
+                     f"the recorded token_ids differ from {self.tok.spec} on {self.engine} from token {first} "
+                     f"({len(recorded)} vs {len(eng.ids)} ids)")
+
+    def _seams(self, seen: _Seen) -> None:
+        """seam-mismatch: the pieces between template seams (sentinels) encoded apart vs the joined text."""
+        tok, text, ids, spans = self.tok, seen.text, seen.ids, seen.spans
+        cuts = sorted({0, len(text), *[p for m in seen.template_hits for p in m.span()]})
         parts = [text[x:y] for x, y in zip(cuts, cuts[1:]) if y > x]
-        if len(parts) > 1:
-            joined: list[int] = []
-            for p in parts:
-                joined += tok.encode(p)
-            if joined != ids:
-                k = first_difference(joined, ids)
-                char = spans[k][0] if k < len(spans) else len(text)
-                add("seam-mismatch", char, k + shift,
-                    f"encoding the {len(parts)} template pieces apart gives {len(joined)} ids, the joined text {len(ids)}; "
-                    f"first difference at token {k}: {tok.pieces(joined[k:k + 1])} vs {tok.pieces(ids[k:k + 1])}")
+        if len(parts) <= 1:
+            return
+        joined: list[int] = []
+        for p in parts:
+            joined += tok.encode(p)
+        if joined != ids:
+            k = first_difference(joined, ids)
+            char = spans[k][0] if k < len(spans) else len(text)
+            seen.add("seam-mismatch", char, k + seen.shift,
+                     f"encoding the {len(parts)} template pieces apart gives {len(joined)} ids, the joined text {len(ids)}; "
+                     f"first difference at token {k}: {tok.pieces(joined[k:k + 1])} vs {tok.pieces(ids[k:k + 1])}")
 
-        # spm-space-drift: a "▁" after a sentinel that the text does not have
-        if tok.spm:
-            for i in range(1, len(ids)):
-                if tok.is_special(ids[i - 1]) and not tok.is_special(ids[i]):
-                    piece = tok.pieces([ids[i]])[0]
-                    a = spans[i][0]
-                    if piece.startswith(" ") and not text.startswith(" ", a):
-                        add("spm-space-drift", a, i + shift,
-                            f"SentencePiece adds a leading space after {tok.pieces([ids[i - 1]])[0]!r}: the model sees "
-                            f"{piece!r} where the text has {text[a:a + len(piece) - 1]!r}")
+    def _spm_drift(self, seen: _Seen) -> None:
+        """spm-space-drift: a "▁" after a sentinel that the text does not have."""
+        tok, text, ids = self.tok, seen.text, seen.ids
+        if not tok.spm:
+            return
+        for i in range(1, len(ids)):
+            if tok.is_special(ids[i - 1]) and not tok.is_special(ids[i]):
+                piece = tok.pieces([ids[i]])[0]
+                a = seen.spans[i][0]
+                if piece.startswith(" ") and not text.startswith(" ", a):
+                    seen.add("spm-space-drift", a, i + seen.shift,
+                             f"SentencePiece adds a leading space after {tok.pieces([ids[i - 1]])[0]!r}: the model sees "
+                             f"{piece!r} where the text has {text[a:a + len(piece) - 1]!r}")
 
-        # cursor-splits-token
-        if pre_span and s.prefix:
-            out += self._cursor(s, text, pre_span, shift)
-
-        # clipped-sentinel: a later sentinel of a set is in the template, its opening one is not
-        in_template = {m.group(0) for m in template_hits}
-        for group in SENTINEL_SETS:
-            later = [x for x in group[1:] if x in in_template]
-            if later and group[0] not in in_template:
-                add("clipped-sentinel", 0, shift,
-                    f"{later[0]!r} is in the prompt but the opening {group[0]!r} is not (clipped from the front?)")
-
-        # over-context
-        budget = self.ctx - s.max_new_tokens
-        if len(eng.ids) > budget:
-            add("over-context", -1, budget, f"{len(eng.ids)} prompt ids + {s.max_new_tokens} new tokens exceed the "
-                f"{self.ctx}-token context by {len(eng.ids) - budget}")
-
-        # crlf-mismatch
-        segs = [x for x in (s.segments_prefix, s.segments_suffix, s.prefix, s.suffix) if x]
-        seg_crlf = any("\r\n" in x for x in segs)
-        if segs and seg_crlf != ("\r\n" in text):
-            where = text.find("\r\n") if "\r\n" in text else -1
-            add("crlf-mismatch", where, -1, "the segments use CRLF but the prompt has LF only" if seg_crlf
-                else "the prompt has CRLF but the segments have LF only")
-
-        # normalizer-changes-text
-        back = tok.decode(ids)
-        drift = {f.char for f in out if f.kind == "spm-space-drift"}
-        k = first_difference(back, text)
-        if back != text and k not in drift:  # a SentencePiece drift is reported once, above
-            add("normalizer-changes-text", k, _token_at(spans, k, shift),
-                f"decode(encode(text)) differs at char {k}: {text[k:k + 12]!r} became {back[k:k + 12]!r}")
-
-        # converter-disagreement with a second tokenizer
-        if self.compare is not None:
-            other = self.compare.encode(text)
-            if other != ids:
-                k = first_difference(other, ids)
-                char = spans[k][0] if k < len(spans) else len(text)
-                add("converter-disagreement", char, k + shift,
-                    f"{self.compare.spec} gives {len(other)} ids, {tok.spec} {len(ids)}; first difference at token {k}: "
-                    f"{self.compare.pieces(other[k:k + 1])} vs {tok.pieces(ids[k:k + 1])}")
-        return out
-
-    def _cursor(self, s: Subject, text: str, pre_span: tuple[int, int], shift: int) -> list[Finding]:
-        tok, prefix = self.tok, text[pre_span[0]:pre_span[1]]
+    def _cursor(self, seen: _Seen) -> None:
+        """cursor-splits-token."""
+        s, pre_span = seen.subject, seen.pre_span
+        if not (pre_span and s.prefix):
+            return
+        tok, prefix = self.tok, seen.text[pre_span[0]:pre_span[1]]
         cursor = pre_span[1]
-        out = []
         if s.middle:
             ids, spans = tok.encode_with_offsets(prefix + s.middle)
             inside = [i for i, (a, b) in enumerate(spans) if a < len(prefix) < b]
@@ -279,21 +276,68 @@ class Auditor:
                 i = inside[0]
                 a, b = spans[i]
                 whole = (prefix + s.middle)[a:b]
-                out.append(Finding("cursor-splits-token", "warning", cursor, -1,
-                                   f"the cursor splits {whole!r} (one token when prefix and middle are joined): the model "
-                                   f"must produce a token boundary it never saw in training", s.where))
-                return out
+                seen.add("cursor-splits-token", cursor, -1,
+                         f"the cursor splits {whole!r} (one token when prefix and middle are joined): the model "
+                         f"must produce a token boundary it never saw in training")
+                return
         tail = prefix.rsplit("\n", 1)[-1]
         if tail and tail[-1] in " \t" and tail.strip():
             trailing = tail[len(tail.rstrip(" \t")):]
-            out.append(Finding("cursor-splits-token", "warning", cursor, -1,
-                               f"the prefix ends in trailing whitespace {trailing!r} after code: "
-                               "spaces usually belong to the next token", s.where))
+            seen.add("cursor-splits-token", cursor, -1,
+                     f"the prefix ends in trailing whitespace {trailing!r} after code: "
+                     "spaces usually belong to the next token")
         elif tail and (tail[-1].isalnum() or tail[-1] == "_") and not s.middle:
-            out.append(Finding("cursor-splits-token", "info", cursor, -1,
-                               f"the prefix ends mid-identifier {tail.split()[-1][-20:]!r}: the completion may have to "
-                               "continue inside a token", s.where))
-        return out
+            seen.add("cursor-splits-token", cursor, -1,
+                     f"the prefix ends mid-identifier {tail.split()[-1][-20:]!r}: the completion may have to "
+                     "continue inside a token", severity="info")
+
+    def _clipped(self, seen: _Seen) -> None:
+        """clipped-sentinel: a later sentinel of a set is in the template, its opening one is not."""
+        in_template = {m.group(0) for m in seen.template_hits}
+        for group in SENTINEL_SETS:
+            later = [x for x in group[1:] if x in in_template]
+            if later and group[0] not in in_template:
+                seen.add("clipped-sentinel", 0, seen.shift,
+                         f"{later[0]!r} is in the prompt but the opening {group[0]!r} is not (clipped from the front?)")
+
+    def _over_context(self, seen: _Seen) -> None:
+        s, n = seen.subject, len(seen.eng.ids)
+        budget = self.ctx - s.max_new_tokens
+        if n > budget:
+            seen.add("over-context", -1, budget, f"{n} prompt ids + {s.max_new_tokens} new tokens exceed the "
+                     f"{self.ctx}-token context by {n - budget}")
+
+    def _crlf(self, seen: _Seen) -> None:
+        s, text = seen.subject, seen.text
+        segs = [x for x in (s.segments_prefix, s.segments_suffix, s.prefix, s.suffix) if x]
+        seg_crlf = any("\r\n" in x for x in segs)
+        if segs and seg_crlf != ("\r\n" in text):
+            where = text.find("\r\n") if "\r\n" in text else -1
+            seen.add("crlf-mismatch", where, -1, "the segments use CRLF but the prompt has LF only" if seg_crlf
+                     else "the prompt has CRLF but the segments have LF only")
+
+    def _normalizer(self, seen: _Seen) -> None:
+        """normalizer-changes-text (a SentencePiece drift is reported once, as spm-space-drift)."""
+        text = seen.text
+        back = self.tok.decode(seen.ids)
+        drift = {f.char for f in seen.findings if f.kind == "spm-space-drift"}
+        k = first_difference(back, text)
+        if back != text and k not in drift:
+            seen.add("normalizer-changes-text", k, _token_at(seen.spans, k, seen.shift),
+                     f"decode(encode(text)) differs at char {k}: {text[k:k + 12]!r} became {back[k:k + 12]!r}")
+
+    def _second_tokenizer(self, seen: _Seen) -> None:
+        """converter-disagreement with a second tokenizer."""
+        if self.compare is None:
+            return
+        tok, ids, spans = self.tok, seen.ids, seen.spans
+        other = self.compare.encode(seen.text)
+        if other != ids:
+            k = first_difference(other, ids)
+            char = spans[k][0] if k < len(spans) else len(seen.text)
+            seen.add("converter-disagreement", char, k + seen.shift,
+                     f"{self.compare.spec} gives {len(other)} ids, {tok.spec} {len(ids)}; first difference at token {k}: "
+                     f"{self.compare.pieces(other[k:k + 1])} vs {tok.pieces(ids[k:k + 1])}")
 
 
 def audit_all(subjects: Iterable[Subject], auditor: Auditor) -> Report:

@@ -49,7 +49,7 @@ ENGINES: dict[str, EngineRule] = {
 }
 
 
-class EngineError(UsageError, ValueError):
+class EngineError(UsageError):
     """An unknown engine name."""
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.assets import AssetStatus
+from replay.installer import AssetStatus
 from replay.usecases.base import Say, quiet
 
 __all__ = ["AssetListing", "AssetStatus", "install_assets", "list_assets"]
@@ -29,16 +29,18 @@ class AssetListing:
 
 def list_assets(verify: bool = False) -> AssetListing:
     """Every registered asset and whether it is installed (with `verify`, its sha256 checked)."""
-    from replay import assets
+    from replay.assets import REGISTRY
+    from replay.installer import status
+    from replay.paths import cache_dir
 
-    return AssetListing(str(assets.cache_dir()), [assets.status(a, verify=verify) for a in assets.REGISTRY.values()])
+    return AssetListing(str(cache_dir()), [status(a, verify=verify) for a in REGISTRY.values()])
 
 
 def install_assets(names: Sequence[str] = (), find_links: Sequence[str] = (), no_index: bool = False,
                    pip_args: Sequence[str] = (), say: Say = quiet) -> list[AssetStatus]:
     """Get the named assets (all when none are named), verify their sha256, keep what is
     already there. `find_links` and `no_index` are pip's, for an offline or mirrored index."""
-    from replay import assets
+    from replay.installer import install
 
     args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else []) + list(pip_args)
-    return assets.install(names, pip_args=args, log=say)
+    return install(names, pip_args=args, log=say)

@@ -71,25 +71,34 @@ def stage_line(shown: RunScore, raw: Summary) -> str:
 
 
 def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: ProgressFn | None = None) -> DemoResult:
-    from replay import assets
-    from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
-    from replay.corpus.sources import DEMO_CORPUS, ensure_corpus
     from replay.paths import data_dir
     from replay.reports.report import load_run, to_markdown
-    from replay.scoring import scored_run
-    from replay.usecases.capture import import_captures
-    from replay.usecases.inspect import audit
-    from replay.usecases.render import verify
-    from replay.usecases.replay import RunRequest, run
-    from replay.usecases.score import score_stored_run
 
     result = DemoResult()
     work = data_dir() / "demo"
     work.mkdir(parents=True, exist_ok=True)
+    _check_assets(result, say)
+    _import_samples(store, result, say)
+    _verify_prompts(store, result, say)
+    _audit_prompts(store, result, say)
+    items_path = _cut_benchmark(store, opts, work, result, say)
+    for label, source, editor in (("benchmark", str(items_path), "standard"), ("captures", "captures", None)):
+        run_id = _replay(store, opts, label, source, editor, result, say, on_progress)
+        _score(store, label, run_id, result, say)
+    result.report = to_markdown([load_run(store, r) for r in result.runs])
+    return result
+
+
+def _check_assets(result: DemoResult, say: Say) -> None:
+    from replay.installer import install
 
     say("assets: checking the demo model and tokenizers (sha256)")
-    statuses = assets.install(DEMO_ASSETS, log=say)
+    statuses = install(DEMO_ASSETS, log=say)
     result.steps["assets"] = {s.name: s.action for s in statuses}
+
+
+def _import_samples(store: Store, result: DemoResult, say: Say) -> None:
+    from replay.usecases.capture import import_captures
 
     src = captures_dir()
     # captures/bad holds the rejects samples; the demo imports the real formats only.
@@ -100,9 +109,17 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: Pro
     say(f"import: {summary.imported} new captures, {summary.duplicates} already stored, {summary.outcomes} outcome events,"
         f" {summary.ignored} ignored, {summary.rejected} rejected")
 
+
+def _verify_prompts(store: Store, result: DemoResult, say: Say) -> None:
+    from replay.usecases.render import verify
+
     report = verify(store)
     result.steps["verify"] = report.as_dict()
     say(f"verify: {report.matched} of {report.checked} logged prompts rebuilt byte for byte")
+
+
+def _audit_prompts(store: Store, result: DemoResult, say: Say) -> None:
+    from replay.usecases.inspect import audit
 
     audited = audit(store, (), DEMO_TOKENIZER, engine="llama.cpp", ctx=1024, captures=True)
     s = audited.summary
@@ -111,6 +128,12 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: Pro
     kinds = ", ".join(f"{k} {n}" for k, n in s["by_kind"].items() if n)
     say(f"audit ({s['tokenizer']}): {s['findings']} findings in {s['subjects']} prompts ({kinds or 'none'});"
         f" {s['rejects']} captures without a logged prompt to audit")
+
+
+def _cut_benchmark(store: Store, opts: DemoOptions, work: Path, result: DemoResult, say: Say) -> Path:
+    """Benchmark items from the demo corpus, written to the demo folder and stored; their file."""
+    from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
+    from replay.corpus.sources import DEMO_CORPUS, ensure_corpus
 
     spec = opts.corpus or DEMO_CORPUS
     say(f"evalgen: {spec}, {opts.files} files x {opts.per_file} items, seed {opts.seed}")
@@ -124,33 +147,43 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: Pro
         f.writelines(iter_jsonl(items))
     store.add_items(items)
     result.steps["evalgen"] = {"items": len(items), "files": len(keep), "path": str(items_path)}
+    return items_path
 
-    for label, source, editor in (("benchmark", str(items_path), "standard"), ("captures", "captures", None)):
-        profile = editor or "each capture's own editor"
-        say(f"run {label}: {profile} profile, llama.cpp, model {opts.model}")
-        out = run(store, RunRequest(source, "llamacpp", model=opts.model, editor=editor,
-                                    params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens,
-                                                     cap_new_tokens=opts.cap_new_tokens),
-                                    backend_options={"n_threads": opts.threads}), on_progress=on_progress)
-        r = out.summary
-        result.runs.append(r.run)
-        result.steps[f"run_{label}"] = {"run": r.run, "items": r.items, "completed": r.completed, "cached": r.cached,
-                                        "errors": r.errors, "rejects": out.rejected, "wall_s": r.wall_s}
-        say(f"run {label}: {r.completed}/{r.items} completed ({r.cached} from cache, {r.errors} errors) in {r.wall_s:.1f} s")
-        scored = score_stored_run(store, r.run)
-        raw = scored_run(store, r.run, "raw", "all").summary
-        result.steps[f"score_{label}"] = {"text": scored.text, "lines": scored.lines, "mean": scored.mean,
-                                          "total": scored.total, "n_files": scored.n_files, "raw_mean": raw.mean,
-                                          "unscored": scored.n_rejects, "rejects_file": scored.rejects_file or None,
-                                          "n_items": scored.n_items, "n_changed": scored.n_changed,
-                                          "n_nothing_shown": scored.n_nothing_shown,
-                                          "chars_removed": scored.chars_removed, "n_stop_cut": scored.n_stop_cut}
-        say(f"score {label}: {stage_line(scored, raw)}")
-        if scored.n_rejects:
-            say(f"score {label}: {scored.n_rejects} not scored (no reference), kept in {scored.rejects_file}")
 
-    result.report = to_markdown([load_run(store, r) for r in result.runs])
-    return result
+def _replay(store: Store, opts: DemoOptions, label: str, source: str, editor: str | None, result: DemoResult,
+            say: Say, on_progress: ProgressFn | None) -> str:
+    """One run against the default local model (`editor` None: each capture's own); its id."""
+    from replay.usecases.replay import RunRequest, run
+
+    profile = editor or "each capture's own editor"
+    say(f"run {label}: {profile} profile, llama.cpp, model {opts.model}")
+    out = run(store, RunRequest(source, "llamacpp", model=opts.model, editor=editor,
+                                params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens,
+                                                 cap_new_tokens=opts.cap_new_tokens),
+                                backend_options={"n_threads": opts.threads}), on_progress=on_progress)
+    r = out.summary
+    result.runs.append(r.run)
+    result.steps[f"run_{label}"] = {"run": r.run, "items": r.items, "completed": r.completed, "cached": r.cached,
+                                    "errors": r.errors, "rejects": out.rejected, "wall_s": r.wall_s}
+    say(f"run {label}: {r.completed}/{r.items} completed ({r.cached} from cache, {r.errors} errors) in {r.wall_s:.1f} s")
+    return r.run
+
+
+def _score(store: Store, label: str, run_id: str, result: DemoResult, say: Say) -> None:
+    from replay.scoring import scored_run
+    from replay.usecases.score import score_stored_run
+
+    scored = score_stored_run(store, run_id)
+    raw = scored_run(store, run_id, "raw", "all").summary
+    result.steps[f"score_{label}"] = {"text": scored.text, "lines": scored.lines, "mean": scored.mean,
+                                      "total": scored.total, "n_files": scored.n_files, "raw_mean": raw.mean,
+                                      "unscored": scored.n_rejects, "rejects_file": scored.rejects_file or None,
+                                      "n_items": scored.n_items, "n_changed": scored.n_changed,
+                                      "n_nothing_shown": scored.n_nothing_shown,
+                                      "chars_removed": scored.chars_removed, "n_stop_cut": scored.n_stop_cut}
+    say(f"score {label}: {stage_line(scored, raw)}")
+    if scored.n_rejects:
+        say(f"score {label}: {scored.n_rejects} not scored (no reference), kept in {scored.rejects_file}")
 
 
 class DemoCancelled(Exception):

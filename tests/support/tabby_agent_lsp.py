@@ -29,7 +29,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from replay.assets import MissingAsset, asset_path, install
+from replay.assets import MissingAsset, asset_path
+from replay.installer import install
 
 
 def installed_asset(name: str) -> Path:

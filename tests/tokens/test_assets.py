@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from replay import assets
-from replay.assets import Asset, AssetError, AssetFile, NpmTarball, PypiSdist, PypiWheels
+from replay import assets, installer
+from replay.assets import Asset, AssetFile, NpmTarball, PypiSdist, PypiWheels, UnknownAsset
+from replay.installer import AssetError
 
 
 def sha(data: bytes) -> str:
@@ -75,30 +76,30 @@ def local(source: dict) -> list[str]:
 
 
 def test_install_from_sdist_and_wheels_then_idempotent(source: dict, registry, tmp_path: Path) -> None:
-    rows = assets.install(pip_args=local(source))
+    rows = installer.install(pip_args=local(source))
     assert [(r.name, r.action, r.verified) for r in rows] == [("fake-vocab", "installed", True), ("fake-model", "installed", True)]
     assert (tmp_path / "cache/vocab/v.gguf").read_bytes() == source["vocab_bytes"]
     assert assets.asset_path("fake-model").read_bytes() == source["model_bytes"]
     assert not list((tmp_path / "cache").rglob("*.part"))
     # second run: nothing downloaded (the source is gone; any download would fail)
     shutil.rmtree(source["links"])
-    again = assets.install(pip_args=local(source))
+    again = installer.install(pip_args=local(source))
     assert [r.action for r in again] == ["present", "present"]
 
 
 def test_only_the_missing_file_is_fetched(source: dict, registry, tmp_path: Path) -> None:
-    assets.install(["fake-vocab"], pip_args=local(source))
+    installer.install(["fake-vocab"], pip_args=local(source))
     (tmp_path / "cache/vocab/v.gguf.inp").unlink()
-    rows = assets.install(["fake-vocab"], pip_args=local(source))
+    rows = installer.install(["fake-vocab"], pip_args=local(source))
     assert rows[0].action == "installed" and (tmp_path / "cache/vocab/v.gguf.inp").read_bytes() == b"reference"
 
 
 def test_a_corrupted_file_is_replaced(source: dict, registry, tmp_path: Path) -> None:
-    assets.install(["fake-model"], pip_args=local(source))
+    installer.install(["fake-model"], pip_args=local(source))
     path = tmp_path / "cache/models/m.gguf"
     path.write_bytes(b"x" * len(source["model_bytes"]))  # same size, wrong content
-    assert assets.status(source["model"], verify=True).verified is False
-    assert assets.install(["fake-model"], pip_args=local(source))[0].action == "installed"
+    assert installer.status(source["model"], verify=True).verified is False
+    assert installer.install(["fake-model"], pip_args=local(source))[0].action == "installed"
     assert path.read_bytes() == source["model_bytes"]
 
 
@@ -107,19 +108,19 @@ def test_hash_mismatch_fails_and_leaves_nothing(source: dict, registry, tmp_path
                 (AssetFile("vocab/v.gguf", "0" * 64, "fakevocab-1.0/models/v.gguf"),))
     monkeypatch.setitem(registry, "fake-vocab", bad)
     with pytest.raises(AssetError, match="does not match"):
-        assets.install(["fake-vocab"], pip_args=local(source))
+        installer.install(["fake-vocab"], pip_args=local(source))
     assert not (tmp_path / "cache/vocab/v.gguf").exists()
     assert not list((tmp_path / "cache").rglob("*.part"))
     pinned = Asset("fake-vocab", "a vocab", PypiSdist("fakevocab==1.0", "1" * 64), source["vocab"].files)
     monkeypatch.setitem(registry, "fake-vocab", pinned)
     with pytest.raises(AssetError, match="pinned"):
-        assets.install(["fake-vocab"], pip_args=local(source))
+        installer.install(["fake-vocab"], pip_args=local(source))
 
 
 def test_missing_asset_names_the_install_command(registry) -> None:
     with pytest.raises(assets.MissingAsset, match="run `fimreplay assets install fake-model`"):
         assets.asset_path("fake-model")
-    with pytest.raises(KeyError, match="unknown asset"):
+    with pytest.raises(UnknownAsset, match="unknown asset"):
         assets.find_asset("nope")
 
 
@@ -139,16 +140,16 @@ def test_npm_folder_asset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     asset = Asset("fake-sol", "Solidity", NpmTarball(str(pkg), digest), (AssetFile("npm/fake-sol", digest),))
     monkeypatch.setattr(assets, "REGISTRY", {"fake-sol": asset})
     monkeypatch.setenv("FIMREPLAY_CACHE", str(tmp_path / "cache"))
-    assert assets.install(["fake-sol"])[0].action == "installed"
+    assert installer.install(["fake-sol"])[0].action == "installed"
     assert (assets.asset_path("fake-sol") / "package/contracts/A.sol").read_text() == "contract A {}\n"
-    assert assets.install(["fake-sol"], npm="false")[0].action == "present"  # no npm call the second time
+    assert installer.install(["fake-sol"], npm="false")[0].action == "present"  # no npm call the second time
 
 
 def test_the_real_registry_recognises_the_installed_cache() -> None:
     """The offline cache was filled once (`assets install`: every default asset; the large
     optional models only when named); the registry's pins match every file in it."""
     for asset in assets.REGISTRY.values():
-        st = assets.status(asset, verify=True)
+        st = installer.status(asset, verify=True)
         if st.optional and not st.installed:
             continue
         assert st.installed and st.verified, asset.name

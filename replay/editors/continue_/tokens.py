@@ -48,7 +48,7 @@ GEMINI_TOKEN_MULTIPLIER = 1.18
 MISTRAL_TOKEN_MULTIPLIER = 1.26
 
 
-class BadRanks(WorkError, RuntimeError):
+class BadRanks(WorkError):
     """The cl100k_base ranks read from js-tiktoken are not OpenAI's."""
 
 
