@@ -26,8 +26,8 @@ from replay.backends.llamacpp import LlamaCppBackend
 from replay.backends.models import resolve_model
 from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, iter_jsonl
 from replay.rejects import Rejects
-from replay.run.inputs import EditorRenderer, load_inputs
-from replay.run.runner import render_model, replay_prompts
+from replay.run.inputs import load_inputs
+from replay.run.runner import replay_prompts
 from replay.store import Store
 
 
@@ -39,7 +39,6 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args()
     ref = resolve_model("default")
-    model = render_model(ref)
     backend = LlamaCppBackend(ref, ctx=1024, n_threads=args.threads)
     root = asset_path("openzeppelin-contracts")
     gen = generate(collect_files([root], ("sol",)), EvalgenOptions(per_file=1, seed=0))
@@ -54,10 +53,11 @@ def main() -> None:
             for early in (False, True, False, True):  # alternate to spread machine noise
                 with Store(Path(tmp) / f"{editor}-{early}-{time.perf_counter_ns()}.db") as store:
                     store.add_items(items)
-                    inputs = load_inputs(str(items_path), store, lambda: EditorRenderer(editor, model),
+                    inputs = load_inputs(str(items_path), store, editor, ref.editor_model,
                                          Rejects(Path(tmp) / "rejects.jsonl"))
                     started = time.perf_counter()
-                    summary = replay_prompts(store, inputs.prompts, backend, params, use_cache=False, stage=inputs.stage,
+                    summary = replay_prompts(store, inputs.prompts, backend, params, use_cache=False,
+                                             rendered_from=inputs.rendered_from, editor_model=ref.editor_model,
                                              early_stop=early)
                     wall = time.perf_counter() - started
                     comps = {c.item_id: c for c in store.completions(summary.run)}

@@ -26,8 +26,9 @@ DEFAULT_GGUF = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 class ModelRef(msgspec.Struct, frozen=True, omit_defaults=True):
     """A resolved model: what to load or ask for, and how it is identified and templated."""
 
-    name: str  # shown in results and passed to the editor profile (Continue matches on it)
+    name: str  # shown in results (the run's model_name)
     model_id: str  # cache identity: "sha256:<hex>" for a file, "name@revision" otherwise
+    editor_model: str  # the model as the editor profiles take it (`model_ref` says which)
     family: str | None = None
     path: str | None = None
     sha256: str | None = None
@@ -150,6 +151,18 @@ def model_asset_path(spec: str) -> Path | None:
     return None
 
 
+def model_ref(name: str, model_id: str, family: str | None, path: Path | None = None, sha256: str | None = None) -> ModelRef:
+    """The ModelRef of a model found by name or at `path`, with the model as the editor profiles
+    take it: the GGUF path (its name picks the template and the standard profile loads its
+    tokenizer from it), else the name (Continue matches on it), else, when neither names a
+    family, the family."""
+    where = str(path) if path is not None else None
+    model = where if where and where.endswith(".gguf") else name
+    if family_for_model(model) is None and family:
+        model = family
+    return ModelRef(name=name, model_id=model_id, editor_model=model, family=family, path=where, sha256=sha256)
+
+
 def resolve_model(spec: str, family: str | None = None, revision: str | None = None) -> ModelRef:
     """Turn `--model` into a ModelRef. `default` is the demo GGUF and a model asset's name its
     installed GGUF; a path must exist; anything else is a server-side name."""
@@ -159,13 +172,11 @@ def resolve_model(spec: str, family: str | None = None, revision: str | None = N
     if path.is_file():
         meta = gguf_metadata(path)
         sha = sha256_file(path)
-        name = meta.get("general.name") or path.stem
         fam = family or family_from_gguf(meta) or family_from_name(path.name)
-        return ModelRef(name=name, model_id=f"sha256:{sha}", family=fam, path=str(path), sha256=sha)
+        return model_ref(meta.get("general.name") or path.stem, f"sha256:{sha}", fam, path, sha)
     if path.is_dir() and (path / "config.json").is_file():
         sha = folder_sha256(path)
-        return ModelRef(name=path.name, model_id=f"sha256:{sha}", family=family or family_from_hf(path),
-                        path=str(path), sha256=sha)
+        return model_ref(path.name, f"sha256:{sha}", family or family_from_hf(path), path, sha)
     if "/" in spec and path.exists():
         raise ModelError(f"{spec}: neither a GGUF file nor an HF folder with config.json")
-    return ModelRef(name=spec, model_id=f"{spec}@{revision or 'unknown'}", family=family or family_from_name(spec))
+    return model_ref(spec, f"{spec}@{revision or 'unknown'}", family or family_from_name(spec))

@@ -15,64 +15,28 @@ rendered prompts are `fimreplay render` output lines (or RenderedPrompt JSON).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from replay.assets import sha256_file
-from replay.editors import EditorProfile, capture_version, profile
-from replay.editors.stage import StreamStop
+from replay.editors import capture_version, profile
 from replay.errors import first_line
 from replay.importers.common import MAX_LINE_BYTES, iter_lines
 from replay.jsonl import loads
-from replay.records import CaptureRecord, Completion, EditorInput, Reference, RenderedPrompt
+from replay.records import CaptureRecord, EditorInput, Reference, RenderedPrompt
 from replay.rejects import Rejects
 from replay.store import Store
 
 
-class EditorStage:
-    """The completion stage of every rendered item: the profile, release and editor input its
-    prompt was rendered from, so that the runner can turn the engine's text into what that
-    editor showed (and stop the engine where the editor stops reading)."""
+class RenderedFrom(msgspec.Struct, frozen=True):
+    """What an editor profile rendered an item's prompt from: the editor spec (`tabby@0.25`,
+    `continue`, `standard`) and the editor input at the cursor. The completion stage of the same
+    editor turns the engine's text into what that editor showed."""
 
-    def __init__(self, model: str) -> None:
-        self.model = model
-        self._items: dict[str, tuple[EditorProfile, str | None, EditorInput]] = {}
-
-    def add(self, item_id: str, spec: str, inp: EditorInput) -> None:
-        prof, version = profile(spec)
-        self._items[item_id] = (prof, version, inp)
-
-    def apply(self, completion: Completion, editor_timing: bool = False) -> Completion:
-        """`completion` with shown_text, multiline, replace_after and trace filled in by its
-        item's editor (unchanged for an error or an item rendered elsewhere). Time-based editor
-        rules get the stream's timing only when `editor_timing` is set."""
-        entry = self._items.get(completion.item_id)
-        if entry is None or completion.error is not None:
-            return completion
-        prof, version, inp = entry
-        timing = completion.timing if editor_timing and completion.timing else None
-        shown = prof.shown(inp, completion.raw_text, completion.text, self.model, version, timing)
-        label = f"{prof.name}@{version}" if version else prof.name
-        return msgspec.structs.replace(completion, stage=label, shown_text=shown.text, multiline=shown.multiline,
-                                       replace_after=shown.replace_after, trace=shown.trace,
-                                       timing_applied=shown.timing_applied)
-
-    def stream_stop(self, item_id: str) -> tuple[StreamStop | None, str]:
-        """The item's editor's stream-cancel predicate (None: it reads to the end), and the
-        identity of what decides it (for the completion cache: a stream stopped early is only
-        the same answer for the same editor, release, model and cursor)."""
-        entry = self._items.get(item_id)
-        if entry is None:
-            return None, ""
-        prof, version, inp = entry
-        stop = prof.stream_stop(inp, self.model, version)
-        if stop is None:
-            return None, ""
-        ident = hashlib.sha256(msgspec.json.encode([prof.name, version, self.model, inp])).hexdigest()
-        return stop, ident
+    editor: str
+    inp: EditorInput
 
 
 class Inputs(msgspec.Struct):
@@ -80,26 +44,16 @@ class Inputs(msgspec.Struct):
     rejects: Rejects
     corpus_hash: str  # sha256 of the input file (or of the capture hashes)
     kind: str  # "prompts" | "items" | "captures"
-    stage: EditorStage | None = None
+    rendered_from: dict[str, RenderedFrom] = {}  # item id -> what an editor rendered its prompt from
     references: dict[str, Reference] = {}  # item id -> what its completion is scored against
 
 
-class EditorRenderer:
-    """Render through an editor profile: `editor` ("standard", "tabby@0.25", "continue@1.0"), or
-    when None the capture's own editor and version (items default to "standard"). `stage` keeps
-    each accepted item's editor input for the completion stage."""
-
-    def __init__(self, editor: str | None, model: str) -> None:
-        self.editor = editor
-        self.model = model
-        self.stage = EditorStage(model)
-
-    def spec(self, own: str | None) -> str:
-        return self.editor or own or "standard"
-
-    def __call__(self, inp: EditorInput, own: str | None) -> RenderedPrompt:
-        prof, version = profile(self.spec(own))
-        return _with_id(prof.render(inp, self.model, version), inp.item_id)
+def render(source: RenderedFrom, model: str) -> RenderedPrompt:
+    """The prompt the editor of `source` builds for `model` at its cursor, under the input's
+    item id when the profile gives none."""
+    prof, version = profile(source.editor)
+    prompt = prof.render(source.inp, model, version)
+    return prompt if prompt.item_id else msgspec.structs.replace(prompt, item_id=source.inp.item_id)
 
 
 def capture_item_id(capture_id: int) -> str:
@@ -135,30 +89,31 @@ def rendered_row(obj: dict[str, Any]) -> RenderedPrompt:
     return msgspec.convert(fields, RenderedPrompt)
 
 
-def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer], rejects: Rejects) -> Inputs:
-    """Read `source` (a JSONL path or `captures`), every unusable line into `rejects`. `render`
-    gives the renderer when needed; items it rendered keep their editor input for the
-    completion stage (`Inputs.stage`). Each input's reference is an item's middle, found by its
-    item id, or for a capture the text the user accepted (`Inputs.references`)."""
+def load_inputs(source: str, store: Store, editor: str | None, model: str, rejects: Rejects) -> Inputs:
+    """Read `source` (a JSONL path or `captures`), every unusable line into `rejects`. Items and
+    captures are rendered for `model` (the model as the editor profiles take it) by `editor`, or
+    when None by the capture's own editor and release (items: "standard"); each keeps what its
+    prompt was rendered from (`Inputs.rendered_from`). Each input's reference is an item's
+    middle, found by its item id, or for a capture the text the user accepted (`Inputs.references`)."""
     from replay.editors.inputs import parse_line
 
     prompts: list[RenderedPrompt] = []
     seen: set[str] = set()
     references: dict[str, Reference] = {}
-    renderer: EditorRenderer | None = None
+    rendered_from: dict[str, RenderedFrom] = {}
 
-    def add(prompt: RenderedPrompt, where: tuple[str, int], raw: str, inp: EditorInput | None = None, own: str | None = None,
+    def add(prompt: RenderedPrompt, where: tuple[str, int], raw: str, rendered: RenderedFrom | None = None,
             reference: Reference | None = None) -> None:
         if not prompt.item_id:
-            prompt = msgspec.structs.replace(prompt, item_id=content_id(inp if inp is not None else prompt))
+            prompt = msgspec.structs.replace(prompt, item_id=content_id(rendered.inp if rendered is not None else prompt))
         if prompt.item_id in seen:
             rejects.at(*where, f"item id {prompt.item_id!r} seen before", raw)
         else:
             seen.add(prompt.item_id)
             prompts.append(prompt)
             references[prompt.item_id] = reference or Reference(kind="item", item_id=prompt.item_id)
-            if inp is not None and renderer is not None:
-                renderer.stage.add(prompt.item_id, renderer.spec(own), inp)
+            if rendered is not None:
+                rendered_from[prompt.item_id] = rendered
 
     if source == "captures":
         digest = hashlib.sha256()
@@ -168,12 +123,11 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
             version = capture_version(rec)
             own = f"{rec.editor}@{version}" if version else rec.editor
             try:
-                inp = capture_input(capture_id, rec)
-                renderer = renderer or render()
-                add(renderer(inp, own), where, rec.raw, inp, own, Reference(kind="capture", capture_id=capture_id))
+                rendered = RenderedFrom(editor or own or "standard", capture_input(capture_id, rec))
+                add(render(rendered, model), where, rec.raw, rendered, Reference(kind="capture", capture_id=capture_id))
             except (ValueError, KeyError) as exc:
                 rejects.at(*where, first_line(exc), rec.raw)
-        return Inputs(prompts, rejects, digest.hexdigest(), "captures", renderer.stage if renderer else None, references)
+        return Inputs(prompts, rejects, digest.hexdigest(), "captures", rendered_from, references)
 
     path = Path(source)
     kinds: set[str] = set()
@@ -194,14 +148,13 @@ def load_inputs(source: str, store: Store, render: Callable[[], EditorRenderer],
                     kinds.add("prompts")
                     add(rendered_row(obj), where, line)
                 else:
-                    inp = parse_line(line)  # a render input or a FimItem line (replay.editors.inputs)
+                    # a render input or a FimItem line (replay.editors.inputs)
+                    rendered = RenderedFrom(editor or "standard", parse_line(line))
                     kinds.add("items")
-                    renderer = renderer or render()
-                    add(renderer(inp, None), where, line, inp)
+                    add(render(rendered, model), where, line, rendered)
             except (ValueError, msgspec.ValidationError, KeyError, RecursionError) as exc:
                 rejects.at(*where, first_line(exc), line)
-    return Inputs(prompts, rejects, sha256_file(path), "+".join(sorted(kinds)) or "empty",
-                  renderer.stage if renderer else None, references)
+    return Inputs(prompts, rejects, sha256_file(path), "+".join(sorted(kinds)) or "empty", rendered_from, references)
 
 
 def content_id(record: EditorInput | RenderedPrompt) -> str:
@@ -211,6 +164,3 @@ def content_id(record: EditorInput | RenderedPrompt) -> str:
     duplicate)."""
     return "content-" + hashlib.sha256(msgspec.json.encode(record)).hexdigest()[:16]
 
-
-def _with_id(prompt: RenderedPrompt, item_id: str | None) -> RenderedPrompt:
-    return prompt if prompt.item_id else msgspec.structs.replace(prompt, item_id=item_id)

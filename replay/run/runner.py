@@ -11,11 +11,12 @@ Retries with backoff for HTTP errors live in the HTTP backends (replay.backends.
 
 from __future__ import annotations
 
+import hashlib
 import platform
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from typing import Any
@@ -24,11 +25,12 @@ import msgspec
 
 from replay import __version__
 from replay.backends.base import EDITOR_CANCEL, STOP_WORD, Backend, BackendError, GenParams
-from replay.editors.stage import apply_stop
+from replay.editors import profile
+from replay.editors.stage import StreamStop, apply_stop
 from replay.errors import UsageError, one_line
 from replay.records import Completion, Reference, RenderedPrompt
 from replay.run.cache import cache_key, remember
-from replay.run.inputs import EditorStage
+from replay.run.inputs import RenderedFrom
 from replay.store import Store
 
 ProgressFn = Callable[[int, int, Completion | None], None]
@@ -84,7 +86,8 @@ def check_prompts(prompts: Sequence[RenderedPrompt]) -> None:
 def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Backend, params: GenParams | None = None,
                    run_id: str | None = None, config: dict[str, Any] | None = None, concurrency: int = 1,
                    batch_size: int = 8, use_cache: bool = True, on_progress: ProgressFn | None = None,
-                   stage: EditorStage | None = None, early_stop: bool = True, editor_timing: bool = False,
+                   rendered_from: Mapping[str, RenderedFrom] | None = None, editor_model: str = "",
+                   early_stop: bool = True, editor_timing: bool = False,
                    references: dict[str, Reference] | None = None) -> RunSummary:
     """Run `prompts` through `backend` into run `run_id` (new, or resumed when it exists).
 
@@ -93,11 +96,13 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
     with its items. `on_progress(done, total, completion)` is called from a worker thread after
     every item (completion None for the first call, with the resumed count).
 
-    `stage` turns each completion into what its editor showed (shown_text and trace). With
-    `early_stop`, a backend that streams (`complete_streaming`) is stopped where the editor stops
-    reading: at the first stop word (the Tabby server's stop condition, the LLM call's `stop`)
-    or where the editor cancels the stream (Continue's single-line mode, its line filters);
-    with greedy decoding the text the editor uses is the same as after the whole budget.
+    The completion of an item in `rendered_from` (replay.run.inputs: the editor and input its
+    prompt was rendered from) goes through that editor's completion stage for `editor_model`
+    (the model as the editor profiles take it), which fills in what it showed (shown_text and
+    trace). With `early_stop`, a backend that streams (`complete_streaming`) is stopped where
+    the editor stops reading: at the first stop word (the Tabby server's stop condition, the LLM
+    call's `stop`) or where the editor cancels the stream (Continue's single-line mode, its line
+    filters); with greedy decoding the text the editor uses is the same as after the whole budget.
     `editor_timing` lets time-based editor rules read the stream's measured timing.
     """
     params = params or GenParams()
@@ -113,8 +118,8 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
     done = store.good_item_ids(run_id)
     todo = [p for p in prompts if p.item_id not in done]
     total = len(prompts)
-    replay = Replay(store, run_id, backend, params, stage, streams, editor_timing, use_cache, on_progress, total,
-                    total - len(todo))
+    replay = Replay(store, run_id, backend, params, rendered_from or {}, editor_model, streams, editor_timing, use_cache,
+                    on_progress, total, total - len(todo))
     started = time.perf_counter()
     store.set_run_status(run_id, "running")
     if on_progress:
@@ -147,11 +152,12 @@ class Replay:
     """One start of a run: what every item's replay shares, and the counts of items done and
     served from the cache (kept under a lock: items finish on worker threads)."""
 
-    def __init__(self, store: Store, run_id: str, backend: Backend, params: GenParams, stage: EditorStage | None,
-                 streams: bool, editor_timing: bool, use_cache: bool, on_progress: ProgressFn | None, total: int,
-                 done: int) -> None:
+    def __init__(self, store: Store, run_id: str, backend: Backend, params: GenParams,
+                 rendered_from: Mapping[str, RenderedFrom], editor_model: str, streams: bool, editor_timing: bool,
+                 use_cache: bool, on_progress: ProgressFn | None, total: int, done: int) -> None:
         self.store, self.run_id, self.backend, self.params = store, run_id, backend, params
-        self.stage, self.streams, self.editor_timing = stage, streams, editor_timing
+        self.rendered_from, self.editor_model = rendered_from, editor_model
+        self.streams, self.editor_timing = streams, editor_timing
         self.use_cache, self.on_progress, self.total = use_cache, on_progress, total
         self.done, self.cached = done, 0
         self._lock = threading.Lock()
@@ -179,8 +185,7 @@ class Replay:
 
     def record(self, completion: Completion, cached: bool) -> None:
         """Store the item's completion as its editor showed it, and count it."""
-        if self.stage is not None:
-            completion = self.stage.apply(completion, self.editor_timing)
+        completion = shown(completion, self.rendered_from.get(completion.item_id), self.editor_model, self.editor_timing)
         self.store.add_completion(self.run_id, completion)
         with self._lock:
             self.done += 1
@@ -208,16 +213,16 @@ class Replay:
         # stream stopped early only serves the same stops (the same stop words, editor, cursor).
         key = cache_key(self.backend, prompt, self.params)
         early_key = key
-        cancel = None
+        stops = None
         if self.streams:
-            cancel, ident = self.stage.stream_stop(prompt.item_id or "") if self.stage is not None else (None, "")
+            stops, ident = stream_stops(prompt.stop, self.rendered_from.get(prompt.item_id or ""), self.editor_model)
             early_key = cache_key(self.backend, prompt, self.params, early_stop={"stop": list(prompt.stop), "stage": ident})
         if self.from_cache(prompt, list(dict.fromkeys((key, early_key)))):
             return
         backend = self.backend
         try:
             if self.streams:
-                done = backend.complete_streaming(prompt, self.params, editor_stops(prompt.stop, cancel))  # type: ignore[attr-defined]
+                done = backend.complete_streaming(prompt, self.params, stops)  # type: ignore[attr-defined]
             else:
                 done = backend.complete(prompt, self.params)
             completion = msgspec.structs.replace(done, cache_key=early_key if done.stopped_early else key)
@@ -246,7 +251,35 @@ class Replay:
             self.record(completion, False)
 
 
-def editor_stops(stop: Sequence[str], cancel: Callable[[str], int | None] | None) -> Callable[[str], str]:
+def shown(completion: Completion, source: RenderedFrom | None, model: str, editor_timing: bool = False) -> Completion:
+    """`completion` with shown_text, multiline, replace_after and trace filled in by the
+    completion stage of the editor that rendered its prompt from `source` (unchanged for an
+    error or a prompt rendered elsewhere). Time-based editor rules get the stream's timing only
+    when `editor_timing` is set."""
+    if source is None or completion.error is not None:
+        return completion
+    prof, version = profile(source.editor)
+    timing = completion.timing if editor_timing and completion.timing else None
+    seen = prof.shown(source.inp, completion.raw_text, completion.text, model, version, timing)
+    label = f"{prof.name}@{version}" if version else prof.name
+    return msgspec.structs.replace(completion, stage=label, shown_text=seen.text, multiline=seen.multiline,
+                                   replace_after=seen.replace_after, trace=seen.trace, timing_applied=seen.timing_applied)
+
+
+def stream_stops(stop: Sequence[str], source: RenderedFrom | None, model: str) -> tuple[Callable[[str], str], str]:
+    """Where the editor stops reading a stream: the predicate of `editor_stops` over the prompt's
+    stop words and the stream-cancel rule of the editor that rendered the prompt from `source`
+    (none when it reads to the end), and the identity of that rule (for the completion cache: a
+    stream stopped early is only the same answer for the same editor, release, model and cursor)."""
+    if source is None:
+        return editor_stops(stop, None), ""
+    prof, version = profile(source.editor)
+    cancel = prof.stream_stop(source.inp, model, version)
+    ident = "" if cancel is None else hashlib.sha256(msgspec.json.encode([prof.name, version, model, source.inp])).hexdigest()
+    return editor_stops(stop, cancel), ident
+
+
+def editor_stops(stop: Sequence[str], cancel: StreamStop | None) -> Callable[[str], str]:
     """The predicate a streaming backend checks after each chunk: why the editor would stop
     reading the text streamed so far (STOP_WORD, EDITOR_CANCEL), or "" to read on."""
 
@@ -263,14 +296,3 @@ def editor_stops(stop: Sequence[str], cancel: Callable[[str], int | None] | None
 def error_completion(backend: Backend, prompt: RenderedPrompt, message: str, key: str) -> Completion:
     return Completion(item_id=prompt.item_id or "", text="", raw_text="", backend=backend.name, model=backend.model,
                       finish_reason="error", cache_key=key, error=message)
-
-
-def render_model(ref: Any) -> str:
-    """The model as the editor profiles take it: the GGUF path (its name picks the template and
-    the standard profile loads its tokenizer from it), else the name, else the family."""
-    from replay.editors.templates import family_for_model
-
-    model = ref.path if ref.path and ref.path.endswith(".gguf") else ref.name
-    if family_for_model(model) is None and ref.family:
-        return str(ref.family)
-    return str(model)

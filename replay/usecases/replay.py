@@ -11,7 +11,6 @@ from typing import Any
 import msgspec
 
 from replay.backends import BACKENDS, GenParams, backend_kind
-from replay.backends.models import ModelRef
 from replay.cutoffs import Overlap
 from replay.editors import EDITORS, profile
 from replay.errors import UsageError
@@ -112,13 +111,6 @@ def resumed(store: Store, req: RunRequest) -> RunRequest:
                       editor_timing=bool(c.get("editor_timing", req.editor_timing)))
 
 
-def _renderer(editor: str | None, ref: ModelRef) -> Any:
-    from replay.run.inputs import EditorRenderer
-    from replay.run.runner import render_model
-
-    return lambda: EditorRenderer(editor, render_model(ref))
-
-
 def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, warn: Say | None = None) -> SourceRun:
     """Resolve the model, read and render the inputs, replay them into a run (new, or resumed
     when `req.run_id` exists). Unusable input lines go to the data dir's rejects/RUN.jsonl, each
@@ -136,7 +128,7 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
     ref = resolve_model(req.model, family=req.family)
     run_id = req.run_id or new_run_id()
     with Rejects(default_path(run_id), echo=warn) as rejects:
-        inputs = load_inputs(req.source, store, _renderer(req.editor, ref), rejects)
+        inputs = load_inputs(req.source, store, req.editor, ref.editor_model, rejects)
     if not inputs.prompts:
         kept = f" (kept in {rejects.file})" if rejects else ""
         raise UsageError(f"{req.source}: nothing to run: {len(rejects)} input lines rejected{kept}, none usable")
@@ -148,8 +140,8 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
     try:
         summary = replay_prompts(store, inputs.prompts, backend, req.params, run_id=run_id, config=config,
                                  concurrency=req.concurrency, use_cache=req.use_cache, on_progress=on_progress,
-                                 stage=inputs.stage, early_stop=req.early_stop, editor_timing=req.editor_timing,
-                                 references=inputs.references)
+                                 rendered_from=inputs.rendered_from, editor_model=ref.editor_model,
+                                 early_stop=req.early_stop, editor_timing=req.editor_timing, references=inputs.references)
     finally:
         backend.close()
     return SourceRun(summary=summary, rejected=len(rejects), rejects_file=rejects.file,
@@ -187,7 +179,7 @@ def export(store: Store, source: str, output: Path, model: str | None = None, ed
             if not model:
                 raise UsageError("--model is needed when exporting items, prompts or captures")
             ref = resolve_model(model)
-            prompts = load_inputs(source, store, _renderer(editor, ref), rejects).prompts
+            prompts = load_inputs(source, store, editor, ref.editor_model, rejects).prompts
             model = ref.name
         else:
             raise UsageError(f"{source}: neither a run in the store nor a file")

@@ -4,7 +4,7 @@
   and the repository file it is in, and whose last traced text is the shown text;
 - where `stream_stop` cancels the stream after n characters, what the editor shows of those n
   characters is what it shows of the whole text (so the replay may stop the engine there);
-- the runner's EditorStage puts the stop-word cut first in the trace and keeps raw and shown.
+- the runner's completion stage puts the stop-word cut first in the trace and keeps raw and shown.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import pytest
 
 from replay.editors import PROFILES, profile
 from replay.records import Completion, EditorInput
-from replay.run.inputs import EditorStage
+from replay.run.inputs import RenderedFrom
+from replay.run.runner import shown
 
 MODEL = "qwen2.5-coder-0.5b"
 SOL_PREFIX = ("// SPDX-License-Identifier: MIT\npragma solidity ^0.8.20;\n\ncontract Token {\n"
@@ -70,13 +71,12 @@ def test_stopping_where_the_editor_cancels_shows_the_same_text(editor: str) -> N
 
 
 def test_the_runner_stage_keeps_raw_and_traces_the_stop_word_cut() -> None:
-    stage = EditorStage(MODEL)
-    stage.add("i1", "standard", CURSORS[0])
+    source = RenderedFrom("standard", CURSORS[0])
     raw = "balanceOf[to] += value;<|fim_pad|>junk"
-    done = stage.apply(Completion(item_id="i1", text="balanceOf[to] += value;", raw_text=raw, backend="b", model="m"))
+    done = shown(Completion(item_id="i1", text="balanceOf[to] += value;", raw_text=raw, backend="b", model="m"), source, MODEL)
     assert done.stage == "standard" and done.shown_text == "balanceOf[to] += value;" and done.raw_text == raw
     assert [s.step for s in done.trace] == ["stopWords"] and done.trace[0].text == done.shown_text
     failed = Completion(item_id="i1", text="", raw_text="", backend="b", model="m", error="boom")
-    assert stage.apply(failed) is failed  # an error shows nothing and is retried, not staged
+    assert shown(failed, source, MODEL) is failed  # an error shows nothing and is retried, not staged
     other = Completion(item_id="elsewhere", text="x", raw_text="x", backend="b", model="m")
-    assert stage.apply(other) is other  # a prompt rendered elsewhere has no editor input here
+    assert shown(other, None, MODEL) is other  # a prompt rendered elsewhere has no editor input here

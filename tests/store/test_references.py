@@ -13,7 +13,7 @@ import msgspec
 from replay import scoring
 from replay.records import Completion, FimItem, Reference, RenderedPrompt
 from replay.rejects import Rejects
-from replay.run.inputs import EditorRenderer, load_inputs
+from replay.run.inputs import load_inputs
 from replay.store import MIGRATIONS, Store
 from replay.usecases.inspect import replays_of
 from tests.support.tui_data import add_runs, make_store
@@ -62,9 +62,8 @@ def test_inputs_attach_each_reference(tmp_path: Path) -> None:
                       + msgspec.json.encode(RenderedPrompt(profile="standard", family="f", text="x", prefix_sent="x",
                                                            suffix_sent="", item_id="capture-1")) + b"\n")
     with make_store(tmp_path / "s.db", 3) as store:
-        renderer = lambda: EditorRenderer("standard", "qwen2.5-coder-0.5b")  # noqa: E731
-        loaded = load_inputs(str(items), store, renderer, Rejects(tmp_path / "r.jsonl"))
+        loaded = load_inputs(str(items), store, "standard", "qwen2.5-coder-0.5b", Rejects(tmp_path / "r.jsonl"))
         assert loaded.references == {"a": Reference(kind="item", item_id="a"), "capture-1": Reference(kind="item", item_id="capture-1")}
-        captures = load_inputs("captures", store, lambda: EditorRenderer(None, "qwen2.5-coder-0.5b"), Rejects(tmp_path / "c.jsonl"))
+        captures = load_inputs("captures", store, None, "qwen2.5-coder-0.5b", Rejects(tmp_path / "c.jsonl"))
         assert [p.item_id for p in captures.prompts] == ["capture-1", "capture-2", "capture-3"]
         assert captures.references == {f"capture-{i}": Reference(kind="capture", capture_id=i) for i in (1, 2, 3)}
