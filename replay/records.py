@@ -9,6 +9,7 @@ columns) without a hand-written mapping that could drift from the type.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from typing import Any, Literal
 
@@ -84,6 +85,11 @@ class CaptureRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     lossy: bool = False  # the log format drops or rewraps text (JetBrains prompt.log)
     extra: dict[str, Any] = {}
     raw: str = ""
+
+    def day(self) -> datetime.date | None:
+        """The UTC day the request was made (None when the log gave no time): the editors' rules
+        are dated, and a capture without a version is replayed under those of its day."""
+        return None if self.ts is None else datetime.datetime.fromtimestamp(self.ts, datetime.timezone.utc).date()
 
     def content_hash(self) -> str:
         """Identity by content: the same request read twice is stored once (the store uses it

@@ -13,7 +13,6 @@ inputs) is derived from it. Each profile's package or module provides:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from importlib import import_module
 from types import ModuleType
 
@@ -107,9 +106,9 @@ def rebuild_logged_prompt(record: CaptureRecord) -> str | None:
 
         if record.segments is None:
             return None
-        date = datetime.fromtimestamp(record.ts, timezone.utc).date().isoformat() if record.ts is not None else None
+        day = record.day()
         return logged_prompt(record.segments, record.language, model=record.model, version=record.editor_version,
-                             reference=record.logged_prompt, date=date)
+                             reference=record.logged_prompt, date=day.isoformat() if day else None)
     if record.editor != "continue":  # a client no profile renders (llama.vscode, llama.vim, unknown)
         return None
     from replay.editors.continue_ import rebuild_logged_prompt as continue_logged
@@ -125,17 +124,15 @@ def capture_version(record: CaptureRecord) -> str | None:
     if record.editor == "tabby" and not record.editor_version:
         from replay.editors.tabby.version import capture_spec
 
-        return capture_spec(record.user_agent, record.ts)
+        return capture_spec(record.user_agent, record.day())
     if record.editor != "continue":
         return record.editor_version
     from replay.editors.continue_.releases import ERAS, capture_release
 
     if record.editor_version:
         return capture_release(record.editor_version, record.user_agent)
-    if record.ts is None:
-        return None
-    day = datetime.fromtimestamp(record.ts, timezone.utc).date()
-    return day.isoformat() if day >= ERAS[0].since else None
+    day = record.day()
+    return day.isoformat() if day is not None and day >= ERAS[0].since else None
 
 
 def explain_mismatch(record: CaptureRecord) -> dict[str, str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 
 from replay.editors.continue_.languages import language_for
 from replay.editors.continue_.releases import (
@@ -28,8 +27,8 @@ def capture_era(record: CaptureRecord) -> Era | None:
             return era_for(capture_release(record.editor_version, record.user_agent))
         except ContinueError:
             pass  # a release newer than the table, or an unusable string: the timestamp decides
-    if record.ts is not None:
-        day = dt.datetime.fromtimestamp(record.ts, tz=dt.timezone.utc).date()
+    day = record.day()
+    if day is not None:
         return era_for(max(day, ERAS[0].since).isoformat())
     return None
 

@@ -42,6 +42,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+import msgspec
+
 from replay.editors.js import js_is_blank
 from replay.editors.stage import Shown, Steps, StreamStop, Timing, TraceStep
 from replay.editors.tabby.client import build_request
@@ -156,7 +158,11 @@ def postprocess(prefix: str, suffix: str, raw: str, language: str | None = None,
     """Both filter chains over one choice of a fresh request at the cursor between `prefix` and
     `suffix` (the whole document) as tabby-agent `version` runs them (None: the freeze): the
     text shown (None: dropped), the mode, the replace range."""
-    state = tabby_version(version).agent
+    return _chains(prefix, suffix, raw, language, indentation, config, tabby_version(version).agent)
+
+
+def _chains(prefix: str, suffix: str, raw: str, language: str | None, indentation: str | None,
+            config: dict[str, Any] | None, state: AgentState) -> Shown:
     opts = state_options(config, state)
     ctx = CompletionContext.of(prefix, suffix, language, indentation, state)
     _check_syntax_switches(opts, ctx.language, state)
@@ -197,19 +203,22 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     mode ("default"/line end allows several lines). `model` does not change the client's rules;
     the trigger (inp.trigger) changes how many choices are asked for, not how one is shown."""
     state = tabby_version(version).agent
-    mode = CompletionContext.of(inp.prefix, inp.suffix, inp.language, None, state).mode == "default"
     if _no_request(inp, state):
         file = "codeCompletion/index.ts" if state.at >= _MOVED_AT else "TabbyAgent.ts"
         nothing = TraceStep(step="createSegments", source=_REPO + file, text=None)
-        return Shown(text=None, multiline=mode, trace=(nothing,))
+        return Shown(text=None, multiline=_multiline(inp, state), trace=(nothing,))
     if timing:
         limit = completion_timeout(state)
         if timing[-1][1] > limit:
             step = TraceStep(step="requestTimeout", source=_REPO + "TabbyAgent.ts", text=None)
-            return Shown(text=None, multiline=mode, trace=(step,), timing_applied=True)
-    shown = postprocess(inp.prefix, inp.suffix, raw, inp.language, config=inp.options, version=version)
-    return Shown(text=shown.text, multiline=shown.multiline, replace_after=shown.replace_after, trace=shown.trace,
-                 timing_applied=bool(timing))
+            return Shown(text=None, multiline=_multiline(inp, state), trace=(step,), timing_applied=True)
+    shown = _chains(inp.prefix, inp.suffix, raw, inp.language, None, inp.options, state)
+    return msgspec.structs.replace(shown, timing_applied=bool(timing))
+
+
+def _multiline(inp: EditorInput, state: AgentState) -> bool:
+    """The context's mode where no choice was post-processed: "default" allows several lines."""
+    return CompletionContext.of(inp.prefix, inp.suffix, inp.language, None, state).mode == "default"
 
 
 def stream_stop(inp: EditorInput, *, model: str | None = None, version: str | None = None) -> StreamStop | None:

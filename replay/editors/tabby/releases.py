@@ -23,9 +23,6 @@ from datetime import date
 
 from replay.editors.tabby.errors import TabbyInputError
 
-_SOURCE = "TabbyML/tabby clients/tabby-agent"
-
-
 @dataclass(frozen=True)
 class AgentRule:
     """A change of the agent's behaviour: the commit of main that made it, and when."""
@@ -124,11 +121,16 @@ def _check_day(day: str) -> None:
         raise TabbyInputError(f"{day!r} is not a date (YYYY-MM-DD)") from exc
 
 
+def before_oldest(day: str) -> bool:
+    """Whether main at the end of UTC day `day` predates the oldest modelled release."""
+    return f"{day}T23:59:59Z" < OLDEST.at
+
+
 def on_day(day: str, why: str = "") -> AgentState:
     """main at the end of UTC day `day` (clamped to the freeze); refused before 1.3.0."""
     _check_day(day)
     at = f"{day}T23:59:59Z"
-    if at < OLDEST.at:
+    if before_oldest(day):
         raise TabbyInputError(f"tabby-agent on {day} predates the oldest modelled release "
                               f"{OLDEST.version} ({OLDEST.at[:10]})")
     at = min(at, FREEZE.at)

@@ -15,12 +15,13 @@ and its day, the server from its day (Tabby's log names no server version).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import date
 
 from replay.editors.tabby.errors import TabbyInputError
-from replay.editors.tabby.releases import OLDEST, AgentState, agent_state, on_day
+from replay.editors.tabby.releases import OLDEST, AgentState, agent_state, before_oldest, on_day
 from replay.editors.tabby import server_releases
 from replay.editors.tabby.server import TabbyRules
 
@@ -59,7 +60,7 @@ def _server(spec: str) -> tuple[TabbyRules, str | None]:
 
 def _agent_for_server(day: str | None, label: str) -> AgentState:
     """main's agent on the server's day (the oldest modelled agent before 1.3.0)."""
-    if day is None or f"{day}T23:59:59Z" < OLDEST.at:
+    if day is None or before_oldest(day):
         return agent_state(OLDEST.version, why=f"tabby-agent {OLDEST.version}, the oldest modelled")
     return on_day(day, why=f"main's tabby-agent on {day}, the day of Tabby {label}")
 
@@ -74,8 +75,11 @@ def _parts(text: str, spec: str | None) -> dict[str, str]:
     return parts
 
 
+@functools.lru_cache(maxsize=512)
 def tabby_version(spec: str | None) -> TabbyVersion:
-    """The two halves a `--editor-version` names (None: the newest of both)."""
+    """The two halves a `--editor-version` names (None: the newest of both). Kept per spec: the
+    render and the completion stage of every line of a run ask again for the same few specs
+    (a capture's own names its day), and the release tables never change in a process."""
     text = (spec or "").strip().removeprefix("tabby@").removeprefix("v")
     if not text:
         return TabbyVersion(agent_state(None), TabbyRules.for_version(None), "the newest agent and server")
@@ -100,16 +104,16 @@ def tabby_version(spec: str | None) -> TabbyVersion:
     return TabbyVersion(agent, server, f"{agent.why}; {why}", day)
 
 
-def capture_spec(user_agent: str | None, ts: float | None) -> str | None:
+def capture_spec(user_agent: str | None, captured: date | None) -> str | None:
     """The version spec of a Tabby capture: the agent its user agent names (a -dev version at the
     capture's day), else main's agent of its day; the server of its day. A capture older than the
     oldest modelled agent gets that agent. None when the capture says neither (the newest)."""
-    day = datetime.fromtimestamp(ts, timezone.utc).date().isoformat() if ts is not None else None
+    day = captured.isoformat() if captured is not None else None
     match = _AGENT_UA.search(user_agent or "")
     agent = match.group(1) if match else day
     if agent and agent.endswith("-dev") and day:
         agent = f"{agent}@{day}"
-    if agent == day and day is not None and f"{day}T23:59:59Z" < OLDEST.at:
+    if agent == day and day is not None and before_oldest(day):
         agent = OLDEST.version
     parts = [f"agent={agent}"] if agent else []
     if day:

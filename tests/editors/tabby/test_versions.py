@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 
 import pytest
 
@@ -61,12 +62,12 @@ def test_both_halves_of_a_version() -> None:
 
 
 def test_a_capture_names_its_agent_by_user_agent_and_day() -> None:
-    ts = 1735603200.0  # 2024-12-31T00:00:00Z
+    ts = date(2024, 12, 31)  # the capture's UTC day (CaptureRecord.day)
     assert capture_spec("tabby-agent/1.9.0-dev vscode/1.96.2 TabbyML.vscode-tabby/1.20.0", ts) == \
         "agent=1.9.0-dev@2024-12-31,server=2024-12-31"
     assert capture_spec("tabby-agent/1.7.0 vscode/1.92.2 TabbyML.vscode-tabby/1.7.0", ts) == "agent=1.7.0,server=2024-12-31"
     assert capture_spec(None, ts) == "agent=2024-12-31,server=2024-12-31"
-    assert capture_spec(None, 1696118400.0) == "agent=1.3.0,server=2023-10-01"  # older than the oldest agent
+    assert capture_spec(None, date(2023, 10, 1)) == "agent=1.3.0,server=2023-10-01"  # older than the oldest agent
     assert capture_spec(None, None) is None
     version = tabby_version(capture_spec("tabby-agent/1.9.0-dev", ts))
     assert version.agent.label == "1.9.0-dev@2024-12-31"
