@@ -101,22 +101,29 @@ def verdict(ci95: tuple[float, float]) -> str:
     return "within noise"
 
 
-def paired(a: Iterable[ScoredItem], b: Iterable[ScoredItem], metric: str = HEADLINE, seed: int = 0,
-           n_boot: int = 2000) -> Paired:
-    """Pair A's and B's scored items by id and compare them on `metric` (B − A)."""
+def paired_files(a: Iterable[ScoredItem], b: Iterable[ScoredItem], metric: str = HEADLINE
+                 ) -> tuple[dict[str, list[tuple[float, float]]], tuple[str, ...], tuple[str, ...], int]:
+    """A's and B's items paired by id: per file its (a, b) values of `metric` in A's order, the
+    item ids found only in A and only in B, and the paired items without a value on one side."""
     by_a = {r.item_id: r for r in a}
     by_b = {r.item_id: r for r in b}
-    common = [i for i in by_a if i in by_b]
     only_a = tuple(sorted(set(by_a) - set(by_b)))
     only_b = tuple(sorted(set(by_b) - set(by_a)))
     files: dict[str, list[tuple[float, float]]] = {}
     unscored = 0
-    for item_id in common:
+    for item_id in (i for i in by_a if i in by_b):
         va, vb = by_a[item_id].values.get(metric), by_b[item_id].values.get(metric)
         if va is None or vb is None:
             unscored += 1
             continue
         files.setdefault(by_a[item_id].file, []).append((va, vb))
+    return files, only_a, only_b, unscored
+
+
+def paired(a: Iterable[ScoredItem], b: Iterable[ScoredItem], metric: str = HEADLINE, seed: int = 0,
+           n_boot: int = 2000) -> Paired:
+    """Pair A's and B's scored items by id and compare them on `metric` (B − A)."""
+    files, only_a, only_b, unscored = paired_files(a, b, metric)
     pairs = [p for f in sorted(files) for p in files[f]]
     wins = sum(vb > va for va, vb in pairs)
     losses = sum(vb < va for va, vb in pairs)
