@@ -42,17 +42,28 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
 @metric_option
 @lines_option
 @text_option
-@seed_option
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the bootstrap intervals (with --sequential: of the order the files are looked at in).")
+@click.option("--sequential", is_flag=True, help="Look at the files one by one in a seeded order and stop when decided "
+              "(an anytime-valid confidence sequence).")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="--sequential: the error rate allowed.")
+@click.option("--margin", type=float, default=None,
+              help="--sequential: also stop when the difference lies within ±MARGIN (default: never).")
 @json_option
 @db_option
-def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, as_json: bool, store: Store) -> None:
+def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, sequential: bool, alpha: float,
+                margin: float | None, as_json: bool, store: Store) -> None:
     """B against A, item by item: runs in the store or `score` JSONL files, paired by item id.
 
     Prints the mean of per-file differences (B − A), its paired bootstrap 95% interval over files,
-    B's wins, ties and losses per item, and the verdict; unpaired items are counted."""
-    from replay.usecases.compare import compare
+    B's wins, ties and losses per item, and the verdict; unpaired items are counted. With
+    --sequential: the verdict of an anytime-valid comparison file by file, and how many items it used."""
+    from replay.usecases.compare import compare, compare_sequential
 
-    result = compare(store, a, b, metric, lines, text, seed, warn=warn)  # type: ignore[arg-type]
+    if sequential:
+        result: Any = compare_sequential(store, a, b, metric, lines, text, alpha, margin, seed, warn=warn)
+    else:
+        result = compare(store, a, b, metric, lines, text, seed, warn=warn)
     if as_json:
         emit_json(result.to_json())
     else:

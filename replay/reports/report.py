@@ -39,10 +39,30 @@ class RunReport:
     lines: Lines = "auto"
     stage: dict[str, int] | None = None  # how shown and raw differ (run_pairs counts)
     overlap: Overlap | None = None  # items that may be in the model's training data
+    status: str = "done"  # the run's (RunRecord.status)
+    items_done: int = 0  # items with a completion that is not an error
+    items_total: int = 0  # items the run was started with
 
     @property
     def label(self) -> str:
         return f"{self.model} · {self.profile} ({self.run_id})"
+
+    @property
+    def coverage(self) -> str | None:
+        """"N of M items (interrupted)" for a run that was stopped before all its items (still
+        running, killed, or stopped once its comparison was decided); None for a finished run."""
+        if self.status not in PARTIAL:
+            return None
+        return f"{self.items_done} of {self.items_total} items ({PARTIAL[self.status]})"
+
+
+# The statuses of a run that holds only part of its items (replay.store.runs), as a page says them.
+PARTIAL = {"running": "still running", "interrupted": "interrupted", "decided": "stopped when its comparison was decided"}
+
+
+def partial_notes(reports: list[RunReport]) -> list[str]:
+    """One line per run that holds only part of its items: what every page says first."""
+    return [f"run {r.run_id} holds {r.coverage}: its figures are of those" for r in reports if r.coverage]
 
 
 def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
@@ -52,9 +72,11 @@ def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text
     known table's)."""
     scored = scored_run(store, run_id, text, lines, seed, workers)
     scores = scored.scores
+    stored = store.run(run_id)
     return RunReport(run_id=run_id, backend=scored.backend or "?", model=scored.model or "?", profile=scored.profile,
                      rows=scores.rows, summary=scored.summary, n_rejects=len(scores.rejects), text=text, lines=lines,
-                     stage=scores.counts, overlap=run_overlap(store, run_id, cutoff))
+                     stage=scores.counts, overlap=run_overlap(store, run_id, cutoff), status=stored.status if stored else "done",
+                     items_done=scores.n_done, items_total=store.count_run_prompts(run_id))
 
 
 def _diff(reference: str, completion: str) -> str:
@@ -101,10 +123,12 @@ def scored(reports: list[RunReport]) -> tuple[Text, Lines]:
 
 def pair_of(reports: list[RunReport]) -> Paired | None:
     """The paired comparison of two runs on the headline (the second minus the first); None
-    for any other number of runs."""
+    for any other number of runs, and for two runs that share no scored item (a verdict over
+    no pair would say nothing)."""
     if len(reports) != 2:
         return None
-    return paired(reports[0].rows, reports[1].rows, HEADLINE, seed=reports[0].summary.bootstrap.seed)
+    pair = paired(reports[0].rows, reports[1].rows, HEADLINE, seed=reports[0].summary.bootstrap.seed)
+    return pair if pair.n_items else None
 
 
 def _overlap(r: RunReport) -> str:
@@ -115,8 +139,9 @@ def to_dict(reports: list[RunReport]) -> dict[str, Any]:
     text, lines = scored(reports)
     pair = pair_of(reports)
     return {
-        "text": text, "lines": lines, "scored": scored_what(text, lines),
+        "text": text, "lines": lines, "scored": scored_what(text, lines), "partial": partial_notes(reports),
         "runs": [{"run": r.run_id, "backend": r.backend, "model": r.model, "profile": r.profile, "n_rejects": r.n_rejects,
+                  "status": r.status, "items_done": r.items_done, "items_total": r.items_total, "coverage": r.coverage,
                   "stage": r.stage, "training_overlap": r.overlap.to_json() if r.overlap else None, **r.summary.to_json(),
                   "by_length": by_length(r), **extremes(r)} for r in reports],
         "groups": groups(reports),
@@ -135,7 +160,8 @@ def _fmt(x: float | None) -> str:
 def to_markdown(reports: list[RunReport]) -> str:
     metrics = _metrics(reports)
     text, lines = scored(reports)
-    out = ["# fimreplay report", "", f"Scored: {scored_what(text, lines)}.", "",
+    out = ["# fimreplay report", "", *(f"**Incomplete:** {note}." for note in partial_notes(reports)),
+           f"Scored: {scored_what(text, lines)}.", "",
            "## Runs (mean over files, bootstrap 95% interval; total = sum of per-file means)", ""]
     out.append("| run | model | profile | backend | items | files | " + " | ".join(f"{m} mean [95%] | {m} total" for m in metrics) + " |")
     out.append("|" + "---|" * (6 + 2 * len(metrics)))
@@ -171,10 +197,10 @@ def to_csv(reports: list[RunReport]) -> str:
     text, lines = scored(reports)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["run", "model", "profile", "backend", "text", "lines", "file", "n_items"] + metrics
+    w.writerow(["run", "model", "profile", "backend", "text", "lines", "coverage", "file", "n_items"] + metrics
                + [f"{m}_total" for m in metrics] + [f"{m}_ci95_low" for m in metrics] + [f"{m}_ci95_high" for m in metrics])
     for r in reports:
-        head = [r.run_id, r.model, r.profile, r.backend, text, lines]
+        head = [r.run_id, r.model, r.profile, r.backend, text, lines, r.coverage or "complete"]
         counts: dict[str, int] = {}
         for row in r.rows:
             counts[row.file] = counts.get(row.file, 0) + 1
@@ -295,6 +321,7 @@ def to_html(reports: list[RunReport]) -> str:
 <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 6px;font-size:13px}}figure{{display:inline-block;margin:0 1em 1em 0}}pre{{background:#f6f6f6;padding:6px;overflow:auto}}</style>
 </head><body>
 <h1>fimreplay report</h1>
+{"".join(f'<p style="background:#fde2e1;padding:6px"><b>Incomplete:</b> {html.escape(n)}.</p>' for n in partial_notes(reports))}
 <p>Scored: {html.escape(scored_what(*scored(reports)))}.</p>
 <ul>{legend}</ul>
 <table><tr><th>run</th><th>model</th><th>profile</th><th>backend</th><th>items</th><th>files</th>{head}</tr>{"".join(rows)}</table>

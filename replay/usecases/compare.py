@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from replay.reports.compare import Paired, paired
+from replay.reports.sequential import Sequential, sequential
 from replay.errors import UsageError
 from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Text
 from replay.store import Store
 from replay.usecases.base import Say
 
-__all__ = ["METRIC_NAMES", "PairedComparison", "compare"]
+__all__ = ["METRIC_NAMES", "PairedComparison", "SequentialComparison", "compare", "compare_sequential"]
 
 
 @dataclass(frozen=True)
@@ -48,13 +49,54 @@ def source_rows(store: Store, source: str, lines: Lines, text: Text, warn: Say |
     raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
 
 
-def compare(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto", text: Text = "shown",
-            seed: int = 0, warn: Say | None = None) -> PairedComparison:
-    """B − A on `metric`, items paired by id (see replay.reports.compare for the statistics)."""
+def _both(store: Store, a: str, b: str, metric: str, lines: Lines, text: Text, warn: Say | None
+          ) -> tuple[list[ScoredItem], list[ScoredItem], str]:
+    """A's and B's scored items, and which text they are of."""
     if metric not in METRIC_NAMES:
         raise UsageError(f"unknown metric {metric!r} (one of {', '.join(METRIC_NAMES)})")
     rows_a, text_a = source_rows(store, a, lines, text, warn)
     rows_b, text_b = source_rows(store, b, lines, text, warn)
-    which = text_a if text_a == text_b else f"{text_a} vs {text_b}"
+    return rows_a, rows_b, text_a if text_a == text_b else f"{text_a} vs {text_b}"
+
+
+def compare(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto", text: Text = "shown",
+            seed: int = 0, warn: Say | None = None) -> PairedComparison:
+    """B − A on `metric`, items paired by id (see replay.reports.compare for the statistics)."""
+    rows_a, rows_b, which = _both(store, a, b, metric, lines, text, warn)
     return PairedComparison(a, b, which, lines, paired(rows_a, rows_b, metric, seed=seed))
+
+
+@dataclass(frozen=True)
+class SequentialComparison:
+    """B against A looked at file by file in a seeded order, stopped when decided."""
+
+    a: str
+    b: str
+    text: str
+    lines: Lines
+    result: Sequential
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.result.to_json(), "a": self.a, "b": self.b, "text": self.text, "lines": self.lines}
+
+    def summary(self) -> str:
+        return self.result.summary(self.a, self.b)
+
+
+def check_sequential(alpha: float, margin: float | None) -> None:
+    """An alpha in (0, 1) and a margin in (0, 1]."""
+    if not 0 < alpha < 1:
+        raise UsageError(f"--alpha must lie between 0 and 1, got {alpha}")
+    if margin is not None and not 0 < margin <= 1:
+        raise UsageError(f"--margin must lie in (0, 1], got {margin}")
+
+
+def compare_sequential(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto",
+                       text: Text = "shown", alpha: float = 0.05, margin: float | None = None, seed: int = 0,
+                       warn: Say | None = None) -> SequentialComparison:
+    """B − A on `metric` as an anytime-valid sequential comparison (replay.reports.sequential):
+    the files in a seeded order, stopped at the first look that decides."""
+    check_sequential(alpha, margin)
+    rows_a, rows_b, which = _both(store, a, b, metric, lines, text, warn)
+    return SequentialComparison(a, b, which, lines, sequential(rows_a, rows_b, metric, alpha, margin, seed))
 
