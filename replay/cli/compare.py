@@ -85,18 +85,26 @@ def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, s
 @lines_option
 @seed_option
 @cutoff_option
+@click.option("--until-decided", is_flag=True, help="Replay file by file in a seeded order (--seed) and stop each model's "
+              "replay once its anytime-valid comparison with the best is decided.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="--until-decided: the error rate allowed.")
+@click.option("--margin", type=float, default=None,
+              help="--until-decided: also stop when the difference lies within ±MARGIN (default: never).")
 @click.option("--format", "fmt", type=Names(_formats), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
 @db_option
 def leaderboard_cmd(items: Path, models: tuple[str, ...], editor: str | None, backend: str, endpoints: tuple[str, ...],
                     concurrency: int, threads: int | None, ctx: int, max_new_tokens: int | None, metric: str, lines: Any,
-                    seed: int, cutoff: str | None, fmt: str, output: Path | None, store: Store) -> None:
+                    seed: int, cutoff: str | None, until_decided: bool, alpha: float, margin: float | None, fmt: str,
+                    output: Path | None, store: Store) -> None:
     """Rank models on the same items (resumable, cached runs; the shown text scored), each with
-    its paired difference to the best and the 95% interval of that difference."""
+    its paired difference to the best and the 95% interval of that difference; or, with
+    --until-decided, each compared with the best so far until that comparison is decided."""
     from replay.usecases.leaderboard import GenParams, LeaderboardRequest, leaderboard, render
 
     req = LeaderboardRequest(str(items), models, editor, backend, metric, lines, GenParams(ctx=ctx, max_new_tokens=max_new_tokens),
-                             endpoints, concurrency, {"n_threads": threads} if threads else {}, cutoff, seed)
+                             endpoints, concurrency, {"n_threads": threads} if threads else {}, cutoff, seed, until_decided,
+                             alpha, margin)
     board = leaderboard(store, req, on_progress=Progress.on_terminal(fmt == "json"), say=warn, warn=warn)
     page = render(board, fmt, output)
     if output is None:

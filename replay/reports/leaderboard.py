@@ -4,6 +4,11 @@ differences (replay.reports.compare), as text, JSON or a self-contained HTML pag
 A ranking by means alone says nothing about noise: two models 0.01 apart on 40 items may swap
 places on the next 40. Each model below the best carries its paired difference to the best, its
 95% interval and the verdict, so a reader sees which places the items can actually tell apart.
+
+A leaderboard replayed until decided (replay.reports.sequential) ranks the best of the sequential
+comparisons first; each other model carries its comparison with the model that was the best when
+it was compared: the verdict, its confidence sequence, the items it used and the method. Means
+are then over the items each run holds, which differ from run to run.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 
 from replay.cutoffs import Overlap
 from replay.reports.compare import Paired
+from replay.reports.sequential import Sequential
 from replay.reports.report import svg_file_diffs
 from replay.scoring import Lines, scored_what
 
@@ -32,15 +38,21 @@ class Standing:
     ci95: tuple[float, float]
     n_items: int
     n_files: int
-    vs_best: Paired | None
     overlap: Overlap
     wall_s: float
+    vs_best: Paired | None = None
+    n_replayed: int = 0  # items the model's run holds
+    vs_model: str | None = None  # until decided: the best it was compared with
+    sequential: Sequential | None = None  # until decided: that comparison (it is B)
 
     def to_json(self) -> dict[str, Any]:
-        return {"rank": self.rank, "model": self.model, "name": self.name, "run": self.run_id, "mean": self.mean,
-                "ci95": list(self.ci95), "n_items": self.n_items, "n_files": self.n_files,
-                "vs_best": self.vs_best.to_json() if self.vs_best else None,
-                "training_overlap": self.overlap.to_json(), "wall_s": self.wall_s}
+        out = {"rank": self.rank, "model": self.model, "name": self.name, "run": self.run_id, "mean": self.mean,
+               "ci95": list(self.ci95), "n_items": self.n_items, "n_files": self.n_files,
+               "vs_best": self.vs_best.to_json() if self.vs_best else None,
+               "training_overlap": self.overlap.to_json(), "wall_s": self.wall_s, "n_replayed": self.n_replayed}
+        if self.vs_model is not None and self.sequential is not None:
+            out["sequential"] = {"vs": self.vs_model, **self.sequential.to_json()}
+        return out
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,7 @@ class Leaderboard:
     lines: Lines
     standings: list[Standing]
     wall_s: float
+    method: str | None = None  # until decided: the sequential comparisons' method
 
     @property
     def scored(self) -> str:
@@ -60,6 +73,7 @@ class Leaderboard:
     def to_json(self) -> dict[str, Any]:
         return {"items": self.items, "n_items": self.n_items, "editor": self.editor, "metric": self.metric,
                 "text": "shown", "lines": self.lines, "scored": self.scored, "wall_s": self.wall_s,
+                "until_decided": self.method is not None, "method": self.method,
                 "standings": [s.to_json() for s in self.standings]}
 
 
@@ -71,10 +85,30 @@ def _vs(p: Paired | None) -> tuple[str, str, str]:
     return f"{p.mean_diff:+.4f} [{p.ci95[0]:+.4f}, {p.ci95[1]:+.4f}]", f"{p.wins}/{p.ties}/{p.losses}", verdict
 
 
+def _seq(s: Standing) -> tuple[str, str, str, str]:
+    """(against whom, difference [confidence sequence], verdict, items used of all) of a standing
+    replayed until decided."""
+    q = s.sequential
+    if q is None or s.vs_model is None:
+        return "", "", "first best", ""
+    return (s.vs_model, f"{q.mean_diff:+.4f} [{q.interval[0]:+.4f}, {q.interval[1]:+.4f}]", q.verdict_text(s.vs_model, s.model),
+            f"{q.items_used} of {q.n_items} ({q.units_used} of {q.n_units} {q.unit}s)")
+
+
+def _table(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
+    """The head and rows of the ranking: paired with the best, or the sequential comparisons."""
+    mean = f"{board.metric} mean [95%]"
+    if board.method is not None:
+        head = ["rank", "model", "run", "items replayed", mean, "vs", "difference [95% conf. seq.]", "verdict", "items used"]
+        return head, [[str(s.rank), s.model, s.run_id, str(s.n_replayed), f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]",
+                       *_seq(s)] for s in board.standings]
+    head = ["rank", "model", "run", mean, "vs best (paired) [95%]", "W/T/L", "verdict"]
+    return head, [[str(s.rank), s.model, s.run_id, f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_vs(s.vs_best)]
+                  for s in board.standings]
+
+
 def to_text(board: Leaderboard) -> str:
-    head = ["rank", "model", "run", f"{board.metric} mean [95%]", "vs best (paired) [95%]", "W/T/L", "verdict"]
-    rows = [[str(s.rank), s.model, s.run_id, f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_vs(s.vs_best)]
-            for s in board.standings]
+    head, rows = _table(board)
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     out = [f"{board.n_items} items from {board.items}, editor {board.editor}; scored: {board.scored}", ""]
     out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in [head, *rows]]
@@ -85,6 +119,8 @@ def to_text(board: Leaderboard) -> str:
         if s.vs_best is not None and (s.vs_best.only_a or s.vs_best.only_b):
             out.append(f"{s.model}: {len(s.vs_best.only_a)} items only in the best's run, {len(s.vs_best.only_b)} only in its own")
         out.append(f"{s.model}: {s.overlap.message}")
+    if board.method is not None:
+        out.append(f"replayed until decided, files in a seeded order: {board.method}")
     out.append(f"wall time {board.wall_s:.1f} s")
     return "\n".join(out) + "\n"
 
@@ -95,10 +131,11 @@ def to_json(board: Leaderboard) -> str:
 
 def to_html(board: Leaderboard) -> str:
     """The ranking as a table, and per model below the best its per-file differences to the best."""
-    rows = "".join(f"<tr><td>{s.rank}</td><td>{html.escape(s.model)}</td><td>{html.escape(s.name)}</td><td>{html.escape(s.run_id)}</td>"
-                   f"<td>{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]</td>"
-                   + "".join(f"<td>{html.escape(c)}</td>" for c in _vs(s.vs_best))
-                   + f"<td>{html.escape(s.overlap.message)}</td></tr>" for s in board.standings)
+    head, cells = _table(board)
+    head = [*head[:2], "name", *head[2:], "training data"]
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in [*row[:2], s.name, *row[2:], s.overlap.message])
+                   + "</tr>" for row, s in zip(cells, board.standings))
+    method = "" if board.method is None else f" Replayed until decided, files in a seeded order: {html.escape(board.method)}."
     best = board.standings[0].model if board.standings else ""
     plots = "".join(f"<figure>{svg_file_diffs(s.vs_best.per_file, f'{s.model} − {best}')}<figcaption>{html.escape(s.model)} − "
                     f"{html.escape(best)}: {board.metric} difference per file</figcaption></figure>"
@@ -108,8 +145,8 @@ def to_html(board: Leaderboard) -> str:
 <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 6px;font-size:13px}}figure{{display:inline-block;margin:0 1em 1em 0}}</style>
 </head><body>
 <h1>fimreplay leaderboard</h1>
-<p>{board.n_items} items from <code>{html.escape(board.items)}</code>, editor {html.escape(board.editor)}. Scored: {html.escape(board.scored)}. Wall time {board.wall_s:.1f} s.</p>
-<table><tr><th>rank</th><th>model</th><th>name</th><th>run</th><th>{board.metric} mean [95%]</th><th>vs best (paired) [95%]</th><th>W/T/L</th><th>verdict</th><th>training data</th></tr>{rows}</table>
+<p>{board.n_items} items from <code>{html.escape(board.items)}</code>, editor {html.escape(board.editor)}. Scored: {html.escape(board.scored)}. Wall time {board.wall_s:.1f} s.{method}</p>
+<table><tr>{"".join(f"<th>{html.escape(h)}</th>" for h in head)}</tr>{rows}</table>
 <h2>Per-file differences to the best</h2>
 {plots}
 </body></html>

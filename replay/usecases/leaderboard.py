@@ -1,5 +1,12 @@
 """A leaderboard: several models replayed on the same items, scored on the shown text, ranked,
-each compared with the best pair by pair. What `fimreplay leaderboard` prints."""
+each compared with the best pair by pair. What `fimreplay leaderboard` prints.
+
+With `until_decided` the models are replayed file by file in a seeded order and each is compared
+with the current best by an anytime-valid sequential comparison (replay.reports.sequential): a
+model's replay stops as soon as its comparison is decided, and a model found better becomes the
+best the next one is compared with. The replay is the same resumable run with the same cache:
+its items are replayed from a copy of the items in that order, and the runner is stopped (from its
+progress callback) once the model holds every item of the files the comparison has reached."""
 
 from __future__ import annotations
 
@@ -13,12 +20,14 @@ from typing import Any
 
 from replay.backends import GenParams
 from replay.reports.compare import paired
+from replay.reports.sequential import METHOD, Sequential, SequentialTest, file_difference, file_order
 from replay.errors import UsageError, WorkError
 from replay.reports.leaderboard import RENDERERS, Leaderboard, Standing
 from replay.run.runner import ProgressFn
 from replay.scoring import HEADLINE, METRIC_NAMES, Lines
 from replay.store import Store
 from replay.usecases.base import Say, quiet
+from replay.usecases.compare import check_sequential
 
 FORMATS = tuple(RENDERERS)
 
@@ -42,6 +51,9 @@ class LeaderboardRequest:
     backend_options: dict[str, Any] = field(default_factory=dict)
     cutoff: str | None = None
     seed: int = 0
+    until_decided: bool = False
+    alpha: float = 0.05
+    margin: float | None = None
 
     def check(self) -> None:
         if not self.models:
@@ -52,6 +64,8 @@ class LeaderboardRequest:
             raise UsageError(f"unknown metric {self.metric!r} (one of {', '.join(METRIC_NAMES)})")
         if not Path(self.items).is_file():
             raise UsageError(f"{self.items}: no such file")
+        if self.until_decided:
+            check_sequential(self.alpha, self.margin)
 
 
 def leaderboard_run_id(req: LeaderboardRequest, model: str) -> str:
@@ -67,42 +81,183 @@ def leaderboard(store: Store, req: LeaderboardRequest, on_progress: ProgressFn |
     """Replay the items against each model (resumable runs, cached completions), score the shown
     text, rank by the mean over files and compare each model with the best, pair by pair. The
     items are kept in the store (once) as the references of the scores."""
-    from replay.cutoffs import run_overlap
     from replay.reports.report import load_run
-    from replay.usecases.replay import RunRequest, run
-
     from replay.usecases.score import file_items
 
     req.check()
     started = time.perf_counter()
-    store.add_items(file_items(Path(req.items)))  # the references the runs are scored against
+    items = file_items(Path(req.items))
+    store.add_items(items)  # the references the runs are scored against
+    if req.until_decided:
+        return until_decided(store, req, items, started, on_progress, say, warn)
     runs = []
     for n, model in enumerate(req.models, 1):
         run_id = leaderboard_run_id(req, model)
         say(f"model {n}/{len(req.models)}: {model} (run {run_id})")
         t0 = time.perf_counter()
-        result = run(store, RunRequest(req.items, req.backend, model, req.editor, None, req.params, run_id, req.endpoints,
-                                       req.concurrency, True, req.backend_options, cutoff=req.cutoff),
-                     on_progress=on_progress, warn=warn)
-        if result.all_failed:
-            raise WorkError(f"model {model}: every item failed (run {run_id}); see `fimreplay score {run_id}`")
-        runs.append((model, result, time.perf_counter() - t0))
-    reports = [(model, load_run(store, r.summary.run, lines=req.lines, seed=req.seed, cutoff=req.cutoff), wall)
-               for model, r, wall in runs]
+        replay_model(store, req, model, req.items, on_progress, warn)
+        runs.append((model, run_id, time.perf_counter() - t0))
+    reports = [(model, load_run(store, run_id, lines=req.lines, seed=req.seed, cutoff=req.cutoff), wall)
+               for model, run_id, wall in runs]
     reports.sort(key=lambda x: (-x[1].summary.mean.get(req.metric, 0.0), req.models.index(x[0])))
     best = reports[0][1]
-    standings = []
-    for rank, (model, rep, wall) in enumerate(reports, 1):
-        stored = store.run(rep.run_id)
-        name = str((stored.config if stored else {}).get("model_name") or rep.model)
-        s = rep.summary
-        standings.append(Standing(rank=rank, model=model, name=name, run_id=rep.run_id, mean=s.mean.get(req.metric, 0.0),
-                                  ci95=s.ci95.get(req.metric, (0.0, 0.0)), n_items=s.n_items, n_files=s.n_files,
-                                  vs_best=None if rep is best else paired(best.rows, rep.rows, req.metric, seed=req.seed),
-                                  overlap=rep.overlap or run_overlap(store, rep.run_id, req.cutoff), wall_s=round(wall, 1)))
+    standings = [standing(store, req, rank, model, rep, wall,
+                          vs_best=None if rep is best else paired(best.rows, rep.rows, req.metric, seed=req.seed))
+                 for rank, (model, rep, wall) in enumerate(reports, 1)]
+    return board(req, standings, started)
+
+
+def board(req: LeaderboardRequest, standings: list[Standing], started: float) -> Leaderboard:
     n_items = sum(1 for line in Path(req.items).read_bytes().splitlines() if line.strip())
     return Leaderboard(items=req.items, n_items=n_items, editor=req.editor or "standard", metric=req.metric, lines=req.lines,
-                       standings=standings, wall_s=round(time.perf_counter() - started, 1))
+                       standings=standings, wall_s=round(time.perf_counter() - started, 1),
+                       method=METHOD if req.until_decided else None)
+
+
+def standing(store: Store, req: LeaderboardRequest, rank: int, model: str, rep: Any, wall: float, **vs: Any) -> Standing:
+    """One model's place from its scored run (`rep`, a RunReport) and its comparison (`vs`)."""
+    from replay.cutoffs import run_overlap
+
+    stored = store.run(rep.run_id)
+    name = str((stored.config if stored else {}).get("model_name") or rep.model)
+    s = rep.summary
+    return Standing(rank=rank, model=model, name=name, run_id=rep.run_id, mean=s.mean.get(req.metric, 0.0),
+                    ci95=s.ci95.get(req.metric, (0.0, 0.0)), n_items=s.n_items, n_files=s.n_files,
+                    overlap=rep.overlap or run_overlap(store, rep.run_id, req.cutoff), wall_s=round(wall, 1),
+                    n_replayed=len(store.done_item_ids(rep.run_id)), **vs)
+
+
+def replay_model(store: Store, req: LeaderboardRequest, model: str, source: str, on_progress: ProgressFn | None,
+                 warn: Say | None) -> None:
+    """Replay the items of `source` against one model into its leaderboard run (resumed, cached)."""
+    from replay.usecases.replay import RunRequest, run
+
+    run_id = leaderboard_run_id(req, model)
+    result = run(store, RunRequest(source, req.backend, model, req.editor, None, req.params, run_id, req.endpoints,
+                                   req.concurrency, True, req.backend_options, cutoff=req.cutoff),
+                 on_progress=on_progress, warn=warn)
+    if result.all_failed:
+        raise WorkError(f"model {model}: every item failed (run {run_id}); see `fimreplay score {run_id}`")
+
+
+class Enough(Exception):
+    """The signal that stops a model's replay once it holds the items its comparison needs (raised
+    from the runner's progress callback; caught here, never shown)."""
+
+
+@dataclass
+class Sequenced:
+    """The items in the seeded file order: the files in that order, each file's item ids, and the
+    copy of the items file the runs replay (in that order)."""
+
+    order: list[str]
+    items_of: dict[str, list[str]]
+    source: str
+    walls: dict[str, float] = field(default_factory=dict)  # model -> seconds spent replaying it
+
+    def advance(self, store: Store, req: LeaderboardRequest, model: str, upto: int, on_progress: ProgressFn | None,
+                warn: Say | None) -> None:
+        """Replay `model` until it holds every item of the first `upto` files (no call if it does)."""
+        run_id = leaderboard_run_id(req, model)
+        needed = {i for f in self.order[:upto] for i in self.items_of[f]}
+        done = store.done_item_ids(run_id)
+        if needed <= done:
+            return
+
+        def progress(n: int, total: int, completion: Any) -> None:
+            if on_progress is not None:
+                on_progress(n, total, completion)
+            if completion is not None:
+                done.add(completion.item_id)
+                if needed <= done:
+                    raise Enough()
+
+        t0 = time.perf_counter()
+        try:
+            replay_model(store, req, model, self.source, progress, warn)
+        except Enough:
+            pass
+        finally:
+            self.walls[model] = self.walls.get(model, 0.0) + time.perf_counter() - t0
+
+    def items_of_all(self) -> list[str]:
+        return [i for f in self.order for i in self.items_of[f]]
+
+
+def sequenced(req: LeaderboardRequest, items: Sequence[Any]) -> Sequenced:
+    """The items' files in the seeded order (replay.reports.sequential.file_order) and a copy of the
+    items file in that order, kept in the data dir under the items' hash and the seed (the same
+    request finds it again: its runs resume from it)."""
+    from replay.paths import data_dir
+
+    order = file_order((it.file for it in items), req.seed)
+    rank = {f: n for n, f in enumerate(order)}
+    items_of: dict[str, list[str]] = {f: [] for f in order}
+    for it in items:
+        items_of[it.file].append(it.id)
+    lines = [line for line in Path(req.items).read_bytes().splitlines(keepends=True) if line.strip()]
+    by_id = {it.id: n for n, it in enumerate(items)}
+    if len(lines) != len(items):
+        raise UsageError(f"{req.items}: --until-decided needs a file of benchmark items only")
+    ordered = [lines[by_id[i]] for f in order for i in items_of[f]]
+    digest = hashlib.sha256(Path(req.items).read_bytes()).hexdigest()[:16]
+    path = data_dir() / "leaderboard" / f"{digest}-seed{req.seed}.jsonl"
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_suffix(".part")
+        part.write_bytes(b"".join(line if line.endswith(b"\n") else line + b"\n" for line in ordered))
+        part.replace(path)
+    return Sequenced(order, items_of, str(path))
+
+
+def until_decided(store: Store, req: LeaderboardRequest, items: Sequence[Any], started: float,
+                  on_progress: ProgressFn | None, say: Say, warn: Say | None) -> Leaderboard:
+    """The leaderboard replayed until decided: each model after the first compared with the current
+    best file by file (the module docstring), then every run that stopped early marked "decided"."""
+    from replay.reports.report import load_run
+
+    seq = sequenced(req, items)
+    best, results = req.models[0], {}
+    for n, model in enumerate(req.models[1:], 2):
+        say(f"model {n}/{len(req.models)}: {model} against {best}, until decided")
+        result = compare_until_decided(store, req, seq, best, model, on_progress, warn)
+        say(f"{model} − {best}: {result.verdict_text(best, model)} after {result.items_used} items")
+        results[model] = (best, result)
+        if result.verdict == "B better":
+            best = model
+    if len(req.models) == 1:
+        seq.advance(store, req, best, len(seq.order), on_progress, warn)
+    for model in req.models:
+        run_id = leaderboard_run_id(req, model)
+        stored = store.run(run_id)
+        if stored is not None and stored.status == "interrupted" and store.done_item_ids(run_id) < set(seq.items_of_all()):
+            store.set_run_status(run_id, "decided")
+    reports = {m: load_run(store, leaderboard_run_id(req, m), lines=req.lines, seed=req.seed, cutoff=req.cutoff)
+               for m in req.models}
+    rest = sorted((m for m in req.models if m != best), key=lambda m: -reports[m].summary.mean.get(req.metric, 0.0))
+    standings = [standing(store, req, rank, m, reports[m], seq.walls.get(m, 0.0), vs_model=results.get(m, (None,))[0],
+                          sequential=results.get(m, (None, None))[1]) for rank, m in enumerate([best, *rest], 1)]
+    return board(req, standings, started)
+
+
+def compare_until_decided(store: Store, req: LeaderboardRequest, seq: Sequenced, best: str, model: str,
+                          on_progress: ProgressFn | None, warn: Say | None) -> Sequential:
+    """`model` (B) against `best` (A), one file at a time in the seeded order: both replayed until
+    they hold the file, its mean difference looked at, stopped at the first decided look."""
+    from replay.scoring import run_scores
+
+    test = SequentialTest(req.alpha, req.margin)
+    text = "shown"
+    for upto, file in enumerate(seq.order, 1):
+        seq.advance(store, req, best, upto, on_progress, warn)
+        seq.advance(store, req, model, upto, on_progress, warn)
+        values = [{r.item_id: r.values.get(req.metric) for r in run_scores(store, leaderboard_run_id(req, m), text, req.lines).rows}
+                  for m in (best, model)]
+        pairs = [(va, vb) for i in seq.items_of[file]
+                 if (va := values[0].get(i)) is not None and (vb := values[1].get(i)) is not None]
+        if pairs and test.look(file_difference(pairs), len(pairs)) is not None:
+            break
+    return test.result(req.metric, len(seq.items_of_all()), len(seq.order), req.seed)
 
 
 def render(board: Leaderboard, fmt: str = "text", output: Path | None = None) -> str:

@@ -1,0 +1,79 @@
+"""`fimreplay leaderboard --until-decided` end to end: two cheap engines behind a real HTTP server
+on loopback (a stub), replayed file by file in the seeded order until their sequential comparison
+is decided; the runs stop early, are marked so, and a second start replays nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+
+from replay.corpus.evalgen import EvalgenOptions, collect_files, generate
+from replay.records import FimItem
+from replay.reports.sequential import file_order
+from tests.corpus.test_evalgen import write_corpus
+from tests.support.backend_stubs import Reply, Request, StubServer, openai_reply, sse_reply
+
+
+def write_items(tmp_path: Path, files: int = 24) -> tuple[Path, list[FimItem]]:
+    root = write_corpus(tmp_path / "c", n=files)
+    items = generate(collect_files([root], ["sol"]), EvalgenOptions(per_file=2, mode="line")).items
+    path = tmp_path / "items.jsonl"
+    path.write_bytes(b"".join(msgspec.json.encode(it) + b"\n" for it in items))
+    return path, items
+
+
+def test_replayed_until_decided_then_resumed(cli, tmp_path: Path, home: Path) -> None:
+    path, items = write_items(tmp_path)
+    asked: list[str] = []
+
+    def answer(r: Request) -> Reply:
+        # "good" completes every item with its middle, "bad" with nothing useful.
+        item = next(it for it in items if r.body["prompt"].split("<|fim_suffix|>")[0].endswith(it.prefix[-200:]))
+        asked.append(item.id)
+        text = (item.middle if "good" in r.body["model"] else "x") + "\n\n"
+        return sse_reply([text]) if r.body.get("stream") else openai_reply(text)
+
+    db = str(tmp_path / "s.db")
+    with StubServer(answer) as srv:
+        args = ("leaderboard", str(path), "--backend", "openai", "--endpoint", srv.url, "--concurrency", "1",
+                "--model", "qwen2.5-coder-bad", "--model", "qwen2.5-coder-good", "--until-decided", "--seed", "3", "--db", db)
+        res = cli(*args, "--format", "json")
+        assert res.returncode == 0, res.stderr
+        calls = len(asked)
+        again = cli(*args, "--format", "json")  # the same request: the same runs, nothing replayed
+        assert again.returncode == 0, again.stderr
+        assert len(asked) == calls
+        text = cli(*args)
+    board = json.loads(res.stdout)
+    assert board["until_decided"] and board["method"].startswith("betting confidence sequence")
+    best, second = board["standings"]
+    assert (best["model"], best["rank"]) == ("qwen2.5-coder-good", 1)
+    seq = best["sequential"]
+    assert seq["vs"] == "qwen2.5-coder-bad" and seq["verdict"] == "B better" and seq["interval"][0] > 0
+    assert seq["unit"] == "file" and seq["seed"] == 3 and seq["n_items"] == len(items)
+    # Both models replayed the same files, the first ones in the seeded order, and no more.
+    order = file_order((it.file for it in items), 3)
+    used_files = order[: seq["units_used"]]
+    used = {it.id for it in items if it.file in used_files}
+    assert seq["items_used"] == len(used) < len(items) / 2
+    assert best["n_replayed"] == second["n_replayed"] == len(used) and calls == 2 * len(used)
+    assert second["model"] == "qwen2.5-coder-bad" and "sequential" not in second
+    assert json.loads(again.stdout)["standings"][0]["sequential"] == seq
+    assert "items used" in text.stdout and f"{len(used)} of {len(items)}" in text.stdout and "first best" in text.stdout
+    from replay.store import Store
+
+    with Store(db) as store:
+        assert {r.status for r in store.runs()} == {"decided"}
+        assert {store.count_run_prompts(r.id) for r in store.runs()} == {len(items)}
+        assert all(store.done_item_ids(r.id) == used for r in store.runs())
+    report = cli("report", best["run"], "--format", "html", "--db", db)
+    assert f"{len(used)} of {len(items)} items (stopped when its comparison was decided)" in report.stdout
+
+
+def test_bad_settings_are_refused(cli, tmp_path: Path) -> None:
+    path, _ = write_items(tmp_path, files=2)
+    res = cli("leaderboard", str(path), "--model", "a", "--model", "b", "--until-decided", "--alpha", "1.5",
+              "--db", str(tmp_path / "s.db"))
+    assert res.returncode == 2 and "--alpha" in res.stderr
