@@ -1,0 +1,147 @@
+"""The sequential comparison: its validity and power by simulation (seeded, deterministic), its
+verdicts and order, and `compare --sequential` end to end on `score` JSONL files.
+
+The simulated streams have what real comparisons have: items of one file share a file effect
+(a hard file is hard for both models), per-item scores are clipped to [0, 1], and the per-file
+difference is the mean of that file's item differences."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from replay.reports.compare import paired
+from replay.reports.sequential import ConfidenceSequence, SequentialTest, decide, file_order, sequential
+from replay.scoring import ScoredItem
+
+ALPHA = 0.05
+
+
+def stream(rng: np.random.Generator, files: int, shift: float, per_file: int = 3) -> list[ScoredItem]:
+    """A's and B's items of one simulated comparison, B − A = `shift` on average; A first."""
+    a, b = [], []
+    for f in range(files):
+        hard = rng.uniform(0.2, 0.9)  # the file effect both models share
+        for k in range(per_file):
+            item = f"f{f}-{k}"
+            a.append(ScoredItem(item, f"f{f}.sol", {"indel": float(np.clip(hard + rng.normal(0, 0.2), 0, 1))}))
+            b.append(ScoredItem(item, f"f{f}.sol", {"indel": float(np.clip(hard + shift + rng.normal(0, 0.2), 0, 1))}))
+    return a + b
+
+
+def halves(rows: list[ScoredItem]) -> tuple[list[ScoredItem], list[ScoredItem]]:
+    return rows[: len(rows) // 2], rows[len(rows) // 2 :]
+
+
+def test_a_against_a_declares_a_winner_at_most_at_the_rate_alpha() -> None:
+    """400 A/A comparisons (exchangeable models, 40 files of 3 correlated items, looked at after
+    every file): the share that names a winner stays under alpha plus three binomial standard
+    errors (the sequence is valid at every look, so peeking costs nothing)."""
+    rng = np.random.default_rng(27)
+    runs = 400
+    winners = 0
+    for n in range(runs):
+        a, b = halves(stream(rng, 40, 0.0))
+        winners += sequential(a, b, "indel", ALPHA, seed=n).verdict in ("A better", "B better")
+    assert winners / runs <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / runs)
+
+
+def test_the_sequence_covers_the_mean_at_every_look() -> None:
+    """Differences of known mean 0.1: the interval holds it after every one of 200 looks, in at
+    least 1 − alpha of 200 streams (time-uniform coverage, not only at the end)."""
+    rng = np.random.default_rng(5)
+    missed = 0
+    for _ in range(200):
+        cs = ConfidenceSequence(ALPHA)
+        xs = np.clip(rng.normal(0.1, 0.3, 200), -1, 1)
+        mean = float(np.mean(np.clip(rng.normal(0.1, 0.3, 200_000), -1, 1)))
+        missed += any(not lo <= mean <= hi for lo, hi in (cs.update(float(x)) for x in xs))
+    assert missed / 200 <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / 200)
+
+
+@pytest.mark.parametrize("shift", [0.25, -0.25])
+def test_a_clear_difference_names_the_right_winner_with_at_most_half_the_items(shift: float) -> None:
+    """A clear difference (0.25 on 60 files of 3 items): in each of 50 streams the right model
+    is named using at most half the items, and the fixed-size paired bootstrap over all the items
+    names the same one."""
+    rng = np.random.default_rng(11 if shift > 0 else 12)
+    right = "B better" if shift > 0 else "A better"
+    for n in range(50):
+        a, b = halves(stream(rng, 60, shift))
+        result = sequential(a, b, "indel", ALPHA, seed=n)
+        assert result.verdict == right
+        assert result.items_used <= result.n_items / 2 and result.units_used <= result.n_units / 2
+        assert paired(a, b, "indel", seed=n).verdict == right
+        lo, hi = result.interval
+        assert (lo > 0) if shift > 0 else (hi < 0)
+
+
+def test_no_difference_within_a_margin() -> None:
+    """The same model twice: the interval closes around 0, inside ±margin, and says so."""
+    rng = np.random.default_rng(3)
+    a, _ = halves(stream(rng, 60, 0.0))
+    result = sequential(a, a, "indel", ALPHA, margin=0.1, seed=0)
+    assert result.verdict == "no difference beyond ±M" and result.units_used < 60
+    assert -0.1 < result.interval[0] <= 0 <= result.interval[1] < 0.1
+    assert result.verdict_text() == "no difference beyond ±0.1"
+    assert sequential(a, a, "indel", ALPHA, seed=0).verdict == "undecided"  # no margin: never decided
+
+
+def test_verdicts_order_and_bounds() -> None:
+    assert decide((0.01, 0.3), None) == "B better" and decide((-0.3, -0.01), 0.5) == "A better"
+    assert decide((-0.04, 0.04), 0.05) == "no difference beyond ±M" and decide((-0.04, 0.06), 0.05) is None
+    # The order is a permutation of the sorted files, the same for the same seed, another for another.
+    files = [f"f{i}" for i in range(30)]
+    assert sorted(file_order(files, 1)) == sorted(files) and file_order(reversed(files), 1) == file_order(files, 1)
+    assert file_order(files, 1) != file_order(files, 2)
+    test = SequentialTest(ALPHA)
+    for _ in range(12):
+        if test.look(1.0, 3):
+            break
+    assert test.verdict == "B better" and test.items == 3 * len(test.diffs)
+    with pytest.raises(ValueError):
+        test.look(0.5, 1)
+    with pytest.raises(ValueError):  # a difference out of [-1, 1] is refused
+        ConfidenceSequence(ALPHA).update(1.5)
+    with pytest.raises(ValueError):
+        ConfidenceSequence(0)
+
+
+def test_a_file_is_one_unit_used_whole() -> None:
+    """Items of a file are looked at together: the items used are whole files' items."""
+    rng = np.random.default_rng(8)
+    a, b = halves(stream(rng, 30, 0.3, per_file=4))
+    result = sequential(a, b, "indel", ALPHA, seed=4)
+    assert result.items_used == 4 * result.units_used and result.n_units == 30 and result.n_items == 120
+
+
+def write_scores(path: Path, rows: list[ScoredItem]) -> None:
+    """A `score` JSONL file whose Indel values are the rows' (reference of 20 characters, the
+    completion its first round(20 * value) of them: Indel 2k / (20 + k))."""
+    with path.open("w") as f:
+        for r in rows:
+            k = round(20 * r.values["indel"])
+            f.write(json.dumps({"id": r.item_id, "file": r.file, "reference": "x" * 20, "completion": "x" * k}) + "\n")
+
+
+def test_compare_sequential_end_to_end(cli, tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    a, b = halves(stream(rng, 60, 0.3))
+    write_scores(tmp_path / "a.jsonl", a)
+    write_scores(tmp_path / "b.jsonl", b)
+    db = str(tmp_path / "s.db")
+    res = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--seed", "7", "--json", "--db", db)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["verdict"] == "B better" and out["items_used"] < out["n_items"] == 180 and out["n_units"] == 60
+    assert out["unit"] == "file" and out["alpha"] == 0.05 and out["margin"] is None and out["seed"] == 7
+    assert out["method"].startswith("betting confidence sequence") and out["interval"][0] > 0
+    assert out["items_used"] == 3 * out["units_used"]
+    text = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--db", db)
+    assert text.returncode == 0 and "b.jsonl better" in text.stdout and "confidence sequence" in text.stdout
+    bad = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--margin", "0", "--db", db)
+    assert bad.returncode == 2 and "--margin" in bad.stderr
