@@ -1,0 +1,130 @@
+"""A leaderboard replayed until decided against the same leaderboard replayed in full.
+
+The items: the one-line middles @openzeppelin/contracts 5.1.0 added since 5.0.2, code lines only
+(docs/figures.md, the new-code leaderboard: 175 items, `--per-file 3 --seed 17`). The models:
+Qwen2.5-Coder 0.5B (`default`) and 1.5B (`qwen2.5-coder-1.5b`; `fimreplay assets install
+qwen2.5-coder-1.5b` first), llama.cpp, `--max-new-tokens 48`. Each mode is one whole `fimreplay
+leaderboard` process into a store of its own (so neither reads the other's completion cache):
+`--until-decided` first, then the full run. Prints each mode's verdict, its model calls (the
+completions its store holds: every one was a call, the cache being empty), and its wall time,
+side by side, with the machine's load average before and after.
+
+    python -m bench.speed.until_decided [--limit-files N] [--threads 2] [--home DIR] [--skip-full]
+
+`--limit-files N` keeps the items of the first N files of the items file (a quick check that
+the bench works); `--home` keeps the corpora, the items and the stores between starts (the
+corpora are fetched with `npm pack` the first time); the models are read where `assets install`
+put them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.support import ROOT
+from replay.paths import cache_dir
+from replay.store import Store
+
+OLD, NEW = "npm:@openzeppelin/contracts@5.0.2", "npm:@openzeppelin/contracts@5.1.0"
+MODELS = ("default", "qwen2.5-coder-1.5b")
+
+
+def fimreplay(home: Path, *args: str, models: bool = False) -> subprocess.CompletedProcess[str]:
+    """One whole `fimreplay` process under `home`; with `models`, reading the installed models."""
+    env = {**os.environ, "FIMREPLAY_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    if models:
+        env["FIMREPLAY_CACHE"] = str(cache_dir())
+    done = subprocess.run([sys.executable, "-m", "replay", *args], cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"fimreplay {' '.join(args)} failed:\n{done.stderr}")
+    return done
+
+
+def items(home: Path, limit_files: int | None) -> Path:
+    """The 175 code-only new-code items (cut to the first `limit_files` files when asked)."""
+    path = home / "items.jsonl"
+    if not path.is_file():
+        if "openzeppelin-contracts-5.1.0" not in fimreplay(home, "corpus", "list").stdout:
+            fimreplay(home, "corpus", "add", OLD, "--date", "2024-02-29")
+            fimreplay(home, "corpus", "add", NEW, "--since", OLD, "--date", "2024-10-17")
+        fimreplay(home, "evalgen", "openzeppelin-contracts-5.1.0", "-o", str(path), "--per-file", "3", "--mode", "line",
+                  "--seed", "17", "--new-code-only", "--code-only")
+    if limit_files is None:
+        return path
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    files: list[str] = []
+    kept = []
+    for line in lines:
+        name = json.loads(line)["file"]
+        if name not in files:
+            files.append(name)
+        if len(files) <= limit_files:
+            kept.append(line)
+    cut = home / f"items-{limit_files}-files.jsonl"
+    cut.write_text("".join(kept), encoding="utf-8")
+    return cut
+
+
+def leaderboard(home: Path, path: Path, mode: str, threads: int) -> dict[str, object]:
+    db = home / f"{mode}-{path.stem}.db"
+    if db.exists():
+        db.unlink()
+    more = ["--until-decided"] if mode == "until-decided" else []
+    args = ["leaderboard", str(path), *(a for m in MODELS for a in ("--model", m)), "--max-new-tokens", "48",
+            "--threads", str(threads), "--format", "json", "--db", str(db), *more]
+    started = time.perf_counter()
+    board = json.loads(fimreplay(home, *args, models=True).stdout)
+    wall = time.perf_counter() - started
+    with Store(db) as store:
+        calls = sum(store.completion_counts().values())
+    return {"mode": mode, "wall_s": wall, "calls": calls, "board": board}
+
+
+def verdict(result: dict[str, object]) -> str:
+    board = result["board"]
+    assert isinstance(board, dict)
+    best, other = board["standings"][0], board["standings"][1]
+    if "sequential" in best:
+        q = best["sequential"]
+        return f"{best['model']} better than {q['vs']}: {q['mean_diff']:+.4f} [{q['interval'][0]:+.4f}, {q['interval'][1]:+.4f}], {q['items_used']} of {q['n_items']} items"
+    if "sequential" in other:
+        q = other["sequential"]
+        return f"{q['verdict']} ({other['model']} − {q['vs']}) {q['mean_diff']:+.4f} [{q['interval'][0]:+.4f}, {q['interval'][1]:+.4f}], {q['items_used']} of {q['n_items']} items"
+    p = other["vs_best"]
+    name = {"A better": f"{best['model']} better than {other['model']}"}.get(p["verdict"], p["verdict"])
+    return f"{name}: {p['mean_diff']:+.4f} [{p['ci95'][0]:+.4f}, {p['ci95'][1]:+.4f}], {p['n_items']} items"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--limit-files", type=int, default=None)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--home", type=Path, default=None)
+    ap.add_argument("--skip-full", action="store_true", help="Measure the until-decided leaderboard only.")
+    args = ap.parse_args()
+    home = args.home or Path(tempfile.mkdtemp(prefix="until-decided-"))
+    home.mkdir(parents=True, exist_ok=True)
+    path = items(home, args.limit_files)
+    n = sum(1 for _ in path.open())
+    print(f"{n} items ({path.name}), models {' vs '.join(MODELS)}, {args.threads} threads; "
+          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}", flush=True)
+    results = []
+    for mode in ("until-decided", *(() if args.skip_full else ("full",))):
+        result = leaderboard(home, path, mode, args.threads)
+        results.append(result)
+        print(f"{mode:>13}: {result['calls']:>4} model calls, {result['wall_s']:8.1f} s; {verdict(result)}", flush=True)
+    if len(results) == 2:
+        seq, full = results
+        print(f"until decided / full: calls {seq['calls'] / full['calls']:.2f}x, wall {seq['wall_s'] / full['wall_s']:.2f}x")  # type: ignore[operator]
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
