@@ -32,7 +32,8 @@ T = TypeVar("T")
 
 class RunRecord(msgspec.Struct, frozen=True):
     """One replay run: its id, when it was created (epoch seconds), its status ("running",
-    "done", "done_with_errors", "interrupted") and the config the runner kept."""
+    "done", "done_with_errors", "interrupted", or "decided": stopped by a leaderboard once its
+    sequential comparison was decided) and the config the runner kept."""
 
     id: str
     created: float
