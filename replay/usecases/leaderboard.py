@@ -228,16 +228,26 @@ def until_decided(store: Store, req: LeaderboardRequest, items: Sequence[Any], s
     if len(req.models) == 1:
         seq.advance(store, req, best, len(seq.order), on_progress, warn)
     for model in req.models:
-        run_id = leaderboard_run_id(req, model)
-        stored = store.run(run_id)
-        if stored is not None and stored.status == "interrupted" and store.done_item_ids(run_id) < set(seq.items_of_all()):
-            store.set_run_status(run_id, "decided")
+        settle(store, leaderboard_run_id(req, model), set(seq.items_of_all()))
     reports = {m: load_run(store, leaderboard_run_id(req, m), lines=req.lines, seed=req.seed, cutoff=req.cutoff)
                for m in req.models}
     rest = sorted((m for m in req.models if m != best), key=lambda m: -reports[m].summary.mean.get(req.metric, 0.0))
     standings = [standing(store, req, rank, m, reports[m], seq.walls.get(m, 0.0), vs_model=results.get(m, (None,))[0],
                           sequential=results.get(m, (None, None))[1]) for rank, m in enumerate([best, *rest], 1)]
     return board(req, standings, started)
+
+
+def settle(store: Store, run_id: str, every: set[str]) -> None:
+    """The status of a run this leaderboard stopped (the runner marked it "interrupted"): "decided"
+    while it lacks items, else what the runner says of a finished run."""
+    stored = store.run(run_id)
+    if stored is None or stored.status != "interrupted":
+        return
+    if store.done_item_ids(run_id) < every:
+        store.set_run_status(run_id, "decided")
+    else:
+        errors = any(c.error is not None for c in store.completions(run_id))
+        store.set_run_status(run_id, "done_with_errors" if errors else "done")
 
 
 def compare_until_decided(store: Store, req: LeaderboardRequest, seq: Sequenced, best: str, model: str,

@@ -77,3 +77,30 @@ def test_bad_settings_are_refused(cli, tmp_path: Path) -> None:
     res = cli("leaderboard", str(path), "--model", "a", "--model", "b", "--until-decided", "--alpha", "1.5",
               "--db", str(tmp_path / "s.db"))
     assert res.returncode == 2 and "--alpha" in res.stderr
+
+
+def test_three_models_each_against_the_best_so_far(cli, tmp_path: Path, home: Path) -> None:
+    """bad, good, then good's twin: good beats bad and becomes the best; the twin, compared with
+    good, is found within the margin; good's run is extended as far as the second comparison needs."""
+    path, items = write_items(tmp_path)
+
+    def answer(r: Request) -> Reply:
+        item = next(it for it in items if r.body["prompt"].split("<|fim_suffix|>")[0].endswith(it.prefix[-200:]))
+        text = (item.middle if "good" in r.body["model"] else "x") + "\n\n"
+        return sse_reply([text]) if r.body.get("stream") else openai_reply(text)
+
+    with StubServer(answer) as srv:
+        res = cli("leaderboard", str(path), "--backend", "openai", "--endpoint", srv.url, "--concurrency", "1",
+                  "--model", "qwen2.5-coder-bad", "--model", "qwen2.5-coder-good", "--model", "qwen2.5-coder-good-twin",
+                  "--until-decided", "--margin", "0.5", "--format", "json", "--db", str(tmp_path / "s.db"))
+    assert res.returncode == 0, res.stderr
+    by_model = {s["model"]: s for s in json.loads(res.stdout)["standings"]}
+    good, twin, bad = by_model["qwen2.5-coder-good"], by_model["qwen2.5-coder-good-twin"], by_model["qwen2.5-coder-bad"]
+    assert good["rank"] == 1 and good["sequential"]["verdict"] == "B better"
+    assert twin["sequential"]["vs"] == "qwen2.5-coder-good" and twin["sequential"]["verdict"] == "no difference beyond ±M"
+    assert -0.5 < twin["sequential"]["interval"][0] <= 0 <= twin["sequential"]["interval"][1] < 0.5
+    assert "sequential" not in bad and bad["rank"] == 3
+    needed = {"qwen2.5-coder-good": max(good["sequential"]["items_used"], twin["sequential"]["items_used"]),
+              "qwen2.5-coder-good-twin": twin["sequential"]["items_used"], "qwen2.5-coder-bad": good["sequential"]["items_used"]}
+    for model, used in needed.items():
+        assert by_model[model]["n_replayed"] == used, model
