@@ -99,7 +99,7 @@ def _table(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
     """The head and rows of the ranking: paired with the best, or the sequential comparisons."""
     mean = f"{board.metric} mean [95%]"
     if board.method is not None:
-        head = ["rank", "model", "run", "items replayed", mean, "vs", "difference [95% conf. seq.]", "verdict", "items used"]
+        head = ["rank", "model", "run", "items replayed", f"{board.metric} mean of those [95%]", "vs", "difference [95% conf. seq.]", "verdict", "items used"]
         return head, [[str(s.rank), s.model, s.run_id, str(s.n_replayed), f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]",
                        *_seq(s)] for s in board.standings]
     head = ["rank", "model", "run", mean, "vs best (paired) [95%]", "W/T/L", "verdict"]
