@@ -18,10 +18,10 @@ candidate means as their Section 5 does. For observations X_t in [0, 1] and a ca
 - the bets are predictable (they use X_1..X_{i-1} only): l_i(m) = (mu_{i-1} - m) / (s2_{i-1} +
   (mu_{i-1} - m)^2), with mu_t = (1/2 + sum X) / (t + 1) and s2_t = (1/4 + sum (X_i - mu_i)^2) /
   (t + 1) (one fake observation of mean 1/2 and variance 1/4), truncated to [-c/(1 - m), c/m];
-  c = 0.9 (the paper's examples use 1/2 or 3/4): the truncation caps how fast capital grows per
-  file, l(m) X / m at best, and the per-file differences of two models lie near 0 (m near 1/2),
-  where c = 1/2 needs about twice the files; c < 1 keeps one file at the end of the range from
-  zeroing a candidate's capital for good;
+  c = 0.9 (the authors' package below truncates its hedged bets at 1/2 and these at 1): a file
+  multiplies a candidate's capital by 1 + c (X - m) / m at most, the per-file differences of two
+  models lie near 0 (m near 1/2), and there c = 1/2 needs half again as many files (simulated);
+  c < 1 keeps one file at the end of the range from zeroing a candidate's capital for good;
 - the grid has GRID steps; a candidate once rejected stays rejected (the running intersection,
   valid since the sets are time-uniform), and the interval is the hull of the candidates left,
   widened by one step on each side (the boundary lies between a rejected and a kept point).
