@@ -222,6 +222,7 @@ CAUGHT_AS_BUILTIN = {
     "replay.editors.continue_.uri.InvalidUri", "replay.editors.tabby.errors.TabbyInputError",
     "replay.editors.tabby.registry.NoTemplateKnown", "replay.tokens.base.TokenizerError",
     "replay.tokens.gguf_vocab.GgufError",
+    "replay.editors.llama_server.refusal.InfillRefused",
 }
 
 

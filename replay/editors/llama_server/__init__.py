@@ -1,0 +1,87 @@
+"""llama-server's half of the llama.cpp editor clients (llama.vscode, llama.vim): what the
+server assembles from an /infill body, what it refuses, and where it ends the answer.
+
+Both clients send a body to llama-server's `/infill`; the server, not the client, builds the
+prompt (assemble.py) from the body and its own settings (settings.py: `server.*` options and
+presets), refuses what does not fit (refusal.py), and cuts the answer by the body's n_indent
+(answer.py). The rules are kept per llama.cpp release (releases.py). The client profiles
+import only this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from replay.editors.llama_server.answer import indent_stop, server_text
+from replay.editors.llama_server.assemble import assemble
+from replay.editors.llama_server.refusal import InfillRefused, check_body, check_fits
+from replay.editors.llama_server.releases import server_rules, split_version
+from replay.editors.llama_server.settings import PRESETS, ServerSettings, server_settings
+from replay.editors.llama_server.vocab import NoInfill, infill_vocab
+from replay.editors.stage import StreamStop
+from replay.records import RenderedPrompt
+
+__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "render_body", "server_settings",
+           "server_stop", "split_version"]
+
+
+def render_body(body: dict[str, Any], model: str, options: dict[str, Any], server_version: str | None = None,
+                profile: str = "llama-server", item_id: str | None = None) -> RenderedPrompt:
+    """What llama-server assembles from this /infill body for `model` (a GGUF path or a model
+    name) under the `server.*` options: `text` the prompt as the server reports it, `token_ids`
+    exactly the ids it evaluates, `request` the body; InfillRefused when the server would refuse it.
+
+    `max_new_tokens` is the body's n_predict (else the server's, else what the slot has left),
+    `stop` the body's stop words; `profile` names the client (with its version) for the record.
+    """
+    settings = server_settings(options)
+    rules = server_rules(server_version)
+    chunks = check_body(body)
+    try:
+        vocab = infill_vocab(model, str(options.get("server.tokenizer", "")) if "server.tokenizer" in options else "")
+    except NoInfill as exc:
+        raise InfillRefused(f"Infill is not supported by this model ({exc})", kind="not_supported_error",
+                            status=501) from None
+    n_ctx = settings.slot_n_ctx(vocab.n_ctx_train)
+    try:
+        built = assemble(vocab, body["input_prefix"], body["input_suffix"], chunks, body.get("prompt", ""),
+                         n_batch=settings.n_batch, n_predict=settings.n_predict, n_ctx=n_ctx,
+                         spm_infill=settings.spm_infill)
+    except TypeError as exc:
+        raise InfillRefused(f"input_prefix/input_suffix {exc}") from None
+    check_fits(len(built.ids), n_ctx, exceed_type=rules.exceed_type)
+    tok = vocab.tokenizer
+    return RenderedPrompt(profile=profile, family=vocab.family, text=tok.decode(built.ids),
+                          prefix_sent=tok.decode(built.prefix_ids + built.prompt_ids),
+                          suffix_sent=tok.decode(built.suffix_ids), route="raw", stop=_stop_words(body),
+                          max_new_tokens=_max_new(body, settings, n_ctx - len(built.ids)),
+                          token_ids=tuple(built.ids), request=body, item_id=item_id,
+                          version_why=f"llama-server {rules.label}: {rules.why}")
+
+
+def server_stop(body: dict[str, Any] | None) -> StreamStop | None:
+    """The server's own stop over a streamed answer (the n_indent cut), one call per token;
+    None when the body sets no n_indent. t_max_predict_ms needs the stream's clock: it is
+    applied by `server_text` from the timing."""
+    return indent_stop(body)
+
+
+def answer_text(body: dict[str, Any] | None, raw: str, timing: Sequence[tuple[int, float]] | None = None) -> str:
+    """The text the server sent the client of the model's `raw` (n_indent, t_max_predict_ms)."""
+    return server_text(body, raw, timing)
+
+
+def _stop_words(body: dict[str, Any]) -> tuple[str, ...]:
+    stop = body.get("stop")
+    return tuple(s for s in stop if isinstance(s, str)) if isinstance(stop, list) else ()
+
+
+def _max_new(body: dict[str, Any], settings: ServerSettings, room: int) -> int:
+    """The body's n_predict; -1 (or none) takes the server's `-n`, and -1 there generates until
+    the slot's context is full."""
+    n = body.get("n_predict", -1)
+    n = n if isinstance(n, int) and not isinstance(n, bool) else -1
+    if n < 0:
+        n = settings.n_predict
+    return room if n < 0 else min(n, room) if settings.n_predict < 0 else min(n, settings.n_predict)

@@ -1,0 +1,61 @@
+"""What llama-server refuses, in its own words: a body its /infill handler rejects, a model
+without FIM tokens, a prompt that does not fit the slot.
+
+ggml-org/llama.cpp tools/server: the /infill handler answers 501 "Infill is not supported by
+this model" when the vocabulary lacks FIM_PRE/SUF/MID, 400 for a body without `input_prefix`
+or `input_suffix` or with a malformed `input_extra`; when the slot takes the task, a prompt of
+n_ctx tokens or more is refused (with context shift off, the default) with
+`exceed_context_size_error`: "request (N tokens) exceeds the available context size (M
+tokens), try increasing it" (older releases: `invalid_request_error`, "the request exceeds the
+available context size, try increasing the context size or enable context shift"; releases.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.editors.inputs import BadInputLine
+
+
+class InfillRefused(BadInputLine):
+    """llama-server answered the /infill body with an error: `kind` is its error type
+    (exceed_context_size_error, invalid_request_error, not_supported_error), the message its own."""
+
+    def __init__(self, message: str, kind: str = "invalid_request_error", status: int = 400) -> None:
+        super().__init__(f"llama-server refuses the request: {message} ({kind}, HTTP {status})")
+        self.reason = message
+        self.kind = kind
+        self.status = status
+
+
+def check_body(body: Any) -> list[dict[str, Any]]:
+    """The body's chunks of extra context, or InfillRefused as the handler words it."""
+    if not isinstance(body, dict):
+        raise InfillRefused("the /infill body must be a JSON object")
+    for key in ("input_prefix", "input_suffix"):
+        if key not in body:
+            raise InfillRefused(f'"{key}" is required')
+    if not isinstance(body.get("prompt", ""), str):
+        raise InfillRefused('"prompt" must be a string')
+    extra = body.get("input_extra")
+    if extra is None:
+        return []
+    if not isinstance(extra, list):
+        raise InfillRefused('"input_extra" must be an array of {"filename": string, "text": string}')
+    for chunk in extra:
+        if not isinstance(chunk, dict) or not isinstance(chunk.get("text"), str):
+            raise InfillRefused('extra_context chunk must contain a "text" field with a string value')
+        if "filename" in chunk and not isinstance(chunk["filename"], str):
+            raise InfillRefused('extra_context chunk\'s "filename" field must be a string')
+    return extra
+
+
+def check_fits(n_tokens: int, n_ctx: int, exceed_type: bool = True) -> None:
+    """A prompt of n_ctx tokens or more does not fit the slot (no context shift)."""
+    if n_tokens < n_ctx:
+        return
+    if exceed_type:
+        raise InfillRefused(f"request ({n_tokens} tokens) exceeds the available context size ({n_ctx} tokens), "
+                            "try increasing it", kind="exceed_context_size_error")
+    raise InfillRefused("the request exceeds the available context size, try increasing the context size or enable "
+                        "context shift")

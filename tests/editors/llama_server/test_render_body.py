@@ -1,0 +1,64 @@
+"""llama-server's /infill assembly, budgets and refusal, on the demo model's real vocabulary
+(its expected answers are what llama-server itself answered; tests/data/llama_server_golden
+holds many more)."""
+
+from __future__ import annotations
+
+import pytest
+
+from replay.assets import DEMO_MODEL, asset_path
+from replay.editors.llama_server import InfillRefused, render_body, server_settings, split_version
+from replay.editors.inputs import BadInputLine
+
+
+@pytest.fixture(scope="module")
+def gguf() -> str:
+    return str(asset_path(DEMO_MODEL.name))
+
+
+SMALL = {"server.n_ctx": 512, "server.n_batch": 128}
+
+
+def test_repo_level_pattern_with_fim_rep_and_fim_sep(gguf: str) -> None:
+    body = {"input_prefix": "def f(x):\n    return ", "prompt": "", "input_suffix": "\n\nprint(f(2))\n", "n_predict": 4,
+            "input_extra": [{"text": "x = 1\n", "filename": "a.py"}]}
+    r = render_body(body, gguf, SMALL)
+    assert r.text == ("<|repo_name|>myproject\n<|file_sep|>a.py\nx = 1\n<|file_sep|>filename\n"
+                      "<|fim_prefix|>def f(x):\n    return <|fim_suffix|>\n\nprint(f(2))\n<|fim_middle|>")
+    assert len(r.token_ids) == 32  # tokens_evaluated of the real server
+    assert r.max_new_tokens == 4 and r.request == body
+
+
+def test_extra_context_keeps_its_tail(gguf: str) -> None:
+    body = {"input_prefix": "def f(x):\n", "input_suffix": "", "input_extra": [{"text": "x = 1\n" * 400, "filename": "a.py"}]}
+    r = render_body(body, gguf, SMALL)
+    assert len(r.token_ids) == 393  # 512 - 128 + 2 extra tokens (server n_predict -1) + the FIM part
+    assert not r.text.startswith("<|repo_name|>") and r.text.endswith("<|file_sep|>filename\n<|fim_prefix|>def f(x):\n<|fim_suffix|><|fim_middle|>")
+
+
+def test_a_prompt_over_the_context_is_refused_with_the_servers_words(gguf: str) -> None:
+    body = {"input_prefix": "def f(x):\n", "prompt": "x = 1\n" * 400, "input_suffix": ""}
+    with pytest.raises(InfillRefused, match=r"request \(2014 tokens\) exceeds the available context size \(512 tokens\)") as err:
+        render_body(body, gguf, SMALL)
+    assert err.value.kind == "exceed_context_size_error" and isinstance(err.value, BadInputLine)
+
+
+def test_a_body_without_input_prefix_is_refused(gguf: str) -> None:
+    with pytest.raises(InfillRefused, match='"input_prefix" is required'):
+        render_body({"input_suffix": ""}, gguf, SMALL)
+
+
+def test_server_options_and_presets() -> None:
+    assert server_settings({"server.n_ctx": 8192, "n_prefix": 3}).n_ctx == 8192
+    preset = server_settings({"server.preset": "fim-qwen-1.5b-default", "server.n_ctx": 2048})
+    assert (preset.n_batch, preset.n_ctx) == (1024, 2048)
+    with pytest.raises(BadInputLine, match="unknown server option server.nctx"):
+        server_settings({"server.nctx": 1})
+
+
+def test_split_version() -> None:
+    assert split_version("v0.0.40,server=b5000") == ("v0.0.40", "b5000")
+    assert split_version("server=b5000") == (None, "b5000")
+    assert split_version(None) == (None, None)
+    with pytest.raises(BadInputLine):
+        split_version("v0.0.40,server=latest")
