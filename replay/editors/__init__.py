@@ -72,6 +72,8 @@ PROFILES: dict[str, EditorProfile] = {
                            "TabbyML/tabby crates/tabby-inference/src/decoding.rs", stage_needs_model=False),
     "continue": EditorProfile("continue", "replay.editors.continue_.prompt", "replay.editors.continue_.completion",
                               "continuedev/continue core/autocomplete/templating/getStopTokens.ts"),
+    "llama.vscode": EditorProfile("llama.vscode", "replay.editors.llama_vscode.profile", "replay.editors.llama_vscode.profile",
+                                  "ggml-org/llama.cpp tools/server (the /infill body's stop)", stage_needs_model=False),
     "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard",
                               "replay/editors/templates.py (the family's stop words)", logs_prompts=False),
 }

@@ -1,0 +1,116 @@
+"""The llama.vscode profile: the /infill body the extension sends at a cursor, llama-server's
+prompt from it (the server half, replay.editors.llama_server), and what the extension shows of
+the answer.
+
+A version is a tag (`v0.0.40`), optionally with the server's build: `v0.0.40,server=b5000`.
+A render line with `request` (a body as sent, e.g. from a proxy capture) runs the server half
+only. Otherwise the body is built from the document and cursor (request.py) with the ring
+buffer from `extra` (as held) or replayed from `events` (ring.py). A line with neither (a
+benchmark item cut from raw code) sends an empty ring: an item carries only its own file, no
+other file nor the session before the cursor, and the extension's ring starts empty and takes
+a picked chunk only after 3 s without a completion request (ring.py). When the extension sends
+nothing (automatic trigger with a rest of line over max_line_suffix, or `auto` off), the
+rendered line has `request` null, an empty prompt and the reason in `version_why`, as Tabby's
+profile renders a cursor its agent sends nothing for; the completion stage then shows nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from replay.editors.llama_server import answer_text, render_body, server_stop, split_version
+from replay.editors.llama_vscode import releases as r
+from replay.editors.llama_vscode import request as req
+from replay.editors.llama_vscode.completion import candidates, one, source
+from replay.editors.llama_vscode.document import Document
+from replay.editors.llama_vscode.ring import held, simulate
+from replay.editors.llama_vscode.settings import settings
+from replay.editors.inputs import BadInputLine
+from replay.editors.js import js_trim
+from replay.editors.stage import Shown, Steps, StreamStop, Timing
+from replay.records import EditorInput, RenderedPrompt, TraceStep
+
+_SERVER = "ggml-org/llama.cpp tools/server (process_token: n_indent, t_max_predict_ms)"
+
+
+def _extra(inp: EditorInput, conf: Any, rel: r.Release) -> tuple[list[dict[str, Any]], str]:
+    """input_extra and how it was obtained."""
+    if inp.extra and inp.events:
+        raise BadInputLine("give the ring buffer as 'extra' or the session as 'events', not both")
+    if inp.extra:
+        return held(inp.extra), f"{len(inp.extra)} chunk(s) as held"
+    if inp.events:
+        chunks = simulate(inp.events, conf, rel)
+        return chunks, f"{len(chunks)} chunk(s) from {len(inp.events)} session event(s)"
+    return [], "empty ring (no extra, no events)"
+
+
+def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
+    """The prompt llama-server evaluates for llama.vscode's request at this cursor."""
+    client, server = split_version(version)
+    rel = r.release(client)
+    profile = f"llama.vscode@{rel.tag}"
+    if inp.request is not None:
+        return render_body(inp.request, model, inp.options, server, profile=profile, item_id=inp.item_id)
+    conf = settings(inp.options, rel)
+    why = req.skipped(Document.at(inp.prefix, inp.suffix), inp.trigger, conf)
+    if why is not None:
+        return RenderedPrompt(profile=profile, family="none", text="", prefix_sent="", suffix_sent="", route="raw",
+                              max_new_tokens=0, request=None, item_id=inp.item_id,
+                              version_why=f"llama.vscode {rel.tag}: sends nothing ({why}, {source(rel)} getCompletionItems)")
+    chunks, ring = _extra(inp, conf, rel)
+    body = req.build(inp, chunks, conf, rel)
+    assert body is not None
+    rendered = render_body(body, model, inp.options, server, profile=profile, item_id=inp.item_id)
+    return msgspec.structs.replace(rendered, version_why=f"llama.vscode {rel.tag} ({rel.day}), {ring}; "
+                                   f"{rendered.version_why}")
+
+
+def _body(inp: EditorInput, version: str | None) -> tuple[dict[str, Any] | None, Document, int, r.Release]:
+    """The body (None: nothing sent), the document the stage compares with, the leading
+    characters to remove, and the tag. A request-only line has no document: it is rebuilt from
+    the body's window (input_prefix + prompt | input_suffix without its last "\\n"), and a blank
+    prompt stands for a line of n_indent spaces before the cursor."""
+    rel = r.release(split_version(version)[0])
+    if inp.request is not None:
+        body = inp.request
+        prefix, prompt = str(body.get("input_prefix", "")), str(body.get("prompt", ""))
+        indent = body.get("n_indent", 0) if rel.has(r.BLANK_LINE_PROMPT) and prompt == "" else 0
+        indent = indent if isinstance(indent, int) and not isinstance(indent, bool) else 0
+        doc = Document.at(prefix + " " * indent + prompt, str(body.get("input_suffix", "\n"))[:-1])
+        return body, doc, indent, rel
+    conf = settings(inp.options, rel)
+    doc = Document.at(inp.prefix, inp.suffix)
+    if req.skipped(doc, inp.trigger, conf) is not None:
+        return None, doc, 0, rel
+    local = req.local_context(doc, conf, rel)
+    return req.body(local, [], conf, rel), doc, local.spaces_to_remove, rel
+
+
+def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: str | None = None,
+             timing: Timing | None = None) -> Shown:
+    """What llama.vscode `version` shows of the model's `raw` text at this cursor (None: nothing)."""
+    body, doc, spaces, rel = _body(inp, version)
+    if body is None:
+        step = TraceStep(step="getCompletionItems (no request sent)", source=source(rel), text=None)
+        return Shown(text=None, multiline=False, trace=(step,))
+    received = answer_text(body, raw, timing)
+    trace: list[TraceStep] = []
+    if received != raw:
+        trace.append(TraceStep(step="server stop (n_indent, t_max_predict_ms)", source=_SERVER, text=received))
+    shown: str | None = None
+    for answer in candidates(received, body, rel):
+        steps = Steps(answer)
+        shown = one(answer, doc, spaces, rel, steps)
+        trace.extend(steps.trace)
+        if shown is not None:
+            break
+    multiline = not (rel.has(r.UPDATE_SUGGESTION) and js_trim(doc.line_suffix) != "")
+    return Shown(text=shown, multiline=multiline, trace=tuple(trace), timing_applied=bool(timing))
+
+
+def stream_stop(inp: EditorInput, *, model: str | None = None, version: str | None = None) -> StreamStop | None:
+    """The server's n_indent cut (the extension itself reads one JSON answer, `stream: false`)."""
+    return server_stop(_body(inp, version)[0])
