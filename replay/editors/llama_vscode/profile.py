@@ -91,15 +91,24 @@ def _body(inp: EditorInput, version: str | None) -> tuple[dict[str, Any] | None,
 
 def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: str | None = None,
              timing: Timing | None = None) -> Shown:
-    """What llama.vscode `version` shows of the model's `raw` text at this cursor (None: nothing)."""
+    """What llama.vscode `version` shows of the model's `raw` text at this cursor (None: nothing):
+    the server's own cut of the answer, then the extension's rules (client_shown)."""
+    body = _body(inp, version)[0]
+    received = raw if body is None else answer_text(body, raw, timing)
+    shown = client_shown(inp, received, version)
+    if received == raw:
+        return msgspec.structs.replace(shown, timing_applied=bool(timing))
+    cut = TraceStep(step="server stop (n_indent, t_max_predict_ms)", source=_SERVER, text=received)
+    return msgspec.structs.replace(shown, trace=(cut, *shown.trace), timing_applied=bool(timing))
+
+
+def client_shown(inp: EditorInput, received: str, version: str | None = None) -> Shown:
+    """What the extension shows of the server's answer `received` (getCompletionItems)."""
     body, doc, spaces, rel = _body(inp, version)
     if body is None:
         step = TraceStep(step="getCompletionItems (no request sent)", source=source(rel), text=None)
         return Shown(text=None, multiline=False, trace=(step,))
-    received = answer_text(body, raw, timing)
     trace: list[TraceStep] = []
-    if received != raw:
-        trace.append(TraceStep(step="server stop (n_indent, t_max_predict_ms)", source=_SERVER, text=received))
     shown: str | None = None
     for answer in candidates(received, body, rel):
         steps = Steps(answer)
@@ -108,7 +117,7 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
         if shown is not None:
             break
     multiline = not (rel.has(r.UPDATE_SUGGESTION) and js_trim(doc.line_suffix) != "")
-    return Shown(text=shown, multiline=multiline, trace=tuple(trace), timing_applied=bool(timing))
+    return Shown(text=shown, multiline=multiline, trace=tuple(trace))
 
 
 def stream_stop(inp: EditorInput, *, model: str | None = None, version: str | None = None) -> StreamStop | None:

@@ -1,0 +1,83 @@
+"""llama.vscode v0.0.63's own code, run under node on cases made for it (tests/data/
+llama_vscode_golden/README.md): the body getCompletionItems sends, what it shows of an answer,
+and the ring buffer ExtraContext holds, each equal to this profile's."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replay.editors.llama_vscode import releases, request
+from replay.editors.llama_vscode.document import split_lines
+from replay.editors.llama_vscode.profile import client_shown
+from replay.editors.llama_vscode.ring import Ring, held
+from replay.editors.llama_vscode.settings import settings
+from replay.records import EditorInput, ExtraChunk
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "llama_vscode_golden"
+DOCUMENTS = json.loads((DATA / "documents.json").read_text(encoding="utf-8"))
+TAG = releases.release("v0.0.63")
+
+
+def _cases(name: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
+
+
+def _offset(text: str, line: int, character: int) -> int:
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    return starts[line] + character
+
+
+def _input(case: dict[str, Any]) -> EditorInput:
+    text = DOCUMENTS[case["document"]]
+    at = _offset(text, case["line"], case["character"])
+    return EditorInput(prefix=text[:at], suffix=text[at:], trigger=case["trigger"], options=case["options"],
+                       extra=tuple(ExtraChunk(**chunk) for chunk in case["extra"]))
+
+
+COMPLETION = _cases("completion.jsonl")
+
+
+@pytest.mark.parametrize("case", COMPLETION, ids=[c["id"] for c in COMPLETION])
+def test_the_body_and_the_shown_text_are_the_extensions(case: dict[str, Any]) -> None:
+    inp = _input(case)
+    conf = settings(inp.options, TAG)
+    assert request.build(inp, held(inp.extra), conf, TAG) == case["request"]
+    shown = client_shown(inp, case["raw"], "v0.0.63").text
+    assert shown == (case["shown"][0] if case["shown"] else None)
+
+
+class _Recorded:
+    """Math.random's values as the recorded run drew them."""
+
+    def __init__(self, values: list[float]) -> None:
+        self.values = iter(values)
+
+    def random(self) -> float:
+        return next(self.values)
+
+
+RING = _cases("ring.jsonl")
+
+
+@pytest.mark.parametrize("case", RING, ids=[c["id"] for c in RING])
+def test_the_ring_buffer_is_the_extensions(case: dict[str, Any]) -> None:
+    ring = Ring(conf=settings(case["options"], TAG), rng=_Recorded(case["random"]))  # type: ignore[arg-type]
+    docs = [split_lines(text) for text in case["documents"]]
+    for op in case["ops"]:
+        now = op["now"]
+        if op["op"] == "around":
+            ring.around(docs[op["doc"]], op["line"], op["filename"], now)
+        elif op["op"] == "near":
+            ring.near_completion(docs[op["doc"]], op["line"], op["filename"], now)
+        elif op["op"] == "pick":
+            ring.pick(op["lines"], op["evict"], op["filename"], now)
+        elif op["op"] == "compl":
+            ring.last_compl_start = now
+        else:
+            ring.tick(now)
+    assert (ring.chunks, ring.queued) == (case["chunks"], case["queued"])
