@@ -1,5 +1,6 @@
-"""llama.vscode v0.0.63's own code, run under node on cases made for it (tests/data/
-llama_vscode_golden/README.md): the body getCompletionItems sends, what it shows of an answer,
+"""llama.vscode's own code (v0.0.63, and eleven older tags for the completion path), run under
+node on cases made for it (tests/data/llama_vscode_golden/README.md): the body
+getCompletionItems sends (as JSON: its fields in the source's order), what it shows of an answer,
 and the ring buffer ExtraContext holds, each equal to this profile's."""
 
 from __future__ import annotations
@@ -40,15 +41,27 @@ def _input(case: dict[str, Any]) -> EditorInput:
 
 
 COMPLETION = _cases("completion.jsonl")
+BY_ID = {case["id"]: case for case in COMPLETION}
+BY_TAG = [{**BY_ID[row["id"]], **row} for row in _cases("completion_by_tag.jsonl")]
+
+
+def _check(case: dict[str, Any], tag: str) -> None:
+    inp = _input(case)
+    rel = releases.release(tag)
+    body = request.build(inp, held(inp.extra), settings(inp.options, rel), rel)
+    assert json.dumps(body) == json.dumps(case["request"])
+    shown = client_shown(inp, case["raw"], tag).text
+    assert shown == (case["shown"][0] if case["shown"] else None)
 
 
 @pytest.mark.parametrize("case", COMPLETION, ids=[c["id"] for c in COMPLETION])
 def test_the_body_and_the_shown_text_are_the_extensions(case: dict[str, Any]) -> None:
-    inp = _input(case)
-    conf = settings(inp.options, TAG)
-    assert request.build(inp, held(inp.extra), conf, TAG) == case["request"]
-    shown = client_shown(inp, case["raw"], "v0.0.63").text
-    assert shown == (case["shown"][0] if case["shown"] else None)
+    _check(case, "v0.0.63")
+
+
+@pytest.mark.parametrize("case", BY_TAG, ids=[f"{c['tag']}-{c['id']}" for c in BY_TAG])
+def test_older_tags_send_and_show_as_their_code_does(case: dict[str, Any]) -> None:
+    _check(case, case["tag"])
 
 
 class _Recorded:
