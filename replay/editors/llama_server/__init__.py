@@ -10,20 +10,21 @@ import only this module.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any
 
 from replay.editors.llama_server.answer import indent_stop, server_text
 from replay.editors.llama_server.assemble import assemble
-from replay.editors.llama_server.refusal import InfillRefused, check_body, check_fits
+from replay.editors.llama_server.refusal import InfillRefused, check_body, fit_to_context
 from replay.editors.llama_server.releases import server_rules, split_version
 from replay.editors.llama_server.settings import PRESETS, ServerSettings, server_settings
 from replay.editors.llama_server.vocab import NoInfill, infill_vocab
 from replay.editors.stage import StreamStop
 from replay.records import RenderedPrompt
 
-__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "render_body", "server_settings",
-           "server_stop", "split_version"]
+__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "capture_spec", "render_body",
+           "server_settings", "server_stop", "split_version"]
 
 
 def render_body(body: dict[str, Any], model: str, options: dict[str, Any], server_version: str | None = None,
@@ -50,14 +51,14 @@ def render_body(body: dict[str, Any], model: str, options: dict[str, Any], serve
                          spm_infill=settings.spm_infill)
     except TypeError as exc:
         raise InfillRefused(f"input_prefix/input_suffix {exc}") from None
-    check_fits(len(built.ids), n_ctx, exceed_type=rules.exceed_type)
+    ids = fit_to_context(built.ids, n_ctx, rules, _int(body, "n_keep", 0))
     tok = vocab.tokenizer
-    return RenderedPrompt(profile=profile, family=vocab.family, text=tok.decode(built.ids),
+    return RenderedPrompt(profile=profile, family=vocab.family, text=tok.decode(ids),
                           prefix_sent=tok.decode(built.prefix_ids + built.prompt_ids),
                           suffix_sent=tok.decode(built.suffix_ids), route="raw", stop=_stop_words(body),
-                          max_new_tokens=_max_new(body, settings, n_ctx - len(built.ids)),
-                          token_ids=tuple(built.ids), request=body, item_id=item_id,
-                          version_why=f"llama-server {rules.label}: {rules.why}")
+                          max_new_tokens=_max_new(body, settings, n_ctx - len(ids)),
+                          token_ids=tuple(ids), request=body, item_id=item_id,
+                          version_why=f"llama-server rules {rules.label}: {rules.why}")
 
 
 def server_stop(body: dict[str, Any] | None) -> StreamStop | None:
@@ -72,16 +73,29 @@ def answer_text(body: dict[str, Any] | None, raw: str, timing: Sequence[tuple[in
     return server_text(body, raw, timing)
 
 
+def capture_spec(editor: str, version: str | None, day: datetime.date | None) -> str | None:
+    """The version a proxy capture of a llama.cpp client replays under: its own version (or, for
+    llama.vim, whose versions are commit days, the day it was captured) and llama-server's rules
+    of that day (`v0.0.40,server=2025-06-01`); None when neither is known (the newest)."""
+    client = version or (day.isoformat() if editor == "llama.vim" and day is not None else None)
+    parts = [p for p in (client, f"server={day.isoformat()}" if day is not None else None) if p]
+    return ",".join(parts) or None
+
+
 def _stop_words(body: dict[str, Any]) -> tuple[str, ...]:
     stop = body.get("stop")
     return tuple(s for s in stop if isinstance(s, str)) if isinstance(stop, list) else ()
 
 
+def _int(body: dict[str, Any], key: str, default: int) -> int:
+    value = body.get(key, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
 def _max_new(body: dict[str, Any], settings: ServerSettings, room: int) -> int:
     """The body's n_predict; -1 (or none) takes the server's `-n`, and -1 there generates until
     the slot's context is full."""
-    n = body.get("n_predict", -1)
-    n = n if isinstance(n, int) and not isinstance(n, bool) else -1
+    n = _int(body, "n_predict", -1)
     if n < 0:
         n = settings.n_predict
     return room if n < 0 else min(n, room) if settings.n_predict < 0 else min(n, settings.n_predict)

@@ -8,6 +8,7 @@ import pytest
 
 from replay.assets import DEMO_MODEL, asset_path
 from replay.editors.llama_server import InfillRefused, render_body, server_settings, split_version
+from replay.editors.llama_server.releases import server_rules
 from replay.editors.inputs import BadInputLine
 
 
@@ -61,4 +62,23 @@ def test_split_version() -> None:
     assert split_version("server=b5000") == (None, "b5000")
     assert split_version(None) == (None, None)
     with pytest.raises(BadInputLine):
-        split_version("v0.0.40,server=latest")
+        split_version("v0.0.40,v0.0.41")
+
+
+def test_server_versions_by_day_or_known_build() -> None:
+    assert server_rules(None).since == server_rules("b11549").since == server_rules("2026-11-01").since
+    assert server_rules("2025-08-20").refusal_type == "invalid_request_error"
+    assert server_rules("b6301").refusal_type == "invalid_request_error"  # pinned by 2025-08-28, before #15780
+    assert server_rules("b6451").refusal_type == "exceed_context_size_error"
+    assert not server_rules("2025-06-01").refuses
+    for bad in ("b5000", "latest", "2024-01-01", "2025-02-30"):
+        with pytest.raises(BadInputLine):
+            server_rules(bad)
+
+
+def test_before_context_shift_was_off_an_oversized_prompt_is_truncated(gguf: str) -> None:
+    body = {"input_prefix": "def f(x):\n", "prompt": "x = 1\n" * 400, "input_suffix": ""}
+    whole = len(render_body(body, gguf, {"server.n_ctx": 4096}).token_ids)
+    cut = render_body(body, gguf, SMALL, server_version="2025-06-01").token_ids
+    block = 512 // 2
+    assert len(cut) == whole - (whole - block) // block * block < 512
