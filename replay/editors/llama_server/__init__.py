@@ -16,7 +16,7 @@ from typing import Any
 
 from replay.editors.llama_server.answer import indent_stop, server_text
 from replay.editors.llama_server.assemble import assemble
-from replay.editors.llama_server.refusal import InfillRefused, check_body, fit_to_context
+from replay.editors.llama_server.refusal import InfillRefused, check_body, fit_to_context, infill_prompt
 from replay.editors.llama_server.releases import server_rules, split_version
 from replay.editors.llama_server.settings import PRESETS, ServerSettings, server_settings
 from replay.editors.llama_server.vocab import NoInfill, infill_vocab
@@ -40,13 +40,12 @@ def render_body(body: dict[str, Any], model: str, options: dict[str, Any], serve
     rules = server_rules(server_version)
     chunks = check_body(body)
     try:
-        vocab = infill_vocab(model, str(options.get("server.tokenizer", "")) if "server.tokenizer" in options else "")
+        vocab = infill_vocab(model)
     except NoInfill as exc:
-        raise InfillRefused(f"Infill is not supported by this model ({exc})", kind="not_supported_error",
-                            status=501) from None
+        raise InfillRefused(str(exc), kind="not_supported_error", status=501) from None
     n_ctx = settings.slot_n_ctx(vocab.n_ctx_train)
     try:
-        built = assemble(vocab, body["input_prefix"], body["input_suffix"], chunks, body.get("prompt", ""),
+        built = assemble(vocab, body["input_prefix"], body["input_suffix"], chunks, infill_prompt(body),
                          n_batch=settings.n_batch, n_predict=settings.n_predict, n_ctx=n_ctx,
                          spm_infill=settings.spm_infill)
     except TypeError as exc:

@@ -29,25 +29,30 @@ class InfillRefused(BadInputLine):
 
 
 def check_body(body: Any) -> list[dict[str, Any]]:
-    """The body's chunks of extra context, or InfillRefused as the handler words it."""
+    """The body's chunks of extra context, or InfillRefused as the handler answers. Its checks of
+    `prompt`, `input_prefix` and `input_suffix` set an error without returning: a non-string
+    prompt is then read as "" and a missing prefix or suffix fails later, when it is read, with
+    the JSON library's words; the `input_extra` checks do return, so they come first."""
     if not isinstance(body, dict):
         raise InfillRefused("the /infill body must be a JSON object")
-    for key in ("input_prefix", "input_suffix"):
-        if key not in body:
-            raise InfillRefused(f'"{key}" is required')
-    if not isinstance(body.get("prompt", ""), str):
-        raise InfillRefused('"prompt" must be a string')
-    extra = body.get("input_extra")
-    if extra is None:
-        return []
-    if not isinstance(extra, list):
+    if "input_extra" in body and not isinstance(body["input_extra"], list):
         raise InfillRefused('"input_extra" must be an array of {"filename": string, "text": string}')
+    extra = body.get("input_extra") or []
     for chunk in extra:
         if not isinstance(chunk, dict) or not isinstance(chunk.get("text"), str):
             raise InfillRefused('extra_context chunk must contain a "text" field with a string value')
         if "filename" in chunk and not isinstance(chunk["filename"], str):
             raise InfillRefused('extra_context chunk\'s "filename" field must be a string')
+    for key in ("input_prefix", "input_suffix"):
+        if key not in body:
+            raise InfillRefused(f"[json.exception.out_of_range.403] key '{key}' not found")
     return extra
+
+
+def infill_prompt(body: dict[str, Any]) -> str:
+    """`json_value(data, "prompt", "")`: anything but a string is read as ""."""
+    prompt = body.get("prompt", "")
+    return prompt if isinstance(prompt, str) else ""
 
 
 def fit_to_context(ids: list[int], n_ctx: int, rules: ServerRules, n_keep: int = 0) -> list[int]:
