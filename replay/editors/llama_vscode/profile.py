@@ -2,7 +2,7 @@
 prompt from it (the server half, replay.editors.llama_server), and what the extension shows of
 the answer.
 
-A version is a tag (`v0.0.40`), optionally with the server's build: `v0.0.40,server=b5000`.
+A version is a tag (`v0.0.40`), optionally with the server's release: `v0.0.40,server=2025-03-01`.
 A render line with `request` (a body as sent, e.g. from a proxy capture) runs the server half
 only. Otherwise the body is built from the document and cursor (request.py) with the ring
 buffer from `extra` (as held) or replayed from `events` (ring.py). A line with neither (a
