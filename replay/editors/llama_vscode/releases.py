@@ -48,6 +48,7 @@ class Rule:
     name: str
     since: str
     commit: str
+    day: str  # the commit's day (committer, UTC)
     source: str
     summary: str
     until: str | None = None
@@ -85,34 +86,47 @@ _COMPLETION = REPO + "src/completion.ts"
 _ARCHITECT = REPO + "src/architect.ts"
 
 # The /infill body (createRequestPayload; getLlamaCompletion before v0.0.7).
-N_INDENT_IF_SET = Rule("n_indent only when not 0, after the sampling defaults", "v0.0.7", "f2fc58306a", _SERVER,
+N_INDENT_IF_SET = Rule("n_indent only when not 0, after the sampling defaults", "v0.0.7", "f2fc58306a", "2025-02-08", _SERVER,
                        "`...(nindent && {n_indent})` after `...defaultRequestParams`; before, n_indent always, after `stream`")
-LORA = Rule("lora when lora_completion is set", "v0.0.10", "e439630a8a", _SERVER,
+LORA = Rule("lora when lora_completion is set", "v0.0.10", "e439630a8a", "2025-03-20", _SERVER,
             "`lora: [{id: 0, scale: 0.5}]` after t_max_predict_ms when the setting lora_completion is not blank")
-MODEL = Rule("model (the completion model's aiModel, else the setting ai_model)", "v0.0.14", "61d1de7a07", _SERVER,
+MODEL = Rule("model (the completion model's aiModel, else the setting ai_model)", "v0.0.14", "61d1de7a07", "2025-08-07", _SERVER,
              "`model` last, unless blank (getComplModelProperties); ai_model defaults to google/gemini-2.5-flash from v0.0.13")
-N_CMPL = Rule("n_cmpl = max_parallel_completions", "v0.0.40", "8e42441edc", _SERVER, "after n_predict (#148)")
-ID_SLOT = Rule("id_slot 0 first", "v0.0.43", "0182f4fa00", _SERVER, "a fixed slot for FIM requests (#155)")
+N_CMPL = Rule("n_cmpl = max_parallel_completions", "v0.0.40", "8e42441edc", "2026-01-05", _SERVER, "after n_predict (#148)")
+ID_SLOT = Rule("id_slot 0 first", "v0.0.43", "0182f4fa00", "2026-02-08", _SERVER, "a fixed slot for FIM requests (#155)")
 BLANK_LINE_PROMPT = Rule("prompt \"\" when the line before the cursor is only spaces and tabs", "v0.0.10", "de06d78dc8",
-                         _COMPLETION, "isOnlySpacesOrTabs; the shown text loses that many leading spaces (#48)")
+                         "2025-03-21", _COMPLETION, "isOnlySpacesOrTabs; the shown text loses that many leading spaces (#48)")
 
 # What is shown (getCompletionItems, updateSuggestion, removeLeadingSpaces).
-RAW_SHOWN = Rule("the received text shown whole (trailing blank lines kept)", "v0.0.6", "bf1b056921", _ARCHITECT,
+RAW_SHOWN = Rule("the received text shown whole (trailing blank lines kept)", "v0.0.6", "bf1b056921", "2025-01-31", _ARCHITECT,
                  "c49ecfd stopped re-joining the trimmed lines and bf1b056 disabled updateSuggestion", until="v0.0.7")
 UPDATE_SUGGESTION = Rule("with text after the cursor: strip it from the end of line 1, or keep line 1 only", "v0.0.7",
-                         "f3ceafbfbc", _ARCHITECT, "updateSuggestion(suggestionLines, lineSuffix) (#22)")
-TABS_ALWAYS_REMOVED = Rule("removeLeadingSpaces also removes every leading tab", "v0.0.13", "019f8a52b5", _COMPLETION,
+                         "f3ceafbfbc", "2025-02-04", _ARCHITECT, "updateSuggestion(suggestionLines, lineSuffix) (#22)")
+TABS_ALWAYS_REMOVED = Rule("removeLeadingSpaces also removes every leading tab", "v0.0.13", "019f8a52b5", "2025-05-27", _COMPLETION,
                            "`i < n && str[i] === ' ' || str[i] === '\\t'` (#73): the tab test ignores the count")
 CHARACTERS_AS_COMPLETIONS = Rule("a single answer is iterated character by character", "v0.0.40", "8e42441edc",
-                                 _COMPLETION, "getComplFromContent returned `content` itself, not [content]; fixed by "
+                                 "2026-01-05", _COMPLETION, "getComplFromContent returned `content` itself, not [content]; fixed by "
                                  "a035f96 (#150)", until="v0.0.41")
 
 # The ring buffer (src/extra-context.ts, src/architect.ts).
-YANK_DELAY = Rule("a copied or cut selection is picked 1000 ms later", "v0.0.6", "f4d20d7786", _ARCHITECT,
+YANK_DELAY = Rule("a copied or cut selection is picked 1000 ms later", "v0.0.6", "f4d20d7786", "2025-01-29", _ARCHITECT,
                   "setTimeout(…, 1000) in the copy/cut intercepts (#14); before, 0 ms")
 
 RULES: tuple[Rule, ...] = (N_INDENT_IF_SET, LORA, MODEL, N_CMPL, ID_SLOT, BLANK_LINE_PROMPT, RAW_SHOWN,
                            UPDATE_SUGGESTION, TABS_ALWAYS_REMOVED, CHARACTERS_AS_COMPLETIONS, YANK_DELAY)
+
+
+def history() -> list[dict[str, str]]:
+    """The rules by date, each with the first tag that had it, the last (for a rule undone) and
+    the last tag without it (what `fimreplay editors llama.vscode --history` prints)."""
+    rows = []
+    for rule in sorted(RULES, key=lambda rule: rule.day):
+        since = tag_index(rule.since)
+        rows.append({"date": rule.day, "commit": rule.commit, "first_release": rule.since,
+                     "last_release": TAGS[tag_index(rule.until) - 1][0] if rule.until else "",
+                     "last_without": TAGS[since - 1][0] if since else "",
+                     "change": f"{rule.name}: {rule.summary} ({rule.source})"})
+    return rows
 
 
 def tag_index(tag: str) -> int:

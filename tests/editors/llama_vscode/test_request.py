@@ -125,3 +125,10 @@ def test_versions() -> None:
     assert releases.release("v0.0.62").tag == "v.0.0.62"  # the repository's own spelling of that tag
     with pytest.raises(UnknownRelease):
         releases.release("v0.1.0")
+
+
+def test_the_history_lists_every_rule_with_its_first_tag() -> None:
+    rows = releases.history()
+    assert len(rows) == len(releases.RULES) and [r["date"] for r in rows] == sorted(r["date"] for r in rows)
+    one = next(r for r in rows if r["commit"] == "8e42441edc" and r["last_release"])
+    assert (one["first_release"], one["last_release"], one["last_without"]) == ("v0.0.40", "v0.0.40", "v0.0.39")
