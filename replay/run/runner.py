@@ -220,6 +220,9 @@ class Replay:
         if self.from_cache(prompt, list(dict.fromkeys((key, early_key)))):
             return
         backend = self.backend
+        if not_sent(prompt):
+            self.record(nothing_sent(backend, prompt, key), False)
+            return
         try:
             if self.streams:
                 done = backend.complete_streaming(prompt, self.params, stops)  # type: ignore[attr-defined]
@@ -237,7 +240,9 @@ class Replay:
         misses = []
         for prompt in batch:
             key = cache_key(self.backend, prompt, self.params)
-            if not self.from_cache(prompt, [key]):
+            if not_sent(prompt):
+                self.record(nothing_sent(self.backend, prompt, key), False)
+            elif not self.from_cache(prompt, [key]):
                 misses.append((prompt, key))
         if not misses:
             return
@@ -291,6 +296,17 @@ def editor_stops(stop: Sequence[str], cancel: StreamStop | None) -> Callable[[st
         return ""
 
     return check
+
+
+def not_sent(prompt: RenderedPrompt) -> bool:
+    """The editor sends no request at this cursor (an empty prompt and no body: a Tabby agent's
+    blank prefix, llama.vscode's long rest of line): the engine is not asked, nothing is received."""
+    return prompt.text == "" and not prompt.token_ids and prompt.request is None
+
+
+def nothing_sent(backend: Backend, prompt: RenderedPrompt, key: str) -> Completion:
+    return Completion(item_id=prompt.item_id or "", text="", raw_text="", backend=backend.name, model=backend.model,
+                      finish_reason="not_sent", cache_key=key)
 
 
 def error_completion(backend: Backend, prompt: RenderedPrompt, message: str, key: str) -> Completion:

@@ -137,11 +137,17 @@ def tag_index(tag: str) -> int:
 
 
 def release(version: str | None) -> Release:
-    """The tag `version` names (`v0.0.40` or `0.0.40`; None: the newest)."""
-    if version is None:
+    """The tag `version` names: `v0.0.40` or `0.0.40`, or a day `2025-06-01` (the newest tag of
+    that UTC day or before: what a user had then, for a capture that names no version); None: the
+    newest."""
+    text = (version or "").strip()
+    if not text:
         index = len(TAGS) - 1
+    elif re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        index = max((n for n, (_, _, day) in enumerate(TAGS) if day <= text), default=-1)
+        if index < 0:
+            raise UnknownRelease(f"no llama.vscode tag on or before {text} (the first, v0.0.1, is of {TAGS[0][2]})")
     else:
-        text = version.strip()
         index = tag_index(text if text.startswith("v") else "v" + text)
     tag, commit, day = TAGS[index]
     return Release(tag=tag, commit=commit, day=day, index=index)

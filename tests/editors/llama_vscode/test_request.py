@@ -123,8 +123,11 @@ def test_a_setting_the_tag_does_not_have_is_ignored() -> None:
 def test_versions() -> None:
     assert releases.release(None).tag == "v0.0.63" and releases.release("0.0.40").tag == "v0.0.40"
     assert releases.release("v0.0.62").tag == "v.0.0.62"  # the repository's own spelling of that tag
+    assert releases.release("2026-01-06").tag == "v0.0.40" and releases.release("2026-01-05").tag == "v0.0.40"
     with pytest.raises(UnknownRelease):
         releases.release("v0.1.0")
+    with pytest.raises(UnknownRelease):
+        releases.release("2025-01-20")
 
 
 def test_the_history_lists_every_rule_with_its_first_tag() -> None:
