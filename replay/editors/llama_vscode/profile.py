@@ -96,7 +96,10 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     body = _body(inp, version)[0]
     received = raw if body is None else answer_text(body, raw, timing)
     shown = client_shown(inp, received, version)
-    if received == raw:
+    # The step is traced whenever the text ends where the server stops, so that an answer the
+    # replay already stopped there (stream_stop) shows the same trace as the whole answer.
+    stopped_here = body is not None and answer_text(body, received + "xx") == received  # the server checks a line a token late
+    if received == raw and not stopped_here:
         return msgspec.structs.replace(shown, timing_applied=bool(timing))
     cut = TraceStep(step="server stop (n_indent, t_max_predict_ms)", source=_SERVER, text=received)
     return msgspec.structs.replace(shown, trace=(cut, *shown.trace), timing_applied=bool(timing))
