@@ -112,8 +112,12 @@ CHARACTERS_AS_COMPLETIONS = Rule("a single answer is iterated character by chara
 YANK_DELAY = Rule("a copied or cut selection is picked 1000 ms later", "v0.0.6", "f4d20d7786", "2025-01-29", _ARCHITECT,
                   "setTimeout(…, 1000) in the copy/cut intercepts (#14); before, 0 ms")
 
+RING_NEEDS_EDITOR = Rule("the ring is not updated while no text editor is active", "v0.0.12", "4e4a5ccb68",
+                        "2025-05-20", REPO + "src/extra-context.ts",
+                        "periodicRingBufferUpdate returns without `window.activeTextEditor` (#67)")
+
 RULES: tuple[Rule, ...] = (N_INDENT_IF_SET, LORA, MODEL, N_CMPL, ID_SLOT, BLANK_LINE_PROMPT, RAW_SHOWN,
-                           UPDATE_SUGGESTION, TABS_ALWAYS_REMOVED, CHARACTERS_AS_COMPLETIONS, YANK_DELAY)
+                           UPDATE_SUGGESTION, TABS_ALWAYS_REMOVED, CHARACTERS_AS_COMPLETIONS, YANK_DELAY, RING_NEEDS_EDITOR)
 
 
 def history() -> list[dict[str, str]]:

@@ -19,8 +19,9 @@ What the extension does, and how the session's events stand for it:
   a full queue (16) drops its oldest chunk but not that chunk's lines, which stay queued and
   shift the pairing of chunks and lines from then on (the source's quirk, kept).
 - periodicRingBufferUpdate, every ring_update_ms from the session's first event: one queued
-  chunk moves into the ring when 3000 ms passed since the last completion request; the ring
-  keeps the last ring_n_chunks.
+  chunk moves into the ring when 3000 ms passed since the last completion request (from
+  v0.0.12, and only once an editor is active: an open, enter or accept); the ring keeps the
+  last ring_n_chunks.
 Times: an event's `time` is seconds; the extension stamps a chunk with Date.now() at the pick,
 here the session's clock in milliseconds. The request is made at the last event's time (timers
 and ticks due at or before it have run; at one instant, events before ticks). Documents are
@@ -81,6 +82,7 @@ class Ring:
     last_compl_start: int = 0
     last_line_pick: int = -9999
     active: tuple[str, list[str], int] | None = None
+    needs_editor: bool = False  # no update without an active editor (from v0.0.12)
 
     def pick(self, lines: list[str], evict: bool, filename: str, now: int) -> None:
         """pickChunk(lines, noMod, doEvict, doc) for a saved document."""
@@ -125,6 +127,8 @@ class Ring:
 
     def tick(self, now: int) -> None:
         """periodicRingBufferUpdate."""
+        if self.needs_editor and self.active is None:
+            return
         if not self.queued or now - self.last_compl_start < RING_UPDATE_MIN_TIME_LAST_COMPL:
             return
         self.chunks_lines.append(self.queued_lines.pop(0))
@@ -163,7 +167,7 @@ def simulate(events: Sequence[SessionEvent], conf: Settings, rel: r.Release) -> 
     if not events:
         return []
     ordered = sorted(events, key=lambda e: e.time)
-    ring = Ring(conf=conf, rng=random.Random(seed_of(events)))
+    ring = Ring(conf=conf, rng=random.Random(seed_of(events)), needs_editor=rel.has(r.RING_NEEDS_EDITOR))
     start, end = _ms(ordered[0].time), _ms(ordered[-1].time)
     ring.last_compl_start = start
     clock, cancelled = _Clock(), set[int]()

@@ -15,9 +15,9 @@ import pytest
 from replay.editors.llama_vscode import releases, request
 from replay.editors.llama_vscode.document import split_lines
 from replay.editors.llama_vscode.profile import client_shown
-from replay.editors.llama_vscode.ring import Ring, held
+from replay.editors.llama_vscode.ring import Ring, held, simulate
 from replay.editors.llama_vscode.settings import settings
-from replay.records import EditorInput, ExtraChunk
+from replay.records import EditorInput, ExtraChunk, SessionEvent
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "llama_vscode_golden"
 DOCUMENTS = json.loads((DATA / "documents.json").read_text(encoding="utf-8"))
@@ -94,3 +94,25 @@ def test_the_ring_buffer_is_the_extensions(case: dict[str, Any]) -> None:
         else:
             ring.tick(now)
     assert (ring.chunks, ring.queued) == (case["chunks"], case["queued"])
+
+
+SESSIONS = _cases("sessions.jsonl")
+
+
+def _events(case: dict[str, Any]) -> tuple[SessionEvent, ...]:
+    out = []
+    for e in case["events"]:
+        text = case["documents"][e["doc"]]
+        if "lines" in e:
+            start, count = e["lines"]
+            text = "\n".join(text.split("\n")[start:start + count])
+        out.append(SessionEvent(kind=e["kind"], time=e["time"], filename=f"/w/f{e['doc']}.py", text=text, line=e["line"]))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("case", SESSIONS, ids=[c["id"] for c in SESSIONS])
+def test_a_session_fills_the_ring_as_the_extensions_listeners_do(case: dict[str, Any]) -> None:
+    """The events replayed through the extension's own listeners (Architect) and ExtraContext
+    under a fake clock, Math.random drawing this profile's seeded values."""
+    chunks = simulate(_events(case), settings(case["options"], TAG), TAG)
+    assert json.dumps(chunks) == json.dumps(case["chunks"])
