@@ -18,6 +18,12 @@ A = "".join(f"alpha {i}\n" for i in range(10))
 B = "".join(f"beta {i}\n" for i in range(200))
 
 
+def editor(time: float = 0) -> SessionEvent:
+    """An editor made active on a two-line file (too small to pick): the ring updates from v0.0.12
+    only with an active editor."""
+    return ev("enter", time, "/w/small.py", "x\ny")
+
+
 def _ring(*events: SessionEvent, tag: str = "v0.0.63", **options: object) -> list[dict]:
     rel = releases.release(tag)
     return simulate(events, settings({f"llama-vscode.{k}": v for k, v in options.items()}, rel), rel)
@@ -50,7 +56,7 @@ def test_entering_a_long_file_picks_two_windows_seeded_by_the_session() -> None:
 
 
 def test_one_chunk_moves_per_tick() -> None:
-    events = [ev("yank", 0, f"/w/{n}.py", f"{n}a\n{n}b\n{n}c\n") for n in range(3)]
+    events = [editor(), *(ev("yank", 0, f"/w/{n}.py", f"{n}a\n{n}b\n{n}c\n") for n in range(3))]
     assert len(_ring(*events, ev("leave", 3.5))) == 1
     assert len(_ring(*events, ev("leave", 5.0))) == 3
 
@@ -68,23 +74,30 @@ def test_a_completion_restarts_the_quiet_and_picks_around_a_far_cursor() -> None
 
 def test_a_save_picks_a_second_later_and_a_later_save_restarts_the_timer() -> None:
     other = "x\ny\nz\n"
-    assert _ring(ev("save", 0, "/w/o.py", other), ev("leave", 0.9)) == []
-    once = _ring(ev("save", 0, "/w/o.py", other), ev("save", 0.5, "/w/o.py", other), ev("leave", 5))
+    assert _ring(editor(), ev("save", 0, "/w/o.py", other), ev("leave", 0.9)) == []
+    once = _ring(editor(), ev("save", 0, "/w/o.py", other), ev("save", 0.5, "/w/o.py", other), ev("leave", 5))
     assert [chunk["time"] for chunk in once] == [1500]
 
 
 @pytest.mark.parametrize(("tag", "time"), [("v0.0.5", 0), ("v0.0.6", 1000)])
 def test_a_yank_is_picked_a_second_later_from_v0_0_6(tag: str, time: int) -> None:
     """f4d20d7 (#14): the copy/cut intercepts wait 1000 ms (before: 0 ms); the chunk is stamped then."""
-    assert [c["time"] for c in _ring(ev("yank", 0, text="a\nb\nc"), ev("leave", 3.5), tag=tag)] == [time]
+    assert [c["time"] for c in _ring(editor(), ev("yank", 0, text="a\nb\nc"), ev("leave", 3.5), tag=tag)] == [time]
+
+
+def test_no_update_without_an_active_editor_from_v0_0_12() -> None:
+    """4e4a5cc (#67): periodicRingBufferUpdate returns without window.activeTextEditor."""
+    yanked = (ev("yank", 0, text="a\nb\nc"), ev("leave", 5))
+    assert _ring(*yanked) == [] and len(_ring(*yanked, tag="v0.0.11")) == 1
+    assert len(_ring(editor(), *yanked)) == 1
 
 
 def test_small_chunks_are_not_picked() -> None:
-    assert _ring(ev("yank", 0, text="a\nb"), ev("leave", 10)) == []
+    assert _ring(editor(), ev("yank", 0, text="a\nb"), ev("leave", 10)) == []
 
 
 def test_the_ring_keeps_the_last_ring_n_chunks() -> None:
-    events = [ev("yank", n * 0.01, text=f"{n}a\n{n}b\n{n}c") for n in range(5)]
+    events = [editor(), *(ev("yank", n * 0.01, text=f"{n}a\n{n}b\n{n}c") for n in range(5))]
     ring = _ring(*events, ev("leave", 20), ring_n_chunks=2)
     assert [chunk["text"][0] for chunk in ring] == ["3", "4"]
 
