@@ -53,7 +53,9 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     rel = r.release(client)
     profile = f"llama.vscode@{rel.tag}"
     if inp.request is not None:
-        return render_body(inp.request, model, inp.options, server, profile=profile, item_id=inp.item_id)
+        rendered = render_body(inp.request, model, inp.options, server, profile=profile, item_id=inp.item_id)
+        return msgspec.structs.replace(rendered, version_why=f"llama.vscode {rel.tag} ({rel.day}), the body as sent; "
+                                       f"{rendered.version_why}")
     conf = settings(inp.options, rel)
     why = req.skipped(Document.at(inp.prefix, inp.suffix), inp.trigger, conf)
     if why is not None:
