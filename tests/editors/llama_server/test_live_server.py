@@ -1,9 +1,11 @@
 """The real llama.cpp server (xllamacpp, in process, on loopback) asked again: render_body
 agrees with its /infill answers on fresh cases, and the OpenAI-compatible backend replays a
-rendered llama client prompt through its /infill route, whole and streamed."""
+rendered llama client prompt through its /infill route, whole and streamed, also as
+`fimreplay run` of rendered lines."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from replay.assets import DEMO_MODEL, asset_path
 from replay.backends.base import GenParams
 from replay.backends.openai_compat import OpenAICompatBackend
+from replay.editors.inputs import output_row
 from replay.editors.llama_server import InfillRefused, render_body, server_stop
 from replay.run.runner import editor_stops
 
@@ -64,3 +67,18 @@ def test_the_backend_replays_through_infill(server: str) -> None:
     assert whole.error is None and whole.raw_text and 0 < whole.n_tokens <= 24
     assert whole.finish_reason in ("stop", "length")
     assert streamed.raw_text.startswith(whole.raw_text[:1]) and streamed.timing
+
+
+def test_fimreplay_run_replays_rendered_client_prompts_through_infill(server: str, cli, tmp_path) -> None:
+    gguf = str(asset_path(DEMO_MODEL.name))
+    bodies = [{"input_prefix": "def add(a, b):\n", "input_suffix": "\n\nprint(add(1, 2))\n", "prompt": "    ",
+               "n_indent": 4, "n_predict": 16},
+              {"input_prefix": "class A:\n    def f(self):\n", "input_suffix": "\n", "prompt": "        ", "n_indent": 8,
+               "n_predict": 16, "input_extra": [{"text": "X = 1\n", "filename": "x.py"}]}]
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("".join(json.dumps(output_row(render_body(b, gguf, OPTIONS, item_id=f"i{i}"), i + 1)) + "\n"
+                            for i, b in enumerate(bodies)), encoding="utf-8")
+    done = cli("run", str(rows), "--backend", "openai", "--endpoint", server, "--model", "demo", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert (summary["completed"], summary["errors"]) == (2, 0)
