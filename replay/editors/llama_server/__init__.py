@@ -47,7 +47,7 @@ def render_body(body: dict[str, Any], model: str, options: dict[str, Any], serve
     try:
         built = assemble(vocab, body["input_prefix"], body["input_suffix"], chunks, infill_prompt(body),
                          n_batch=settings.n_batch, n_predict=settings.n_predict, n_ctx=n_ctx,
-                         spm_infill=settings.spm_infill)
+                         spm_infill=settings.spm_infill, prompt_bos=rules.prompt_bos)
     except TypeError as exc:
         raise InfillRefused(f"input_prefix/input_suffix {exc}") from None
     ids = fit_to_context(built.ids, n_ctx, rules, _int(body, "n_keep", 0))
