@@ -92,9 +92,10 @@ def _int(body: dict[str, Any], key: str, default: int) -> int:
 
 
 def _max_new(body: dict[str, Any], settings: ServerSettings, room: int) -> int:
-    """The body's n_predict; -1 (or none) takes the server's `-n`, and -1 there generates until
-    the slot's context is full."""
+    """The body's n_predict, capped by the server's `-n` when that is set (the slot then takes
+    the server's), and by what the slot's context has left (without context shift generation
+    stops when it is full)."""
     n = _int(body, "n_predict", -1)
-    if n < 0:
+    if settings.n_predict > 0 and (n < 0 or n > settings.n_predict):
         n = settings.n_predict
-    return room if n < 0 else min(n, room) if settings.n_predict < 0 else min(n, settings.n_predict)
+    return room if n < 0 else min(n, room)

@@ -118,3 +118,12 @@ def test_between_two_fixes_the_prompt_had_its_own_bos() -> None:
     assert list(then[:bos_at]) + list(then[bos_at + 1:]) == list(now) and then[bos_at - 1] != 32008
     starcoder = str(asset_path("vocab-starcoder"))  # adds no BOS: nothing changes
     assert render_body(body, starcoder, opts, "2024-12-20").token_ids == render_body(body, starcoder, opts).token_ids
+
+
+def test_the_answer_budget_is_the_bodys_within_the_servers_and_the_slots(gguf: str) -> None:
+    body = {"input_prefix": "a", "input_suffix": "b"}
+    assert render_body({**body, "n_predict": 128}, gguf, SMALL).max_new_tokens == 128
+    assert render_body({**body, "n_predict": 128}, gguf, {**SMALL, "server.n_predict": 64}).max_new_tokens == 64
+    assert render_body(body, gguf, {**SMALL, "server.n_predict": 64}).max_new_tokens == 64
+    whole = render_body(body, gguf, SMALL)
+    assert whole.max_new_tokens == 512 - len(whole.token_ids)
