@@ -5,7 +5,9 @@ Both clients send a body to llama-server's `/infill`; the server, not the client
 prompt (assemble.py) from the body and its own settings (settings.py: `server.*` options and
 presets), refuses what does not fit (refusal.py), and cuts the answer by the body's n_indent
 (answer.py). The rules are kept per llama.cpp release (releases.py). The client profiles
-import only this module.
+import only this module: `render_body` for their prompt side (all of it when the input carries
+the body as sent), `server_stop` as their stream stop and `answer_text` as the first step of
+their completion stage (what the server sent them of the model's text).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def render_body(body: dict[str, Any], model: str, options: dict[str, Any], serve
 def server_stop(body: dict[str, Any] | None) -> StreamStop | None:
     """The server's own stop over a streamed answer (the n_indent cut), one call per token;
     None when the body sets no n_indent. t_max_predict_ms needs the stream's clock: it is
-    applied by `server_text` from the timing."""
+    applied by `answer_text` from the timing."""
     return indent_stop(body)
 
 
