@@ -49,6 +49,20 @@ def check_body(body: Any) -> list[dict[str, Any]]:
     return extra
 
 
+def check_completions(body: dict[str, Any], n_slots: int, rules: ServerRules) -> None:
+    """`n_cmpl` (alias `n`: completions of one prompt, llama.vscode sends 3) must lie between 1
+    and the server's slots (tools/server request schema, `field_num("n_cmpl")` with hard limits
+    1..n_parallel); releases before the schema ignored the field."""
+    if not rules.checks_n_cmpl:
+        return
+    for key in ("n_cmpl", "n"):
+        value = body.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not 1 <= value <= n_slots:
+                raise InfillRefused(f"Field 'n_cmpl': Value must be between 1 <= value <= {n_slots}, but got {value}")
+            return
+
+
 def infill_prompt(body: dict[str, Any]) -> str:
     """`json_value(data, "prompt", "")`: anything but a string is read as ""."""
     prompt = body.get("prompt", "")

@@ -11,6 +11,9 @@ The changes (ggml-org/llama.cpp pull requests, merge day):
 - #9874, 2024-10-13: `input_extra` (first `extra_context`), the repository-level FIM pattern and
   the prefix/suffix/extra budgets of assemble.py (with #9798, 2024-10-10: FIM tokens detected
   from the vocabulary, prefix and suffix tokenized without parsing special tokens);
+- #10724, 2024-12-08 (the format restored after the #10691 refactor): the request's `prompt` is
+  tokenized with the vocabulary's BOS in front (for vocabularies that add one: an empty prompt
+  is BOS alone), until #11106, 2025-01-06 ("fix extra BOS in infill endpoint");
 - #15416, 2025-08-19: context shift off by default. Before it a prompt of n_ctx tokens or more
   was truncated, not refused: its first n_keep tokens (the body's, 0 by default) kept, then
   whole blocks of (n_ctx − n_keep)/2 tokens dropped after them until it fits. From it on, the
@@ -18,7 +21,8 @@ The changes (ggml-org/llama.cpp pull requests, merge day):
   try increasing the context size or enable context shift");
 - #15780, 2025-09-03: that refusal's type becomes exceed_context_size_error (same words);
 - by b11549 (2026-10): the words are "request (N tokens) exceeds the available context size (M
-  tokens), try increasing it" (the wording of the builds between is not established here).
+  tokens), try increasing it", and a body's n_cmpl above the server's slots is refused (the
+  request schema); since when, for both, is not established here.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ class ServerRules:
     refuses: bool = True  # a prompt of n_ctx tokens or more is refused (else truncated)
     refusal_type: str = "exceed_context_size_error"
     refusal_words: str = "request ({n} tokens) exceeds the available context size ({n_ctx} tokens), try increasing it"
+    prompt_bos: bool = False  # the request's prompt is tokenized with BOS in front
+    checks_n_cmpl: bool = False  # n_cmpl must lie within the server's slots (the request schema)
 
     @property
     def label(self) -> str:
@@ -51,10 +57,13 @@ _OLD_WORDS = "the request exceeds the available context size. try increasing the
 ERAS: tuple[ServerRules, ...] = (
     ServerRules("2024-10-13", "repository-level /infill with input_extra (ggml-org/llama.cpp#9874); context shift on: "
                 "an oversized prompt is truncated", refuses=False),
+    ServerRules("2024-12-08", "the request's prompt tokenized with BOS (ggml-org/llama.cpp#10724)", refuses=False,
+                prompt_bos=True),
+    ServerRules("2025-01-06", "no BOS before the request's prompt (ggml-org/llama.cpp#11106)", refuses=False),
     ServerRules("2025-08-19", "context shift off by default: an oversized prompt is refused (ggml-org/llama.cpp#15416)",
                 refusal_type="invalid_request_error", refusal_words=_OLD_WORDS),
     ServerRules("2025-09-03", "exceed_context_size_error (ggml-org/llama.cpp#15780)", refusal_words=_OLD_WORDS),
-    ServerRules("2026-10-10", "as llama.cpp b11549 answers (xllamacpp 2026.10.11549)"),
+    ServerRules("2026-10-10", "as llama.cpp b11549 answers (xllamacpp 2026.10.11549)", checks_n_cmpl=True),
 )
 
 # Build tags with the day they are known to exist by (see the module docstring).
