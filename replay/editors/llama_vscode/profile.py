@@ -12,6 +12,8 @@ a picked chunk only after 3 s without a completion request (ring.py). When the e
 nothing (automatic trigger with a rest of line over max_line_suffix, or `auto` off), the
 rendered line has `request` null, an empty prompt and the reason in `version_why`, as Tabby's
 profile renders a cursor its agent sends nothing for; the completion stage then shows nothing.
+A line built from a document is assembled by the server the extension starts (4 slots, unless
+`server.n_parallel` is given: STARTED_SERVER); a request-only line by llama-server's defaults.
 """
 
 from __future__ import annotations
@@ -47,6 +49,21 @@ def _extra(inp: EditorInput, conf: Any, rel: r.Release) -> tuple[list[dict[str, 
     return [], "empty ring (no extra, no events)"
 
 
+# The server the extension starts for a completion model: `llama serve --fim-qwen-1.5b-default
+# --port 8012` (ggml-org/llama.vscode src/lists.ts, v0.0.63), the llama-server command without
+# `-np`, which runs 4 slots over a unified cache; the default body's n_cmpl 3 needs more than
+# the one slot of llama-server's library defaults.
+STARTED_SERVER = {"server.n_parallel": 4, "server.kv_unified": True}
+
+
+def server_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A document line's options, with the slots of the server the extension starts unless the
+    line names the server's slots itself."""
+    if "server.n_parallel" in options:
+        return options
+    return {**STARTED_SERVER, **options}
+
+
 def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
     """The prompt llama-server evaluates for llama.vscode's request at this cursor."""
     client, server = split_version(version)
@@ -65,7 +82,7 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     chunks, ring = _extra(inp, conf, rel)
     body = req.build(inp, chunks, conf, rel)
     assert body is not None
-    rendered = render_body(body, model, inp.options, server, profile=profile, item_id=inp.item_id)
+    rendered = render_body(body, model, server_options(inp.options), server, profile=profile, item_id=inp.item_id)
     return msgspec.structs.replace(rendered, version_why=f"llama.vscode {rel.tag} ({rel.day}), {ring}; "
                                    f"{rendered.version_why}")
 
