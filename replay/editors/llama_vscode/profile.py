@@ -28,7 +28,7 @@ from replay.editors.llama_vscode import request as req
 from replay.editors.llama_vscode.completion import candidates, one, source
 from replay.editors.llama_vscode.document import Document
 from replay.editors.llama_vscode.ring import held, simulate
-from replay.editors.llama_vscode.settings import settings
+from replay.editors.llama_vscode.settings import Settings, settings
 from replay.editors.inputs import BadInputLine
 from replay.editors.js import js_trim
 from replay.editors.stage import Shown, Steps, StreamStop, Timing
@@ -37,7 +37,7 @@ from replay.records import EditorInput, RenderedPrompt, TraceStep
 _SERVER = "ggml-org/llama.cpp tools/server (process_token: n_indent, t_max_predict_ms)"
 
 
-def _extra(inp: EditorInput, conf: Any, rel: r.Release) -> tuple[list[dict[str, Any]], str]:
+def _extra(inp: EditorInput, conf: Settings, rel: r.Release) -> tuple[list[dict[str, Any]], str]:
     """input_extra and how it was obtained."""
     if inp.extra and inp.events:
         raise BadInputLine("give the ring buffer as 'extra' or the session as 'events', not both")
@@ -130,16 +130,20 @@ def client_shown(inp: EditorInput, received: str, version: str | None = None) ->
     if body is None:
         step = TraceStep(step="getCompletionItems (no request sent)", source=source(rel), text=None)
         return Shown(text=None, multiline=False, trace=(step,))
-    trace: list[TraceStep] = []
-    shown: str | None = None
-    for answer in candidates(received, body, rel):
-        steps = Steps(answer)
-        shown = one(answer, doc, spaces, rel, steps)
-        trace.extend(steps.trace)
-        if shown is not None:
-            break
     multiline = not (rel.has(r.UPDATE_SUGGESTION) and js_trim(doc.line_suffix) != "")
-    return Shown(text=shown, multiline=multiline, trace=tuple(trace))
+    answers = candidates(received, body, rel)
+    if answers == [received]:
+        steps = Steps(received)
+        one(received, doc, spaces, rel, steps)
+        return Shown(text=steps.text, multiline=multiline, trace=tuple(steps.trace))
+    for answer in answers:  # v0.0.40: the first character that is not discarded, through its own rules
+        steps = Steps(answer)
+        if one(answer, doc, spaces, rel, steps) is not None:
+            split = TraceStep(step="getComplFromContent (a single answer read character by character)",
+                              source=source(rel), text=answer)
+            return Shown(text=steps.text, multiline=multiline, trace=(split, *steps.trace))
+    nothing = TraceStep(step="getComplFromContent (no character kept)", source=source(rel), text=None)
+    return Shown(text=None, multiline=multiline, trace=(nothing,))
 
 
 def stream_stop(inp: EditorInput, *, model: str | None = None, version: str | None = None) -> StreamStop | None:
