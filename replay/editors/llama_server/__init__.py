@@ -21,7 +21,7 @@ from replay.editors.llama_server.assemble import assemble
 from replay.editors.llama_server.refusal import (
     InfillRefused,
     check_body,
-    check_completions,
+    check_fields,
     fit_to_context,
     infill_prompt,
 )
@@ -47,7 +47,7 @@ def render_body(body: dict[str, Any], model: str, options: dict[str, Any], serve
     settings = server_settings(options)
     rules = server_rules(server_version)
     chunks = check_body(body)
-    check_completions(body, settings.n_parallel, rules)
+    check_fields(body, settings.n_parallel, rules)
     try:
         vocab = infill_vocab(model)
     except NoInfill as exc:
