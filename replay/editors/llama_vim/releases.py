@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from replay.errors import UsageError
+from replay.editors.inputs import BadInputLine
 
 REPO = "ggml-org/llama.vim"
 SOURCE = "ggml-org/llama.vim autoload/llama.vim"
@@ -46,7 +46,7 @@ COMMITS: tuple[tuple[str, str], ...] = (
 )
 
 
-class UnknownRelease(UsageError):
+class UnknownRelease(BadInputLine):
     """A llama.vim version that names no commit of the plugin."""
 
 

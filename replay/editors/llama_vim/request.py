@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.editors.llama_vim.releases import SOURCE, Rules
-from replay.errors import UsageError
+from replay.editors.inputs import BadInputLine
 from replay.records import ExtraChunk
 
 # The fields the plugin asks the server to return (`response_fields`, since 9f5cadd 2025-01-15).
@@ -22,7 +22,7 @@ RESPONSE_FIELDS = ("content", "timings/prompt_n", "timings/prompt_ms", "timings/
                    "timings/predicted_per_token_ms", "timings/predicted_per_second", "truncated", "tokens_cached")
 
 
-class NoRequest(UsageError):
+class NoRequest(BadInputLine):
     """llama.vim sends nothing at this cursor (an automatic trigger with too long a rest of line)."""
 
 

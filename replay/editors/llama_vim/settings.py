@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from replay.editors.llama_vim.releases import KNOWN_SETTINGS, SOURCE, Rules
-from replay.errors import UsageError
+from replay.editors.inputs import BadInputLine
 
 SEED_OPTION = "replay.seed"
 _INTS = ("n_prefix", "n_suffix", "n_predict", "t_max_prompt_ms", "t_max_predict_ms", "max_line_suffix",
          "ring_n_chunks", "ring_chunk_size", "ring_scope", "ring_update_ms")
 
 
-class BadSetting(UsageError):
+class BadSetting(BadInputLine):
     """An option that is no llama.vim setting, or a value the plugin cannot use."""
 
 
