@@ -43,20 +43,20 @@ def _repeats(content: list[str], before: str, buf: Buffer) -> bool:
     return "\n".join(content[1:]) == "\n".join(buf.lines[cmp + 1:cmp + len(content)])
 
 
-def shown(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: int = 0) -> Shown:
-    """The suggestion llama.vim shows for the server's `text` at `buf`'s cursor: Shown.text is
-    what accepting it all inserts at the cursor, replacing the rest of the line (replace_after)."""
-    steps = Steps(text)
+def _suggestion(buf: Buffer, text: str, rules: Rules, n_prefix: int, n_suffix: int,
+                steps: Steps) -> tuple[list[str], str, str] | None:
+    """`s:fim_render` on the answer: the suggestion's lines (the rest of the line appended to the
+    last), the line it is shown on (trimmed on a whitespace-only line) and the rest of the line;
+    None when it shows nothing that accepting would insert."""
     content = text.split("\n")
     while content and content[-1] == "":
         content.pop()  # "remove trailing new lines"
     steps.set("remove trailing new lines", RENDER, "\n".join(content) if content else None)
     if not content:
-        return steps.shown(multiline=False)
+        return None
     line = buf.line(buf.row)
-    if rules.shown_from_line or not rules.trim_lead:
-        ctx_before = ctx_after = None
-    else:  # 2d5a1fe..057225f: the request's (blanked) text around the cursor
+    ctx_before = ctx_after = None
+    if rules.trim_lead and not rules.shown_from_line:  # 2d5a1fe..057225f: the request's (blanked) text
         ctx = local_context(buf, rules, n_prefix, n_suffix)
         ctx_before, ctx_after = ctx.middle, ctx.rest_of_line
     if rules.trim_lead and is_blank(line):
@@ -69,11 +69,37 @@ def shown(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: int
     after = raw_line[buf.col:].decode("utf-8", errors="ignore") if ctx_after is None else ctx_after
     if len(content) == 1 and content[0] == after or _repeats(content, before, buf):
         steps.set("discard a suggestion that repeats the text", RENDER, None)
-        return steps.shown(multiline=False)
+        return None
     if rules.blank_not_accepted and len(content) == 1 and is_blank(content[0] + after):
         # "if only whitespaces - do not accept" (1175c8d); Vim's '^\s*$' never matches across a newline
         steps.set("if only whitespaces - do not accept", RENDER, None)
+        return None
+    content[-1] += after
+    steps.set("append the rest of the line", RENDER, "\n".join(content))
+    return content, line, after
+
+
+def shown(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: int = 0) -> Shown:
+    """The suggestion llama.vim shows for the server's `text` at `buf`'s cursor: Shown.text is
+    what accepting it all inserts at the cursor, replacing the rest of the line (replace_after).
+    On a whitespace-only line wider than the suggestion's indentation, accepting also drops the
+    line's extra indentation before the cursor (`accepted` gives the whole document)."""
+    steps = Steps(text)
+    found = _suggestion(buf, text, rules, n_prefix, n_suffix, steps)
+    if found is None:
         return steps.shown(multiline=False)
-    out = "\n".join(content[:-1] + [content[-1] + after])
-    steps.set("append the rest of the line", RENDER, out)
+    content, _, after = found
     return steps.shown(multiline=len(content) > 1, replace_after=len(after))
+
+
+def accepted(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: int = 0) -> tuple[str, ...]:
+    """The buffer's lines after accepting the whole suggestion (`llama#fim_accept('full')`): the
+    cursor's line becomes the shown line up to the cursor, `line[:pos_x - 1]` in Vim, which at
+    column 0 is the whole line, followed by the suggestion's first line; its other lines are
+    inserted below. Unchanged when nothing is shown."""
+    found = _suggestion(buf, text, rules, n_prefix, n_suffix, Steps(text))
+    if found is None:
+        return buf.lines
+    content, line, _ = found
+    kept = line if buf.col == 0 else line.encode("utf-8")[:buf.col].decode("utf-8", errors="ignore")
+    return (*buf.lines[:buf.row], kept + content[0], *content[1:], *buf.lines[buf.row + 1:])

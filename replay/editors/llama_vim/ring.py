@@ -12,10 +12,13 @@ What the plugin does, and what a replay must assume:
   the clock, so a replay draws from a generator seeded by the option `replay.seed` instead.
 - A new chunk more than 0.9 similar to a queued or held one evicts it (or, for the picks after
   a request, is itself dropped); the queue holds 16.
-- A timer every ring_update_ms moves the oldest queued chunk into the ring (ring_n_chunks, the
-  oldest leaving), in normal mode or after 3 s without a cursor move: replayed as every tick
-  (from the first event) with no event in the 3 s before it. The request is made at the time
-  of the session's last event.
+- A timer every ring_update_ms (from the plugin's start: the first event) moves the oldest
+  queued chunk into the ring (ring_n_chunks, the oldest leaving), in normal mode or after 3 s
+  without a cursor move in insert mode. The events (opening, entering, leaving, saving,
+  yanking) are normal-mode ones; typing is not an event, so a replay takes the user to be typing
+  in insert mode in the 3 s after an accepted completion and in the 3 s before the request
+  (an automatic request follows a keystroke): ticks there move nothing. The request is made at
+  the option `replay.request_time` (seconds on the events' clock), else at the last event.
 - Entered, left and saved buffers are taken to be unmodified files on disk (the plugin skips
   modified or unnamed ones).
 - Before a request (1175c8d to ec87086, and since 8087476) held chunks more than 0.5 similar to a
@@ -141,34 +144,41 @@ class Ring:
         self.last_pick_row = y
 
 
+def _picked_at(event: SessionEvent) -> float:
+    """When the plugin picks from an event: a buffer entered, 100 ms later (its timer)."""
+    return event.time + (ENTER_DELAY_S if event.kind in ("open", "enter") else 0.0)
+
+
 def _buffer_event(ring: Ring, event: SessionEvent) -> None:
-    lines = _lines(event.text)
-    window = _window(lines, event.line, ring.config["ring_chunk_size"])
-    delay = ENTER_DELAY_S if event.kind in ("open", "enter") else 0.0
-    ring.pick(window, event.time + delay, event.filename, evict=True)
+    window = _window(_lines(event.text), event.line, ring.config["ring_chunk_size"])
+    ring.pick(window, _picked_at(event), event.filename, evict=True)
 
 
 def simulate(events: tuple[SessionEvent, ...], buf: Buffer, config: dict[str, Any], rules: Rules,
-             seed: int) -> tuple[ExtraChunk, ...]:
+             seed: int, request_time: float | None = None) -> tuple[ExtraChunk, ...]:
     """The ring the plugin holds when it sends the request at `buf`'s cursor after `events`."""
     ring = Ring(config, rules, seed)
-    ordered = sorted(events, key=lambda e: e.time)
+    ordered = sorted(events, key=_picked_at)
     if not ordered:
         return ()
-    start, interval = ordered[0].time, config["ring_update_ms"] / 1000.0
+    start, interval = min(e.time for e in ordered), config["ring_update_ms"] / 1000.0
+    end = ordered[-1].time if request_time is None else request_time
+    typing = [e.time for e in ordered if e.kind == "accept"] + [end]
     ticks = 1
-    last_move = start
-    for event in ordered:
-        while interval > 0 and start + ticks * interval < event.time:
-            if start + ticks * interval - last_move >= QUIET_S:
+    for event in [*ordered, None]:
+        until = end if event is None else _picked_at(event)
+        while interval > 0 and start + ticks * interval < until:
+            at = start + ticks * interval
+            if not any(t <= at < t + QUIET_S for t in typing if t != end) and not end - QUIET_S < at:
                 ring.tick()
             ticks += 1
-        last_move = event.time
+        if event is None or _picked_at(event) > end:
+            break
         if event.kind == "yank":
             ring.pick(_lines(event.text), event.time, event.filename, evict=True)
         elif event.kind == "accept":
             ring.request(_lines(event.text), event.line, event.time, event.filename, auto=True)
         else:
             _buffer_event(ring, event)
-    ring.request(buf.lines, buf.row, ordered[-1].time, "", auto=False)
+    ring.request(buf.lines, buf.row, end, "", auto=False)
     return tuple(ExtraChunk(text="\n".join(c.data) + "\n", time=c.time, filename=c.filename) for c in ring.chunks)

@@ -4,7 +4,8 @@ The plugin merges the user's dictionary over its defaults (`extendnew(s:default_
 llama_config, 'force')`, since ed34b87 2025-01-24; before, the user's dictionary had to be whole:
 here it is always merged) and, since 699a088 2026-01-12, renames deprecated keys (`s:renames`).
 Options named `server.*` are the server's (replay/editors/llama_server); `replay.seed` seeds
-the ring buffer's random windows when the ring is simulated from a session.
+the ring buffer's random windows when the ring is simulated from a session, and
+`replay.request_time` says when the request was made on the session's clock.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from replay.editors.llama_vim.releases import KNOWN_SETTINGS, SOURCE, Rules
 from replay.editors.inputs import BadInputLine
 
 SEED_OPTION = "replay.seed"
+REQUEST_TIME_OPTION = "replay.request_time"
 _INTS = ("n_prefix", "n_suffix", "n_predict", "t_max_prompt_ms", "t_max_predict_ms", "max_line_suffix",
          "ring_n_chunks", "ring_chunk_size", "ring_scope", "ring_update_ms")
 
@@ -25,7 +27,7 @@ class BadSetting(BadInputLine):
 
 def settings(options: dict[str, Any], rules: Rules) -> dict[str, Any]:
     """The plugin's g:llama_config at `rules`' commit with these options over its defaults."""
-    own = {k: v for k, v in options.items() if not k.startswith("server.") and k != SEED_OPTION}
+    own = {k: v for k, v in options.items() if not k.startswith("server.") and k not in (SEED_OPTION, REQUEST_TIME_OPTION)}
     unknown = sorted(set(own) - KNOWN_SETTINGS)
     if unknown:
         raise BadSetting(f"llama.vim has no setting {', '.join(map(repr, unknown))} (its g:llama_config keys are in "
@@ -51,3 +53,11 @@ def seed(options: dict[str, Any]) -> int:
     if type(value) is not int:
         raise BadSetting(f"option {SEED_OPTION!r} must be an integer, got {value!r}")
     return value
+
+
+def request_time(options: dict[str, Any]) -> float | None:
+    """When the request was made, on the session events' clock (None: at the last event)."""
+    value = options.get(REQUEST_TIME_OPTION)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise BadSetting(f"option {REQUEST_TIME_OPTION!r} must be a number of seconds, got {value!r}")
+    return None if value is None else float(value)

@@ -67,18 +67,20 @@ def test_similarity_token_dice_since_8087476_and_lines_before() -> None:
     assert similarity(("é",), ("é",), HEAD) == 1.0  # Vim's \W is ASCII only: no tokens at all
 
 
-def test_ticks_move_one_chunk_per_interval_after_three_quiet_seconds() -> None:
+def test_ticks_move_one_chunk_per_interval_but_not_while_typing() -> None:
     doc = "\n".join(lines(10, "b")) + "\n"
     events = (SessionEvent(kind="yank", time=0.0, filename="b.py", text="a\nb\nc\n"),
               SessionEvent(kind="save", time=0.5, filename="b.py", text=doc, line=2),
               SessionEvent(kind="enter", time=2.0, filename="c.py", text="q = 1\nw = 2\ne = 3\n", line=0))
     buf = Buffer.of("x = ", "\n")
     cfg = settings({}, BEFORE_DICE)
-    assert simulate(events, buf, cfg, BEFORE_DICE, 0) == ()  # no tick 3 s after the last event
-    later = (*events, SessionEvent(kind="enter", time=6.5, filename="a.py", text="x = \n", line=0))
-    held = simulate(later, buf, cfg, BEFORE_DICE, 0)
-    # ticks at 1..6 s: 5 s and 6 s are 3 s or more after the event at 2 s: the two oldest chunks
-    assert [c.text for c in held] == ["a\nb\nc\n", doc] and held[0].filename == "b.py" and held[0].time == 0.0
+    assert simulate(events, buf, cfg, BEFORE_DICE, 0) == ()  # the request at 2 s: typing since -1 s
+    held = simulate(events, buf, cfg, BEFORE_DICE, 0, request_time=6.5)
+    # ticks at 1, 2, 3 s move one chunk each (the enter's is picked at 2.1 s); 4..6 s fall in the typing before 6.5 s
+    assert [c.text for c in held] == ["a\nb\nc\n", doc, "q = 1\nw = 2\ne = 3\n"]
+    assert held[0].filename == "b.py" and held[0].time == 0.0 and held[2].time == 2.1
+    accepted = (*events, SessionEvent(kind="accept", time=2.5, filename="c.py", text="q = 1\n", line=0))
+    assert len(simulate(accepted, buf, cfg, BEFORE_DICE, 0, request_time=6.5)) == 2  # 3 s typing after the accept
 
 
 def test_ring_keeps_ring_n_chunks() -> None:
