@@ -15,10 +15,11 @@ What the plugin does, and what a replay must assume:
 - A timer every ring_update_ms (from the plugin's start: the first event) moves the oldest
   queued chunk into the ring (ring_n_chunks, the oldest leaving), in normal mode or after 3 s
   without a cursor move in insert mode. The events (opening, entering, leaving, saving,
-  yanking) are normal-mode ones; typing is not an event, so a replay takes the user to be typing
-  in insert mode in the 3 s after an accepted completion and in the 3 s before the request
-  (an automatic request follows a keystroke): ticks there move nothing. The request is made at
-  the option `replay.request_time` (seconds on the events' clock), else at the last event.
+  yanking) are normal-mode ones and typing is not an event: a replay takes the user to be in
+  normal mode until the request (an automatic request is the first move in insert mode) and
+  typing in insert mode for the 3 s after an accepted completion, where ticks move nothing.
+  The request is made at the option `replay.request_time` (seconds on the events' clock), else
+  at the last event.
 - Entered, left and saved buffers are taken to be unmodified files on disk (the plugin skips
   modified or unnamed ones).
 - Before a request (1175c8d to ec87086, and since 8087476) held chunks more than 0.5 similar to a
@@ -163,13 +164,13 @@ def simulate(events: tuple[SessionEvent, ...], buf: Buffer, config: dict[str, An
         return ()
     start, interval = min(e.time for e in ordered), config["ring_update_ms"] / 1000.0
     end = ordered[-1].time if request_time is None else request_time
-    typing = [e.time for e in ordered if e.kind == "accept"] + [end]
+    typing = [e.time for e in ordered if e.kind == "accept"]
     ticks = 1
     for event in [*ordered, None]:
-        until = end if event is None else _picked_at(event)
+        until = end if event is None else min(end, _picked_at(event))
         while interval > 0 and start + ticks * interval < until:
             at = start + ticks * interval
-            if not any(t <= at < t + QUIET_S for t in typing if t != end) and not end - QUIET_S < at:
+            if not any(t <= at < t + QUIET_S for t in typing):
                 ring.tick()
             ticks += 1
         if event is None or _picked_at(event) > end:

@@ -74,13 +74,13 @@ def test_ticks_move_one_chunk_per_interval_but_not_while_typing() -> None:
               SessionEvent(kind="enter", time=2.0, filename="c.py", text="q = 1\nw = 2\ne = 3\n", line=0))
     buf = Buffer.of("x = ", "\n")
     cfg = settings({}, BEFORE_DICE)
-    assert simulate(events, buf, cfg, BEFORE_DICE, 0) == ()  # the request at 2 s: typing since -1 s
+    # the request at the last event (2 s): one tick (1 s); the enter's pick (2.1 s) comes after it
+    assert [c.text for c in simulate(events, buf, cfg, BEFORE_DICE, 0)] == ["a\nb\nc\n"]
     held = simulate(events, buf, cfg, BEFORE_DICE, 0, request_time=6.5)
-    # ticks at 1, 2, 3 s move one chunk each (the enter's is picked at 2.1 s); 4..6 s fall in the typing before 6.5 s
     assert [c.text for c in held] == ["a\nb\nc\n", doc, "q = 1\nw = 2\ne = 3\n"]
     assert held[0].filename == "b.py" and held[0].time == 0.0 and held[2].time == 2.1
     accepted = (*events, SessionEvent(kind="accept", time=2.5, filename="c.py", text="q = 1\n", line=0))
-    assert len(simulate(accepted, buf, cfg, BEFORE_DICE, 0, request_time=6.5)) == 2  # 3 s typing after the accept
+    assert len(simulate(accepted, buf, cfg, BEFORE_DICE, 0, request_time=5.4)) == 2  # typing 2.5..5.5 s: no tick
 
 
 def test_ring_keeps_ring_n_chunks() -> None:
