@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from replay.editors.llama_server import answer_text, render_body, server_stop, split_version
-from replay.editors.llama_vim.body import client_body
+from replay.editors.llama_vim.body import SNIPPET_POLICY, client_body
 from replay.editors.llama_vim.completion import shown
 from replay.editors.llama_vim.releases import rules_at
 from replay.editors.llama_vim.request import Buffer
@@ -33,7 +35,11 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     client, server = split_version(version)
     rules = rules_at(client)
     body = inp.request if inp.request is not None else client_body(inp, rules)
-    return render_body(body, model, inp.options, server, profile=f"{NAME}@{rules.sha}", item_id=inp.item_id)
+    rendered = render_body(body, model, inp.options, server, profile=f"{NAME}@{rules.sha}", item_id=inp.item_id)
+    if inp.request is None and not inp.extra and not inp.events and inp.snippets:
+        why = f"llama.vim ring from the snippets: {SNIPPET_POLICY}"
+        return msgspec.structs.replace(rendered, version_why="; ".join(filter(None, (rendered.version_why, why))))
+    return rendered
 
 
 def complete(inp: EditorInput, raw: str, model: str | None = None, version: str | None = None,

@@ -97,3 +97,14 @@ def test_chunks_like_the_cursor_window_are_evicted_before_the_request() -> None:
     inp = EditorInput(prefix=text, suffix="", events=events)
     assert client_body(inp, HEAD)["input_extra"] == []  # > 0.5 similar to the window around the cursor
     assert len(client_body(inp, BEFORE_DICE)["input_extra"]) == 1  # ec87086..8087476: kept
+
+
+def test_snippets_fill_the_ring_when_no_ring_or_session_is_given() -> None:
+    from replay.records import Snippet
+
+    long = "\n".join(f"v{i} = {i}" for i in range(100)) + "\n"
+    inp = EditorInput(prefix="x = ", suffix="\n", snippets=(Snippet(filepath="b.py", content="a = 1\nb = 2\nc = 3\n"),
+                                                            Snippet(filepath="c.py", content=long)))
+    extra = client_body(inp, HEAD)["input_extra"]
+    assert [(c["filename"], c["text"]) for c in extra] == [
+        ("b.py", "a = 1\nb = 2\nc = 3\n"), ("c.py", "\n".join(f"v{i} = {i}" for i in range(33)) + "\n")]
