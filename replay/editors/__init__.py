@@ -121,11 +121,16 @@ def capture_version(record: CaptureRecord) -> str | None:
     """The release whose rules a capture was made under: its own version (for Continue, a
     JetBrains release when its IDE is one), else (Continue, whose rules are also dated) the day
     it was captured (None before the first dated profile: the newest rules stand). A Tabby
-    capture names both halves: the agent of its user agent at its day, the server of its day."""
+    capture names both halves: the agent of its user agent at its day, the server of its day;
+    so does a llama.cpp client's (`CLIENT,server=DAY`: llama-server's rules of its day)."""
     if record.editor == "tabby" and not record.editor_version:
         from replay.editors.tabby.version import capture_spec
 
         return capture_spec(record.user_agent, record.day())
+    if record.editor in ("llama.vscode", "llama.vim"):
+        from replay.editors.llama_server import capture_spec as llama_spec
+
+        return llama_spec(record.editor, record.editor_version, record.day())
     if record.editor != "continue":
         return record.editor_version
     from replay.editors.continue_.releases import ERAS, capture_release

@@ -69,14 +69,28 @@ def capture_references(store: Store) -> dict[str, Reference]:
 
 def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
     """The editor input a capture records; Continue's logged model provider becomes the
-    `provider` option (its budget and route depend on it)."""
+    `provider` option (its budget and route depend on it); a llama.cpp client's body is the
+    input's `request`."""
     seg = rec.segments
     if seg is None:
         raise ValueError("no segments (prefix/suffix) in this capture")
     provider = rec.extra.get("modelProvider") if rec.editor == "continue" else None
     return EditorInput(prefix=seg.prefix, suffix=seg.suffix or "", filepath=seg.filepath or rec.filepath,
                        language=rec.language, snippets=seg.snippets, item_id=capture_item_id(capture_id),
-                       options={"provider": provider} if isinstance(provider, str) else {})
+                       options={"provider": provider} if isinstance(provider, str) else {},
+                       request=client_request(rec) if rec.editor in ("llama.vscode", "llama.vim") else None)
+
+
+def client_request(rec: CaptureRecord) -> dict[str, Any]:
+    """The /infill body a llama.cpp client sent, as the proxy kept it (`raw`): its profile then
+    runs only the server half on it. A body cut at the proxy's size limit cannot be replayed."""
+    wire = rec.extra.get("wire")
+    if isinstance(wire, dict) and wire.get("truncated"):
+        raise ValueError("the request body was cut at the proxy's size limit (raise `fimreplay proxy --max-body`)")
+    body = loads(rec.raw)
+    if not isinstance(body, dict) or "input_prefix" not in body:
+        raise ValueError("the capture holds no /infill body (no input_prefix)")
+    return body
 
 
 def rendered_row(obj: dict[str, Any]) -> RenderedPrompt:

@@ -10,20 +10,21 @@ import only this module.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any
 
 from replay.editors.llama_server.answer import indent_stop, server_text
 from replay.editors.llama_server.assemble import assemble
-from replay.editors.llama_server.refusal import InfillRefused, check_body, check_fits
+from replay.editors.llama_server.refusal import InfillRefused, check_body, fit_to_context, infill_prompt
 from replay.editors.llama_server.releases import server_rules, split_version
 from replay.editors.llama_server.settings import PRESETS, ServerSettings, server_settings
 from replay.editors.llama_server.vocab import NoInfill, infill_vocab
 from replay.editors.stage import StreamStop
 from replay.records import RenderedPrompt
 
-__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "render_body", "server_settings",
-           "server_stop", "split_version"]
+__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "capture_spec", "render_body",
+           "server_settings", "server_stop", "split_version"]
 
 
 def render_body(body: dict[str, Any], model: str, options: dict[str, Any], server_version: str | None = None,
@@ -39,25 +40,24 @@ def render_body(body: dict[str, Any], model: str, options: dict[str, Any], serve
     rules = server_rules(server_version)
     chunks = check_body(body)
     try:
-        vocab = infill_vocab(model, str(options.get("server.tokenizer", "")) if "server.tokenizer" in options else "")
+        vocab = infill_vocab(model)
     except NoInfill as exc:
-        raise InfillRefused(f"Infill is not supported by this model ({exc})", kind="not_supported_error",
-                            status=501) from None
+        raise InfillRefused(str(exc), kind="not_supported_error", status=501) from None
     n_ctx = settings.slot_n_ctx(vocab.n_ctx_train)
     try:
-        built = assemble(vocab, body["input_prefix"], body["input_suffix"], chunks, body.get("prompt", ""),
+        built = assemble(vocab, body["input_prefix"], body["input_suffix"], chunks, infill_prompt(body),
                          n_batch=settings.n_batch, n_predict=settings.n_predict, n_ctx=n_ctx,
                          spm_infill=settings.spm_infill)
     except TypeError as exc:
         raise InfillRefused(f"input_prefix/input_suffix {exc}") from None
-    check_fits(len(built.ids), n_ctx, exceed_type=rules.exceed_type)
+    ids = fit_to_context(built.ids, n_ctx, rules, _int(body, "n_keep", 0))
     tok = vocab.tokenizer
-    return RenderedPrompt(profile=profile, family=vocab.family, text=tok.decode(built.ids),
+    return RenderedPrompt(profile=profile, family=vocab.family, text=tok.decode(ids),
                           prefix_sent=tok.decode(built.prefix_ids + built.prompt_ids),
                           suffix_sent=tok.decode(built.suffix_ids), route="raw", stop=_stop_words(body),
-                          max_new_tokens=_max_new(body, settings, n_ctx - len(built.ids)),
-                          token_ids=tuple(built.ids), request=body, item_id=item_id,
-                          version_why=f"llama-server {rules.label}: {rules.why}")
+                          max_new_tokens=_max_new(body, settings, n_ctx - len(ids)),
+                          token_ids=tuple(ids), request=body, item_id=item_id,
+                          version_why=f"llama-server rules {rules.label}: {rules.why}")
 
 
 def server_stop(body: dict[str, Any] | None) -> StreamStop | None:
@@ -72,16 +72,29 @@ def answer_text(body: dict[str, Any] | None, raw: str, timing: Sequence[tuple[in
     return server_text(body, raw, timing)
 
 
+def capture_spec(editor: str, version: str | None, day: datetime.date | None) -> str | None:
+    """The version a proxy capture of a llama.cpp client replays under: its own version (or, for
+    llama.vim, whose versions are commit days, the day it was captured) and llama-server's rules
+    of that day (`v0.0.40,server=2025-06-01`); None when neither is known (the newest)."""
+    client = version or (day.isoformat() if editor == "llama.vim" and day is not None else None)
+    parts = [p for p in (client, f"server={day.isoformat()}" if day is not None else None) if p]
+    return ",".join(parts) or None
+
+
 def _stop_words(body: dict[str, Any]) -> tuple[str, ...]:
     stop = body.get("stop")
     return tuple(s for s in stop if isinstance(s, str)) if isinstance(stop, list) else ()
 
 
+def _int(body: dict[str, Any], key: str, default: int) -> int:
+    value = body.get(key, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
 def _max_new(body: dict[str, Any], settings: ServerSettings, room: int) -> int:
     """The body's n_predict; -1 (or none) takes the server's `-n`, and -1 there generates until
     the slot's context is full."""
-    n = body.get("n_predict", -1)
-    n = n if isinstance(n, int) and not isinstance(n, bool) else -1
+    n = _int(body, "n_predict", -1)
     if n < 0:
         n = settings.n_predict
     return room if n < 0 else min(n, room) if settings.n_predict < 0 else min(n, settings.n_predict)

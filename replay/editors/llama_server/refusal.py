@@ -6,8 +6,7 @@ this model" when the vocabulary lacks FIM_PRE/SUF/MID, 400 for a body without `i
 or `input_suffix` or with a malformed `input_extra`; when the slot takes the task, a prompt of
 n_ctx tokens or more is refused (with context shift off, the default) with
 `exceed_context_size_error`: "request (N tokens) exceeds the available context size (M
-tokens), try increasing it" (older releases: `invalid_request_error`, "the request exceeds the
-available context size, try increasing the context size or enable context shift"; releases.py).
+tokens), try increasing it" (older releases: other words, or no refusal at all: releases.py).
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from replay.editors.inputs import BadInputLine
+from replay.editors.llama_server.releases import ServerRules
 
 
 class InfillRefused(BadInputLine):
@@ -29,33 +29,41 @@ class InfillRefused(BadInputLine):
 
 
 def check_body(body: Any) -> list[dict[str, Any]]:
-    """The body's chunks of extra context, or InfillRefused as the handler words it."""
+    """The body's chunks of extra context, or InfillRefused as the handler answers. Its checks of
+    `prompt`, `input_prefix` and `input_suffix` set an error without returning: a non-string
+    prompt is then read as "" and a missing prefix or suffix fails later, when it is read, with
+    the JSON library's words; the `input_extra` checks do return, so they come first."""
     if not isinstance(body, dict):
         raise InfillRefused("the /infill body must be a JSON object")
-    for key in ("input_prefix", "input_suffix"):
-        if key not in body:
-            raise InfillRefused(f'"{key}" is required')
-    if not isinstance(body.get("prompt", ""), str):
-        raise InfillRefused('"prompt" must be a string')
-    extra = body.get("input_extra")
-    if extra is None:
-        return []
-    if not isinstance(extra, list):
+    if "input_extra" in body and not isinstance(body["input_extra"], list):
         raise InfillRefused('"input_extra" must be an array of {"filename": string, "text": string}')
+    extra = body.get("input_extra") or []
     for chunk in extra:
         if not isinstance(chunk, dict) or not isinstance(chunk.get("text"), str):
             raise InfillRefused('extra_context chunk must contain a "text" field with a string value')
         if "filename" in chunk and not isinstance(chunk["filename"], str):
             raise InfillRefused('extra_context chunk\'s "filename" field must be a string')
+    for key in ("input_prefix", "input_suffix"):
+        if key not in body:
+            raise InfillRefused(f"[json.exception.out_of_range.403] key '{key}' not found")
     return extra
 
 
-def check_fits(n_tokens: int, n_ctx: int, exceed_type: bool = True) -> None:
-    """A prompt of n_ctx tokens or more does not fit the slot (no context shift)."""
-    if n_tokens < n_ctx:
-        return
-    if exceed_type:
-        raise InfillRefused(f"request ({n_tokens} tokens) exceeds the available context size ({n_ctx} tokens), "
-                            "try increasing it", kind="exceed_context_size_error")
-    raise InfillRefused("the request exceeds the available context size, try increasing the context size or enable "
-                        "context shift")
+def infill_prompt(body: dict[str, Any]) -> str:
+    """`json_value(data, "prompt", "")`: anything but a string is read as ""."""
+    prompt = body.get("prompt", "")
+    return prompt if isinstance(prompt, str) else ""
+
+
+def fit_to_context(ids: list[int], n_ctx: int, rules: ServerRules, n_keep: int = 0) -> list[int]:
+    """The ids the slot evaluates: all of them when they fit (fewer than n_ctx); else refused,
+    or (before context shift was turned off by default) truncated: the first n_keep kept, then
+    whole blocks of (n_ctx − n_keep)/2 dropped (releases.py)."""
+    if len(ids) < n_ctx:
+        return ids
+    if rules.refuses:
+        raise InfillRefused(rules.refusal_words.format(n=len(ids), n_ctx=n_ctx), kind=rules.refusal_type)
+    n_keep = max(0, min(n_keep, n_ctx - 2))
+    block = (n_ctx - n_keep) // 2
+    erased = (len(ids) - n_keep - block) // block
+    return ids[:n_keep] + ids[n_keep + erased * block:]

@@ -5,12 +5,14 @@ preset (`server.preset: "fim-qwen-1.5b-default"`, the server's `--fim-qwen-1.5b-
 several at once, and any option given beside it wins, as a flag after the preset does on the
 server's command line.
 
-Defaults are `struct common_params` (ggml-org/llama.cpp common/common.h): n_ctx 4096 (0 = the
-model's training context), n_batch 2048, n_ubatch 512, n_predict -1, spm_infill false. The
-presets are the `--fim-qwen-*` options of common/arg.cpp (from b4986, 2025-03-30 for the first
-Qwen presets; the 30B preset later): Qwen2.5-Coder GGUFs of ggml-org with n_batch = n_ubatch =
-1024, n_ctx 0 (the model's) and n_cache_reuse 256; llama.vscode's README and its model
-menu start the server with them.
+Defaults are `struct common_params` (ggml-org/llama.cpp common/common.h): n_ctx 0 (the
+model's training context; it was 4096 until the default became 0, which the project calls
+"the default" by ggml-org/llama.cpp#18807, 2026-01-13), n_batch 2048, n_ubatch 512, n_predict
+-1, spm_infill false; one slot here (llama-server picks 4 itself, with a unified cache: the
+same slot context). The presets are the `--fim-qwen-*` options (common/arg.cpp, later the model
+catalog): Qwen2.5-Coder GGUFs of ggml-org with n_batch = n_ubatch = 1024, n_ctx 0 (the
+model's) and n_cache_reuse 256 (the spec presets since ggml-org/llama.cpp#12287, 2025-03-09);
+llama.vscode's README starts the server with them.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class ServerSettings(msgspec.Struct, frozen=True, omit_defaults=True):
     share the context unless `kv_unified` (llama-server's own default since it picks 4 slots
     itself with a unified cache): a slot's context is n_ctx / n_parallel otherwise."""
 
-    n_ctx: int = 4096
+    n_ctx: int = 0
     n_batch: int = 2048
     n_ubatch: int = 512
     n_predict: int = -1
@@ -40,12 +42,20 @@ class ServerSettings(msgspec.Struct, frozen=True, omit_defaults=True):
     preset: str | None = None
 
     def slot_n_ctx(self, n_ctx_train: int | None) -> int:
-        """The context of the slot that takes the request (what the refusal compares with)."""
+        """The context of the slot that takes the request (what the refusal compares with):
+        the context rounded up to a multiple of 256, and split between the slots unless the
+        cache is unified, each share rounded up again (src/llama-context.cpp, `GGML_PAD(n_ctx,
+        256)`, since ggml-org/llama.cpp#17046, 2025-11; `-c 128` gives a slot of 256)."""
         n_ctx = self.n_ctx or n_ctx_train or 0
         if n_ctx <= 0:
             raise BadInputLine("server.n_ctx is 0 (the model's own context) but the model's context length is "
-                                    "not known here: give server.n_ctx")
-        return n_ctx if self.kv_unified or self.n_parallel <= 1 else n_ctx // self.n_parallel
+                               "not known here: give server.n_ctx")
+        n_ctx = _pad(n_ctx, 256)
+        return n_ctx if self.kv_unified or self.n_parallel <= 1 else _pad(n_ctx // self.n_parallel, 256)
+
+
+def _pad(n: int, step: int) -> int:
+    return (n + step - 1) // step * step
 
 
 # common/arg.cpp `--fim-qwen-*-default` (ggml-org/llama.cpp): the model each names and the
@@ -53,7 +63,7 @@ class ServerSettings(msgspec.Struct, frozen=True, omit_defaults=True):
 PRESETS: dict[str, dict[str, Any]] = {
     name: {"n_batch": 1024, "n_ubatch": 1024, "n_ctx": 0, "n_cache_reuse": 256}
     for name in ("fim-qwen-1.5b-default", "fim-qwen-3b-default", "fim-qwen-7b-default", "fim-qwen-7b-spec",
-                 "fim-qwen-14b-spec", "fim-qwen-30b-default")
+                 "fim-qwen-14b-spec")
 }
 PRESET_MODELS: dict[str, str] = {
     "fim-qwen-1.5b-default": "ggml-org/Qwen2.5-Coder-1.5B-Q8_0-GGUF",
@@ -61,7 +71,6 @@ PRESET_MODELS: dict[str, str] = {
     "fim-qwen-7b-default": "ggml-org/Qwen2.5-Coder-7B-Q8_0-GGUF",
     "fim-qwen-7b-spec": "ggml-org/Qwen2.5-Coder-7B-Q8_0-GGUF",
     "fim-qwen-14b-spec": "ggml-org/Qwen2.5-Coder-14B-Q8_0-GGUF",
-    "fim-qwen-30b-default": "ggml-org/Qwen3-Coder-30B-A3B-Instruct-Q8_0-GGUF",
 }
 
 _FIELDS = {f.name: f.type for f in msgspec.structs.fields(ServerSettings)}

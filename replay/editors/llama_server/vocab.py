@@ -43,15 +43,15 @@ class InfillVocab:
 
 
 @lru_cache(maxsize=8)
-def infill_vocab(model: str, override: str = "") -> InfillVocab:
+def infill_vocab(model: str) -> InfillVocab:
     """The vocabulary of `model` (a GGUF path, registry/HF name or family name) as llama-server
-    reads it; `override` a replay.tokens spec that replaces the model's own tokenizer."""
+    reads it."""
     family = _family_name(model)
     try:
         fam = get_family(family) if family else None
     except KeyError:
         fam = None
-    spec = override or (f"gguf:{model}" if _is_gguf(model) else tokenizer_spec(model, fam) if fam else "")
+    spec = f"gguf:{model}" if _is_gguf(model) else tokenizer_spec(model, fam) if fam else ""
     if not spec:
         raise NoInfill(f"no tokenizer known for model {model!r}: give a GGUF file or a known model name")
     tok = load_tokenizer(spec)
@@ -59,9 +59,10 @@ def infill_vocab(model: str, override: str = "") -> InfillVocab:
         raise NoInfill(f"{spec}: llama-server reads its FIM tokens from a GGUF vocabulary; give a GGUF file")
     vocab = read_vocab(tok.gguf_path)
     ids = {role: role_id(vocab, role) for role in ("fim_pre", "fim_suf", "fim_mid", "fim_rep", "fim_sep")}
-    if ids["fim_pre"] is None or ids["fim_suf"] is None or ids["fim_mid"] is None:
-        raise NoInfill(f"{model}: the vocabulary has no FIM prefix/suffix/middle tokens; llama-server answers /infill "
-                       "with 'Infill is not supported by this model'")
+    missing = "".join(f"{part} token is missing. " for part, role in (("prefix", "fim_pre"), ("suffix", "fim_suf"),
+                                                                      ("middle", "fim_mid")) if ids[role] is None)
+    if missing:
+        raise NoInfill(f"Infill is not supported by this model: {missing}")
     return InfillVocab(tokenizer=tok, family=family or "gguf", fim_pre=ids["fim_pre"], fim_suf=ids["fim_suf"],
                        fim_mid=ids["fim_mid"], fim_rep=ids["fim_rep"], fim_sep=ids["fim_sep"],
                        bos=tok.bos_id if tok.add_bos else None, n_ctx_train=_n_ctx_train(tok.gguf_path))

@@ -8,6 +8,7 @@ import pytest
 
 from replay.assets import DEMO_MODEL, asset_path
 from replay.editors.llama_server import InfillRefused, render_body, server_settings, split_version
+from replay.editors.llama_server.releases import server_rules
 from replay.editors.inputs import BadInputLine
 
 
@@ -44,8 +45,19 @@ def test_a_prompt_over_the_context_is_refused_with_the_servers_words(gguf: str) 
 
 
 def test_a_body_without_input_prefix_is_refused(gguf: str) -> None:
-    with pytest.raises(InfillRefused, match='"input_prefix" is required'):
+    with pytest.raises(InfillRefused, match="key 'input_prefix' not found"):
         render_body({"input_suffix": ""}, gguf, SMALL)
+
+
+def test_a_prompt_that_is_not_a_string_is_read_as_empty(gguf: str) -> None:
+    body = {"input_prefix": "a", "input_suffix": "b"}
+    assert render_body({**body, "prompt": 3}, gguf, SMALL).text == render_body(body, gguf, SMALL).text
+
+
+def test_a_vocabulary_without_fim_tokens_is_not_supported() -> None:
+    with pytest.raises(InfillRefused, match="Infill is not supported by this model: prefix token is missing") as err:
+        render_body({"input_prefix": "a", "input_suffix": "b"}, str(asset_path("vocab-gpt-2")), {"server.n_ctx": 512})
+    assert (err.value.kind, err.value.status) == ("not_supported_error", 501)
 
 
 def test_server_options_and_presets() -> None:
@@ -61,4 +73,36 @@ def test_split_version() -> None:
     assert split_version("server=b5000") == (None, "b5000")
     assert split_version(None) == (None, None)
     with pytest.raises(BadInputLine):
-        split_version("v0.0.40,server=latest")
+        split_version("v0.0.40,v0.0.41")
+
+
+def test_server_versions_by_day_or_known_build() -> None:
+    assert server_rules(None).since == server_rules("b11549").since == server_rules("2026-11-01").since
+    assert server_rules("2025-08-20").refusal_type == "invalid_request_error"
+    assert server_rules("b6301").refusal_type == "invalid_request_error"  # pinned by 2025-08-28, before #15780
+    assert server_rules("b6451").refusal_type == "exceed_context_size_error"
+    assert not server_rules("2025-06-01").refuses
+    for bad in ("b5000", "latest", "2024-01-01", "2025-02-30"):
+        with pytest.raises(BadInputLine):
+            server_rules(bad)
+
+
+def test_before_context_shift_was_off_an_oversized_prompt_is_truncated(gguf: str) -> None:
+    body = {"input_prefix": "def f(x):\n", "prompt": "x = 1\n" * 400, "input_suffix": ""}
+    whole = len(render_body(body, gguf, {"server.n_ctx": 4096}).token_ids)
+    cut = render_body(body, gguf, SMALL, server_version="2025-06-01").token_ids
+    block = 512 // 2
+    assert len(cut) == whole - (whole - block) // block * block < 512
+
+
+def test_without_fim_sep_each_chunk_follows_a_snippet_separator() -> None:
+    starcoder = str(asset_path("vocab-starcoder"))  # StarCoder2: FIM tokens, no <|file_sep|> for llama.cpp
+    body = {"input_prefix": "a = 1\n", "input_suffix": "\n", "input_extra": [{"text": "x = 1\n"}, {"text": "y = 2\n"}]}
+    r = render_body(body, starcoder, {"server.n_ctx": 512, "server.n_batch": 128})
+    assert r.text == ("\n\n--- snippet ---\n\nx = 1\n\n\n--- snippet ---\n\ny = 2\n"
+                      "<fim_prefix>a = 1\n<fim_suffix>\n<fim_middle>")
+
+
+def test_spm_infill_puts_the_suffix_first(gguf: str) -> None:
+    r = render_body({"input_prefix": "a", "input_suffix": "b", "prompt": "c"}, gguf, {**SMALL, "server.spm_infill": True})
+    assert r.text == "<|repo_name|>myproject\n<|file_sep|>filename\n<|fim_suffix|>b<|fim_prefix|>ac<|fim_middle|>"

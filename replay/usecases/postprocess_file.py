@@ -14,7 +14,7 @@ log's `choices` text, already cut by the server's stop words; a stream as it arr
 not rendered and no stop word is applied again, only the client's own stage runs (for Continue,
 its client-side stop handling is part of that stage). Tabby's client stage needs no model.
 
-Bad lines are handled as `render` handles them (replay.editors.render_file): stop with file:line
+Bad lines are handled as `render` handles them (replay.usecases.render_file): stop with file:line
 and the reason, or with keep_going count them and keep them in a rejects file.
 """
 
@@ -26,7 +26,7 @@ from typing import Any
 from replay.editors.stage import apply_stop
 from replay.editors import profile
 from replay.editors.inputs import BadInputLine, load_object, parse_object
-from replay.editors.render_file import RenderFailure, map_file
+from replay.usecases.render_file import RenderFailure, map_file
 
 _OWN_KEYS = frozenset({"raw", "timing"})
 
