@@ -220,6 +220,8 @@ CAUGHT_AS_BUILTIN = {
     "replay.editors.standard.StandardInputError", "replay.editors.templates.UnknownFamily",
     "replay.editors.versions.BadVersion", "replay.editors.continue_.releases.ContinueError",
     "replay.editors.continue_.uri.InvalidUri", "replay.editors.tabby.errors.TabbyInputError",
+    "replay.editors.llama_vim.request.NoRequest", "replay.editors.llama_vim.settings.BadSetting",
+    "replay.editors.llama_vim.releases.UnknownRelease",
     "replay.editors.tabby.registry.NoTemplateKnown", "replay.tokens.base.TokenizerError",
     "replay.tokens.gguf_vocab.GgufError",
     "replay.editors.llama_server.refusal.InfillRefused",
