@@ -36,3 +36,18 @@ def test_render_llama_vim_gives_the_plugins_body_and_the_servers_prompt(cli, tmp
     assert "rejected 2" in done.stdout + done.stderr
     rejects = next(tmp_path.glob("*reject*")).read_text(encoding="utf-8")
     assert "max_line_suffix" in rejects and "exceed" in rejects
+
+
+def test_postprocess_llama_vim_shows_what_the_plugin_shows(cli, tmp_path: Path) -> None:
+    lines = [{"id": "blank-line", "document": "def f(x):\n    \n    return x\n", "cursor": 14,
+              "raw": "    y = x + 1\n    return y\n\n"},
+             {"id": "repeats-next-line", "document": "def f(x):\n\n    return x\n", "cursor": 10, "raw": "    return x"},
+             {"id": "rest-of-line", "document": "x = f()\n", "cursor": 6, "raw": "a, b\n"}]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    done = cli("postprocess", str(src), "--editor", "llama.vim", "--editor-version", "2026-01-31", "--received")
+    assert done.returncode == 0, done.stderr
+    rows = {r["id"]: r for r in map(json.loads, done.stdout.splitlines())}
+    assert rows["blank-line"]["shown_text"] == "y = x + 1\n    return y" and rows["blank-line"]["multiline"]
+    assert rows["repeats-next-line"]["shown_text"] is None
+    assert (rows["rest-of-line"]["shown_text"], rows["rest-of-line"]["replace_after"]) == ("a, b)", 1)
