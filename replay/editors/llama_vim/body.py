@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from replay.editors.llama_vim.completion import render_answer
 from replay.editors.llama_vim.releases import Rules
-from replay.editors.llama_vim.request import Buffer, build_body, local_context
+from replay.editors.llama_vim.request import Buffer, build_body, follow_up_context, local_context
 from replay.editors.llama_vim.ring import simulate
-from replay.editors.llama_vim.settings import request_time, seed, settings
+from replay.editors.llama_vim.settings import follow_up_of, request_time, seed, settings
 from replay.records import EditorInput, SessionEvent
 
 # The policy for inputs that give other files (`snippets`, e.g. a benchmark item's neighbours)
@@ -31,7 +32,9 @@ def client_body(inp: EditorInput, rules: Rules) -> dict[str, Any]:
     """The /infill body of the first request at the cursor. `inp.extra` is the ring as the plugin
     held it when it sent (after its own evictions); without it, `inp.events` are replayed through
     the ring (ring.py), seeded by the option `replay.seed`, up to `replay.request_time`; without
-    either, `inp.snippets` by SNIPPET_POLICY."""
+    either, `inp.snippets` by SNIPPET_POLICY. With the option `replay.follow_up_of` (the answer
+    shown at this cursor) it is the speculative follow-up: the context as if that answer's shown
+    lines were accepted, t_max_predict_ms the setting's (1175c8d `llama#fim` from `s:fim_try_hint`)."""
     config = settings(inp.options, rules)
     buf = Buffer.of(inp.prefix, inp.suffix)
     ctx = local_context(buf, rules, config["n_prefix"], config["n_suffix"])
@@ -41,4 +44,9 @@ def client_body(inp: EditorInput, rules: Rules) -> dict[str, Any]:
     elif not extra and inp.snippets:
         events, at = snippet_events(inp, config)
         extra = simulate(events, buf, config, rules, seed(inp.options), at)
+    answer = follow_up_of(inp.options, rules)
+    if answer is not None:
+        shown = render_answer(buf, answer, rules, config["n_prefix"], config["n_suffix"]).content
+        ctx = follow_up_context(buf, config["n_prefix"], config["n_suffix"], shown, ctx.indent)
+        return build_body(ctx, extra, config, rules, "auto", follow_up=True)
     return build_body(ctx, extra, config, rules, inp.trigger)

@@ -11,6 +11,8 @@ the line is appended to the last line: accepting replaces the line from the curs
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from replay.editors.llama_vim.releases import SOURCE, Rules
 from replay.editors.llama_vim.request import Buffer, indent_bytes, is_blank, local_context
 from replay.editors.stage import Shown, Steps
@@ -43,23 +45,33 @@ def _repeats(content: list[str], before: str, buf: Buffer) -> bool:
     return "\n".join(content[1:]) == "\n".join(buf.lines[cmp + 1:cmp + len(content)])
 
 
-def _suggestion(buf: Buffer, text: str, rules: Rules, n_prefix: int, n_suffix: int,
-                steps: Steps) -> tuple[list[str], str, str] | None:
-    """`s:fim_render` on the answer: the suggestion's lines (the rest of the line appended to the
-    last), the line it is shown on (trimmed on a whitespace-only line) and the rest of the line;
-    None when it shows nothing that accepting would insert."""
+@dataclass(frozen=True)
+class Rendered:
+    """What `s:fim_render` keeps of an answer (`s:fim_data`): the suggestion's lines with the rest
+    of the line appended to the last (`content`, what the follow-up request builds on), the line
+    it is shown on (trimmed on a whitespace-only line), the rest of the line, and whether
+    accepting inserts anything."""
+
+    content: list[str]
+    line: str
+    after: str
+    inserts: bool
+
+
+def render_answer(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: int = 0,
+                  steps: Steps | None = None) -> Rendered:
+    """`s:fim_render` on the server's answer at `buf`'s cursor."""
+    steps = steps or Steps(text)
     content = text.split("\n")
     while content and content[-1] == "":
         content.pop()  # "remove trailing new lines"
     steps.set("remove trailing new lines", RENDER, "\n".join(content) if content else None)
-    if not content:
-        return None
     line = buf.line(buf.row)
     ctx_before = ctx_after = None
     if rules.trim_lead and not rules.shown_from_line:  # 2d5a1fe..057225f: the request's (blanked) text
         ctx = local_context(buf, rules, n_prefix, n_suffix)
         ctx_before, ctx_after = ctx.middle, ctx.rest_of_line
-    if rules.trim_lead and is_blank(line):
+    if content and rules.trim_lead and is_blank(line):
         # "if the current line is full of whitespaces, trim as much whitespaces from the suggestion" (2d5a1fe)
         lead = min(indent_bytes(content[0]), len(line))
         line, content[0] = content[0][:lead], content[0][lead:]
@@ -67,16 +79,23 @@ def _suggestion(buf: Buffer, text: str, rules: Rules, n_prefix: int, n_suffix: i
     raw_line = line.encode("utf-8")
     before = raw_line[:buf.col].decode("utf-8", errors="ignore") if ctx_before is None else ctx_before
     after = raw_line[buf.col:].decode("utf-8", errors="ignore") if ctx_after is None else ctx_after
-    if len(content) == 1 and content[0] == after or _repeats(content, before, buf):
+    empty = not content
+    if empty:
+        content = [""]  # shown as nothing, not accepted
+    discarded = not empty and (len(content) == 1 and content[0] == after or _repeats(content, before, buf))
+    if discarded:
         steps.set("discard a suggestion that repeats the text", RENDER, None)
-        return None
-    if rules.blank_not_accepted and len(content) == 1 and is_blank(content[0] + after):
-        # "if only whitespaces - do not accept" (1175c8d); Vim's '^\s*$' never matches across a newline
-        steps.set("if only whitespaces - do not accept", RENDER, None)
-        return None
+        content = [""]
     content[-1] += after
-    steps.set("append the rest of the line", RENDER, "\n".join(content))
-    return content, line, after
+    joined = "\n".join(content)
+    # "if only whitespaces - do not accept" (1175c8d); Vim's '^\s*$' never matches across a newline
+    blank = rules.blank_not_accepted and "\n" not in joined and is_blank(joined)
+    inserts = not (empty or discarded or blank)
+    if blank and not discarded and not empty:
+        steps.set("if only whitespaces - do not accept", RENDER, None)
+    elif inserts:
+        steps.set("append the rest of the line", RENDER, joined)
+    return Rendered(content, line, after, inserts)
 
 
 def shown(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: int = 0) -> Shown:
@@ -85,11 +104,10 @@ def shown(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: int
     On a whitespace-only line wider than the suggestion's indentation, accepting also drops the
     line's extra indentation before the cursor (`accepted` gives the whole document)."""
     steps = Steps(text)
-    found = _suggestion(buf, text, rules, n_prefix, n_suffix, steps)
-    if found is None:
+    rendered = render_answer(buf, text, rules, n_prefix, n_suffix, steps)
+    if not rendered.inserts:
         return steps.shown(multiline=False)
-    content, _, after = found
-    return steps.shown(multiline=len(content) > 1, replace_after=len(after))
+    return steps.shown(multiline=len(rendered.content) > 1, replace_after=len(rendered.after))
 
 
 def accepted(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: int = 0) -> tuple[str, ...]:
@@ -97,9 +115,9 @@ def accepted(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: 
     cursor's line becomes the shown line up to the cursor, `line[:pos_x - 1]` in Vim, which at
     column 0 is the whole line, followed by the suggestion's first line; its other lines are
     inserted below. Unchanged when nothing is shown."""
-    found = _suggestion(buf, text, rules, n_prefix, n_suffix, Steps(text))
-    if found is None:
+    rendered = render_answer(buf, text, rules, n_prefix, n_suffix)
+    if not rendered.inserts:
         return buf.lines
-    content, line, _ = found
+    content, line = rendered.content, rendered.line
     kept = line if buf.col == 0 else line.encode("utf-8")[:buf.col].decode("utf-8", errors="ignore")
     return (*buf.lines[:buf.row], kept + content[0], *content[1:], *buf.lines[buf.row + 1:])

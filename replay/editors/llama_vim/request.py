@@ -96,6 +96,21 @@ def local_context(buf: Buffer, rules: Rules, n_prefix: int, n_suffix: int) -> Lo
                         indent=indent, rest_of_line=after)
 
 
+def follow_up_context(buf: Buffer, n_prefix: int, n_suffix: int, previous: list[str], indent: int) -> LocalContext:
+    """`s:fim_ctx_local` with a previous suggestion (the speculative follow-up, since 1175c8d): the
+    context as if `previous` (the shown lines, the rest of the line appended) were accepted. The
+    plugin appends its first line to the WHOLE cursor line, rest of line included; n_indent is
+    the first request's (`s:indent_last`)."""
+    line = buf.line(buf.row)
+    current = line + previous[0] if len(previous) == 1 else previous[-1]
+    above = list(buf.lines[max(0, buf.row - n_prefix + len(previous) - 1):buf.row])
+    if len(previous) > 1:
+        above += [line + previous[0], *previous[1:-1]]
+    below = buf.lines[buf.row + 1:min(len(buf.lines), buf.row + 1 + n_suffix)]
+    return LocalContext(prefix="\n".join(above) + "\n", middle=current, suffix="\n" + "\n".join(below) + "\n",
+                        indent=indent, rest_of_line="")
+
+
 def vim_time(seconds: float) -> list[int]:
     """A chunk's `time` as the plugin sends it: Vim's `reltime()` of when it was picked, a list
     [seconds, microseconds] (Vim 9 on Unix: gettimeofday)."""
@@ -112,9 +127,10 @@ def input_extra(chunks: tuple[ExtraChunk, ...]) -> list[dict[str, Any]]:
 
 
 def build_body(ctx: LocalContext, extra: tuple[ExtraChunk, ...], config: dict[str, Any], rules: Rules,
-               trigger: str) -> dict[str, Any]:
-    """The body of `llama#fim` for the first request at a cursor, in the plugin's key order (the
-    server reads it as JSON: Vim's json_encode writes its keys in its own hash order)."""
+               trigger: str, follow_up: bool = False) -> dict[str, Any]:
+    """The body of `llama#fim` (the first request at a cursor, or its speculative follow-up), in
+    the plugin's key order (the server reads it as JSON: Vim's json_encode writes its keys in its
+    own hash order)."""
     if trigger == "auto" and len(ctx.rest_of_line.encode("utf-8")) > config["max_line_suffix"]:
         raise NoRequest(f"llama.vim sends no automatic request here: the rest of the line is "
                         f"{len(ctx.rest_of_line.encode('utf-8'))} bytes, over max_line_suffix "
@@ -128,7 +144,8 @@ def build_body(ctx: LocalContext, extra: tuple[ExtraChunk, ...], config: dict[st
         body["stop"] = config["stop_strings"]
     body.update({"n_indent": ctx.indent, "top_k": 40, "top_p": rules.top_p, "samplers": ["top_k", "top_p", "infill"],
                  "stream": False, "cache_prompt": True, "t_max_prompt_ms": config["t_max_prompt_ms"],
-                 "t_max_predict_ms": rules.first_predict_ms or config["t_max_predict_ms"]})
+                 "t_max_predict_ms": config["t_max_predict_ms"] if follow_up else
+                 rules.first_predict_ms or config["t_max_predict_ms"]})
     if rules.response_fields:
         body["response_fields"] = list(RESPONSE_FIELDS)
     if rules.model_setting:

@@ -130,3 +130,15 @@ def test_buffer_keeps_an_empty_last_line_only_under_the_cursor() -> None:
     assert Buffer.of("a\n", "").lines == ("a", "")
     ctx = local_context(Buffer.of("a\n", ""), HEAD, 256, 64)
     assert (ctx.prefix, ctx.middle, ctx.suffix) == ("a\n", "", "\n\n")
+
+
+def test_follow_up_builds_on_the_whole_line_as_if_accepted() -> None:
+    # one line: appended to the whole cursor line, rest of line included (the shown line ends with it)
+    b = body("x = f(", ")\nz\n", options={"replay.follow_up_of": "a"})
+    assert (b["input_prefix"], b["prompt"], b["input_suffix"]) == ("\n", "x = f()a)", "\nz\n")
+    assert b["t_max_predict_ms"] == 1000 and b["n_indent"] == 0
+    # several lines: the cursor line and the middle lines join the prefix, the last is the prompt
+    b = body("  p(", "\n", options={"replay.follow_up_of": "1,\n  2,\n  3)"})
+    assert (b["input_prefix"], b["prompt"], b["n_indent"]) == ("  p(1,\n  2,\n", "  3)", 2)
+    with pytest.raises(BadSetting, match="no follow-up"):
+        body("x", "", "057225f", options={"replay.follow_up_of": "a"})
