@@ -34,7 +34,7 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     """The prompt llama-server builds from the body llama.vim sends at this cursor."""
     client, server = split_version(version)
     rules = rules_at(client)
-    body = inp.request if inp.request is not None else client_body(inp, rules)
+    body = body_of(inp, version)
     rendered = render_body(body, model, inp.options, server, profile=f"{NAME}@{rules.sha}", item_id=inp.item_id)
     if inp.request is None and not inp.extra and not inp.events and inp.snippets:
         why = f"llama.vim ring from the snippets: {SNIPPET_POLICY}"
