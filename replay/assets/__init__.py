@@ -21,7 +21,7 @@ class MissingAsset(UsageError):
     """An asset is not installed; the message names the command that installs it."""
 
 
-class UnknownAsset(UsageError, KeyError):
+class UnknownAsset(UsageError):
     """An asset name that is not in the registry."""
 
 

@@ -23,7 +23,7 @@ from replay.errors import UsageError
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt, TraceStep
 
 
-class UnknownEditor(UsageError, ValueError):
+class UnknownEditor(UsageError):
     """An editor name with no profile."""
 
 

@@ -40,7 +40,7 @@ _KEYS = {"document", "cursor", "prefix", "suffix", "filepath", "workspace", "lan
          "item_id", "trigger", "request", "extra", "events", "open_files", "session"} | _FIMITEM_KEYS
 
 
-class BadInputLine(UsageError, ValueError):
+class BadInputLine(UsageError):
     """A render input line that cannot be used; the message says why (the caller adds file:line)."""
 
 

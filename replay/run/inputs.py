@@ -22,7 +22,7 @@ import msgspec
 
 from replay.assets import sha256_file
 from replay.editors import capture_version, profile
-from replay.errors import first_line
+from replay.errors import UsageError, first_line
 from replay.importers.common import MAX_LINE_BYTES, iter_lines
 from replay.jsonl import loads
 from replay.records import CaptureRecord, EditorInput, Reference, RenderedPrompt
@@ -139,7 +139,7 @@ def load_inputs(source: str, store: Store, editor: str | None, model: str, rejec
             try:
                 rendered = RenderedFrom(editor or own or "standard", capture_input(capture_id, rec))
                 add(render(rendered, model), where, rec.raw, rendered, Reference(kind="capture", capture_id=capture_id))
-            except (ValueError, KeyError) as exc:
+            except (UsageError, ValueError, KeyError) as exc:
                 rejects.at(*where, first_line(exc), rec.raw)
         return Inputs(prompts, rejects, digest.hexdigest(), "captures", rendered_from, references)
 
@@ -166,7 +166,7 @@ def load_inputs(source: str, store: Store, editor: str | None, model: str, rejec
                     rendered = RenderedFrom(editor or "standard", parse_line(line))
                     kinds.add("items")
                     add(render(rendered, model), where, line, rendered)
-            except (ValueError, msgspec.ValidationError, KeyError, RecursionError) as exc:
+            except (UsageError, ValueError, msgspec.ValidationError, KeyError, RecursionError) as exc:
                 rejects.at(*where, first_line(exc), line)
     return Inputs(prompts, rejects, sha256_file(path), "+".join(sorted(kinds)) or "empty", rendered_from, references)
 

@@ -26,6 +26,7 @@ from typing import Any
 from replay.editors.stage import apply_stop
 from replay.editors import profile
 from replay.editors.inputs import BadInputLine, load_object, parse_object
+from replay.errors import UsageError
 from replay.usecases.render_file import RenderFailure, map_file
 
 _OWN_KEYS = frozenset({"raw", "timing"})
@@ -78,7 +79,7 @@ def postprocess_file(input_path: Path, editor: str, model: str | None, version: 
     """Post-process every line of `input_path`; returns the summary (done, shown, rejected, files)."""
     try:
         prof, _ = profile(editor)
-    except ValueError as exc:
+    except UsageError as exc:
         raise RenderFailure(str(exc), usage=True) from exc
     if model is None and not (received and not prof.stage_needs_model):
         why = "" if received else " (without --received the line is rendered first, for the prompt's stop words)"

@@ -16,13 +16,12 @@ from typing import Any, TextIO
 from replay.assets import MissingAsset
 from replay.editors import render
 from replay.editors.inputs import (
-    BadInputLine,
     output_row,
     parse_line,
     read_lines,
     to_json_line,
 )
-from replay.errors import EXIT_USAGE, EXIT_WORK, FimreplayError
+from replay.errors import EXIT_USAGE, EXIT_WORK, FimreplayError, UsageError
 from replay.rejects import Rejects, beside
 
 
@@ -38,8 +37,8 @@ class RenderFailure(FimreplayError):
 def map_file(input_path: Path, output: Path | None, keep_going: bool, command: str,
              convert: Callable[[str, int], dict[str, Any]]) -> tuple[int, dict[str, Any]]:
     """Write `convert(line, line number)` as one JSON line per input line, in input order; returns how many
-    were written and the summary (input, output, rejected, rejects_file). A bad line (BadInputLine,
-    ValueError, KeyError) stops the run with its file:line, or with keep_going is kept in the
+    were written and the summary (input, output, rejected, rejects_file). A bad line (a UsageError such
+    as BadInputLine, or a ValueError or KeyError from the data) stops the run with its file:line, or with keep_going is kept in the
     rejects file; a missing asset stops the run as a work failure."""
     try:
         data = input_path.read_text(encoding="utf-8")
@@ -55,7 +54,7 @@ def map_file(input_path: Path, output: Path | None, keep_going: bool, command: s
                 row = convert(line, number)
             except MissingAsset as exc:
                 raise RenderFailure(str(exc), usage=False) from exc
-            except (BadInputLine, ValueError, KeyError) as exc:
+            except (UsageError, ValueError, KeyError) as exc:
                 reason = str(exc).strip("'\"") if isinstance(exc, KeyError) else str(exc)
                 if not keep_going:
                     raise RenderFailure(f"{where}: {reason}", usage=True) from exc
