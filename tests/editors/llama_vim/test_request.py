@@ -142,3 +142,11 @@ def test_follow_up_builds_on_the_whole_line_as_if_accepted() -> None:
     assert (b["input_prefix"], b["prompt"], b["n_indent"]) == ("  p(1,\n  2,\n", "  3)", 2)
     with pytest.raises(BadSetting, match="no follow-up"):
         body("x", "", "057225f", options={"replay.follow_up_of": "a"})
+
+
+def test_extra_as_the_plugin_sends_it_reads_back_the_same() -> None:
+    from replay.editors.inputs import parse_object
+
+    chunk = {"text": "a\nb\nc\n", "time": [1795649905, 446848], "filename": "b.py"}
+    inp = parse_object({"document": "x\n", "cursor": 1, "extra": [chunk]})
+    assert client_body(inp, HEAD)["input_extra"] == [chunk]
