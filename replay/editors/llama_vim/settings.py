@@ -41,8 +41,8 @@ def settings(options: dict[str, Any], rules: Rules) -> dict[str, Any]:
             own[new] = own.pop(old)
     config = {**rules.defaults, **own}
     for key in _INTS:
-        if type(config.get(key)) is not int or config[key] < 0:
-            raise BadSetting(f"llama.vim setting {key!r} must be a non-negative integer, got {config.get(key)!r}")
+        if type(config.get(key)) is not int:
+            raise BadSetting(f"llama.vim setting {key!r} must be an integer, got {config.get(key)!r}")
     stop = config.get("stop_strings", [])
     if not (isinstance(stop, list) and all(isinstance(s, str) for s in stop)):
         raise BadSetting(f"llama.vim setting 'stop_strings' must be a list of strings, got {stop!r}")
