@@ -108,3 +108,12 @@ def test_snippets_fill_the_ring_when_no_ring_or_session_is_given() -> None:
     extra = client_body(inp, HEAD)["input_extra"]
     assert [(c["filename"], c["text"]) for c in extra] == [
         ("b.py", "a = 1\nb = 2\nc = 3\n"), ("c.py", "\n".join(f"v{i} = {i}" for i in range(33)) + "\n")]
+
+
+def test_an_accepted_completion_far_away_picks_above_the_prefix_and_below_the_suffix() -> None:
+    r = ring(BEFORE_DICE)
+    doc = lines(400)
+    r.request(doc, 300, 5.0, "a.py", auto=True)  # line 301: more than 32 lines from the last pick
+    assert [c.data for c in r.queued] == [doc[0:45], doc[364:400]]  # getline(1, 45) and getline(365, 400)
+    r.request(doc, 310, 6.0, "a.py", auto=True)  # 10 lines on: no pick
+    assert len(r.queued) == 2
