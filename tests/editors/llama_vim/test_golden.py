@@ -21,10 +21,10 @@ FOLLOW_UPS = [json.loads(line) for line in (GOLDEN / "follow_up.jsonl").read_tex
 
 
 def test_the_recordings_cover_commits_settings_and_triggers() -> None:
-    assert {c["version"] for c in CASES} == {"a1c8e6e", "ddb92f0", "3fb05d3"}
+    assert {c["version"] for c in CASES} == {"a1c8e6e", "ddb92f0", "3fb05d3", "a4b3ef2"}
     assert {c["trigger"] for c in CASES} == {"auto", "manual"}
     assert any(c["options"] for c in CASES) and any(not c["options"] for c in CASES)
-    assert any(c["extra"] for c in CASES) and len(CASES) >= 150
+    assert any(c["extra"] for c in CASES) and len(CASES) >= 280
 
 
 @pytest.mark.parametrize("case", CASES + FOLLOW_UPS, ids=[c["id"] for c in CASES + FOLLOW_UPS])
