@@ -5,7 +5,9 @@ Both clients send a body to llama-server's `/infill`; the server, not the client
 prompt (assemble.py) from the body and its own settings (settings.py: `server.*` options and
 presets), refuses what does not fit (refusal.py), and cuts the answer by the body's n_indent
 (answer.py). The rules are kept per llama.cpp release (releases.py). The client profiles
-import only this module.
+import only this module: `render_body` for their prompt side (all of it when the input carries
+the body as sent), `server_stop` as their stream stop and `answer_text` as the first step of
+their completion stage (what the server sent them of the model's text).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def render_body(body: dict[str, Any], model: str, options: dict[str, Any], serve
     try:
         built = assemble(vocab, body["input_prefix"], body["input_suffix"], chunks, infill_prompt(body),
                          n_batch=settings.n_batch, n_predict=settings.n_predict, n_ctx=n_ctx,
-                         spm_infill=settings.spm_infill)
+                         spm_infill=settings.spm_infill, prompt_bos=rules.prompt_bos)
     except TypeError as exc:
         raise InfillRefused(f"input_prefix/input_suffix {exc}") from None
     ids = fit_to_context(built.ids, n_ctx, rules, _int(body, "n_keep", 0))
@@ -63,7 +65,7 @@ def render_body(body: dict[str, Any], model: str, options: dict[str, Any], serve
 def server_stop(body: dict[str, Any] | None) -> StreamStop | None:
     """The server's own stop over a streamed answer (the n_indent cut), one call per token;
     None when the body sets no n_indent. t_max_predict_ms needs the stream's clock: it is
-    applied by `server_text` from the timing."""
+    applied by `answer_text` from the timing."""
     return indent_stop(body)
 
 
@@ -92,9 +94,10 @@ def _int(body: dict[str, Any], key: str, default: int) -> int:
 
 
 def _max_new(body: dict[str, Any], settings: ServerSettings, room: int) -> int:
-    """The body's n_predict; -1 (or none) takes the server's `-n`, and -1 there generates until
-    the slot's context is full."""
+    """The body's n_predict, capped by the server's `-n` when that is set (the slot then takes
+    the server's), and by what the slot's context has left (without context shift generation
+    stops when it is full)."""
     n = _int(body, "n_predict", -1)
-    if n < 0:
+    if settings.n_predict > 0 and (n < 0 or n > settings.n_predict):
         n = settings.n_predict
-    return room if n < 0 else min(n, room) if settings.n_predict < 0 else min(n, settings.n_predict)
+    return room if n < 0 else min(n, room)

@@ -82,11 +82,14 @@ def extra_context_ids(vocab: InfillVocab, chunks: list[dict[str, Any]]) -> list[
 
 
 def assemble(vocab: InfillVocab, prefix: Any, suffix: Any, chunks: list[dict[str, Any]], prompt: str, *,
-             n_batch: int, n_predict: int, n_ctx: int, spm_infill: bool) -> Assembled:
-    """The ids llama-server evaluates for one /infill body (format_prompt_infill)."""
+             n_batch: int, n_predict: int, n_ctx: int, spm_infill: bool, prompt_bos: bool = False) -> Assembled:
+    """The ids llama-server evaluates for one /infill body (format_prompt_infill); `prompt_bos`:
+    the release tokenized the request's prompt with BOS in front (releases.py)."""
     prefix_ids = mixed_ids(vocab, prefix, parse_special=False)
     suffix_ids = mixed_ids(vocab, suffix, parse_special=False)
     prompt_ids = vocab.tokenizer.encode(prompt, special=True) if prompt else []
+    if prompt_bos and vocab.bos is not None:
+        prompt_ids = [vocab.bos, *prompt_ids]
     extra = extra_context_ids(vocab, chunks)
     quarter = _cdiv(n_batch, 4)
     n_prefix_take = min(len(prefix_ids), 3 * quarter)

@@ -11,6 +11,9 @@ The changes (ggml-org/llama.cpp pull requests, merge day):
 - #9874, 2024-10-13: `input_extra` (first `extra_context`), the repository-level FIM pattern and
   the prefix/suffix/extra budgets of assemble.py (with #9798, 2024-10-10: FIM tokens detected
   from the vocabulary, prefix and suffix tokenized without parsing special tokens);
+- #10724, 2024-12-08 (the format restored after the #10691 refactor): the request's `prompt` is
+  tokenized with the vocabulary's BOS in front (for vocabularies that add one: an empty prompt
+  is BOS alone), until #11106, 2025-01-06 ("fix extra BOS in infill endpoint");
 - #15416, 2025-08-19: context shift off by default. Before it a prompt of n_ctx tokens or more
   was truncated, not refused: its first n_keep tokens (the body's, 0 by default) kept, then
   whole blocks of (n_ctx − n_keep)/2 tokens dropped after them until it fits. From it on, the
@@ -39,6 +42,7 @@ class ServerRules:
     refuses: bool = True  # a prompt of n_ctx tokens or more is refused (else truncated)
     refusal_type: str = "exceed_context_size_error"
     refusal_words: str = "request ({n} tokens) exceeds the available context size ({n_ctx} tokens), try increasing it"
+    prompt_bos: bool = False  # the request's prompt is tokenized with BOS in front
 
     @property
     def label(self) -> str:
@@ -51,6 +55,9 @@ _OLD_WORDS = "the request exceeds the available context size. try increasing the
 ERAS: tuple[ServerRules, ...] = (
     ServerRules("2024-10-13", "repository-level /infill with input_extra (ggml-org/llama.cpp#9874); context shift on: "
                 "an oversized prompt is truncated", refuses=False),
+    ServerRules("2024-12-08", "the request's prompt tokenized with BOS (ggml-org/llama.cpp#10724)", refuses=False,
+                prompt_bos=True),
+    ServerRules("2025-01-06", "no BOS before the request's prompt (ggml-org/llama.cpp#11106)", refuses=False),
     ServerRules("2025-08-19", "context shift off by default: an oversized prompt is refused (ggml-org/llama.cpp#15416)",
                 refusal_type="invalid_request_error", refusal_words=_OLD_WORDS),
     ServerRules("2025-09-03", "exceed_context_size_error (ggml-org/llama.cpp#15780)", refusal_words=_OLD_WORDS),

@@ -20,7 +20,7 @@ from replay.editors.templates import family_for_model, get_family
 from replay.errors import UsageError
 from replay.tokens.gguf_tokenizer import role_id
 from replay.tokens.gguf_vocab import read_metadata, read_vocab
-from replay.tokens.tokenizer import Tokenizer, load_tokenizer
+from replay.tokens.tokenizer import Tokenizer, codellama_vocab, load_tokenizer
 
 
 class NoInfill(UsageError):
@@ -58,6 +58,8 @@ def infill_vocab(model: str) -> InfillVocab:
     if tok.gguf_path is None:
         raise NoInfill(f"{spec}: llama-server reads its FIM tokens from a GGUF vocabulary; give a GGUF file")
     vocab = read_vocab(tok.gguf_path)
+    if tok.spec == "codellama":  # the offline CodeLlama tokenizer: Llama-2's vocabulary plus its 16 pieces
+        vocab = codellama_vocab(vocab)
     ids = {role: role_id(vocab, role) for role in ("fim_pre", "fim_suf", "fim_mid", "fim_rep", "fim_sep")}
     missing = "".join(f"{part} token is missing. " for part, role in (("prefix", "fim_pre"), ("suffix", "fim_suf"),
                                                                       ("middle", "fim_mid")) if ids[role] is None)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.assets import DEMO_MODEL, asset_path
-from replay.editors.llama_server import InfillRefused, render_body
+from replay.editors.llama_server import InfillRefused, render_body, server_settings
 from tests.editors.llama_server.live import answer, llama_server, settings_key
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -79,8 +79,8 @@ def config_cases(gguf: str, options: dict[str, int], n: int, texts: list[str]) -
     """One server setting's cases, ordered so that those sharing their extra context follow each
     other (the server then reuses its cache and evaluates only what differs)."""
     rng = random.Random(n)
-    n_ctx = options["server.n_ctx"]
-    big = n_ctx // 8
+    n_ctx = server_settings(options).slot_n_ctx(None)  # the slot's context: -c rounded up to 256
+    big = options["server.n_ctx"] // 8
     many = _chunks(rng, texts, 16, big // 2 + 4)
     head = _piece(rng, texts, 6)
     bodies: list[dict[str, Any]] = [
@@ -98,7 +98,7 @@ def config_cases(gguf: str, options: dict[str, int], n: int, texts: list[str]) -
               [{"text": "t = '<|file_sep|>x<|repo_name|>'\n", "filename": "<|fim_suffix|>.py"}]),
         _body(UNICODE * 2, UNICODE, "    ü", [{"text": UNICODE * 2, "filename": "ü.py"}]),
         _body(["def ", 1234, "f(x):\n"], "", ""),
-        _body("def f(x):\n", "", "x = 1\n" * (n_ctx // 3)),
+        _body("def f(x):\n", "", "x = 1\n" * (options["server.n_ctx"] // 3)),
         {"input_prefix": "def f(x):\n", "n_predict": 0},
         {"input_prefix": "a", "input_suffix": "b", "input_extra": [{"filename": "a.py"}], "n_predict": 0},
     ]

@@ -106,3 +106,24 @@ def test_without_fim_sep_each_chunk_follows_a_snippet_separator() -> None:
 def test_spm_infill_puts_the_suffix_first(gguf: str) -> None:
     r = render_body({"input_prefix": "a", "input_suffix": "b", "prompt": "c"}, gguf, {**SMALL, "server.spm_infill": True})
     assert r.text == "<|repo_name|>myproject\n<|file_sep|>filename\n<|fim_suffix|>b<|fim_prefix|>ac<|fim_middle|>"
+
+
+def test_between_two_fixes_the_prompt_had_its_own_bos() -> None:
+    body = {"input_prefix": "a", "input_suffix": "b", "prompt": "c"}
+    opts = {"server.n_ctx": 512, "server.n_batch": 128}
+    now = render_body(body, "codellama", opts).token_ids  # CodeLlama adds BOS; no FIM_REP/FIM_SEP
+    then = render_body(body, "codellama", opts, "2024-12-20").token_ids
+    assert now[0] == 1 and now[1] == 32007 and now[-1] == 32009  # <s> ▁<PRE> ... ▁<MID>
+    bos_at = then.index(1, 1)
+    assert list(then[:bos_at]) + list(then[bos_at + 1:]) == list(now) and then[bos_at - 1] != 32008
+    starcoder = str(asset_path("vocab-starcoder"))  # adds no BOS: nothing changes
+    assert render_body(body, starcoder, opts, "2024-12-20").token_ids == render_body(body, starcoder, opts).token_ids
+
+
+def test_the_answer_budget_is_the_bodys_within_the_servers_and_the_slots(gguf: str) -> None:
+    body = {"input_prefix": "a", "input_suffix": "b"}
+    assert render_body({**body, "n_predict": 128}, gguf, SMALL).max_new_tokens == 128
+    assert render_body({**body, "n_predict": 128}, gguf, {**SMALL, "server.n_predict": 64}).max_new_tokens == 64
+    assert render_body(body, gguf, {**SMALL, "server.n_predict": 64}).max_new_tokens == 64
+    whole = render_body(body, gguf, SMALL)
+    assert whole.max_new_tokens == 512 - len(whole.token_ids)
