@@ -25,7 +25,6 @@ import msgspec
 
 from replay import __version__
 from replay.backends.base import EDITOR_CANCEL, STOP_WORD, Backend, BackendError, GenParams
-from replay.editors import profile
 from replay.editors.stage import StreamStop, apply_stop
 from replay.errors import UsageError, one_line
 from replay.records import Completion, Reference, RenderedPrompt
@@ -258,7 +257,7 @@ def shown(completion: Completion, source: RenderedFrom | None, model: str, edito
     when `editor_timing` is set."""
     if source is None or completion.error is not None:
         return completion
-    prof, version = profile(source.editor)
+    prof, version = source.profile, source.version
     timing = completion.timing if editor_timing and completion.timing else None
     seen = prof.shown(source.inp, completion.raw_text, completion.text, model, version, timing)
     label = f"{prof.name}@{version}" if version else prof.name
@@ -273,7 +272,7 @@ def stream_stops(stop: Sequence[str], source: RenderedFrom | None, model: str) -
     stream stopped early is only the same answer for the same editor, release, model and cursor)."""
     if source is None:
         return editor_stops(stop, None), ""
-    prof, version = profile(source.editor)
+    prof, version = source.profile, source.version
     cancel = prof.stream_stop(source.inp, model, version)
     ident = "" if cancel is None else hashlib.sha256(msgspec.json.encode([prof.name, version, model, source.inp])).hexdigest()
     return editor_stops(stop, cancel), ident

@@ -18,7 +18,13 @@ from typing import Any
 
 from replay.editors.llama_server.answer import indent_stop, server_text
 from replay.editors.llama_server.assemble import assemble
-from replay.editors.llama_server.refusal import InfillRefused, check_body, fit_to_context, infill_prompt
+from replay.editors.llama_server.refusal import (
+    InfillRefused,
+    check_body,
+    check_fields,
+    fit_to_context,
+    infill_prompt,
+)
 from replay.editors.llama_server.releases import server_rules, split_version
 from replay.editors.llama_server.settings import PRESETS, ServerSettings, server_settings
 from replay.editors.llama_server.vocab import NoInfill, infill_vocab
@@ -41,6 +47,7 @@ def render_body(body: dict[str, Any], model: str, options: dict[str, Any], serve
     settings = server_settings(options)
     rules = server_rules(server_version)
     chunks = check_body(body)
+    check_fields(body, settings.n_parallel, rules)
     try:
         vocab = infill_vocab(model)
     except NoInfill as exc:

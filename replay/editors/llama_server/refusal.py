@@ -49,6 +49,38 @@ def check_body(body: Any) -> list[dict[str, Any]]:
     return extra
 
 
+_INT32_MAX = 2**31 - 1
+# The request schema's whole-number fields with hard limits (tools/server/server-schema.cpp,
+# `make_llama_cmpl_schema`: `set_hard_limits`), with their aliases; None: the server's slots.
+HARD_LIMITS: tuple[tuple[tuple[str, ...], int, int | None], ...] = (
+    (("sse_ping_interval",), -1, _INT32_MAX),
+    (("n_predict", "max_completion_tokens", "max_tokens"), -1, _INT32_MAX),
+    (("n_indent",), 0, _INT32_MAX),
+    (("n_keep",), -1, _INT32_MAX),
+    (("n_discard",), 0, _INT32_MAX),
+    (("n_cmpl", "n"), 1, None),
+    (("n_cache_reuse",), 0, _INT32_MAX),
+    (("t_max_predict_ms",), -1, 2**63 - 1),
+    (("repeat_last_n",), 0, _INT32_MAX),
+    (("dry_allowed_length",), 0, _INT32_MAX),
+    (("dry_penalty_last_n",), 0, _INT32_MAX),
+    (("min_keep",), 0, _INT32_MAX),
+)
+
+
+def check_fields(body: dict[str, Any], n_slots: int, rules: ServerRules) -> None:
+    """The request schema's hard limits, in its order: e.g. `n_cmpl` (llama.vscode asks for 3
+    completions) between 1 and the server's slots; releases before the schema did not check."""
+    if not rules.schema:
+        return
+    for names, low, high in HARD_LIMITS:
+        top = n_slots if high is None else high
+        key = next((k for k in names if k in body), None)  # the message names the key given
+        value = body.get(key) if key is not None else None
+        if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= top:
+            raise InfillRefused(f"Field '{key}': Value must be between {low} <= value <= {top}, but got {value}")
+
+
 def infill_prompt(body: dict[str, Any]) -> str:
     """`json_value(data, "prompt", "")`: anything but a string is read as ""."""
     prompt = body.get("prompt", "")

@@ -21,7 +21,9 @@ The changes (ggml-org/llama.cpp pull requests, merge day):
   try increasing the context size or enable context shift");
 - #15780, 2025-09-03: that refusal's type becomes exceed_context_size_error (same words);
 - by b11549 (2026-10): the words are "request (N tokens) exceeds the available context size (M
-  tokens), try increasing it" (the wording of the builds between is not established here).
+  tokens), try increasing it", and the request schema refuses numbers outside its hard limits
+  (n_cmpl above the server's slots, n_predict below -1, ...); since when, for both, is not
+  established here.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class ServerRules:
     refusal_type: str = "exceed_context_size_error"
     refusal_words: str = "request ({n} tokens) exceeds the available context size ({n_ctx} tokens), try increasing it"
     prompt_bos: bool = False  # the request's prompt is tokenized with BOS in front
+    schema: bool = False  # the request schema's hard limits (n_cmpl within the server's slots, ...)
 
     @property
     def label(self) -> str:
@@ -61,7 +64,7 @@ ERAS: tuple[ServerRules, ...] = (
     ServerRules("2025-08-19", "context shift off by default: an oversized prompt is refused (ggml-org/llama.cpp#15416)",
                 refusal_type="invalid_request_error", refusal_words=_OLD_WORDS),
     ServerRules("2025-09-03", "exceed_context_size_error (ggml-org/llama.cpp#15780)", refusal_words=_OLD_WORDS),
-    ServerRules("2026-10-10", "as llama.cpp b11549 answers (xllamacpp 2026.10.11549)"),
+    ServerRules("2026-10-10", "as llama.cpp b11549 answers (xllamacpp 2026.10.11549)", schema=True),
 )
 
 # Build tags with the day they are known to exist by (see the module docstring).

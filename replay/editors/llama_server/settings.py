@@ -8,8 +8,10 @@ server's command line.
 Defaults are `struct common_params` (ggml-org/llama.cpp common/common.h): n_ctx 0 (the
 model's training context; it was 4096 until the default became 0, which the project calls
 "the default" by ggml-org/llama.cpp#18807, 2026-01-13), n_batch 2048, n_ubatch 512, n_predict
--1, spm_infill false; one slot here (llama-server picks 4 itself, with a unified cache: the
-same slot context). The presets are the `--fim-qwen-*` options (common/arg.cpp, later the model
+-1, spm_infill false, one slot (n_parallel 1: what llama.cpp's server gets when it is started
+from these defaults, as xllamacpp does; the llama-server command picks 4 slots with a unified
+cache when `-np` is not given: `server.n_parallel: 4, server.kv_unified: true`). The presets
+are the `--fim-qwen-*` options (common/arg.cpp, later the model
 catalog): Qwen2.5-Coder GGUFs of ggml-org with n_batch = n_ubatch = 1024, n_ctx 0 (the
 model's) and n_cache_reuse 256 (the spec presets since ggml-org/llama.cpp#12287, 2025-03-09);
 llama.vscode's README starts the server with them.
@@ -28,8 +30,7 @@ class ServerSettings(msgspec.Struct, frozen=True, omit_defaults=True):
     """The server's settings an /infill request is assembled and answered under.
 
     `n_ctx` 0 means the model's training context (read from the GGUF). `n_parallel` slots
-    share the context unless `kv_unified` (llama-server's own default since it picks 4 slots
-    itself with a unified cache): a slot's context is n_ctx / n_parallel otherwise."""
+    share the context unless `kv_unified`: a slot's context is n_ctx / n_parallel otherwise."""
 
     n_ctx: int = 0
     n_batch: int = 2048

@@ -101,6 +101,7 @@ def config_cases(gguf: str, options: dict[str, int], n: int, texts: list[str]) -
         _body("def f(x):\n", "", "x = 1\n" * (options["server.n_ctx"] // 3)),
         {"input_prefix": "def f(x):\n", "n_predict": 0},
         {"input_prefix": "a", "input_suffix": "b", "input_extra": [{"filename": "a.py"}], "n_predict": 0},
+        {**_body("def f(x):\n", "\n", "    "), "n_cmpl": 3},  # llama.vscode's 3 completions, one slot
     ]
     return [{"id": f"c{n}-{i:02d}", "request": body, "options": options} for i, body in enumerate(bodies)]
 

@@ -30,7 +30,8 @@ def _capture(editor: str = "llama.vscode", **kw: object) -> CaptureRecord:
 def test_a_llama_client_capture_is_replayed_from_its_body() -> None:
     inp = capture_input(7, _capture())
     assert inp.request == BODY and inp.item_id == "capture-7"
-    rendered = render_body(inp.request, str(asset_path(DEMO_MODEL.name)), inp.options)
+    slots = {"server.n_parallel": 4, "server.kv_unified": True}  # llama-server's own: the body asks for 3 completions
+    rendered = render_body(inp.request, str(asset_path(DEMO_MODEL.name)), {**inp.options, **slots})
     assert rendered.text.endswith("<|fim_prefix|>def f(x):\n    return<|fim_suffix|>\n<|fim_middle|>")
 
 

@@ -37,10 +37,13 @@ BODIES = [
     {"input_prefix": "class A:\n    def f(self):\n" * 20, "input_suffix": "\n# end\n" * 30, "prompt": "", "n_predict": 0,
      "input_extra": [{"text": f"v{i} = {i}\n" * 8, "filename": f"m{i}.py"} for i in range(16)]},
     {"input_prefix": "x", "input_suffix": "y", "prompt": "z = 1\n" * 200, "n_predict": 0},
+    {"input_prefix": "x", "input_suffix": "y", "n_predict": 0, "n": 2, "n_indent": 4},
+    {"input_prefix": "x", "input_suffix": "y", "max_tokens": -5, "min_keep": -1},
 ]
 
 
-@pytest.mark.parametrize("body", BODIES, ids=["two-chunks", "sixteen-chunks-cut", "refused"])
+@pytest.mark.parametrize("body", BODIES, ids=["two-chunks", "sixteen-chunks-cut", "refused", "two-completions",
+                                              "schema-limits"])
 def test_render_body_matches_the_live_server(server: str, body: dict) -> None:
     said = answer(server, body)
     gguf = str(asset_path(DEMO_MODEL.name))

@@ -127,3 +127,22 @@ def test_the_answer_budget_is_the_bodys_within_the_servers_and_the_slots(gguf: s
     assert render_body(body, gguf, {**SMALL, "server.n_predict": 64}).max_new_tokens == 64
     whole = render_body(body, gguf, SMALL)
     assert whole.max_new_tokens == 512 - len(whole.token_ids)
+
+
+def test_more_completions_than_slots_are_refused(gguf: str) -> None:
+    body = {"input_prefix": "a", "input_suffix": "b", "n_cmpl": 3}  # llama.vscode asks for 3
+    with pytest.raises(InfillRefused, match=r"Field 'n_cmpl': Value must be between 1 <= value <= 1, but got 3"):
+        render_body(body, gguf, SMALL)
+    four = {**SMALL, "server.n_parallel": 4, "server.kv_unified": True}
+    assert render_body(body, gguf, four).token_ids == render_body({**body, "n_cmpl": 1}, gguf, SMALL).token_ids
+    assert render_body(body, gguf, SMALL, server_version="2025-09-10").token_ids  # before the request schema
+
+
+
+def test_numbers_outside_the_request_schemas_limits_are_refused(gguf: str) -> None:
+    body = {"input_prefix": "a", "input_suffix": "b"}
+    with pytest.raises(InfillRefused, match=r"Field 'max_tokens': Value must be between -1 <= value <= 2147483647, but got -5"):
+        render_body({**body, "max_tokens": -5}, gguf, SMALL)
+    with pytest.raises(InfillRefused, match=r"Field 'n_indent': Value must be between 0 <= value"):
+        render_body({**body, "n_indent": -1}, gguf, SMALL)
+    assert render_body({**body, "n_predict": -1, "t_max_predict_ms": -1, "n_keep": -1}, gguf, SMALL).token_ids
