@@ -76,6 +76,7 @@ PROFILES: dict[str, EditorProfile] = {
                                   "ggml-org/llama.cpp tools/server (the /infill body's stop)", stage_needs_model=False),
     "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard",
                               "replay/editors/templates.py (the family's stop words)", logs_prompts=False),
+    "llama.vim": EditorProfile("llama.vim", "replay.editors.llama_vim.profile", "replay.editors.llama_vim.profile", "ggml-org/llama.vim autoload/llama.vim (stop_strings, sent as stop)", logs_prompts=False, stage_needs_model=False),  # noqa: E501
 }
 EDITORS = tuple(PROFILES)
 LOGGING_EDITORS = tuple(name for name, p in PROFILES.items() if p.logs_prompts)  # whose captures `verify` checks
