@@ -17,7 +17,6 @@ does.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from replay.editors.copilot import layout as lay
@@ -129,18 +128,23 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     return _rendered(inp, model, request_body(inp))
 
 
-def render_session(inputs: Iterable[EditorInput], model: str, version: str | None = None,
-                   received: Iterable[str | None] | None = None) -> Iterator[RenderedPrompt]:
-    """Cursors of one session in order, the client's state carried: its suffix reuse and its
-    completions cache. `received` gives, line by line, the text the client received for the
-    request (None: not known; nothing is cached)."""
-    state = ClientState()
-    answers = iter(received) if received is not None else None
-    for inp in inputs:
-        _check(inp, version)
-        body = request_body(inp, state)
-        answer = next(answers, None) if answers is not None else None
-        if body is not None and answer:
+class Session:
+    """One session's client: cursors rendered in order with its state carried (the suffix
+    reuse, the completions cache). `render(inp, received)` takes, for the cache, the text the
+    client received for this cursor's request (None: not known; nothing is cached)."""
+
+    def __init__(self, model: str, version: str | None = None) -> None:
+        self.model, self.version = model, version
+        self.state = ClientState()
+
+    def render(self, inp: EditorInput, received: str | None = None) -> RenderedPrompt:
+        _check(inp, self.version)
+        body = request_body(inp, self.state)
+        if body is not None and received:
             cache_prefix, _ = lay.trim_last_line(inp.prefix)
-            state.remember(cache_prefix, body["suffix"], answer)
-        yield _rendered(inp, model, body)
+            self.state.remember(cache_prefix, body["suffix"], received)
+        return _rendered(inp, self.model, body)
+
+
+def session(model: str, version: str | None = None) -> Session:
+    return Session(model, version)

@@ -1,0 +1,51 @@
+"""Copilot's request bodies against the ones chat-lib 0.66.0's own provider sent
+(tests/data/copilot_golden/README.md says how they were recorded)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from replay.editors.copilot.profile import Session
+from replay.editors.inputs import parse_object
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "copilot_golden"
+CASES = [json.loads(line) for line in (DATA / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+EXPECTED = [json.loads(line) for line in (DATA / "expected.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def _key(case: dict) -> str:
+    return case.get("session") or case["item_id"]
+
+
+def test_the_golden_data_is_line_for_line() -> None:
+    assert [c["item_id"] for c in CASES] == [e["id"] for e in EXPECTED]
+    assert {"python", "typescript", "javascript", "solidity"} <= {c["language"] for c in CASES}
+    assert any(e["request"] is None for e in EXPECTED)  # a line the client answered from its cache
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
+def test_request_body_equals_the_one_chat_lib_sent(index: int) -> None:
+    """Each case with the session it belongs to replayed before it, every answer cached."""
+    key = _key(CASES[index])
+    session = Session("qwen2.5-coder")
+    for case, expected in zip(CASES[: index + 1], EXPECTED[: index + 1]):
+        if _key(case) != key:
+            continue
+        body = session.render(parse_object(case), expected["raw"]).request
+    assert body == expected["request"]
+
+
+def test_cli_render_gives_the_bodies(tmp_path: Path, cli) -> None:
+    """`fimreplay render --editor copilot --keep-going`, the received text given as `raw`."""
+    lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in zip(CASES, EXPECTED)]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = cli("render", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--model", "qwen2.5-coder",
+              "--keep-going", "-o", str(tmp_path / "out.jsonl"))
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [row["request"] for row in rows] == [e["request"] for e in EXPECTED]
+    shown = next(row for row in rows if row["request"] is not None)
+    assert shown["prompt"].startswith("<|fim_prefix|>Path: ")  # the context then the prompt, Qwen's template
