@@ -28,24 +28,16 @@ SUFFIX_MATCH_THRESHOLD = 10
 
 
 def edit_distance(a: list[int], b: list[int]) -> int:
-    """suffixMatchCriteria.ts findEditDistanceScore: NOT textbook Levenshtein. Its table has no
-    empty row or column (cell (i, j) stands for a[:i+1] against b[:j+1], its first row and
-    column are overwritten from boundary terms), which undercounts by one in some cases; the
-    reuse rule is defined by it, so it is followed as is."""
-    if not a or not b:
-        return len(a) + len(b)
-    m = [[0] * len(b) for _ in a]
-    for i in range(len(a)):
-        m[i][0] = i
-    for j in range(len(b)):
-        m[0][j] = j
-    for j in range(len(b)):
-        for i in range(len(a)):
-            up = j if i == 0 else m[i - 1][j]
-            left = i if j == 0 else m[i][j - 1]
-            diag = max(i, j) if i == 0 or j == 0 else m[i - 1][j - 1]
-            m[i][j] = min(up + 1, left + 1, diag + (a[i] != b[j]))
-    return m[-1][-1]
+    """Levenshtein distance between two token lists: suffixMatchCriteria.ts
+    `findEditDistanceScore` fills its table without the empty row and column, with the same
+    result (checked against it under node)."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
 
 
 @dataclass
