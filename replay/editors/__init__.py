@@ -42,6 +42,7 @@ class EditorProfile:
     stop_source: str  # where the editor's model call is stopped at the prompt's stop words
     logs_prompts: bool = True  # the editor logs the prompts it sends: captures of it can be verified
     stage_needs_model: bool = True  # the completion stage reads the model (its template's stop words)
+    replaces_before: bool = False  # the shown item also replaces text before the cursor (Shown.replace_before)
 
     def _prompt(self) -> ModuleType:
         return import_module(self.prompt_module)
@@ -83,7 +84,7 @@ PROFILES: dict[str, EditorProfile] = {
                               "continuedev/continue core/autocomplete/templating/getStopTokens.ts"),
     "copilot": EditorProfile("copilot", "replay.editors.copilot.profile", "replay.editors.copilot.completion",
                              "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/openai/fetch.ts (the request's stop)",
-                             logs_prompts=False),
+                             logs_prompts=False, stage_needs_model=False, replaces_before=True),
     "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard",
                               "replay/editors/templates.py (the family's stop words)", logs_prompts=False),
 }

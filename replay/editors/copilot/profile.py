@@ -23,6 +23,7 @@ from replay.editors.copilot import layout as lay
 from replay.editors.copilot import request
 from replay.editors.copilot.session import ClientState
 from replay.editors.copilot.similar import neighbors, similar_snippets
+from replay.editors.inputs import BadInputLine
 from replay.editors.templates import Family, family_for_model
 from replay.errors import UsageError
 from replay.records import EditorInput, RenderedPrompt
@@ -34,8 +35,9 @@ MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not com
 _OPTIONS = ("multiline", "cycling")
 
 
-class CopilotInputError(UsageError, ValueError):
-    """An input, option, model or version the copilot profile cannot work with."""
+class CopilotInputError(UsageError):
+    """A model or version the copilot profile cannot work with (the whole run stops); a bad
+    line is a BadInputLine (rejected on its own)."""
 
 
 def relative_path(filepath: str | None, workspace: str | None) -> str | None:
@@ -56,9 +58,9 @@ def _check(inp: EditorInput, version: str | None) -> None:
         raise CopilotInputError(f"the copilot profile models chat-lib {CHAT_LIB} only, not {version!r}")
     unknown = sorted(set(inp.options) - set(_OPTIONS))
     if unknown:
-        raise CopilotInputError(f"unknown copilot option(s) {', '.join(unknown)} (known: {', '.join(_OPTIONS)})")
+        raise BadInputLine(f"unknown copilot option(s) {', '.join(unknown)} (known: {', '.join(_OPTIONS)})")
     if not inp.language:
-        raise CopilotInputError("the copilot profile needs the document's 'language' (a VS Code language id)")
+        raise BadInputLine("the copilot profile needs the document's 'language' (a VS Code language id)")
 
 
 def context_blocks(inp: EditorInput, document: str, cursor: int) -> list[lay.Block]:
@@ -81,7 +83,7 @@ def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str
     state = state if state is not None else ClientState()
     document = inp.prefix + inp.suffix
     cursor = len(inp.prefix)
-    if len(document) < MIN_PROMPT_CHARS:
+    if len(document) < MIN_PROMPT_CHARS or request.inline_position(inp.suffix.split("\n")[0]) is None:
         return None
     suffix = state.suffix(lay.suffix_text(inp.suffix))
     result = lay.layout(context_blocks(inp, document, cursor), inp.prefix, suffix)

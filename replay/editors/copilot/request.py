@@ -20,12 +20,15 @@ checked against chat-lib 0.66.0's compiled dist):
   `ParsingAndServer` asks `shouldRequestMultiline` (under 8000 lines: tree-sitter's empty-block
   test, then for JavaScript and Python a logistic model over the prompt).
 - config.ts `shouldDoServerTrimming`: trim_by_indentation for Server and ParsingAndServer.
+- ghostText/ghostText.ts `isInlineSuggestion` (xtab/common/inlineSuggestion.ts): mid-line, the
+  client completes only before closers and one of `:{;,` (else it sends nothing).
 - prompt/parseBlock.ts `contextIndentation`: next_indent is the indentation of the first
   non-blank line after the cursor's line (0 when none).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from replay.editors.copilot.layout import Layout
@@ -36,6 +39,15 @@ _DEFAULT_STOPS = ["\n\n\n", "\n```"]
 _MORE_MULTILINE = frozenset({"javascript", "javascriptreact", "jsx", "typescript", "typescriptreact", "go"})
 _PARSING_AND_SERVER = frozenset({"python"})
 LONG_FILE_LINES = 8000
+_MIDDLE_OF_LINE_OK = re.compile(r"^\s*[)>}\]\"'`]*\s*[:{;,]?\s*$")
+
+
+def inline_position(rest_of_line: str) -> bool | None:
+    """False at a line's end, True mid-line before closers, None (no completion at all) mid-line
+    before anything else."""
+    if not rest_of_line.strip():
+        return False
+    return True if _MIDDLE_OF_LINE_OK.match(rest_of_line.strip()) else None
 
 def block_mode(language: str) -> str:
     if language in _MORE_MULTILINE:

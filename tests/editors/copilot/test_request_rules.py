@@ -7,6 +7,7 @@ import pytest
 from replay.editors.copilot import request
 from replay.editors.copilot.profile import CopilotInputError, relative_path, render, request_body
 from replay.editors.copilot.session import ClientState, edit_distance
+from replay.editors.inputs import BadInputLine
 from replay.records import EditorInput
 
 
@@ -78,7 +79,7 @@ def test_relative_path_and_bad_inputs() -> None:
     assert relative_path("/w/src/a.py", "/w") == "src/a.py"
     assert relative_path("file:///w/src/a.py", "file:///w/") == "src/a.py"
     assert relative_path("/elsewhere/a.py", "/w") is None
-    with pytest.raises(CopilotInputError):
+    with pytest.raises(BadInputLine):
         render(EditorInput(prefix="x = 1\n", suffix="", language="python", options={"bogus": 1}), "qwen2.5-coder")
     with pytest.raises(CopilotInputError):
         render(EditorInput(prefix="x = 1\n", suffix="", language="python"), "qwen2.5-coder", version="1.0")
