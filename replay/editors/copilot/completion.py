@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot import request
+from replay.editors.copilot.profile import request_body
 from replay.editors.stage import Shown, Steps, StreamStop, Timing
 from replay.records import EditorInput
 
@@ -117,8 +118,8 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
              timing: Timing | None = None) -> Shown:
     """What Copilot shows of `raw`, the text its client received for this cursor."""
     language = inp.language or ""
-    document, cursor = inp.prefix + inp.suffix, len(inp.prefix)
-    is_multiline = bool(inp.options.get("multiline", request.multiline(language, document, cursor)))
+    body = request_body(inp)
+    is_multiline = body is not None and body["stop"] != ["\n"]
     line_before = inp.prefix.split("\n")[-1]
     rest = inp.suffix.split("\n")[0]
     steps = Steps(raw)

@@ -89,7 +89,7 @@ def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str
     result = lay.layout(context_blocks(inp, document, cursor), inp.prefix, suffix)
     is_multiline = inp.options.get("multiline")
     if is_multiline is None:
-        is_multiline = request.multiline(inp.language or "", document, cursor)
+        is_multiline = request.multiline(inp.language or "", document, cursor, result.prefix, result.suffix)
     cache_prefix, _ = lay.trim_last_line(inp.prefix)
     if state.cached(cache_prefix, result.suffix):
         return None

@@ -17,8 +17,9 @@ checked against chat-lib 0.66.0's compiled dist):
   let the server trim (`ParsingAndServer`); every other language is `Server`.
 - ghostText/ghostTextStrategy.ts `getGhostTextStrategy`: `Server` is always multiline;
   `MoreMultiline` is single-line unless the user just accepted the whole previous completion;
-  `ParsingAndServer` asks `shouldRequestMultiline` (under 8000 lines: tree-sitter's empty-block
-  test, then for JavaScript and Python a logistic model over the prompt).
+  `ParsingAndServer` and `Parsing` ask `shouldRequestMultiline` (under 8000 lines: tree-sitter's
+  empty-block test, approximated here, then for JavaScript and Python the multiline model,
+  multiline_model.py).
 - config.ts `shouldDoServerTrimming`: trim_by_indentation for Server and ParsingAndServer.
 - ghostText/ghostText.ts `isInlineSuggestion` (xtab/common/inlineSuggestion.ts): mid-line, the
   client completes only before closers and one of `:{;,` (else it sends nothing).
@@ -31,6 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from replay.editors.copilot import multiline_model
 from replay.editors.copilot.layout import Layout
 
 MAX_SOLUTION_TOKENS = 500
@@ -39,6 +41,7 @@ _DEFAULT_STOPS = ["\n\n\n", "\n```"]
 _MORE_MULTILINE = frozenset({"javascript", "javascriptreact", "jsx", "typescript", "typescriptreact", "go"})
 _PARSING_AND_SERVER = frozenset({"python"})
 LONG_FILE_LINES = 8000
+MODEL_LANGUAGES = ("javascript", "javascriptreact", "python")  # ghostTextStrategy.ts targetLanguagesModel
 _MIDDLE_OF_LINE_OK = re.compile(r"^\s*[)>}\]\"'`]*\s*[:{;,]?\s*$")
 
 
@@ -69,31 +72,39 @@ def next_indent(document: str, cursor: int) -> int:
             return len(line) - len(stripped)
     return 0
 
-def empty_block_start(document: str, cursor: int) -> bool:
-    """An APPROXIMATION of prompt/src/parseBlock.ts `isEmptyBlockStart` for Python, which parses
-    with tree-sitter: the cursor ends its line (blanks aside) and the last non-blank text before
-    it ends with ':' opening a block that holds nothing yet (the next non-blank line is not
-    indented deeper than that line). The logistic model (ghostText/multilineModel.ts) is not
-    reproduced; give `options.multiline` to pin the decision."""
-    rest = document[cursor:].split("\n", 1)[0]
-    if rest.strip():
+_RUBY_OPENERS = re.compile(r"^\s*(def|class|module|if|unless|while|until|for|case|begin)\b|\bdo(\s*\|[^|]*\|)?\s*$")
+
+
+def empty_block_start(language: str, document: str, cursor: int) -> bool:
+    """An APPROXIMATION of prompt/src/parseBlock.ts `isEmptyBlockStart`, which parses with
+    tree-sitter: the cursor ends its line (blanks aside), the last non-blank line before it opens
+    a block (Python: ends with ':'; Ruby: starts with def, class, if... or ends with `do`), and
+    the block holds nothing yet (the next non-blank line is not indented deeper than that
+    line). Give `options.multiline` to pin the decision."""
+    if document[cursor:].split("\n", 1)[0].strip():
         return False
     before = document[:cursor].rstrip()
-    if not before.endswith(":"):
-        return False
     header = before.split("\n")[-1]
+    opens = before.endswith(":") if language == "python" else bool(_RUBY_OPENERS.search(header))
+    if language not in ("python", "ruby") or not opens:
+        return False
     header_indent = len(header) - len(header.lstrip())
     after = [line for line in document[cursor:].split("\n")[1:] if line.strip()]
     return not after or len(after[0]) - len(after[0].lstrip()) <= header_indent
 
-def multiline(language: str, document: str, cursor: int, after_accept: bool = False) -> bool:
-    """ghostTextStrategy.ts: is the request multiline?"""
+
+def multiline(language: str, document: str, cursor: int, prompt: str, suffix: str, after_accept: bool = False) -> bool:
+    """ghostTextStrategy.ts `getGhostTextStrategy` / `shouldRequestMultiline`; `prompt` and
+    `suffix` are the request's (the multiline model reads them)."""
     mode = block_mode(language)
     if mode == "server" or after_accept:
         return True
     if mode == "moremultiline" or document.count("\n") + 1 >= LONG_FILE_LINES:
         return False
-    return empty_block_start(document, cursor)
+    if empty_block_start(language, document, cursor):
+        return True
+    return language in MODEL_LANGUAGES and multiline_model.score(prompt, suffix, language) > multiline_model.THRESHOLD
+
 
 def body(lay: Layout, language: str, document: str, cursor: int, is_multiline: bool, cycling: bool = False) -> dict[str, Any]:
     """The JSON body of the completions request, keys in the client's order."""

@@ -23,9 +23,6 @@ def _load(name: str) -> list[dict]:
 # side's rules and more positions; ids are unique across both.
 CASES = _load("cases.jsonl") + _load("cases2.jsonl")
 EXPECTED = _load("expected.jsonl") + _load("expected2.jsonl")
-# The multiline decision where the client asks tree-sitter or its logistic model and the profile
-# only approximates it (request.py `empty_block_start`).
-APPROXIMATED = {"rb-def", "py-for-existing-body"}
 
 
 def _key(case: dict) -> str:
@@ -38,12 +35,7 @@ def test_the_golden_data_is_line_for_line() -> None:
     assert any(e["request"] is None for e in EXPECTED)  # a line the client answered from its cache
 
 
-def _params() -> list:
-    return [pytest.param(i, id=c["item_id"], marks=[pytest.mark.xfail(strict=True, reason="multiline decision approximated")]
-                         if c["item_id"] in APPROXIMATED else []) for i, c in enumerate(CASES)]
-
-
-@pytest.mark.parametrize("index", _params())
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
 def test_request_body_equals_the_one_chat_lib_sent(index: int) -> None:
     """Each case with the session it belongs to replayed before it, every answer cached."""
     key = _key(CASES[index])
@@ -83,8 +75,6 @@ def test_cli_render_gives_the_bodies(tmp_path: Path, cli) -> None:
               "--keep-going", "-o", str(tmp_path / "out.jsonl"))
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
-    for row, case, expected in zip(rows, CASES, EXPECTED, strict=True):
-        if case["item_id"] not in APPROXIMATED:
-            assert row["request"] == expected["request"], case["item_id"]
+    assert [row["request"] for row in rows] == [e["request"] for e in EXPECTED]
     shown = next(row for row in rows if row["request"] is not None)
     assert shown["prompt"].startswith("<|fim_prefix|>Path: ")  # the context then the prompt, Qwen's template

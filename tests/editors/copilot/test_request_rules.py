@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.editors.copilot import request
+from replay.editors.copilot import multiline_model, request
 from replay.editors.copilot.profile import CopilotInputError, relative_path, render, request_body
 from replay.editors.copilot.session import ClientState, edit_distance
 from replay.editors.inputs import BadInputLine
@@ -25,12 +25,25 @@ def test_block_mode(language: str, mode: str) -> None:
 
 
 def test_multiline_decision() -> None:
-    assert request.multiline("solidity", "x", 1)  # Server: always
-    assert not request.multiline("typescript", "function f() {\n  \n}\n", 17)  # trimmed by default: single
+    assert request.multiline("solidity", "x", 1, "x", "")  # Server: always
+    doc = "function f() {\n  \n}\n"
+    assert not request.multiline("typescript", doc, 17, doc[:15], "}\n")  # trimmed by default: single
     doc = "def f():\n    \n\nprint(1)\n"
-    assert request.multiline("python", doc, len("def f():\n    "))
-    doc = "def f():\n    x = 1\n    \n"
-    assert not request.multiline("python", doc, len("def f():\n    x = 1\n    "))
+    assert request.multiline("python", doc, len("def f():\n    "), "def f():\n", "print(1)\n")  # empty block
+    doc = "class Greeter\n  def greet(name)\n    \n  end\nend\n"
+    assert request.empty_block_start("ruby", doc, doc.index("    \n") + 4)
+
+
+@pytest.mark.parametrize(("prefix", "suffix", "language", "expected"), [
+    # requestMultilineScore's values under node (chat-lib 0.66.0)
+    ("def f(xs):\n    for x in xs:\n", "print(x)\n", "python", 0.5100062169572822),
+    ("const a = 1;\nfunction f() {\n", "}\n", "javascript", 0.4410818807875445),
+    ("x = [\n", "]\n", "python", 0.2732087423581139),
+    ("", "", "python", 0.27673583769122834),
+    ("# comment\nimport os\n# another\ndef g():\n", "", "python", 0.5190856100908786),
+])
+def test_multiline_model_scores_as_the_client(prefix: str, suffix: str, language: str, expected: float) -> None:
+    assert multiline_model.score(prefix, suffix, language) == pytest.approx(expected, abs=1e-12)
 
 
 def test_next_indent_is_the_first_non_blank_line_after_the_cursors() -> None:
