@@ -100,16 +100,17 @@ def check_suffix(rest_of_line: str, text: str) -> int:
     return covered
 
 
-def insert_text(line_before: str, text: str, trailing_ws: str) -> str:
+def insert_text(line_before: str, rest_of_line: str, text: str, trailing_ws: str) -> str:
     """ghostText.ts adjustLeadingWhitespace + copilotCompletion.ts: the text that replaces the
-    line from its start to the cursor."""
+    line from its start to the cursor (the completion alone when the whole line is blank and
+    the completion re-indents it or starts with the line's blanks)."""
     display, needs_offset = text, False
     if trailing_ws:
         if text.startswith(trailing_ws):
             display = text[len(trailing_ws):]
         elif trailing_ws.startswith(text[: len(text) - len(text.lstrip())]):
             display, needs_offset = text.lstrip(), True
-    if not line_before.strip() and (needs_offset or text.startswith(line_before)):
+    if not (line_before + rest_of_line).strip() and (needs_offset or text.startswith(line_before)):
         return text
     return line_before + display
 
@@ -135,7 +136,7 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     covered = check_suffix(rest, steps.text) if inline and steps.text is not None else 0
     _, trailing = lay.trim_last_line(inp.prefix)
     steps.apply("completionsFromGhostTextResults", _SRC + "ghostText/copilotCompletion.ts",
-                lambda t: insert_text(line_before, t, trailing))
+                lambda t: insert_text(line_before, rest, t, trailing))
     shown = steps.shown(multiline=is_multiline, replace_after=covered)
     return Shown(text=shown.text, multiline=shown.multiline, replace_after=shown.replace_after if shown.text else 0,
                  replace_before=len(line_before) if shown.text is not None else 0, trace=shown.trace)

@@ -96,3 +96,12 @@ def test_relative_path_and_bad_inputs() -> None:
         render(EditorInput(prefix="x = 1\n", suffix="", language="python", options={"bogus": 1}), "qwen2.5-coder")
     with pytest.raises(CopilotInputError):
         render(EditorInput(prefix="x = 1\n", suffix="", language="python"), "qwen2.5-coder", version="1.0")
+
+
+def test_the_item_rewrites_its_line_from_the_start() -> None:
+    from replay.editors.copilot.completion import insert_text
+
+    assert insert_text("    x = ", "", "1", "") == "    x = 1"
+    assert insert_text("    ", "", "return 1", "    ") == "return 1"  # a blank line: re-indented by the answer
+    assert insert_text("    ", "", "    return 1", "    ") == "    return 1"
+    assert insert_text("    ", ")", "return 1", "    ") == "    return 1"  # the line is not blank
