@@ -78,3 +78,23 @@ def test_cli_render_gives_the_bodies(tmp_path: Path, cli) -> None:
     assert [row["request"] for row in rows] == [e["request"] for e in EXPECTED]
     shown = next(row for row in rows if row["request"] is not None)
     assert shown["prompt"].startswith("<|fim_prefix|>Path: ")  # the context then the prompt, Qwen's template
+
+
+def test_cli_postprocess_received_gives_the_shown_edits(tmp_path: Path, cli) -> None:
+    """`fimreplay postprocess --editor copilot --received`: the received text as `raw`."""
+    sent = [(c, e) for c, e in zip(CASES, EXPECTED) if e["request"] is not None]
+    lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in sent]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--received", "--keep-going",
+              "-o", str(tmp_path / "out.jsonl"))
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    for row, (case, expected) in zip(rows, sent, strict=True):
+        item = expected["shown"]
+        if item is None:
+            assert row["shown_text"] is None, case["item_id"]
+            continue
+        column = len(case["prefix"].split("\n")[-1])
+        assert (row["shown_text"], row["replace_before"], row["replace_after"]) == (
+            item["insertText"], column - item["range"]["start"]["character"],
+            item["range"]["end"]["character"] - column), case["item_id"]
