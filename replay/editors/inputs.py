@@ -175,7 +175,7 @@ def output_row(rendered: RenderedPrompt, line: int) -> dict[str, Any]:
     row.update({"profile": rendered.profile, "family": rendered.family, "route": rendered.route,
                 "prompt": rendered.text, "prefix_sent": rendered.prefix_sent, "suffix_sent": rendered.suffix_sent,
                 "stop": list(rendered.stop), "max_new_tokens": rendered.max_new_tokens})
-    if rendered.request is not None or rendered.profile.startswith(("tabby", "llama.")):  # null: the client sends nothing
+    if rendered.request is not None or rendered.profile.startswith(("tabby", "llama.", "copilot")):  # null: the client sends nothing
         row["request"] = rendered.request
     if rendered.logged_prompt is not None:
         row["logged_prompt"] = rendered.logged_prompt

@@ -7,7 +7,8 @@ chunk, read only with `editor_timing`). The line is rendered with the profile fi
 the editor's model call stops at the prompt's stop words before its completion stage sees the
 text; then the profile's completion stage runs. Each output line, in input order: `id`,
 `shown_text` (null when the editor shows nothing), `replace_after`, `multiline`, `trace` (one
-`{"step", "source"}` per rule that changed the text), and with `editor_timing` `timing_applied`.
+`{"step", "source"}` per rule that changed the text), for an editor whose item also replaces text
+before the cursor (Copilot) `replace_before`, and with `editor_timing` `timing_applied`.
 
 With `received`, `raw` is the text the editor's client received from its server (a Tabby event
 log's `choices` text, already cut by the server's stop words; a stream as it arrived): the line is
@@ -69,6 +70,8 @@ def postprocess_line(line: str, editor: str, model: str | None, version: str | N
     row: dict[str, Any] = {"id": inp.item_id, "shown_text": shown.text, "replace_after": shown.replace_after,
                            "multiline": shown.multiline,
                            "trace": [{"step": s.step, "source": s.source} for s in shown.trace]}
+    if prof.replaces_before:
+        row["replace_before"] = shown.replace_before
     if editor_timing:
         row["timing_applied"] = shown.timing_applied
     return row
