@@ -1,10 +1,11 @@
 """Each line of a corpus file dated by `git blame`: the commit that last changed it.
 
-`git blame --porcelain -w -M -C` (git-blame(1), git 2.39): `-w` ignores whitespace when
+`git blame --porcelain -w -M -C` (git-blame(1): git/git Documentation/git-blame.txt and
+blame-options.txt, as of commit 03b91c8b; run here with git 2.39): `-w` ignores whitespace when
 comparing a line with its parent's, so a reindent keeps the line's older commit; `-M` follows
 lines moved or copied within the file, `-C` from other files changed in the same commit, so a
 moved block keeps the commit that wrote it. The repository's `.git-blame-ignore-revs` (the
-name GitHub and git's docs give the file of formatting-only commits) is passed with
+name GitHub reads it under: the repository's formatting-only commits) is passed with
 `--ignore-revs-file`: those commits date nothing. A line's date is its commit's
 `committer-time` (porcelain's seconds since the epoch), in UTC: when the line entered the
 history that was published, not when its author first typed it. A work tree's lines that no
@@ -30,7 +31,7 @@ from typing import Any
 
 from replay.cores import usable_cores
 from replay.corpus import git as _git
-from replay.corpus.linedates import UNCOMMITTED, runs_of, utc_time
+from replay.corpus.linedates import UNCOMMITTED, runs_of, uncommitted, utc_time
 
 OPTIONS = ("-w", "-M", "-C")
 Progress = Callable[[str], None]
@@ -38,8 +39,10 @@ Progress = Callable[[str], None]
 
 def parse_porcelain(out: bytes) -> list[tuple[str, int]]:
     """(commit, committer time) of each line of the blamed file, in order, from `--porcelain`
-    output: a header `<commit> <orig line> <final line> [<lines in group>]`, the commit's
-    `key value` lines the first time it appears, then the line itself after a TAB."""
+    output (git-blame.txt, "THE PORCELAIN FORMAT"): a header `<commit> <orig line> <final line>
+    [<lines in group>]`, the commit's `key value` lines the first time it appears (tags not
+    known are skipped, as the format asks), then the line itself after a TAB. A commit id is 40
+    hex digits (SHA-1) or 64 (a SHA-256 repository)."""
     times: dict[str, int] = {}
     lines: list[tuple[str, int]] = []
     commit = ""
@@ -48,7 +51,7 @@ def parse_porcelain(out: bytes) -> list[tuple[str, int]]:
             lines.append((commit, 0))
             continue
         head, _, rest = raw.partition(b" ")
-        if len(head) == 40 and rest[:1].isdigit():
+        if len(head) in (40, 64) and rest[:1].isdigit():
             commit = head.decode()
         elif head == b"committer-time":
             times[commit] = int(rest)
@@ -96,10 +99,10 @@ class Blamer:
         except (OSError, ValueError):
             pass
         lines = self._blame(rel)
-        runs = runs_of([(self.now if c == UNCOMMITTED else utc_time(t), c) for c, t in lines])
-        if all(c != UNCOMMITTED for _, c in lines):  # a work tree's edits are dated "now": not kept
+        runs = runs_of([(self.now if uncommitted(c) else utc_time(t), c) for c, t in lines])
+        if not any(uncommitted(c) for c, _ in lines):  # a work tree's edits are dated "now": not kept
             key.parent.mkdir(parents=True, exist_ok=True)
-            tmp = key.with_suffix(f".{os.getpid()}.{id(lines)}.tmp")
+            tmp = key.with_name(f"{key.name}.{os.getpid()}.tmp")
             tmp.write_text(json.dumps(runs), encoding="utf-8")
             tmp.replace(key)
         return runs
@@ -153,9 +156,9 @@ def record(blamer: Blamer, files: Sequence[tuple[str, Path]], progress: Progress
         runs, failed = blame_files(blamer, files, progress)
     finally:
         blamer.close()
-    times = [str(r[1]) for rs in runs.values() for r in rs if r[2] != UNCOMMITTED]
+    times = [str(r[1]) for rs in runs.values() for r in rs if not uncommitted(r[2])]
     summary = {"commit": blamer.commit, "options": list(OPTIONS), "ignore_revs": blamer.ignore_file is not None,
                "n_files": len(runs), "n_lines": sum(int(r[0]) for rs in runs.values() for r in rs),
-               "n_uncommitted": sum(int(r[0]) for rs in runs.values() for r in rs if r[2] == UNCOMMITTED),
+               "n_uncommitted": sum(int(r[0]) for rs in runs.values() for r in rs if uncommitted(r[2])),
                "oldest": min(times, default=None), "newest": max(times, default=None), "failed": failed}
     return {"line_dates": runs, "blame": summary}

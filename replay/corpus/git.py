@@ -19,11 +19,12 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from replay.corpus.linedates import utc_time
 from replay.errors import UsageError, WorkError
 from replay.secrets import scrub_text
 
 PREFIX = "git:"
-IGNORE_REVS = ".git-blame-ignore-revs"  # the file name GitHub and git's docs use for it
+IGNORE_REVS = ".git-blame-ignore-revs"  # the name GitHub reads at the top of a repository (docs.github.com: "Ignore commits in the blame view")
 _TIMEOUT = 3600  # a clone of a large repository over a slow link
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@]*@")
 _SCP_LIKE = re.compile(r"^[\w.-]+@[\w.-]+:")  # git@github.com:owner/repo.git
@@ -145,8 +146,6 @@ def open_repo(spec: GitSpec, scratch: Path) -> Repo:
     except GitFailed:
         raise GitSpecError(f"{spec.source}: {ref} is no branch, tag or commit of the repository") from None
     when = git(["--git-dir", str(git_dir), "show", "-s", "--format=%ct", commit]).decode().strip()
-    from replay.corpus.linedates import utc_time
-
     return Repo(git_dir, commit, utc_time(int(when)))
 
 

@@ -24,6 +24,11 @@ UNCOMMITTED = "0" * 40  # git blame's commit id for lines of the work tree that 
 Runs = Sequence[Sequence[Any]]  # [[lines, UTC time, commit], ...] as the manifest keeps them
 
 
+def uncommitted(commit: str) -> bool:
+    """git blame's id for a line no commit holds: all zeros (40 of them, 64 in a SHA-256 repository)."""
+    return not str(commit).strip("0")
+
+
 def utc_time(epoch: int) -> str:
     """A committer time (seconds since the epoch) as the UTC time the runs keep."""
     return dt.datetime.fromtimestamp(epoch, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -50,7 +55,7 @@ def newer_ranges(runs: Runs, day: dt.date) -> LineRanges:
     out: LineRanges = []
     line = 0
     for count, when, commit in runs:
-        if commit == UNCOMMITTED or str(when)[:10] > after:
+        if uncommitted(commit) or str(when)[:10] > after:
             if out and out[-1][1] == line:
                 out[-1] = (out[-1][0], line + count)
             else:
@@ -105,6 +110,6 @@ class FileDates:
             k += 1
         assert newest is not None
         when, commit = newest
-        uncommitted = commit == UNCOMMITTED
-        return {"middle_date": when, "middle_date_source": "uncommitted" if uncommitted else "blame",
-                "middle_commit": "" if uncommitted else commit}
+        wip = uncommitted(commit)
+        return {"middle_date": when, "middle_date_source": "uncommitted" if wip else "blame",
+                "middle_commit": "" if wip else commit}

@@ -139,7 +139,8 @@ Registry = Callable[[str], dict[str, str]]  # package name -> the registry's `ti
 def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol",), force: bool = False, *,
                date: str | None = None, since: str | None = None, since_date: str | None = None,
                registry: Registry = dates.registry_times, progress: blame.Progress | None = None) -> Corpus:
-    """Make the named corpus from `npm:NAME@VERSION`, an `npm pack` tarball or a local folder;
+    """Make the named corpus from `npm:NAME@VERSION`, an `npm pack` tarball, `git:URL[@REF]` or a
+    local folder;
     return it. `date`: the publication day the user gives; `since` (a spec) or `since_date` (the
     newest version published before that day): the older version whose lines are not new code.
 
