@@ -88,6 +88,10 @@ def test_a_bare_repository_is_read_in_place(tmp_path: Path, repo, cli) -> None:
     subprocess.run(["git", "clone", "-q", "--bare", str(path), str(bare)], check=True)
     info = json.loads(cli("corpus", "add", f"git:{bare}", "--json").stdout)
     assert info["commit"] == shas["2025"] and info["blame"]["n_files"] == 3 and not info["blame"]["failed"]
+    listed = cli("corpus", "list").stdout
+    assert f"git:{bare}" in listed and f"40 lines in 3 files dated by git blame at {shas['2025'][:12]} (2023-03-01 to 2024-06-01)" in listed
+    shown = cli("evalgen", "bare", "-o", str(tmp_path / "i.jsonl"), "--newer-than", "qwen2.5-coder").stdout
+    assert "not newer than 2024-01-31, left out: 28 lines dated by git blame (1 whole files)" in shown
 
 
 def test_a_work_tree_folder_dates_uncommitted_lines_now_and_flags_them(tmp_path: Path, repo, cli) -> None:
