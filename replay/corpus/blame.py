@@ -73,7 +73,8 @@ class Blamer:
         self.cache, self.commit, self.repo, self.work_tree, self.prefix = cache, commit, repo, work_tree, prefix
         cache.mkdir(parents=True, exist_ok=True)
         self.runner = runner or run_blame
-        self.ignore_key = hashlib.sha256(ignore or b"").hexdigest()
+        ignore, self.ignore_bad = _git.usable_revs(ignore or b"")
+        self.ignore_key = hashlib.sha256(ignore).hexdigest()
         self.ignore_file: Path | None = None
         if ignore:
             fd, name = tempfile.mkstemp(prefix="ignore-revs.", dir=cache)
@@ -158,6 +159,7 @@ def record(blamer: Blamer, files: Sequence[tuple[str, Path]], progress: Progress
         blamer.close()
     times = [str(r[1]) for rs in runs.values() for r in rs if not uncommitted(r[2])]
     summary = {"commit": blamer.commit, "options": list(OPTIONS), "ignore_revs": blamer.ignore_file is not None,
+               "ignore_revs_not_ids": blamer.ignore_bad,
                "n_files": len(runs), "n_lines": sum(int(r[0]) for rs in runs.values() for r in rs),
                "n_uncommitted": sum(int(r[0]) for rs in runs.values() for r in rs if uncommitted(r[2])),
                "oldest": min(times, default=None), "newest": max(times, default=None), "failed": failed}

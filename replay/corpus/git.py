@@ -184,11 +184,17 @@ def ignore_revs(repo: Repo) -> bytes | None:
         return None
 
 
-def work_tree(folder: Path) -> tuple[Path, str] | None:
-    """(top of the work tree, HEAD's commit) when `folder` is inside a git work tree with a commit."""
-    try:
-        top = git(["-C", str(folder), "rev-parse", "--show-toplevel"]).decode().strip()
-        head = git(["-C", str(folder), "rev-parse", "--verify", "HEAD"]).decode().strip()
-    except GitFailed:
-        return None
-    return (Path(top), head) if top and head else None
+def usable_revs(text: bytes) -> tuple[bytes, list[str]]:
+    """The ignore list as git blame reads it, and the lines it would stop at. git reads each line
+    up to a `#` as one unabbreviated object id (git/git oidset.c, read_oidset_line; non-commits and
+    unknown ids are skipped since 2020, "blame: silently ignore invalid ignore file objects") but
+    dies at any other text ("fatal: invalid object name"), which would leave every file undated:
+    those lines are left out here and listed instead."""
+    ids, bad = [], []
+    for raw in text.splitlines():
+        name = raw.split(b"#", 1)[0].strip().decode("utf-8", "replace")
+        if name and len(name) in (40, 64) and all(c in "0123456789abcdef" for c in name.lower()):
+            ids.append(name)
+        elif name:
+            bad.append(name)
+    return "".join(f"{c}\n" for c in ids).encode(), bad

@@ -157,8 +157,10 @@ def test_commits_in_git_blame_ignore_revs_date_nothing(tmp_path: Path, home: Pat
     make_repo(path)
     text = NEW.replace("round + 1", "(round + 1)")  # a formatting commit that is not whitespace only
     fmt = commit(path, {"src/New.sol": text}, "2025-06-01T00:00:00+00:00", "format")
-    commit(path, {".git-blame-ignore-revs": f"# formatting\n{fmt}\n"}, "2025-06-02T00:00:00+00:00", "ignore it")
+    listed = f"# formatting\n{fmt}  # the trailing comment too\n{'e' * 40}\n{fmt[:10]}\n"  # unknown; abbreviated
+    commit(path, {".git-blame-ignore-revs": listed}, "2025-06-02T00:00:00+00:00", "ignore it")
     corpus = sources.add_corpus(f"git:{path}", "fmt")
     assert corpus.manifest["blame"]["ignore_revs"] is True
+    assert corpus.manifest["blame"]["ignore_revs_not_ids"] == [fmt[:10]] and not corpus.manifest["blame"]["failed"]
     runs = corpus.manifest["line_dates"]["src/New.sol"]
     assert {r[1][:10] for r in runs} == {"2024-06-01"} and all(r[2] != UNCOMMITTED for r in runs)
