@@ -67,12 +67,11 @@ class Blamer:
     """Blames the files of one commit (or of a work tree), with a cache keyed by what decides it."""
 
     def __init__(self, cache: Path, commit: str, ignore: bytes | None, *, repo: _git.Repo | None = None,
-                 work_tree: Path | None = None, prefix: str = "", runner: Callable[..., bytes] | None = None) -> None:
+                 work_tree: Path | None = None, prefix: str = "") -> None:
         """`repo`: blame its `commit`; else `work_tree` as it is on disk (HEAD `commit`), its files
         named relative to a folder `prefix` inside it."""
         self.cache, self.commit, self.repo, self.work_tree, self.prefix = cache, commit, repo, work_tree, prefix
         cache.mkdir(parents=True, exist_ok=True)
-        self.runner = runner or run_blame
         ignore, self.ignore_bad = _git.usable_revs(ignore or b"")
         self.ignore_key = hashlib.sha256(ignore).hexdigest()
         self.ignore_file: Path | None = None
@@ -112,10 +111,10 @@ class Blamer:
         extra = ["--ignore-revs-file", str(self.ignore_file)] if self.ignore_file else []
         if self.repo is not None:
             args = ["--git-dir", str(self.repo.git_dir), "blame", "--porcelain", *OPTIONS, *extra, self.commit, "--", rel]
-            return parse_porcelain(self.runner(args))
+            return parse_porcelain(run_blame(args))
         assert self.work_tree is not None
         try:
-            out = self.runner(["blame", "--porcelain", *OPTIONS, *extra, "--", rel], cwd=self.work_tree)
+            out = run_blame(["blame", "--porcelain", *OPTIONS, *extra, "--", rel], cwd=self.work_tree)
         except _git.GitFailed as exc:
             if "no such path" not in str(exc):
                 raise
