@@ -198,3 +198,13 @@ def usable_revs(text: bytes) -> tuple[bytes, list[str]]:
         elif name:
             bad.append(name)
     return "".join(f"{c}\n" for c in ids).encode(), bad
+
+
+def work_tree(folder: Path) -> tuple[Path, str] | None:
+    """(top of the work tree, HEAD's commit) when `folder` is inside a git work tree with a commit."""
+    try:
+        top = git(["-C", str(folder), "rev-parse", "--show-toplevel"]).decode().strip()
+        head = git(["-C", str(folder), "rev-parse", "--verify", "HEAD"]).decode().strip()
+    except GitFailed:
+        return None
+    return (Path(top), head) if top and head else None
