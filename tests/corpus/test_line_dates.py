@@ -3,13 +3,18 @@ and how a dated item counts against a model's cutoff."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+from pathlib import Path
+
+import pytest
 
 from replay import cutoffs
 from replay.corpus.blame import parse_porcelain
-from replay.corpus.evalgen import EvalgenOptions, items_for_text
+from replay.corpus.evalgen import EvalgenOptions, SourceFile, generate, items_for_text
 from replay.corpus.linedates import UNCOMMITTED, FileDates, intersect, newer_ranges, runs_of, utc_time
 from replay.records import FimItem
+from replay.usecases.benchmark import _newer_lines
 
 A, B = "a" * 40, "b" * 40
 OLD, NEW = "2023-03-01T10:00:00Z", "2024-06-01T10:00:00Z"
@@ -57,3 +62,19 @@ def test_a_line_dated_item_counts_by_its_newest_line() -> None:
     old = FimItem(id="j", file="f", prefix="p", middle="m", suffix="s", mode="line", middle_date=OLD)
     got = cutoffs.overlap([cutoffs.item_date(item), cutoffs.item_date(old)], qwen)
     assert got.flagged and got.n_not_newer == 1 and got.n_dated == 2
+
+
+@pytest.mark.parametrize("mode", ["line", "span"])
+def test_newer_than_keeps_middles_inside_newer_lines_and_new_code(tmp_path: Path, mode: str) -> None:
+    path = tmp_path / "C.sol"
+    path.write_text(TEXT, encoding="utf-8")
+    lines = [[1, OLD, A], [3, NEW, B], [1, OLD, A]]  # lines 1-3 written in 2024
+    files = [SourceFile(path, "C.sol", dates=lines), SourceFile(path, "D.sol", dates=[[5, OLD, A]])]
+    kept, left = _newer_lines(files, dt.date(2024, 1, 31))
+    assert [f.rel for f in kept] == ["C.sol"] and left == {"n_files_not_newer": 1, "n_lines_not_newer": 7}
+    assert kept[0].allowed == [(1, 4)]
+    new_code = [dataclasses.replace(files[0], allowed=[(0, 2)])]  # new code of a version: lines 0-1
+    assert _newer_lines(new_code, dt.date(2024, 1, 31))[0][0].allowed == [(1, 2)]
+    made = generate(kept, EvalgenOptions(per_file=50, mode=mode), workers=1).items
+    start, end = TEXT.index("contract"), TEXT.index("}\n")
+    assert made and all(start <= it.start and it.end <= end and it.middle_date == NEW for it in made)
