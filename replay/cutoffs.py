@@ -7,8 +7,9 @@ it; a model is matched by the names it goes by (its id, the GGUF's `general.name
 letters and digits only ("Qwen2.5 Coder 0.5B Instruct" is "qwen2.5-coder-0.5b-instruct").
 `--cutoff DATE` gives the date for any other model, and wins over the table.
 
-An item knows when its code was published when it comes from a dated corpus: the item's `date`
-field (ISO date). Items without it are counted as undated, never guessed.
+An item knows when its code was written when it comes from a dated corpus: new code of a dated
+version (`since_date`), or lines dated one by one by git blame (`middle_date`, the newest line
+of the middle). Items without either are counted as undated, never guessed.
 """
 
 from __future__ import annotations
@@ -76,7 +77,13 @@ def item_date(item: Any) -> dt.date | None:
     undated). Cut from new code only (`new_code`), the middle is absent from the older version,
     so it was written after `since_date`. Cut from a whole file, the version's publication day
     is no bound at all (the file may be years older than the version that ships it): any day,
-    so such an item is always one that may be in the training data."""
+    so such an item is always one that may be in the training data. Dated line by line (git
+    blame), the middle is as new as its newest line: that line's day (UTC)."""
+    if getattr(item, "middle_date", ""):
+        try:
+            return parse_date(item.middle_date)
+        except UsageError:
+            return None
     if getattr(item, "new_code", False) and getattr(item, "since_date", ""):
         try:
             return parse_date(item.since_date)

@@ -183,7 +183,9 @@ class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
     From a dated corpus it carries the day its version was published and where that date came
     from; cut from new code only (`new_code`), the older version its middle is absent from
     (`since`, a corpus source) and that version's day: the middle was written after it, so a
-    model whose training data ends before `since_date` cannot have seen it."""
+    model whose training data ends before `since_date` cannot have seen it. From a corpus dated
+    line by line (git blame), the time of the middle's newest line and its commit: the middle
+    as it stands did not exist before `middle_date`."""
 
     id: str
     file: str
@@ -201,6 +203,9 @@ class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
     new_code: bool = False
     since: str = ""
     since_date: str = ""  # YYYY-MM-DD; "" when unknown
+    middle_date: str = ""  # UTC time of the middle's newest line (git blame); "" when undated
+    middle_date_source: str = ""  # blame | uncommitted (a work tree's line, dated when the corpus was made)
+    middle_commit: str = ""  # the commit that last changed the middle's newest line
 
 
 # What scoring reads of a benchmark item: FimItem's fields (and defaults) it needs, so that an

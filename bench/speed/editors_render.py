@@ -8,40 +8,17 @@ Run from the repository root: python -m bench.speed.editors_render [N_CURSORS]
 
 from __future__ import annotations
 
-import random
 import sys
-import time
-from pathlib import Path
 
-from replay.assets import asset_path
+from bench.support import solidity_cursors, timed
 from replay.editors import render
 from replay.editors.templates import get_family
-from replay.records import EditorInput
 from replay.tokens.tokenizer import load_tokenizer
-
-
-def cursors(n: int) -> list[EditorInput]:
-    root = Path(asset_path("openzeppelin-contracts")) / "package"
-    files = sorted(root.rglob("*.sol"))
-    rng = random.Random(3)
-    out = []
-    for _ in range(n):
-        text = rng.choice(files).read_text(encoding="utf-8")
-        cut = rng.randint(0, len(text))
-        out.append(EditorInput(prefix=text[:cut], suffix=text[cut:], language="solidity"))
-    return out
-
-
-def timed(fn, items) -> float:  # noqa: ANN001 (a bench helper)
-    start = time.perf_counter()
-    for item in items:
-        fn(item)
-    return time.perf_counter() - start
 
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 50
-    items = cursors(n)
+    items = solidity_cursors(n)
     tok = load_tokenizer("qwen2.5-coder")
     qwen = get_family("qwen2.5-coder")
     render("standard", items[0], "qwen2.5-coder")  # load once, outside the timing

@@ -17,7 +17,7 @@ line window (`--lines auto`) as `fimreplay score` cuts them. Per pair:
 Whole process: the one-line pairs as a finished run in a store, `fimreplay score bench
 --workers N --json` as a new process (start-up, reading the run, scoring, storing the scores,
 the aggregate), with 1 and `--workers` workers, against the bare loop's pairs/s.
-Re-score: the same stored run, `score(run, lines="auto")` then `score(run, lines=1)` (the same
+Re-score: the same stored run, `score_result(run, lines="auto")` then `score_result(run, lines=1)` (the same
 cut texts for one-line references) in this process, and a report of the scored run; the best of
 3 passes, each on a fresh copy of the store.
 Targets: >= 3x bare, >= 3,000 pairs/s on 2 cores one-line, >= 1,000 multi-line, re-score >= 10x.
@@ -132,7 +132,7 @@ def rescore(db: Path, workers: int, repeats: int = 3) -> dict[str, float]:
     second with another window, of a report of the scored run: the best of `repeats` passes,
     each on a fresh copy of the store."""
     from replay.store import Store
-    from replay.usecases.score import report, score
+    from replay.usecases.score import report, score_result
 
     best = {"first": math.inf, "second": math.inf, "report": math.inf}
     for n in range(repeats):
@@ -140,16 +140,16 @@ def rescore(db: Path, workers: int, repeats: int = 3) -> dict[str, float]:
             _clear_caches()
             times = {}
             t = time.perf_counter()
-            first = score(store, "bench", lines="auto", workers=workers)
+            first = score_result(store, "bench", lines="auto", workers=workers)
             times["first"] = time.perf_counter() - t
             t = time.perf_counter()
-            second = score(store, "bench", lines=1, workers=workers)
+            second = score_result(store, "bench", lines=1, workers=workers)
             times["second"] = time.perf_counter() - t
             t = time.perf_counter()
             report(store, ["bench"], "json", lines=1)
             times["report"] = time.perf_counter() - t
         best = {k: min(v, times[k]) for k, v in best.items()}
-    return {**best, "scored": first["n_scored"], "reused": second["n_reused"]}
+    return {**best, "scored": first.n_scored, "reused": second.n_reused}
 
 
 def whole_score(db: Path, workers: int, repeats: int = 3) -> dict[str, float]:

@@ -21,7 +21,7 @@ class MissingAsset(UsageError):
     """An asset is not installed; the message names the command that installs it."""
 
 
-class UnknownAsset(UsageError, KeyError):
+class UnknownAsset(UsageError):
     """An asset name that is not in the registry."""
 
 
@@ -188,6 +188,11 @@ NPM_ASSETS: list[Asset] = [
     # OpenAI's published sha256 on load). llama-tokenizer-js is the upstream of Continue's bundled
     # core/llm/llamaTokenizer.js, and base64-js the one dependency js-tiktoken imports: with them
     # the tests run Continue's own tokenizers under node.
+    # GitHub Copilot's completion client (replay/editors/copilot/multiline_model.py): the
+    # multiline decision's tree ensemble is read from the package's compiled
+    # ghostText/multilineModelWeights.js at run time, not copied into the project.
+    _npm("@vscode/chat-lib@0.66.0", "db823db278132d447b7ed2dfd4f89152cc9082a4e8a3d54f4ce1a5e138b1f297",
+         "@vscode/chat-lib 0.66.0 (npm), Copilot's completion client: its multiline model"),
     _npm("js-tiktoken@1.0.21", "3b1f24b185565ca9a8d8f51466dfc4f99d67f1f05bc009258710ddb7a8d810fa",
          "js-tiktoken (npm), Continue's tiktoken: cl100k_base ranks and pattern"),
     _npm("llama-tokenizer-js@1.2.2", "ee83014ac8b379b16cf8d81e99ffcdb23dfade8c0d2e751bd06e7dc0b8476e72",

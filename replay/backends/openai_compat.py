@@ -12,6 +12,15 @@ Greedy: temperature 0, and `repeat_penalty` 1.0 because llama.cpp servers defaul
 EOS/sentinels and the editor's stops are applied afterwards. A run streams the answer instead
 (`complete_streaming`) and closes it where the editor stops reading (the first stop word, or the
 editor cancelling its stream), the text it keeps being the same as after the whole generation.
+
+A prompt rendered from a llama.cpp client's /infill body (llama.vscode, llama.vim: the prompt's
+`request` has `input_prefix` and `input_suffix`) goes to llama-server's own `/infill` instead,
+the body as the client sent it, so that the server assembles the prompt itself
+(ggml-org/llama.cpp tools/server README "POST /infill"); only what makes a replay repeatable is
+replaced: n_predict and temperature from the run, the repeat penalty, and no slot id or time
+limits (t_max_predict_ms would cut by this machine's speed; the completion stage applies it from
+the measured timing when asked). Its answer is `content`, `tokens_predicted` and `stop_type`;
+streamed, one such object per token.
 """
 
 from __future__ import annotations
@@ -43,6 +52,21 @@ def completion_body(model: str, prompt: RenderedPrompt, params: GenParams, send_
     return body
 
 
+# What a replay replaces or drops of a llama.cpp client's /infill body.
+_INFILL_DROPPED = ("id_slot", "t_max_prompt_ms", "t_max_predict_ms", "stream", "response_fields")
+_INFILL_FINISH = {"eos": "stop", "word": "stop", "limit": "length"}
+
+
+def infill_body(prompt: RenderedPrompt, params: GenParams, extra_body: dict[str, Any]) -> dict[str, Any] | None:
+    """llama-server's /infill body for a prompt rendered from a llama.cpp client's request
+    (None: the prompt has no such request)."""
+    request = prompt.request
+    if not isinstance(request, dict) or "input_prefix" not in request or "input_suffix" not in request:
+        return None
+    kept = {k: v for k, v in request.items() if k not in _INFILL_DROPPED}
+    return {**kept, "n_predict": params.new_tokens(prompt), "temperature": params.temperature, **extra_body}
+
+
 class OpenAICompatBackend(HttpBackend):
     name = "openai"
     api_key_env = "OPENAI_API_KEY"
@@ -56,10 +80,15 @@ class OpenAICompatBackend(HttpBackend):
     def body(self, prompt: RenderedPrompt, params: GenParams) -> dict[str, Any]:
         return completion_body(self.model, prompt, params, self.sends_ids, self.extra_body)
 
+    def route(self, prompt: RenderedPrompt, params: GenParams) -> tuple[str, dict[str, Any]]:
+        """The path and body for one prompt: /infill for a llama.cpp client's body, else /v1/completions."""
+        infill = infill_body(prompt, params, self.extra_body)
+        return ("/infill", infill) if infill is not None else ("/v1/completions", self.body(prompt, params))
+
     def complete(self, prompt: RenderedPrompt, params: GenParams) -> Completion:
         started = time.perf_counter()
-        data = self.post("/v1/completions", self.body(prompt, params))
-        return self.parse(prompt, data, started)
+        path, body = self.route(prompt, params)
+        return self.parse(prompt, self.post(path, body), started)
 
     def complete_streaming(self, prompt: RenderedPrompt, params: GenParams, stop_reason: Callable[[str], str]) -> Completion:
         """`complete` as a stream (`"stream": true`), cancelled as soon as `stop_reason(text so
@@ -74,7 +103,9 @@ class OpenAICompatBackend(HttpBackend):
         def on_event(event: dict[str, Any]) -> bool:
             if token_count(event, "usage", "completion_tokens"):
                 state["usage"] = token_count(event, "usage", "completion_tokens")
-            choices = event.get("choices") or []
+            if event.get("stop") and token_count(event, "tokens_predicted"):  # /infill's last event
+                state["usage"] = token_count(event, "tokens_predicted")
+            choices = event.get("choices") or ([_infill_choice(event)] if "content" in event else [])
             if not choices:
                 return False
             choice = choices[0]
@@ -90,10 +121,11 @@ class OpenAICompatBackend(HttpBackend):
                 state["finish"] = reason
             return bool(reason)
 
-        body = {**self.body(prompt, params), "stream": True}
+        path, body = self.route(prompt, params)
+        body = {**body, "stream": True}
         truncated = False
         try:
-            whole = self.post_stream("/v1/completions", body, on_event)
+            whole = self.post_stream(path, body, on_event)
         except ResponseTooLarge:
             if not state["chunks"]:
                 raise
@@ -106,7 +138,10 @@ class OpenAICompatBackend(HttpBackend):
                                        stopped_early=state["finish"] in EARLY_STOPS)
 
     def parse(self, prompt: RenderedPrompt, data: dict[str, Any], started: float) -> Completion:
-        """A `/v1/completions` response (also the body of a batch result line)."""
+        """A `/v1/completions` response (also the body of a batch result line), or /infill's."""
+        if "content" in data and "choices" not in data:
+            choice = _infill_choice(data)
+            return self.finish(prompt, choice["text"], token_count(data, "tokens_predicted"), choice["finish_reason"], started)
         text = field(data, "choices", 0, "text")
         choice = data["choices"][0]
         finish = choice.get("finish_reason") if isinstance(choice, dict) else None
@@ -114,3 +149,9 @@ class OpenAICompatBackend(HttpBackend):
 
     def cache_extra(self) -> dict[str, Any]:
         return {"extra_body": self.extra_body}
+
+
+def _infill_choice(event: dict[str, Any]) -> dict[str, Any]:
+    """An /infill answer (or streamed piece) in the shape of a /v1/completions choice."""
+    finish = _INFILL_FINISH.get(str(event.get("stop_type", "")), "") if event.get("stop") else ""
+    return {"text": str(event.get("content") or ""), "finish_reason": finish}

@@ -51,7 +51,8 @@ def _report_formats() -> tuple[str, ...]:
 @click.option("--code-only", is_flag=True,
               help="Every middle holds code, not only comments (tree-sitter comment nodes; files of a language without a grammar are skipped).")
 @click.option("--newer-than", default=None, metavar="DATE|MODEL",
-              help="Keep only items written after this day or this model's training-data cutoff (new code of a dated corpus).")
+              help="Keep only items written after this day or this model's training-data cutoff (lines dated by git blame:"
+                   " middles only in lines all newer; new code of a dated corpus).")
 @json_option
 @db_option
 def evalgen_cmd(corpora: tuple[str, ...], output: Path, exts: tuple[str, ...], per_file: int, mode: str, mask_lines: int,
@@ -69,6 +70,9 @@ def evalgen_cmd(corpora: tuple[str, ...], output: Path, exts: tuple[str, ...], p
     else:
         click.echo(f"{s['n_items']} items from {s['n_files_used']} of {s['n_files_seen']} files -> {output}"
                    f" ({len(s['skipped'])} skipped, {len(s['short'])} short)")
+        if newer_than:
+            click.echo(f"not newer than {s['newer_than']['date']}, left out: {s.get('n_lines_not_newer', 0)} lines dated by"
+                       f" git blame ({s.get('n_files_not_newer', 0)} whole files), {s['n_not_newer']} items of other corpora")
 
 
 @cli.task("corpus", "score", group=True)
@@ -77,7 +81,7 @@ def corpus_group() -> None:
 
 
 @corpus_group.command("add")
-@click.argument("spec")
+@click.argument("spec", metavar="SPEC")
 @click.option("--name", default=None, help="Corpus name (default: from the package name and version).")
 @click.option("--ext", "exts", multiple=True, default=("sol",), show_default=True)
 @click.option("--force", is_flag=True, help="Make it again even if it exists.")
@@ -87,11 +91,13 @@ def corpus_group() -> None:
 @json_option
 def corpus_add_cmd(spec: str, name: str | None, exts: tuple[str, ...], force: bool, date: str | None, since: str | None,
                    since_date: str | None, as_json: bool) -> None:
-    """Add `npm:NAME@VERSION` (unpacked with `npm pack`), an `npm pack` .tgz or a local folder as
-    a named corpus, dated (CHANGELOG, git, registry, --date)."""
+    """Add `npm:NAME@VERSION` (unpacked with `npm pack`), an `npm pack` .tgz, `git:URL[@REF]` (a
+    remote or file:// URL or a local repository, at a branch, tag or commit) or a local folder as
+    a named corpus, dated (CHANGELOG, git, registry, --date); a git repository's lines (and a
+    folder's in a git work tree) each by git blame -w -M -C."""
     from replay.usecases.benchmark import add_corpus
 
-    info = add_corpus(spec, name, exts, force, date=date, since=since, since_date=since_date)
+    info = add_corpus(spec, name, exts, force, date=date, since=since, since_date=since_date, progress=warn)
     if as_json:
         emit_json(info)
     else:
@@ -107,6 +113,12 @@ def _dated(info: dict[str, Any]) -> str:
     new = info.get("new_code")
     if new:
         text += f", new code since {new['since']} ({new.get('since_date') or 'date unknown'}): {new['n_lines']} lines in {new['n_files']} files"
+    lines = info.get("blame")
+    if lines:
+        text += (f", {lines['n_lines']} lines in {lines['n_files']} files dated by git blame at {lines['commit'][:12]}"
+                 f" ({(lines['oldest'] or '?')[:10]} to {(lines['newest'] or '?')[:10]}"
+                 f"{', %d uncommitted' % lines['n_uncommitted'] if lines['n_uncommitted'] else ''}"
+                 f"{', %d files undated' % len(lines['failed']) if lines['failed'] else ''})")
     return text
 
 

@@ -39,6 +39,7 @@ from typing import Any, Literal, NamedTuple
 from replay.cores import usable_cores
 from replay.corpus import spots as _spots
 from replay.corpus.comments import comment_mask
+from replay.corpus.linedates import FileDates, Runs
 from replay.corpus.newcode import LineRanges, char_ranges
 from replay.corpus.lines import split_lines
 from replay.languages import EXTENSION_LANGUAGES
@@ -134,12 +135,13 @@ def chunk_text(text: str, size: int) -> list[tuple[int, str]]:
 
 
 def items_for_text(text: str, rel: str, opts: EvalgenOptions, allowed: LineRanges | None = None,
-                   stamp: Mapping[str, Any] | None = None) -> FileResult:
+                   stamp: Mapping[str, Any] | None = None, dates: Runs | None = None) -> FileResult:
     """The items of one file: a pure function of its text, its relative path and the options.
 
-    `allowed`: the line ranges a middle must lie in (new code only); `stamp`: FimItem fields
-    every item of the file carries (its version's date, new code and since when)."""
-    return _build(text, rel, opts, _plan(text, opts, allowed, language_of(rel)), stamp or {})
+    `allowed`: the line ranges a middle must lie in (new code only, lines newer than a day);
+    `stamp`: FimItem fields every item of the file carries (its version's date, new code and
+    since when); `dates`: its lines' dates (git blame), each item dated by its middle's newest."""
+    return _build(text, rel, opts, _plan(text, opts, allowed, language_of(rel)), stamp or {}, dates)
 
 
 class _Plan(NamedTuple):
@@ -179,27 +181,30 @@ def _plan(text: str, opts: EvalgenOptions, allowed: LineRanges | None, language:
     return _Plan(None, spots.count, digest, picks)
 
 
-def _build(text: str, rel: str, opts: EvalgenOptions, plan: _Plan, stamp: Mapping[str, Any]) -> FileResult:
+def _build(text: str, rel: str, opts: EvalgenOptions, plan: _Plan, stamp: Mapping[str, Any],
+           dates: Runs | None = None) -> FileResult:
     result = FileResult(file=rel, usable=plan.usable, skipped=plan.skipped)
     language, digest = language_of(rel), plan.digest
+    lines = FileDates(text, dates) if dates and plan.picks else None
     for chunk_start, chunk_end, start, end in plan.picks:
         item_id = hashlib.sha256(f"{rel}\0{digest}\0{opts.mode}\0{start}\0{end}".encode()).hexdigest()[:16]
         result.items.append(FimItem(
             id=item_id, file=rel, prefix=text[chunk_start:start], middle=text[start:end], suffix=text[end:chunk_end],
             mode=opts.mode, language=language, start=start, end=end, chunk_start=chunk_start, corpus_hash=digest,
-            **stamp,
+            **stamp, **(lines.item_fields(start, end) if lines else {}),
         ))
     return result
 
 
 @dataclass(frozen=True)
 class SourceFile:
-    """A file to cut items from; `allowed` and `stamp` as items_for_text takes them."""
+    """A file to cut items from; `allowed`, `stamp` and `dates` as items_for_text takes them."""
 
     path: Path
     rel: str
     allowed: LineRanges | None = None
     stamp: Mapping[str, Any] = field(default_factory=dict)
+    dates: Runs | None = None
 
 
 def collect_files(roots: Sequence[Path], exts: Sequence[str]) -> list[SourceFile]:
@@ -290,7 +295,7 @@ def _collect(files: Sequence[SourceFile], opts: EvalgenOptions,
         else:
             if key is not None:
                 seen[key] = f.rel
-            res = _build(text, f.rel, opts, plan, f.stamp)
+            res = _build(text, f.rel, opts, plan, f.stamp, f.dates)
         ordered.append(res)
     return EvalgenResult(items=[it for r in ordered for it in r.items], files=ordered)
 
@@ -320,5 +325,6 @@ def iter_jsonl(items: Iterable[FimItem]) -> Iterator[bytes]:
         yield msgspec.json.encode(fields) + b"\n"
 
 
-# The FimItem fields of a dated corpus and new code (replay.corpus.dates, replay.corpus.newcode).
-_DATING = ("published", "published_source", "new_code", "since", "since_date")
+# The FimItem fields of a dated corpus, new code and line dates (replay.corpus.dates, newcode, linedates).
+_DATING = ("published", "published_source", "new_code", "since", "since_date", "middle_date", "middle_date_source",
+           "middle_commit")

@@ -11,6 +11,10 @@ is (offline).
 The manifest also records when the version was published, from every source it has
 (replay.corpus.dates), and, given an older version (`since`), which of its lines are new
 (replay.corpus.newcode): the code a model trained before that older version cannot have seen.
+
+`git:URL[@REF]` reads a repository at one commit (replay.corpus.git), and a local folder in a
+git work tree is read as it is; both date every line of every file by git blame
+(replay.corpus.blame), kept in the manifest's `line_dates`.
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from replay.assets import sha256_file
-from replay.corpus import dates, newcode
+from replay.corpus import blame, dates, newcode
+from replay.corpus import git as _git
 from replay.errors import UsageError
 from replay.paths import data_dir
 
@@ -62,6 +67,8 @@ def corpora_dir() -> Path:
 def default_name(spec: str) -> str:
     """`npm:@openzeppelin/contracts@5.7.0` -> `openzeppelin-contracts-5.7.0`; a folder -> its name."""
     m = _NPM_SPEC.match(spec)
+    if _git.is_git_spec(spec):
+        return _git.default_name(_git.parse_spec(spec))
     if m:
         return f"{m['name'].lstrip('@').replace('/', '-')}-{m['version']}"
     path = Path(spec).resolve()
@@ -131,14 +138,16 @@ Registry = Callable[[str], dict[str, str]]  # package name -> the registry's `ti
 
 def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol",), force: bool = False, *,
                date: str | None = None, since: str | None = None, since_date: str | None = None,
-               registry: Registry = dates.registry_times) -> Corpus:
-    """Make the named corpus from `npm:NAME@VERSION`, an `npm pack` tarball or a local folder;
+               registry: Registry = dates.registry_times, progress: blame.Progress | None = None) -> Corpus:
+    """Make the named corpus from `npm:NAME@VERSION`, an `npm pack` tarball, `git:URL[@REF]` or a
+    local folder;
     return it. `date`: the publication day the user gives; `since` (a spec) or `since_date` (the
     newest version published before that day): the older version whose lines are not new code.
 
     An existing corpus of the same name and source is returned as is unless `force` (or a date
-    or an older version is asked for).
+    or an older version is asked for). `progress` hears how far git blame is.
     """
+    shown = _git.parse_spec(spec).source if _git.is_git_spec(spec) else spec  # a git URL without credentials
     name = name or default_name(spec)
     if not re.fullmatch(r"[\w.@+-]+", name):
         raise CorpusError(f"bad corpus name {name!r} (letters, digits, . _ - + @ only)")
@@ -146,7 +155,7 @@ def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol
         raise CorpusError("give --since or --since-date, not both")
     home = corpora_dir() / name
     existing = load_corpus(name)
-    if existing and existing.manifest.get("source") != spec and not force:
+    if existing and existing.manifest.get("source") != shown and not force:
         raise CorpusError(f"corpus {name!r} already exists from {existing.manifest.get('source')!r}")
     if existing and not (force or date or since or since_date):
         return existing
@@ -155,16 +164,16 @@ def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol
     try:
         files_dir = staging / "files"
         files_dir.mkdir()
-        manifest: dict[str, Any] = {"name": name, "source": spec, "extensions": sorted(wanted), "created": time.time()}
-        files, tops, folder = _fill(spec, staging, files_dir, wanted, manifest)
+        manifest: dict[str, Any] = {"name": name, "source": shown, "extensions": sorted(wanted), "created": time.time()}
+        files, tops, git_day = _fill(spec, staging, files_dir, wanted, manifest, progress)
         if not files:
-            raise CorpusError(f"{spec}: no files with extension {', '.join(sorted(wanted))}")
+            raise CorpusError(f"{shown}: no files with extension {', '.join(sorted(wanted))}")
         manifest["files"] = {f: sha256_file(files_dir / f) for f in files}
         changelog = dates.changelog_dates(tops.get("changelog", ""))
         registry_days = dates.registry_days(registry(manifest["package"])) if manifest.get("package") else {}
         manifest["published"] = dates.published(
             manifest.get("version"), user=date, changelog=changelog, registry=registry_days,
-            git=dates.git_day(folder) if folder else None)
+            git=git_day)
         if since_date:
             since = _since_from_date(manifest, dates.parse_day(since_date), changelog, registry_days)
         if since:
@@ -182,10 +191,14 @@ def add_corpus(spec: str, name: str | None = None, exts: tuple[str, ...] = ("sol
     return corpus
 
 
-def _fill(spec: str, staging: Path, files_dir: Path, wanted: set[str],
-          manifest: dict[str, Any]) -> tuple[list[str], dict[str, str], Path | None]:
-    """Put the source's files in `files_dir` and what it says of itself in `manifest`; return the
-    files, the top-level changelog and package.json texts, and the folder (for a folder source)."""
+def _fill(spec: str, staging: Path, files_dir: Path, wanted: set[str], manifest: dict[str, Any],
+          progress: blame.Progress | None) -> tuple[list[str], dict[str, str], str | None]:
+    """Put the source's files in `files_dir` and what it says of itself in `manifest` (with git,
+    each line's date); return the files, the top-level changelog and package.json texts, and
+    the day of the last commit (git sources)."""
+    if _git.is_git_spec(spec):
+        files, day = _fill_git(_git.parse_spec(spec), files_dir, wanted, manifest, progress)
+        return files, {}, day
     m = _NPM_SPEC.match(spec)
     if m or spec.endswith(".tgz"):
         if m:
@@ -225,7 +238,30 @@ def _fill(spec: str, staging: Path, files_dir: Path, wanted: set[str],
     package = _package_json((folder / "package.json").read_text(encoding="utf-8", errors="replace")
                             if (folder / "package.json").is_file() else None)
     manifest.update(kind="folder", path=str(folder.resolve()), version=package.get("version"))
-    return files, tops, folder
+    tree = _git.work_tree(folder)
+    if tree is not None:
+        top, head = tree
+        prefix = folder.resolve().relative_to(top.resolve()).as_posix()
+        ignore = top / _git.IGNORE_REVS
+        blamer = blame.Blamer(corpora_dir() / ".blame", head, ignore.read_bytes() if ignore.is_file() else None,
+                              work_tree=top, prefix="" if prefix == "." else prefix + "/")
+        manifest.update(blame.record(blamer, [(f, files_dir / f) for f in files], progress))
+    return files, tops, dates.git_day(folder)
+
+
+def _fill_git(spec: _git.GitSpec, files_dir: Path, wanted: set[str], manifest: dict[str, Any],
+              progress: blame.Progress | None) -> tuple[list[str], str]:
+    """The files of the commit REF names, each line dated by git blame (a remote is cloned into
+    a scratch folder that is gone afterwards), and the commit's day."""
+    with tempfile.TemporaryDirectory(prefix=".clone.", dir=corpora_dir()) as scratch:
+        repo = _git.open_repo(spec, Path(scratch))
+        files = _git.write_files(repo, files_dir, wanted)
+        manifest.update(kind="git", url=spec.shown, ref=spec.ref or "HEAD", commit=repo.commit, committed=repo.committed,
+                        version=None)
+        if files:
+            blamer = blame.Blamer(corpora_dir() / ".blame", repo.commit, _git.ignore_revs(repo), repo=repo)
+            manifest.update(blame.record(blamer, [(f, files_dir / f) for f in files], progress))
+    return files, repo.committed[:10]
 
 
 def _package_json(text: str | None) -> dict[str, Any]:
@@ -300,6 +336,11 @@ def item_fields(corpus: Corpus, new_code_only: bool = False) -> tuple[dict[str, 
         fields.update(new_code=True, since=new["since"], since_date=new.get("since_date"))
         lines = {rel: [(a, b) for a, b in ranges] for rel, ranges in new["lines"].items()}
     return {k: v for k, v in fields.items() if v}, lines
+
+
+def line_dates(corpus: Corpus) -> dict[str, Any] | None:
+    """rel -> its lines' date runs (replay.corpus.linedates), for a corpus dated by git blame."""
+    return corpus.manifest.get("line_dates")
 
 
 def corpus_of(arg: str) -> Corpus | None:

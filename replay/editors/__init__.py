@@ -7,7 +7,10 @@ inputs) is derived from it. Each profile's package or module provides:
 - `complete(inp, raw, model=, version=, timing=)` -> Shown (the completion stage, stage.py);
 - `stream_stop(inp, model=, version=)` -> a predicate over the streamed text, or None when the
   editor never cancels a stream early;
-- `rebuild_logged_prompt(record)` where the editor logs prompts (what `fimreplay verify` checks).
+- `rebuild_logged_prompt(record)` where the editor logs prompts (what `fimreplay verify` checks);
+- optionally `session(model, version)` -> an object whose `render(inp, received)` renders the
+  cursors of one session in order with the client's state carried (`received`: the text the
+  client got for that cursor's request, which it caches).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
+from typing import Any
 
 import msgspec
 
@@ -23,7 +27,7 @@ from replay.errors import UsageError
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt, TraceStep
 
 
-class UnknownEditor(UsageError, ValueError):
+class UnknownEditor(UsageError):
     """An editor name with no profile."""
 
 
@@ -38,6 +42,7 @@ class EditorProfile:
     stop_source: str  # where the editor's model call is stopped at the prompt's stop words
     logs_prompts: bool = True  # the editor logs the prompts it sends: captures of it can be verified
     stage_needs_model: bool = True  # the completion stage reads the model (its template's stop words)
+    replaces_before: bool = False  # the shown item also replaces text before the cursor (Shown.replace_before)
 
     def _prompt(self) -> ModuleType:
         return import_module(self.prompt_module)
@@ -51,6 +56,11 @@ class EditorProfile:
     def complete(self, inp: EditorInput, raw: str, model: str | None, version: str | None = None,
                  timing: Timing | None = None) -> Shown:
         return self._completion().complete(inp, raw, model=model, version=version, timing=timing)
+
+    def session(self, model: str, version: str | None = None) -> Any | None:
+        """A stateful renderer for the cursors of one session (None: the editor keeps no state)."""
+        factory = getattr(self._prompt(), "session", None)
+        return factory(model, version) if factory is not None else None
 
     def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
         return self._completion().stream_stop(inp, model=model, version=version)
@@ -72,6 +82,15 @@ PROFILES: dict[str, EditorProfile] = {
                            "TabbyML/tabby crates/tabby-inference/src/decoding.rs", stage_needs_model=False),
     "continue": EditorProfile("continue", "replay.editors.continue_.prompt", "replay.editors.continue_.completion",
                               "continuedev/continue core/autocomplete/templating/getStopTokens.ts"),
+    "llama.vscode": EditorProfile("llama.vscode", "replay.editors.llama_vscode.profile", "replay.editors.llama_vscode.profile",
+                                  "ggml-org/llama.cpp tools/server (the /infill body's stop)", logs_prompts=False,
+                                  stage_needs_model=False),
+    "llama.vim": EditorProfile("llama.vim", "replay.editors.llama_vim.profile", "replay.editors.llama_vim.profile",
+                               "ggml-org/llama.vim autoload/llama.vim (stop_strings, sent as stop)", logs_prompts=False,
+                               stage_needs_model=False),
+    "copilot": EditorProfile("copilot", "replay.editors.copilot.profile", "replay.editors.copilot.completion",
+                             "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/openai/fetch.ts"
+                             " (the request's stop)", logs_prompts=False, stage_needs_model=False, replaces_before=True),
     "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard",
                               "replay/editors/templates.py (the family's stop words)", logs_prompts=False),
 }
@@ -120,11 +139,16 @@ def capture_version(record: CaptureRecord) -> str | None:
     """The release whose rules a capture was made under: its own version (for Continue, a
     JetBrains release when its IDE is one), else (Continue, whose rules are also dated) the day
     it was captured (None before the first dated profile: the newest rules stand). A Tabby
-    capture names both halves: the agent of its user agent at its day, the server of its day."""
+    capture names both halves: the agent of its user agent at its day, the server of its day;
+    so does a llama.cpp client's (`CLIENT,server=DAY`: llama-server's rules of its day)."""
     if record.editor == "tabby" and not record.editor_version:
         from replay.editors.tabby.version import capture_spec
 
         return capture_spec(record.user_agent, record.day())
+    if record.editor in ("llama.vscode", "llama.vim"):
+        from replay.editors.llama_server import capture_spec as llama_spec
+
+        return llama_spec(record.editor, record.editor_version, record.day())
     if record.editor != "continue":
         return record.editor_version
     from replay.editors.continue_.releases import ERAS, capture_release

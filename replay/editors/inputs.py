@@ -11,7 +11,8 @@ editor's own names), `trigger` ("auto", the default: the editor asked as the use
 "manual": the user asked for a completion, which some Tabby agents request differently) and `id`.
 For the clients with a server half (llama.vscode, llama.vim) a line may instead hold only
 `request`: the client's HTTP body as sent (then only the server half runs); and `extra`
-([{"text", "time"?, "filename"?}]: the ring buffer of chunks the client holds) or `events`
+([{"text", "time"?, "filename"?}]: the ring buffer of chunks the client holds; `time` in seconds,
+or as llama.vim sends it, [seconds, microseconds]) or `events`
 ([{"kind", "time", "filename"?, "text"?, "line"?}], kind one of open | enter | leave | save |
 yank | accept: the session that filled it). `open_files` ([{"filepath", "text", "language"?}],
 in the editor's order) and `session` (lines sharing it are rendered in order, the client's state
@@ -40,7 +41,7 @@ _KEYS = {"document", "cursor", "prefix", "suffix", "filepath", "workspace", "lan
          "item_id", "trigger", "request", "extra", "events", "open_files", "session"} | _FIMITEM_KEYS
 
 
-class BadInputLine(UsageError, ValueError):
+class BadInputLine(UsageError):
     """A render input line that cannot be used; the message says why (the caller adds file:line)."""
 
 
@@ -126,9 +127,23 @@ def parse_object(obj: dict[str, Any], extra: frozenset[str] = frozenset()) -> Ed
     return EditorInput(prefix=prefix, suffix=suffix, filepath=_str(obj, "filepath"), workspace=_str(obj, "workspace"),
                        language=_str(obj, "language"), snippets=tuple(parsed), options=options,
                        item_id=None if item_id is None else str(item_id), trigger=trigger,
-                       request=obj.get("request"), extra=_records(obj, "extra", ExtraChunk),
+                       request=obj.get("request"), extra=_records(_extra_seconds(obj), "extra", ExtraChunk),
                        events=_records(obj, "events", SessionEvent), open_files=_records(obj, "open_files", OpenFile),
                        session=None if obj.get("session") is None else str(obj["session"]))
+
+
+def _extra_seconds(obj: dict[str, Any]) -> dict[str, Any]:
+    """`extra` as llama.vim sends it holds each chunk's `time` as Vim's reltime [seconds,
+    microseconds]: read as seconds (the profile writes it back in the same form)."""
+    extra = obj.get("extra")
+    if not isinstance(extra, list):
+        return obj
+    def seconds(entry: Any) -> Any:
+        t = entry.get("time") if isinstance(entry, dict) else None
+        if isinstance(t, list) and len(t) == 2 and all(type(x) is int for x in t):
+            return {**entry, "time": t[0] + t[1] / 1_000_000}
+        return entry
+    return {**obj, "extra": [seconds(e) for e in extra]}
 
 
 def _records(obj: dict[str, Any], key: str, record: type[msgspec.Struct]) -> tuple[Any, ...]:
@@ -160,7 +175,7 @@ def output_row(rendered: RenderedPrompt, line: int) -> dict[str, Any]:
     row.update({"profile": rendered.profile, "family": rendered.family, "route": rendered.route,
                 "prompt": rendered.text, "prefix_sent": rendered.prefix_sent, "suffix_sent": rendered.suffix_sent,
                 "stop": list(rendered.stop), "max_new_tokens": rendered.max_new_tokens})
-    if rendered.request is not None or rendered.profile.startswith("tabby"):
+    if rendered.request is not None or rendered.profile.startswith(("tabby", "llama.", "copilot")):  # null: the client sends nothing
         row["request"] = rendered.request
     if rendered.logged_prompt is not None:
         row["logged_prompt"] = rendered.logged_prompt

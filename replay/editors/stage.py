@@ -39,7 +39,8 @@ class Shown(msgspec.Struct, frozen=True, omit_defaults=True):
     `text` is what is inserted at the cursor (for tabby-agent, whose edit range starts at the
     beginning of the word being typed, without the part already typed); None when nothing is
     shown. `replace_after` counts the characters after the cursor that the insertion replaces
-    (tabby-agent's auto-closing range), 0 otherwise. `multiline` is the editor's single/multi-line
+    (tabby-agent's auto-closing range), 0 otherwise; `replace_before` those before it (Copilot's
+    item replaces its line from the line's start), 0 otherwise. `multiline` is the editor's single/multi-line
     decision. `timing_applied` says whether time-based cuts were applied from measured timing.
     """
 
@@ -47,6 +48,7 @@ class Shown(msgspec.Struct, frozen=True, omit_defaults=True):
     multiline: bool
     replace_after: int = 0
     trace: tuple[TraceStep, ...] = ()
+    replace_before: int = 0
     timing_applied: bool = False
 
 

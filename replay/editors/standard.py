@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.editors.stage import Shown, StreamStop, Timing
-from replay.editors.templates import Family, family_for_model, get_family
+from replay.editors.templates import Family, UnknownFamily, family_for_model, get_family
 from replay.errors import UsageError
 from replay.records import EditorInput, RenderedPrompt
 from replay.tokens.tokenizer import Tokenizer, default_tokenizer_spec, load_tokenizer
@@ -36,7 +36,7 @@ SUFFIX_SHARE = 4  # the suffix's guaranteed part is 1/SUFFIX_SHARE of the room l
 DEFAULTS: dict[str, Any] = {"ctx": CTX, "max_new_tokens": MAX_NEW_TOKENS, "tokenizer": ""}
 
 
-class StandardInputError(UsageError, ValueError):
+class StandardInputError(UsageError):
     """An option, model or budget the standard profile cannot work with."""
 
 
@@ -111,7 +111,7 @@ def render(inp: EditorInput, model: str, version: str | None = None, tokenizer: 
     opts = _options(inp.options)
     try:
         family = get_family(model)
-    except KeyError:
+    except UnknownFamily:
         found = family_for_model(model)
         if found is None:
             raise StandardInputError(f"no FIM template known for model {model!r}") from None

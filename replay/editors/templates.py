@@ -37,7 +37,7 @@ Order = Literal["PSM", "SPM", "PREFIX_ONLY"]
 FIM_TOKEN = "<|FIM|>"  # TabbyML/tabby crates/http-api-bindings/src/completion/mod.rs FIM_TOKEN
 
 
-class UnknownFamily(UsageError, KeyError):
+class UnknownFamily(UsageError):
     """A family name that the registry does not hold."""
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from replay.errors import UsageError
 
 
-class BadVersion(UsageError, ValueError):
+class BadVersion(UsageError):
     """A version string that is not a release number."""
 
 

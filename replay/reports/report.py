@@ -109,7 +109,7 @@ def groups(reports: list[RunReport]) -> list[dict[str, Any]]:
     pooled: dict[tuple[str, str], list[ScoredItem]] = {}
     for rep in reports:
         pooled.setdefault((rep.model, rep.profile), []).extend(rep.rows)
-    return [{"model": m, "profile": p, **{k: v for k, v in aggregate(rows).items() if k != "per_file"}}
+    return [{"model": m, "profile": p, **{k: v for k, v in aggregate(rows).to_json().items() if k != "per_file"}}
             for (m, p), rows in sorted(pooled.items())]
 
 

@@ -21,8 +21,8 @@ from typing import Any
 import msgspec
 
 from replay.assets import sha256_file
-from replay.editors import capture_version, profile
-from replay.errors import first_line
+from replay.editors import EditorProfile, capture_version, profile
+from replay.errors import UsageError, first_line
 from replay.importers.common import MAX_LINE_BYTES, iter_lines
 from replay.jsonl import loads
 from replay.records import CaptureRecord, EditorInput, Reference, RenderedPrompt
@@ -31,12 +31,20 @@ from replay.store import Store
 
 
 class RenderedFrom(msgspec.Struct, frozen=True):
-    """What an editor profile rendered an item's prompt from: the editor spec (`tabby@0.25`,
-    `continue`, `standard`) and the editor input at the cursor. The completion stage of the same
-    editor turns the engine's text into what that editor showed."""
+    """What an editor profile rendered an item's prompt from: the profile and its version
+    (resolved once, from a spec such as `tabby@0.25`, `continue` or `standard`) and the editor
+    input at the cursor. The completion stage of the same profile turns the engine's text into
+    what that editor showed."""
 
-    editor: str
+    profile: EditorProfile
+    version: str | None
     inp: EditorInput
+
+    @classmethod
+    def of(cls, spec: str, inp: EditorInput) -> RenderedFrom:
+        """The profile named by `spec` (UnknownEditor when none is) and the input at its cursor."""
+        prof, version = profile(spec)
+        return cls(prof, version, inp)
 
 
 class Inputs(msgspec.Struct):
@@ -51,8 +59,7 @@ class Inputs(msgspec.Struct):
 def render(source: RenderedFrom, model: str) -> RenderedPrompt:
     """The prompt the editor of `source` builds for `model` at its cursor, under the input's
     item id when the profile gives none."""
-    prof, version = profile(source.editor)
-    prompt = prof.render(source.inp, model, version)
+    prompt = source.profile.render(source.inp, model, source.version)
     return prompt if prompt.item_id else msgspec.structs.replace(prompt, item_id=source.inp.item_id)
 
 
@@ -69,14 +76,28 @@ def capture_references(store: Store) -> dict[str, Reference]:
 
 def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
     """The editor input a capture records; Continue's logged model provider becomes the
-    `provider` option (its budget and route depend on it)."""
+    `provider` option (its budget and route depend on it); a llama.cpp client's body is the
+    input's `request`."""
     seg = rec.segments
     if seg is None:
         raise ValueError("no segments (prefix/suffix) in this capture")
     provider = rec.extra.get("modelProvider") if rec.editor == "continue" else None
     return EditorInput(prefix=seg.prefix, suffix=seg.suffix or "", filepath=seg.filepath or rec.filepath,
                        language=rec.language, snippets=seg.snippets, item_id=capture_item_id(capture_id),
-                       options={"provider": provider} if isinstance(provider, str) else {})
+                       options={"provider": provider} if isinstance(provider, str) else {},
+                       request=client_request(rec) if rec.editor in ("llama.vscode", "llama.vim") else None)
+
+
+def client_request(rec: CaptureRecord) -> dict[str, Any]:
+    """The /infill body a llama.cpp client sent, as the proxy kept it (`raw`): its profile then
+    runs only the server half on it. A body cut at the proxy's size limit cannot be replayed."""
+    wire = rec.extra.get("wire")
+    if isinstance(wire, dict) and wire.get("truncated"):
+        raise ValueError("the request body was cut at the proxy's size limit (raise `fimreplay proxy --max-body`)")
+    body = loads(rec.raw)
+    if not isinstance(body, dict) or "input_prefix" not in body:
+        raise ValueError("the capture holds no /infill body (no input_prefix)")
+    return body
 
 
 def rendered_row(obj: dict[str, Any]) -> RenderedPrompt:
@@ -123,9 +144,9 @@ def load_inputs(source: str, store: Store, editor: str | None, model: str, rejec
             version = capture_version(rec)
             own = f"{rec.editor}@{version}" if version else rec.editor
             try:
-                rendered = RenderedFrom(editor or own or "standard", capture_input(capture_id, rec))
+                rendered = RenderedFrom.of(editor or own or "standard", capture_input(capture_id, rec))
                 add(render(rendered, model), where, rec.raw, rendered, Reference(kind="capture", capture_id=capture_id))
-            except (ValueError, KeyError) as exc:
+            except (UsageError, ValueError, KeyError) as exc:
                 rejects.at(*where, first_line(exc), rec.raw)
         return Inputs(prompts, rejects, digest.hexdigest(), "captures", rendered_from, references)
 
@@ -149,10 +170,10 @@ def load_inputs(source: str, store: Store, editor: str | None, model: str, rejec
                     add(rendered_row(obj), where, line)
                 else:
                     # a render input or a FimItem line (replay.editors.inputs)
-                    rendered = RenderedFrom(editor or "standard", parse_line(line))
+                    rendered = RenderedFrom.of(editor or "standard", parse_line(line))
                     kinds.add("items")
                     add(render(rendered, model), where, line, rendered)
-            except (ValueError, msgspec.ValidationError, KeyError, RecursionError) as exc:
+            except (UsageError, ValueError, msgspec.ValidationError, KeyError, RecursionError) as exc:
                 rejects.at(*where, first_line(exc), line)
     return Inputs(prompts, rejects, sha256_file(path), "+".join(sorted(kinds)) or "empty", rendered_from, references)
 

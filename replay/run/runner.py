@@ -25,7 +25,6 @@ import msgspec
 
 from replay import __version__
 from replay.backends.base import EDITOR_CANCEL, STOP_WORD, Backend, BackendError, GenParams
-from replay.editors import profile
 from replay.editors.stage import StreamStop, apply_stop
 from replay.errors import UsageError, one_line
 from replay.records import Completion, Reference, RenderedPrompt
@@ -220,6 +219,9 @@ class Replay:
         if self.from_cache(prompt, list(dict.fromkeys((key, early_key)))):
             return
         backend = self.backend
+        if not_sent(prompt):
+            self.record(nothing_sent(backend, prompt, key), False)
+            return
         try:
             if self.streams:
                 done = backend.complete_streaming(prompt, self.params, stops)  # type: ignore[attr-defined]
@@ -237,7 +239,9 @@ class Replay:
         misses = []
         for prompt in batch:
             key = cache_key(self.backend, prompt, self.params)
-            if not self.from_cache(prompt, [key]):
+            if not_sent(prompt):
+                self.record(nothing_sent(self.backend, prompt, key), False)
+            elif not self.from_cache(prompt, [key]):
                 misses.append((prompt, key))
         if not misses:
             return
@@ -258,7 +262,7 @@ def shown(completion: Completion, source: RenderedFrom | None, model: str, edito
     when `editor_timing` is set."""
     if source is None or completion.error is not None:
         return completion
-    prof, version = profile(source.editor)
+    prof, version = source.profile, source.version
     timing = completion.timing if editor_timing and completion.timing else None
     seen = prof.shown(source.inp, completion.raw_text, completion.text, model, version, timing)
     label = f"{prof.name}@{version}" if version else prof.name
@@ -273,7 +277,7 @@ def stream_stops(stop: Sequence[str], source: RenderedFrom | None, model: str) -
     stream stopped early is only the same answer for the same editor, release, model and cursor)."""
     if source is None:
         return editor_stops(stop, None), ""
-    prof, version = profile(source.editor)
+    prof, version = source.profile, source.version
     cancel = prof.stream_stop(source.inp, model, version)
     ident = "" if cancel is None else hashlib.sha256(msgspec.json.encode([prof.name, version, model, source.inp])).hexdigest()
     return editor_stops(stop, cancel), ident
@@ -291,6 +295,17 @@ def editor_stops(stop: Sequence[str], cancel: StreamStop | None) -> Callable[[st
         return ""
 
     return check
+
+
+def not_sent(prompt: RenderedPrompt) -> bool:
+    """The editor sends no request at this cursor (an empty prompt and no body: a Tabby agent's
+    blank prefix, llama.vscode's long rest of line): the engine is not asked, nothing is received."""
+    return prompt.text == "" and not prompt.token_ids and prompt.request is None
+
+
+def nothing_sent(backend: Backend, prompt: RenderedPrompt, key: str) -> Completion:
+    return Completion(item_id=prompt.item_id or "", text="", raw_text="", backend=backend.name, model=backend.model,
+                      finish_reason="not_sent", cache_key=key)
 
 
 def error_completion(backend: Backend, prompt: RenderedPrompt, message: str, key: str) -> Completion:

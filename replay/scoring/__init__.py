@@ -66,7 +66,6 @@ from replay.scoring.runs import (
     run_aggregate,
     run_profile,
     run_scores,
-    score_run,
     scored_run,
     scored_what,
     scores_key,
@@ -76,5 +75,5 @@ __all__ = ["HEADLINE", "METRICS", "METRIC_NAMES", "TEXTS", "Lines", "Metric", "P
            "RunScores", "ScoredItem", "ScoredRun", "Summary", "Text", "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu",
            "codebleu_supports", "compiles_key", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs",
            "line_span", "live_scores", "metric_values", "pair_digest", "parse_lines", "run_aggregate", "run_entries",
-           "run_profile", "run_scores", "score_many", "score_pair", "score_rows", "score_run", "scored_run",
+           "run_profile", "run_scores", "score_many", "score_pair", "score_rows", "scored_run",
            "scored_what", "scores_key", "summary_of", "window", "windowed"]

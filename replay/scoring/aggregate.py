@@ -51,9 +51,8 @@ class Bootstrap(msgspec.Struct, frozen=True):
 
 
 class Summary(msgspec.Struct, frozen=True):
-    """An aggregate as a record (its fields are aggregate's keys, in the same order): items and
-    files counted, each file's mean of each metric, their sum (`total`), their mean (`mean`) and
-    its 95% interval (`ci95`, low and high)."""
+    """An aggregate: items and files counted, each file's mean of each metric, their sum
+    (`total`), their mean (`mean`) and its 95% interval (`ci95`, low and high)."""
 
     n_items: int
     n_files: int
@@ -64,22 +63,21 @@ class Summary(msgspec.Struct, frozen=True):
     bootstrap: Bootstrap
 
     def to_json(self) -> dict[str, Any]:
-        """The record as aggregate returned it (and `--json` prints it): the same keys in the same
-        order, each value as JSON has it (an interval a list)."""
+        """The record as `--json` prints it and the store keeps it: the fields in order, each
+        value as JSON has it (an interval a list)."""
         return msgspec.json.decode(msgspec.json.encode(self))
 
 
 def summary_of(aggregated: dict[str, Any]) -> Summary:
-    """aggregate's result (or one the store kept) as a Summary; ValueError when it is not one."""
+    """An aggregate the store kept, as a Summary; ValueError when it is not one."""
     try:
         return msgspec.convert(aggregated, Summary)
     except msgspec.ValidationError as exc:
         raise ValueError(f"not an aggregate: {exc}") from None
 
 
-def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = AGGREGATE_RESAMPLES) -> dict[str, Any]:
-    """Per-file means, their sum (`total`), their mean (`mean`) with a bootstrap 95% interval, as
-    JSON (what the store keeps and `--json` prints; `summary` reads it as a record).
+def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = AGGREGATE_RESAMPLES) -> Summary:
+    """Per-file means, their sum (`total`), their mean (`mean`) with a bootstrap 95% interval.
 
     The interval resamples files (the unit the seed averages over) with numpy's PCG64 seeded
     by `seed`, and takes the 2.5th and 97.5th percentiles of the resampled means.
@@ -96,7 +94,7 @@ def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = AGGREGATE
     metrics = [m for m in METRIC_NAMES if any(m in per_file[f] for f in files)]
     total: dict[str, float] = {}
     mean: dict[str, float] = {}
-    ci95: dict[str, list[float]] = {}
+    ci95: dict[str, tuple[float, float]] = {}
     rng = np.random.default_rng(seed)
     for m in metrics:
         values = np.array([per_file[f][m] for f in files if m in per_file[f]])
@@ -104,7 +102,7 @@ def aggregate(rows: Iterable[ScoredItem], seed: int = 0, n_boot: int = AGGREGATE
         mean[m] = float(values.mean())
         picks = rng.integers(0, len(values), size=(n_boot, len(values)))
         boot = values[picks].mean(axis=1)
-        ci95[m] = [float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5))]
-    return {"n_items": len(rows), "n_files": len(files), "per_file": per_file, "total": total, "mean": mean,
-            "ci95": ci95, "bootstrap": {"resamples": n_boot, "seed": seed, "unit": "file"}}
+        ci95[m] = (float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5)))
+    return Summary(n_items=len(rows), n_files=len(files), per_file=per_file, total=total, mean=mean, ci95=ci95,
+                   bootstrap=Bootstrap(resamples=n_boot, seed=seed, unit="file"))
 

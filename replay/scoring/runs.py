@@ -161,7 +161,7 @@ def run_aggregate(store: Any, run_id: str, scores: RunScores, seed: int = 0) -> 
     make the same aggregate: a second score under another window that cuts every pair the same
     reads it instead of bootstrapping again; one kept that is not an aggregate is made again)."""
     if scores.vouched is None:
-        return summary_of(aggregate(scores.rows, seed=seed))
+        return aggregate(scores.rows, seed=seed)
     name, inputs, kept = scores.vouched
     params = f"seed={seed};resamples={AGGREGATE_RESAMPLES}"
     found = kept.get(params)
@@ -172,10 +172,10 @@ def run_aggregate(store: Any, run_id: str, scores: RunScores, seed: int = 0) -> 
             pass
     result = aggregate(scores.rows, seed=seed, n_boot=AGGREGATE_RESAMPLES)
     try:
-        store.keep_aggregate(run_id, name, inputs, params, result)
+        store.keep_aggregate(run_id, name, inputs, params, result.to_json())
     except StoreError:
         pass  # kept for speed only
-    return summary_of(result)
+    return result
 
 
 def _item_by_item(entries: list[RunEntry], scored: list[str], lines: Lines, here: ScoreSet, sets: dict[str, ScoreSet],
@@ -361,14 +361,6 @@ def scored_run(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
         scores = run_scores(store, run_id, text, lines, workers, compiles)
         summary = run_aggregate(store, run_id, scores, seed)
     return ScoredRun(run_id, run.backend, run.model, run_profile(store, run_id, run.config), text, lines, scores, summary)
-
-
-def score_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
-              workers: int | None = None, compiles: bool = False) -> tuple[dict[str, Any], list[Reject]]:
-    """Score a stored run (scored_run): its RunScore as JSON (what `fimreplay score RUN --json`
-    prints) and the completions that could not be scored."""
-    scored = scored_run(store, run_id, text, lines, seed, workers, compiles)
-    return scored.result().to_json(), scored.scores.rejects
 
 
 def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:

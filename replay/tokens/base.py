@@ -17,7 +17,7 @@ from replay.tokens.pieces import byte_level_bytes, readable
 BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>")  # a SentencePiece byte-fallback piece
 _C_SPACE = " \t\n\v\f\r"  # C isspace() in the "C" locale
 
-class TokenizerError(UsageError, ValueError):
+class TokenizerError(UsageError):
     """A spec that cannot be loaded (bad form, unknown name, unreadable file)."""
 
 

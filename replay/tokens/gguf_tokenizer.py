@@ -68,6 +68,23 @@ _ROLE_TEXTS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("fim_rep_token_id",): ("<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", "<reponame>"),
     ("fim_sep_token_id",): ("<|file_sep|>",),
 }
+
+
+def role_id(vocab: GgufVocab, role: str) -> int | None:
+    """The id llama.cpp gives a special role (`fim_pre`, `fim_rep`, `fim_sep`, ...): the GGUF's
+    `tokenizer.ggml.<role>_token_id` key (or its older name), else the first token whose text the
+    role's auto-detection list names, else None (`llama_vocab::impl::load`; `llama_vocab_fim_*`)."""
+    for keys, texts in _ROLE_TEXTS.items():
+        if f"{role}_token_id" not in keys:
+            continue
+        for key in keys:
+            if f"tokenizer.ggml.{key}" in vocab.special_ids:
+                return vocab.special_ids[f"tokenizer.ggml.{key}"]
+        by_text = {t: i for i, t in enumerate(vocab.tokens) if t in texts}
+        return next((by_text[t] for t in texts if t in by_text), None)
+    raise KeyError(f"unknown special role {role!r}")
+
+
 # ... and every token with one of these texts ends generation and is made CONTROL.
 _EOG_TEXTS = ("<|eot_id|>", "<|im_end|>", "<|end|>", "<|return|>", "<|call|>", "<|flush|>", "<|calls|>", "<end_of_turn>",
               "<|endoftext|>", "</s>", "<|eom_id|>", "<EOT>", "_<EOT>", "[EOT]", "[EOS]", "<|end_of_text|>",

@@ -26,7 +26,7 @@ _STRING, _ARRAY = 8, 9
 TOKEN_NORMAL, TOKEN_UNKNOWN, TOKEN_CONTROL, TOKEN_USER_DEFINED, TOKEN_UNUSED, TOKEN_BYTE = 1, 2, 3, 4, 5, 6
 
 
-class GgufError(UsageError, ValueError):
+class GgufError(UsageError):
     """The file is not a GGUF file or lacks a tokenizer."""
 
 

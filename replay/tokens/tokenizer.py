@@ -28,7 +28,7 @@ from tokenizers import Tokenizer as HFTokenizer
 from replay.assets import DEMO_MODEL, MissingAsset, asset_path
 from replay.tokens import gguf_tokenizer
 from replay.tokens.base import BYTE_PIECE, BackendTokenizer, Tokenizer, TokenizerError
-from replay.tokens.gguf_vocab import TOKEN_BYTE, TOKEN_NORMAL, GgufVocab, read_vocab
+from replay.tokens.gguf_vocab import TOKEN_BYTE, TOKEN_NORMAL, GgufError, GgufVocab, read_vocab
 
 __all__ = ["BackendTokenizer", "Tokenizer", "TokenizerError", "default_tokenizer_spec", "load_tokenizer"]
 
@@ -282,7 +282,7 @@ def _load(spec: str) -> Tokenizer:
             raise TokenizerError(f"{spec}: no such GGUF file")
         try:
             return from_gguf_vocab(spec, read_vocab(path))
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, GgufError) as exc:
             raise TokenizerError(f"{spec}: {exc}") from exc
     if kind == "file":
         path = Path(rest).expanduser()

@@ -29,10 +29,12 @@ def evalgen(store: Store, corpora: Sequence[str], output: Path, opts: EvalgenOpt
     older one it was made against (files without any are left out). Files that cannot be read
     go to the rejects file beside the output; files with fewer usable spots than asked are told
     to `warn`. `newer_than` (a date, or a model the cutoff table knows) keeps only the items whose
-    middle was written after it (replay.cutoffs.item_date: new code of a dated corpus); the rest
-    are counted, not written. Returns the summary `--json` prints."""
+    middle was written after it (replay.cutoffs.item_date): in a corpus dated line by line (git
+    blame) middles are placed only in lines all newer, and the files and lines left out are
+    counted; of other corpora (new code of a dated version) the items not newer are counted, not
+    written. Returns the summary `--json` prints."""
     from replay.corpus.evalgen import collect_files, generate, iter_jsonl
-    from replay.corpus.sources import corpus_of, item_fields, resolve_corpus_arg
+    from replay.corpus.sources import corpus_of, item_fields, line_dates, resolve_corpus_arg
 
     roots = [resolve_corpus_arg(c) for c in corpora]
     if opts.max_middle and opts.max_middle < opts.min_middle:
@@ -45,11 +47,15 @@ def evalgen(store: Store, corpora: Sequence[str], output: Path, opts: EvalgenOpt
         corpus = corpus_of(arg)
         if corpus is None and new_code_only:
             raise UsageError(f"{arg}: new code is known only for a stored corpus (`corpus add SPEC --since OLD`)")
-        dating.append((root, *(item_fields(corpus, new_code_only) if corpus else ({}, None))))
+        dating.append((root, *(item_fields(corpus, new_code_only) if corpus else ({}, None)),
+                       line_dates(corpus) if corpus else None))
     files, n_old = _dated(files, dating)
     if not files:
         raise UsageError(f"{corpora[0]}: no new code in any file")
     bound = _newer_than(newer_than) if newer_than else None
+    left_out: dict[str, int] = {}
+    if bound is not None:
+        files, left_out = _newer_lines(files, bound.date)
     result = generate(files, opts, workers=workers)
     items = result.items
     if bound is not None:
@@ -62,7 +68,7 @@ def evalgen(store: Store, corpora: Sequence[str], output: Path, opts: EvalgenOpt
     new, dup = store.add_items(items)
     summary = result.summary(opts)
     if bound is not None:
-        summary.update(n_items=len(items), n_not_newer=len(result.items) - len(items),
+        summary.update(n_items=len(items), n_not_newer=len(result.items) - len(items), **left_out,
                        newer_than={"date": bound.date.isoformat(), "model": bound.model, "source": bound.source})
     for s in summary["short"]:  # type: ignore[union-attr]
         if warn is not None:
@@ -79,26 +85,53 @@ def evalgen(store: Store, corpora: Sequence[str], output: Path, opts: EvalgenOpt
     return summary
 
 
-def _dated(files: list[SourceFile], dating: list[tuple[Path, dict[str, Any], dict[str, Any] | None]]) -> tuple[list[SourceFile], int]:
-    """Each file with its corpus's item fields and new line ranges; files of a new-code corpus
-    with no new line are dropped (and counted)."""
+Dating = tuple[Path, dict[str, Any], dict[str, Any] | None, dict[str, Any] | None]  # root, stamp, new lines, line dates
+
+
+def _dated(files: list[SourceFile], dating: list[Dating]) -> tuple[list[SourceFile], int]:
+    """Each file with its corpus's item fields, new line ranges and line dates; files of a
+    new-code corpus with no new line are dropped (and counted)."""
     out, dropped = [], 0
     for f in files:
-        root, stamp, lines = next(((r, s, ln) for r, s, ln in dating if f.path == r or f.path.is_relative_to(r)), (f.path, {}, None))
+        root, stamp, lines, dates = next((d for d in dating if f.path == d[0] or f.path.is_relative_to(d[0])),
+                                         (f.path, {}, None, None))
+        rel = f.path.relative_to(root).as_posix() if f.path != root else f.path.name
         allowed = None
         if lines is not None:
-            allowed = lines.get(f.path.relative_to(root).as_posix() if f.path != root else f.path.name)
+            allowed = lines.get(rel)
             if not allowed:
                 dropped += 1
                 continue
-        out.append(dataclasses.replace(f, allowed=allowed, stamp=stamp))
+        out.append(dataclasses.replace(f, allowed=allowed, stamp=stamp, dates=(dates or {}).get(rel)))
     return out, dropped
+
+
+def _newer_lines(files: list[SourceFile], day: Any) -> tuple[list[SourceFile], dict[str, int]]:
+    """The files dated line by line with their middles allowed only in lines newer than `day`
+    (and in their new code, if asked); files with none are left out. Files without line dates
+    are kept as they are (their items are filtered by date once cut). Returns the counts left out."""
+    from replay.corpus.linedates import intersect, n_lines, newer_ranges
+
+    out, n_files, n_lines_out = [], 0, 0
+    for f in files:
+        if f.dates is None:
+            out.append(f)
+            continue
+        newer = newer_ranges(f.dates, day)
+        allowed = newer if f.allowed is None else intersect(f.allowed, newer)
+        n_lines_out += n_lines(f.dates) - sum(b - a for a, b in newer)
+        if not allowed:
+            n_files += 1
+            continue
+        out.append(dataclasses.replace(f, allowed=allowed))
+    return out, {"n_files_not_newer": n_files, "n_lines_not_newer": n_lines_out}
 
 
 def corpus_info(corpus: Corpus) -> dict[str, Any]:
     """A corpus as `corpus add` and `corpus list` show it: its source, package, hashes, root."""
     m = corpus.manifest
-    keep = ("name", "source", "kind", "package", "version", "tarball", "tarball_sha256", "integrity", "path", "published")
+    keep = ("name", "source", "kind", "package", "version", "tarball", "tarball_sha256", "integrity", "path", "published",
+            "url", "ref", "commit", "committed", "blame")
     info = {**{k: m[k] for k in keep if k in m}, "root": str(corpus.root), "n_files": len(m.get("files", {}))}
     if m.get("new_code"):
         info["new_code"] = {k: v for k, v in m["new_code"].items() if k != "lines"}
@@ -106,16 +139,19 @@ def corpus_info(corpus: Corpus) -> dict[str, Any]:
 
 
 def add_corpus(spec: str, name: str | None = None, exts: Sequence[str] = ("sol",), force: bool = False,
-               date: str | None = None, since: str | None = None, since_date: str | None = None) -> dict[str, Any]:
+               date: str | None = None, since: str | None = None, since_date: str | None = None,
+               progress: Say | None = None) -> dict[str, Any]:
     """Make a named corpus from `npm:NAME@VERSION` (unpacked with `npm pack`), an `npm pack`
     tarball or a local folder, dated from every source it has; `since` (a spec) or `since_date`
     (the newest version published before that day) records which of its lines are new code.
-    A failure of npm is the work failing; a bad spec or folder is bad usage."""
+    `git:URL[@REF]` and a folder in a git work tree date every line by git blame, telling
+    `progress` how far it is. A failure of npm or git is the work failing; a bad spec, folder
+    or REF is bad usage."""
     from replay.corpus import sources
 
     try:
         return corpus_info(sources.add_corpus(spec, name, exts=tuple(exts), force=force, date=date, since=since,
-                                              since_date=since_date))
+                                              since_date=since_date, progress=progress))
     except CorpusError as exc:
         if spec.startswith("npm:"):
             raise WorkError(str(exc)) from exc

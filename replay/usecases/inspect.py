@@ -289,8 +289,12 @@ def editor_history(editor: str) -> list[dict[str, str]]:
         from replay.editors.tabby.history import history as tabby_history
 
         return tabby_history()
+    if editor == "llama.vscode":
+        from replay.editors.llama_vscode.releases import history as llama_vscode_history
+
+        return llama_vscode_history()
     if editor != "continue":
-        raise UsageError(f"no release history is kept for {editor} (continue and tabby have one)")
+        raise UsageError(f"no release history is kept for {editor} (continue, tabby and llama.vscode have one)")
     from replay.editors.continue_.releases import history
 
     return history()

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.editors import EDITORS, LOGGING_EDITORS
-from replay.editors.verify import VerifyReport
+from replay.usecases.verify import VerifyReport
 from replay.store import Store
 
 __all__ = ["EDITORS", "LOGGING_EDITORS", "LineFileSummary", "VerifyReport", "postprocess", "render", "verify"]
@@ -44,7 +44,7 @@ def render(input_path: Path, editor: str, model: str, editor_version: str | None
            keep_going: bool = False) -> LineFileSummary:
     """One rendered prompt per input line, to `output` (None: stdout). A bad line stops the run
     (RenderFailure, usage) unless `keep_going`, which keeps it in the rejects file instead."""
-    from replay.editors.render_file import render_file
+    from replay.usecases.render_file import render_file
 
     s = render_file(input_path, editor, model, editor_version, output, keep_going)
     return LineFileSummary("rendered", s["input"], s["output"], s["rendered"], s["rejected"], s["rejects_file"])
@@ -55,7 +55,7 @@ def postprocess(input_path: Path, editor: str, model: str | None, editor_version
                 received: bool = False) -> LineFileSummary:
     """What the editor showed of each line's `raw` model text, one output line per input line
     (`received`: `raw` is what the editor's client received, so only its own stage runs)."""
-    from replay.editors.postprocess_file import postprocess_file
+    from replay.usecases.postprocess_file import postprocess_file
 
     s = postprocess_file(input_path, editor, model, editor_version, output, keep_going, editor_timing, received)
     return LineFileSummary("postprocessed", s["input"], s["output"], s["postprocessed"], s["rejected"],
@@ -67,7 +67,7 @@ def verify(store: Store, editor: str | None = None, model: str | None = None,
     """Rebuild every stored capture's prompt (of `editor` only, when given) from its logged
     segments and compare byte for byte. `model` and `editor_version` stand in where a capture
     records none."""
-    from replay.editors.verify import verify as verify_captures
+    from replay.usecases.verify import verify as verify_captures
 
     where, params = ("editor = ?", (editor,)) if editor else ("", ())
     return verify_captures(((cid, rec) for cid, rec, _ in store.captures(where, params)), model=model,

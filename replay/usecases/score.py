@@ -76,18 +76,12 @@ def score_stored_run(store: Store, run_id: str, lines: Lines = "auto", text: Tex
 def score_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say | None = None,
                workers: int | None = None) -> FileScore:
     """score_result of a JSONL file of pairs (`source`, its path as given)."""
-    from replay.scoring import aggregate, summary_of
+    from replay.scoring import aggregate
 
     rows, counts, rejects_file = file_rows(Path(source), lines, warn, workers)
-    result = FileScore(**msgspec.structs.asdict(summary_of(aggregate(rows, seed=seed))), source=source, run=None,
+    result = FileScore(**msgspec.structs.asdict(aggregate(rows, seed=seed)), source=source, run=None,
                        text="given", lines=lines, scored=FILE_SCORED, **counts)
     return msgspec.structs.replace(result, rejects_file=rejects_file) if rejects_file else result
-
-
-def score(store: Store, source: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
-          warn: Say | None = None, workers: int | None = None, compiles: bool = False) -> dict[str, Any]:
-    """score_result as the JSON `fimreplay score --json` prints."""
-    return score_result(store, source, lines, text, seed, warn, workers, compiles).to_json()
 
 
 FILE_SCORED = "the file's completion text (cut at its stop words)"

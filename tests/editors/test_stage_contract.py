@@ -71,7 +71,7 @@ def test_stopping_where_the_editor_cancels_shows_the_same_text(editor: str) -> N
 
 
 def test_the_runner_stage_keeps_raw_and_traces_the_stop_word_cut() -> None:
-    source = RenderedFrom("standard", CURSORS[0])
+    source = RenderedFrom.of("standard", CURSORS[0])
     raw = "balanceOf[to] += value;<|fim_pad|>junk"
     done = shown(Completion(item_id="i1", text="balanceOf[to] += value;", raw_text=raw, backend="b", model="m"), source, MODEL)
     assert done.stage == "standard" and done.shown_text == "balanceOf[to] += value;" and done.raw_text == raw

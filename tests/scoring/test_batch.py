@@ -188,22 +188,22 @@ def _store(tmp_path: Path) -> tuple[Path, list[FimItem]]:
 
 
 def test_another_window_or_text_reuses_the_stored_scores(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from replay.usecases.score import report, score
+    from replay.usecases.score import report, score_result
 
     db, items = _store(tmp_path)
     with Store(db) as store:
-        first = score(store, "r", lines="auto")
+        first = score_result(store, "r", lines="auto").to_json()
         assert first["n_scored"] == len(items) and first["n_reused"] == 0
         # One-line references: `--lines 1` cuts the same texts as `auto`; nothing is scored again.
-        again = score(store, "r", lines=1)
+        again = score_result(store, "r", lines=1).to_json()
         assert again["n_scored"] == 0 and again["n_reused"] == len(items)
         assert again["mean"] == first["mean"] and again["per_file"] == first["per_file"]
         # The raw text: the same cut texts where the editor showed the raw text unchanged.
-        raw = score(store, "r", lines="auto", text="raw")
+        raw = score_result(store, "r", lines="auto", text="raw").to_json()
         changed = sum(1 for n in range(len(items)) if n % 3 == 0)
         assert raw["n_scored"] == changed and raw["n_reused"] == len(items) - changed
         # The whole texts: every completion has more lines than the reference.
-        whole = score(store, "r", lines="all")
+        whole = score_result(store, "r", lines="all").to_json()
         assert whole["n_scored"] == len(items)
         # Each score is stored once, under the first text and window that needed it.
         kept = store.score_sets("r")
@@ -217,4 +217,4 @@ def test_another_window_or_text_reuses_the_stored_scores(tmp_path: Path, monkeyp
         monkeypatch.setattr("replay.scoring.runs.score_many", lambda *a, **k: pytest.fail("scored again"))
         for lines in ("auto", 1, "all"):
             assert "fimreplay report" in report(store, ["r"], "md", lines=lines).page
-        assert score(store, "r", lines="all")["n_reused"] == len(items)
+        assert score_result(store, "r", lines="all").to_json()["n_reused"] == len(items)

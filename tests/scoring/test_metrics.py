@@ -139,12 +139,12 @@ def test_aggregate_hand_computed() -> None:
     rows = [ScoredItem("1", "A.sol", {"indel": 1.0}), ScoredItem("2", "A.sol", {"indel": 0.5}),
             ScoredItem("3", "B.sol", {"indel": 0.25})]
     agg = aggregate(rows, seed=1)
-    assert agg["n_items"] == 3 and agg["n_files"] == 2
-    assert agg["per_file"] == {"A.sol": {"indel": 0.75}, "B.sol": {"indel": 0.25}}
-    assert agg["total"]["indel"] == 1.0 and agg["mean"]["indel"] == 0.5
-    lo, hi = agg["ci95"]["indel"]
+    assert agg.n_items == 3 and agg.n_files == 2
+    assert agg.per_file == {"A.sol": {"indel": 0.75}, "B.sol": {"indel": 0.25}}
+    assert agg.total["indel"] == 1.0 and agg.mean["indel"] == 0.5
+    lo, hi = agg.ci95["indel"]
     assert 0.25 <= lo <= 0.5 <= hi <= 0.75
-    assert aggregate(rows, seed=1)["ci95"] == agg["ci95"]
+    assert aggregate(rows, seed=1).ci95 == agg.ci95
 
 
 def _raw_flow(body: str) -> list[tuple]:

@@ -16,6 +16,7 @@ from replay import scoring
 from replay.records import Completion, CompletionTexts, FimItem
 from replay.scoring import runs
 from replay.store import MIGRATIONS, ScoreSet, Store, StoreError
+from tests.support.scores import score_json
 from tests.support.tui_data import add_runs, make_store
 
 MIDDLES = ["uint x = 1;\n", "return y;\n", "emit E(a,\n    b);\n", "}\n", "x += 2;\n", "require(ok);\n"]
@@ -114,7 +115,7 @@ def test_a_set_vouched_for_is_taken_whole_while_nothing_changed(db: Path, monkey
 
 
 def test_the_aggregate_of_a_set_taken_whole_is_the_one_kept_with_it(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """score_run keeps the aggregate with the vouched set; a score under a window that cuts every
+    """A run's score keeps the aggregate with the vouched set; a score under a window that cuts every
     pair the same reads it back, equal to a fresh one (msgpack keeps floats, ints and order);
     any change to the set drops it."""
     with Store(db) as store:
@@ -122,21 +123,21 @@ def test_the_aggregate_of_a_set_taken_whole_is_the_one_kept_with_it(db: Path, mo
         for it in _items():
             if it.middle.count("\n") == 1:
                 store.add_completion("one", Completion(item_id=it.id, text=it.middle + "x", raw_text=it.middle, backend="b", model="m"))
-        first, _ = scoring.score_run(store, "one", lines="auto", seed=3)
+        first, _ = score_json(store, "one", lines="auto", seed=3)
         kept = store.score_sets("one")["shown:lines=auto"].aggregates
         assert list(kept) == ["seed=3;resamples=2000"]
         monkeypatch.setattr(runs, "aggregate", lambda *a, **k: pytest.fail("aggregated again"))
-        second, _ = scoring.score_run(store, "one", lines=1, seed=3)
-        fresh = scoring.aggregate(scoring.run_scores(store, "one", lines=1).rows, seed=3)
+        second, _ = score_json(store, "one", lines=1, seed=3)
+        fresh = scoring.aggregate(scoring.run_scores(store, "one", lines=1).rows, seed=3).to_json()
         assert {k: second[k] for k in fresh} == fresh == {k: first[k] for k in fresh}
         assert second["lines"] == 1 and second["n_reused"] == second["n_items"]
         monkeypatch.undo()
-        other_seed, _ = scoring.score_run(store, "one", lines=1, seed=4)
+        other_seed, _ = score_json(store, "one", lines=1, seed=4)
         assert other_seed["bootstrap"]["seed"] == 4
         assert set(store.score_sets("one")["shown:lines=auto"].aggregates) == {"seed=3;resamples=2000", "seed=4;resamples=2000"}
         # A changed completion: the set changes, its aggregates go, the new one is kept.
         store.add_completion("one", Completion(item_id="i0", text="changed", raw_text="changed", backend="b", model="m"))
-        scoring.score_run(store, "one", lines="auto", seed=3)
+        score_json(store, "one", lines="auto", seed=3)
         assert list(store.score_sets("one")["shown:lines=auto"].aggregates) == ["seed=3;resamples=2000"]
         # --compiles adds a metric the kept aggregate has not: made again, not kept.
         def judged(_store: Store, rows: list) -> None:
@@ -144,9 +145,9 @@ def test_the_aggregate_of_a_set_taken_whole_is_the_one_kept_with_it(db: Path, mo
                 row.values["compiles"] = 1.0
 
         monkeypatch.setattr("replay.scoring.compiles.add_compiles", judged)
-        with_compiles, _ = scoring.score_run(store, "one", lines="auto", seed=3, compiles=True)
+        with_compiles, _ = score_json(store, "one", lines="auto", seed=3, compiles=True)
         assert "compiles" in with_compiles["mean"] and "compiles" not in first["mean"]
-        assert "compiles" in scoring.score_run(store, "one", lines=1, seed=3)[0]["mean"]
+        assert "compiles" in score_json(store, "one", lines=1, seed=3)[0]["mean"]
 
 
 def test_what_scoring_reads_is_kept_until_a_write_changes_it(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,7 @@ from replay.rejects import Rejects
 from replay.run.inputs import load_inputs
 from replay.store import MIGRATIONS, Store
 from replay.usecases.inspect import replays_of
+from tests.support.scores import score_json
 from tests.support.tui_data import add_runs, make_store
 
 DATA = Path(__file__).parents[1] / "data"
@@ -32,11 +33,11 @@ def test_a_store_from_before_references_opens_and_scores_the_same(tmp_path: Path
         assert store.run_references("run-cap") == {f"capture-{i}": Reference(kind="capture", capture_id=i) for i in (1, 2, 3)}
         assert store.run_references("run-a") == {}
         counts = ("n_scored", "n_reused")  # the old code scored the run once: its scores are reused now
-        result, rejects = scoring.score_run(store, "run-cap")
+        result, rejects = score_json(store, "run-cap")
         assert [result[k] for k in counts] == [0, 1] and [r.reason for r in rejects] == before["rejects"]
         assert json.loads(json.dumps({**result, "n_scored": 1, "n_reused": 0})) == before["result"]
         store._db.execute("DELETE FROM score_sets")
-        again, _ = scoring.score_run(store, "run-cap")
+        again, _ = score_json(store, "run-cap")
         assert json.loads(json.dumps(again)) == before["result"]
         assert [run_id for run_id, _ in replays_of(store, 1)] == ["run-cap"]
         # The accepted text is read when scored: a capture accepted after the run is scored now.

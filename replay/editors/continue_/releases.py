@@ -19,7 +19,7 @@ from typing import Any
 from replay.errors import UsageError
 
 
-class ContinueError(UsageError, ValueError):
+class ContinueError(UsageError):
     """An input Continue itself would fail on (it throws, and no completion is requested)."""
 
 

@@ -49,7 +49,7 @@ MISTRAL_TOKEN_MULTIPLIER = 1.26
 
 
 class BadRanks(WorkError):
-    """The cl100k_base ranks read from js-tiktoken are not OpenAI's."""
+    """The ranks read from js-tiktoken are not OpenAI's."""
 
 
 def autodetect_template_type(model: str) -> str | None:
@@ -110,10 +110,15 @@ def token_multiplier(model: str, multipliers: bool = True) -> float:
 
 
 def cl100k_from_js(source: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
-    """(mergeable ranks, pat_str, special tokens) from js-tiktoken's ranks/cl100k_base.js.
+    """(mergeable ranks, pat_str, special tokens) from js-tiktoken's ranks/cl100k_base.js."""
+    return ranks_from_js(source, CL100K_SHA256, "cl100k_base")
+
+
+def ranks_from_js(source: str, sha256: str, name: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
+    """(mergeable ranks, pat_str, special tokens) from one of js-tiktoken's ranks/<name>.js.
 
     Each row of its bpe_ranks is "<key> <first rank> <base64 token> <base64 token> ...". The
-    ranks are written out in tiktoken's file format to check OpenAI's sha256."""
+    ranks are written out in tiktoken's file format to check OpenAI's published `sha256`."""
     obj = json.loads(source[source.index("{") : source.rindex("}") + 1])
     ranks: dict[bytes, int] = {}
     lines = []
@@ -124,8 +129,8 @@ def cl100k_from_js(source: str) -> tuple[dict[bytes, int], str, dict[str, int]]:
         for i, tok in enumerate(tokens):
             ranks[base64.b64decode(tok)] = int(offset) + i
             lines.append(f"{tok} {int(offset) + i}\n")
-    if hashlib.sha256("".join(lines).encode()).hexdigest() != CL100K_SHA256:
-        raise BadRanks(f"js-tiktoken's cl100k_base ranks do not have OpenAI's sha256 {CL100K_SHA256}")
+    if hashlib.sha256("".join(lines).encode()).hexdigest() != sha256:
+        raise BadRanks(f"js-tiktoken's {name} ranks do not have OpenAI's sha256 {sha256}")
     return ranks, obj["pat_str"], obj["special_tokens"]
 
 

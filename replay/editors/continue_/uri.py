@@ -14,7 +14,7 @@ from urllib.parse import quote, unquote, urlsplit
 from replay.errors import UsageError
 
 
-class InvalidUri(UsageError, ValueError):
+class InvalidUri(UsageError):
     """Continue's findUriInDirs throws `Invalid uri: ...` for a string without a scheme."""
 
 

@@ -6,6 +6,6 @@ from __future__ import annotations
 from replay.errors import UsageError
 
 
-class TabbyInputError(UsageError, ValueError):
+class TabbyInputError(UsageError):
     """An option, version or input the Tabby profile cannot use (bad key, bad value, a release
     not modelled)."""

@@ -17,7 +17,7 @@ from replay.editors.tabby.server import (
     split_fim_prompt,
     stop_words,
 )
-from replay.editors.templates import FIM_TOKEN, Family, family_for_model, get_family
+from replay.editors.templates import FIM_TOKEN, Family, UnknownFamily, family_for_model, get_family
 from replay.records import EditorInput, RenderedPrompt, Segments
 
 
@@ -80,7 +80,7 @@ def _served_family(model: str, chosen: TabbyVersion) -> Family:
 def _family(model: str) -> Family:
     try:
         return get_family(model)
-    except KeyError:
+    except UnknownFamily:
         return resolve_family(model)
 
 

@@ -81,7 +81,7 @@ REGISTRY: tuple[RegistryEntry, ...] = (
 )
 
 
-class NoTemplateKnown(UsageError, KeyError):
+class NoTemplateKnown(UsageError):
     """The model was not in the registry (or the model repositories) on that day."""
 
 

@@ -13,6 +13,7 @@ import pytest
 from replay.editors import js
 from replay.editors.continue_ import logs, prompt, releases, snippets, templates
 from replay.editors.continue_ import tokens as ct
+from replay.editors.continue_.uri import InvalidUri
 from replay.records import CaptureRecord, EditorInput, Segments, Snippet, Source
 
 
@@ -198,7 +199,7 @@ def test_qwen_multifile_exact() -> None:
     two = prompt.render(inp(prefix="x", snippets=(Snippet(filepath="lib/main.py", content="z"),)), "qwen2.5-coder")
     assert "<|file_sep|>lib/main.py\nz\n<|file_sep|>app/main.py\n<|fim_prefix|>x" in two.text
     # A snippet without a file (a diff) makes Continue throw "Invalid uri".
-    with pytest.raises(ValueError, match="Invalid uri"):
+    with pytest.raises(InvalidUri, match="Invalid uri"):
         prompt.render(inp(snippets=(Snippet(filepath="", content="+x", kind="diff"),)), "qwen2.5-coder")
 
 

@@ -10,30 +10,22 @@ golden files, transcribed from TabbyML/tabby at commit 3c12cc135 ("bump tabby-ag
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from functools import partial
 
 import pytest
 
 from replay.editors.tabby.completion import postprocess
 from replay.editors.tabby.options import TabbyInputError
 from tests.editors.tabby.test_completion import UNIT_CASES, V
+from tests.support.tabby_golden import Golden
 
 
-class GoldenCase(NamedTuple):
-    """One golden/**/*.toml: options are the toml's [config] as the agent's dotted keys."""
-
-    path: str
-    description: str
-    language: str
-    options: dict[str, Any]
-    kind: str  # unchanged | discard | text
-    not_equal: bool
-    text: str
-    expected: str | None
+# A case of the 1.5.0 golden files (the state they were transcribed at).
+GoldenCase = partial(Golden, "1.5.0")
 
 
 # clients/tabby-agent/src/postprocess/golden/**/*.toml at 1.5.0 (path named in each case).
-GOLDEN_CASES: list[GoldenCase] = [
+GOLDEN_CASES: list[Golden] = [
     GoldenCase('golden/basic_fibonacci_test/python.toml', 'Basic python function fibonacci',
                language='python', options={}, kind='unchanged', not_equal=False,
                text=('def fibonacci(n):\n'
@@ -484,7 +476,7 @@ def parse_doc(text: str) -> tuple[str, str, str, int]:
     return text[:start], text[start + 1:end], text[replace_end + 1:], max(replace_end - end - 1, 0)
 
 
-def golden_expected(case: GoldenCase) -> tuple[str | None, int]:
+def golden_expected(case: Golden) -> tuple[str | None, int]:
     _, completion, _, _ = parse_doc(case.text)
     if case.kind == "unchanged":
         return completion or None, 0
@@ -495,7 +487,7 @@ def golden_expected(case: GoldenCase) -> tuple[str | None, int]:
     return (text or None), replaced
 
 
-def syntax_case(case: GoldenCase) -> bool:
+def syntax_case(case: Golden) -> bool:
     return any(case.options.get(k) for k in ("postprocess.limitScope.experimentalSyntax",
                                              "postprocess.calculateReplaceRange.experimentalSyntax"))
 
@@ -505,7 +497,7 @@ TREE_SITTER = [c for c in GOLDEN_CASES if syntax_case(c)]
 
 
 @pytest.mark.parametrize("case", MODELLED, ids=[c.path for c in MODELLED])
-def test_golden_postprocess(case: GoldenCase) -> None:
+def test_golden_postprocess(case: Golden) -> None:
     """clients/tabby-agent/src/postprocess/<case.path> through preCacheProcess + postCacheProcess."""
     prefix, completion, suffix, _ = parse_doc(case.text)
     shown = postprocess(prefix, suffix, completion, case.language, config=case.options, version=V)
@@ -517,7 +509,7 @@ def test_golden_postprocess(case: GoldenCase) -> None:
 
 
 @pytest.mark.parametrize("case", TREE_SITTER, ids=[c.path for c in TREE_SITTER])
-def test_golden_tree_sitter_cases_are_refused(case: GoldenCase) -> None:
+def test_golden_tree_sitter_cases_are_refused(case: Golden) -> None:
     """clients/tabby-agent/src/postprocess/<case.path>: experimentalSyntax on for a language with a
     tree-sitter grammar in 1.5.0 (src/syntax/parser.ts): the replay does not parse, it says so."""
     prefix, completion, suffix, _ = parse_doc(case.text)

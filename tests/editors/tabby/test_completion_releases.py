@@ -48,7 +48,8 @@ from replay.editors.tabby.rules import (
 )
 from replay.records import EditorInput
 from tests.editors.tabby.test_completion import UNIT_CASES
-from tests.editors.tabby.test_completion_golden import GOLDEN_CASES, GoldenCase, golden_expected, parse_doc
+from tests.editors.tabby.test_completion_golden import GOLDEN_CASES, golden_expected, parse_doc
+from tests.support.tabby_golden import Golden
 
 
 class Unit(NamedTuple):
@@ -68,20 +69,6 @@ class Unit(NamedTuple):
     completion_replace: str
     expected: str | None
     expected_replace: str
-
-
-class Golden(NamedTuple):
-    """One golden/**/*.toml of the state `state`: options are the toml's [config] as dotted keys."""
-
-    state: str
-    path: str
-    description: str
-    language: str
-    options: dict[str, Any]
-    kind: str  # unchanged | discard | text
-    not_equal: bool
-    text: str
-    expected: str | None
 
 
 UNITS: list[Unit] = [
@@ -386,7 +373,7 @@ def test_1_3_0_rule_matches_agent_unit_test(case: Any) -> None:
     assert (got != expected) if case.kind == "not" else (got == expected)
 
 
-def refused(case: Golden | GoldenCase, state: AgentState) -> bool:
+def refused(case: Golden, state: AgentState) -> bool:
     opts = state_options(case.options, state)
     syntax = ("postprocess.limitScope.experimentalSyntax", "postprocess.calculateReplaceRange.experimentalSyntax")
     return case.language in SYNTAX_LANGUAGES and any(opts.get(key) for key in syntax)
@@ -399,7 +386,7 @@ GOLDEN_RUNS = [(g.state, g) for g in GOLDENS] + [
 
 
 @pytest.mark.parametrize(("state", "case"), GOLDEN_RUNS, ids=[f"{state}:{case.path}" for state, case in GOLDEN_RUNS])
-def test_golden_postprocess(state: str, case: Golden | GoldenCase) -> None:
+def test_golden_postprocess(state: str, case: Golden) -> None:
     """clients/tabby-agent/src/.../postprocess/<case.path> through preCacheProcess +
     postCacheProcess of tabby-agent `state` (its golden runner: text and replace range, the text
     only from 309edd172)."""

@@ -7,14 +7,15 @@ chunk, read only with `editor_timing`). The line is rendered with the profile fi
 the editor's model call stops at the prompt's stop words before its completion stage sees the
 text; then the profile's completion stage runs. Each output line, in input order: `id`,
 `shown_text` (null when the editor shows nothing), `replace_after`, `multiline`, `trace` (one
-`{"step", "source"}` per rule that changed the text), and with `editor_timing` `timing_applied`.
+`{"step", "source"}` per rule that changed the text), for an editor whose item also replaces text
+before the cursor (Copilot) `replace_before`, and with `editor_timing` `timing_applied`.
 
 With `received`, `raw` is the text the editor's client received from its server (a Tabby event
 log's `choices` text, already cut by the server's stop words; a stream as it arrived): the line is
 not rendered and no stop word is applied again, only the client's own stage runs (for Continue,
 its client-side stop handling is part of that stage). Tabby's client stage needs no model.
 
-Bad lines are handled as `render` handles them (replay.editors.render_file): stop with file:line
+Bad lines are handled as `render` handles them (replay.usecases.render_file): stop with file:line
 and the reason, or with keep_going count them and keep them in a rejects file.
 """
 
@@ -26,7 +27,8 @@ from typing import Any
 from replay.editors.stage import apply_stop
 from replay.editors import profile
 from replay.editors.inputs import BadInputLine, load_object, parse_object
-from replay.editors.render_file import RenderFailure, map_file
+from replay.errors import UsageError
+from replay.usecases.render_file import RenderFailure, map_file
 
 _OWN_KEYS = frozenset({"raw", "timing"})
 
@@ -68,6 +70,8 @@ def postprocess_line(line: str, editor: str, model: str | None, version: str | N
     row: dict[str, Any] = {"id": inp.item_id, "shown_text": shown.text, "replace_after": shown.replace_after,
                            "multiline": shown.multiline,
                            "trace": [{"step": s.step, "source": s.source} for s in shown.trace]}
+    if prof.replaces_before:
+        row["replace_before"] = shown.replace_before
     if editor_timing:
         row["timing_applied"] = shown.timing_applied
     return row
@@ -78,7 +82,7 @@ def postprocess_file(input_path: Path, editor: str, model: str | None, version: 
     """Post-process every line of `input_path`; returns the summary (done, shown, rejected, files)."""
     try:
         prof, _ = profile(editor)
-    except ValueError as exc:
+    except UsageError as exc:
         raise RenderFailure(str(exc), usage=True) from exc
     if model is None and not (received and not prof.stage_needs_model):
         why = "" if received else " (without --received the line is rendered first, for the prompt's stop words)"

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from replay.editors import explain_mismatch, rebuild_logged_prompt
+from replay.errors import UsageError
 from replay.records import CaptureRecord
 from replay.tokens.diff import first_difference
 
@@ -66,7 +67,7 @@ def verify(captures: Iterable[tuple[int, CaptureRecord]], model: str | None = No
         tally = report.by_editor.setdefault(record.editor, {"checked": 0, "matched": 0})
         try:
             rebuilt = rebuild_logged_prompt(record)
-        except (ValueError, KeyError, ImportError) as exc:
+        except (UsageError, ValueError, KeyError, ImportError) as exc:
             report.errors.append({"capture_id": capture_id, "source": where, "reason": str(exc)})
             continue
         if rebuilt is None:

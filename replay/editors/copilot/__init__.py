@@ -1,0 +1,8 @@
+"""GitHub Copilot's completion client (VS Code's, as `@vscode/chat-lib` publishes it headless).
+
+- `profile`: the prompt side (`render`, `render_session`): layout.py (the split-context prompt,
+  budgets, elision), similar.py (similar-file snippets), request.py (the request body and the
+  multiline decision), session.py (the state carried between requests), tokens.py (o200k as
+  the client counts).
+- `completion`: the answer side (what the client shows of a model's text).
+"""

@@ -1,0 +1,152 @@
+"""The `copilot` profile's prompt side: an editor input -> Copilot's request body -> an engine prompt.
+
+Modelled release: `@vscode/chat-lib` 0.66.0 (the headless build of microsoft/vscode-copilot-chat
+src/extension/completions-core/, VS Code's Copilot completions), with no server experiment
+variables set (their defaults stand). `version` may be None or "0.66.0".
+
+Copilot's model and server are closed; what an open model receives is this project's mapping,
+not Copilot's: the context blocks (`extra.context`, each ended by a newline) then the prompt, as
+the FIM prefix, and the suffix, in the target family's template. The request body is Copilot's,
+byte for byte.
+
+Options (`inp.options`): `multiline` (bool) pins the multiline decision (request.py: Python's
+tree-sitter test is approximated); `cycling` (bool) asks three choices as the cycling command
+does.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any
+
+from replay.editors.copilot import layout as lay
+from replay.editors.copilot import request
+from replay.editors.copilot.session import ClientState
+from replay.editors.copilot.similar import neighbors, similar_snippets
+from replay.editors.inputs import BadInputLine
+from replay.editors.templates import Family, family_for_model
+from replay.errors import UsageError
+from replay.records import EditorInput, RenderedPrompt
+from replay.tokens.tokenizer import default_tokenizer_spec, load_tokenizer
+
+CHAT_LIB = "0.66.0"
+PROFILE = f"copilot@{CHAT_LIB}"
+MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed
+_OPTIONS = ("multiline", "cycling")
+
+
+class CopilotInputError(UsageError):
+    """A model or version the copilot profile cannot work with (the whole run stops); a bad
+    line is a BadInputLine (rejected on its own)."""
+
+
+def relative_path(filepath: str | None, workspace: str | None) -> str | None:
+    """The document's path relative to its workspace folder, as the client's document manager
+    gives it (None: no path)."""
+    if not filepath:
+        return None
+    path = filepath.removeprefix("file://")
+    if workspace:
+        root = workspace.removeprefix("file://").rstrip("/") + "/"
+        if path.startswith(root):
+            return path[len(root):]
+    return path if not posixpath.isabs(path) else None
+
+
+def _check(inp: EditorInput, version: str | None) -> None:
+    if version not in (None, "", CHAT_LIB):
+        raise CopilotInputError(f"the copilot profile models chat-lib {CHAT_LIB} only, not {version!r}")
+    unknown = sorted(set(inp.options) - set(_OPTIONS))
+    if unknown:
+        raise BadInputLine(f"unknown copilot option(s) {', '.join(unknown)} (known: {', '.join(_OPTIONS)})")
+    if not inp.language:
+        raise BadInputLine("the copilot profile needs the document's 'language' (a VS Code language id)")
+
+
+def context_blocks(inp: EditorInput, document: str, cursor: int) -> list[lay.Block]:
+    """The stable context: the document marker, then the similar files (two blocks each, one chunk)."""
+    language = inp.language or ""
+    rel = relative_path(inp.filepath, inp.workspace)
+    blocks = [b for b in [lay.context_block(lay.document_marker(rel, language, document), 0.7)] if b]
+    chosen = neighbors(inp.open_files, inp.filepath or "", language)
+    files = [(relative_path(f.filepath, inp.workspace) or f.filepath, f.text) for f in chosen]
+    for chunk, snippet in enumerate(similar_snippets(document, cursor, files)):
+        for text in (snippet.headline, snippet.text):
+            block = lay.context_block(text, 0.8, chunk=chunk)
+            if block:
+                blocks.append(block)
+    return blocks
+
+
+def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str, Any] | None:
+    """The body Copilot sends at this cursor (None: it sends none). `state` carries a session."""
+    state = state if state is not None else ClientState()
+    document = inp.prefix + inp.suffix
+    cursor = len(inp.prefix)
+    if len(document) < MIN_PROMPT_CHARS or request.inline_position(inp.suffix.split("\n")[0]) is None:
+        return None
+    suffix = state.suffix(lay.suffix_text(inp.suffix))
+    result = lay.layout(context_blocks(inp, document, cursor), inp.prefix, suffix)
+    is_multiline = inp.options.get("multiline")
+    if is_multiline is None:
+        is_multiline = request.multiline(inp.language or "", document, cursor, result.prefix, result.suffix)
+    cache_prefix, _ = lay.trim_last_line(inp.prefix)
+    if state.cached(cache_prefix, result.suffix):
+        return None
+    return request.body(result, inp.language or "", document, cursor, bool(is_multiline), bool(inp.options.get("cycling")))
+
+
+def engine_text(body: dict[str, Any]) -> tuple[str, str]:
+    """(FIM prefix, suffix) for an open model: the context blocks, each on its own lines, then
+    the prompt (this project's mapping; Copilot's server is closed)."""
+    context = "".join(block + "\n" for block in body["extra"]["context"] if block)
+    return context + body["prompt"], body["suffix"]
+
+
+def _family(model: str) -> Family:
+    family = family_for_model(model)
+    if family is None:
+        raise CopilotInputError(f"no FIM template known for model {model!r}; name a registry model or a family")
+    return family
+
+
+def _rendered(inp: EditorInput, model: str, body: dict[str, Any] | None) -> RenderedPrompt:
+    family = _family(model)
+    if body is None:
+        return RenderedPrompt(profile=PROFILE, family=family.name, text="", prefix_sent="", suffix_sent="",
+                              request=None, item_id=inp.item_id, max_new_tokens=0)
+    prefix, suffix = engine_text(body)
+    text = family.render(prefix, suffix)
+    tok = load_tokenizer(default_tokenizer_spec(family.name))
+    bos = [tok.bos_id] if family.adds_bos and tok.bos_id is not None else []
+    return RenderedPrompt(profile=PROFILE, family=family.name, text=text, prefix_sent=prefix, suffix_sent=suffix,
+                          stop=tuple(body["stop"]), max_new_tokens=body["max_tokens"],
+                          token_ids=tuple(bos + tok.encode(text)), request=body, item_id=inp.item_id)
+
+
+def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
+    """One cursor on its own (a fresh client)."""
+    _check(inp, version)
+    return _rendered(inp, model, request_body(inp))
+
+
+class Session:
+    """One session's client: cursors rendered in order with its state carried (the suffix
+    reuse, the completions cache). `render(inp, received)` takes, for the cache, the text the
+    client received for this cursor's request (None: not known; nothing is cached)."""
+
+    def __init__(self, model: str, version: str | None = None) -> None:
+        self.model, self.version = model, version
+        self.state = ClientState()
+
+    def render(self, inp: EditorInput, received: str | None = None) -> RenderedPrompt:
+        _check(inp, self.version)
+        body = request_body(inp, self.state)
+        if body is not None and received:
+            cache_prefix, _ = lay.trim_last_line(inp.prefix)
+            self.state.remember(cache_prefix, body["suffix"], received)
+        return _rendered(inp, self.model, body)
+
+
+def session(model: str, version: str | None = None) -> Session:
+    return Session(model, version)

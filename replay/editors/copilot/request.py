@@ -1,0 +1,132 @@
+"""The completion request body Copilot's client sends, and its multiline decision.
+
+Sources (microsoft/vscode-copilot-chat, src/extension/completions-core/vscode-node/lib/src/;
+checked against chat-lib 0.66.0's compiled dist):
+- ghostText/completionsFromNetwork.ts `_genericGetCompletionsFromNetwork`: `extra` = {language,
+  next_indent, trim_by_indentation, prompt_tokens, suffix_tokens}; n 1 (3 when cycling),
+  `code_annotations: false`; `stop: ["\\n"]` unless the request is multiline (then the
+  strategy's stop, else the language's default); `max_tokens` when the strategy sets one.
+- openai/fetch.ts + openai/openai.ts: `prompt`, `suffix`, `max_tokens` (getMaxSolutionTokens,
+  500), `temperature` (getTemperatureForSamples: 0 for one sample, 0.2 under 10), `top_p` 1,
+  `n`, `stop` (getStops: python `["\\ndef ", "\\nclass ", "\\nif ", "\\n\\n#"]`, markdown
+  `["\\n\\n\\n"]`, else `["\\n\\n\\n", "\\n```"]`), `stream` true, `extra` with `context` (the
+  split-context blocks), `code_annotations`.
+- ghostText/configBlockMode.ts `forLanguage`: JavaScript, TypeScript and Go are trimmed by
+  default (`MoreMultiline`, statementTree.ts isTrimmedByDefault); Ruby parses (`Parsing`);
+  the other tree-sitter languages (prompt/src/parse.ts isSupportedLanguageId: Python) parse and
+  let the server trim (`ParsingAndServer`); every other language is `Server`.
+- ghostText/ghostTextStrategy.ts `getGhostTextStrategy`: `Server` is always multiline;
+  `MoreMultiline` is single-line unless the user just accepted the whole previous completion;
+  `ParsingAndServer` and `Parsing` ask `shouldRequestMultiline` (under 8000 lines: tree-sitter's
+  empty-block test, approximated here, then for JavaScript and Python the multiline model,
+  multiline_model.py).
+- config.ts `shouldDoServerTrimming`: trim_by_indentation for Server and ParsingAndServer.
+- ghostText/ghostText.ts `isInlineSuggestion` (xtab/common/inlineSuggestion.ts): mid-line, the
+  client completes only before closers and one of `:{;,` (else it sends nothing).
+- prompt/parseBlock.ts `contextIndentation`: next_indent is the indentation of the first
+  non-blank line after the cursor's line (0 when none).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from replay.editors.copilot import multiline_model
+from replay.editors.copilot.layout import Layout
+
+MAX_SOLUTION_TOKENS = 500
+_STOPS = {"python": ["\ndef ", "\nclass ", "\nif ", "\n\n#"], "markdown": ["\n\n\n"]}
+_DEFAULT_STOPS = ["\n\n\n", "\n```"]
+_MORE_MULTILINE = frozenset({"javascript", "javascriptreact", "jsx", "typescript", "typescriptreact", "go"})
+_PARSING_AND_SERVER = frozenset({"python"})
+LONG_FILE_LINES = 8000
+MODEL_LANGUAGES = ("javascript", "javascriptreact", "python")  # ghostTextStrategy.ts targetLanguagesModel
+_MIDDLE_OF_LINE_OK = re.compile(r"^\s*[)>}\]\"'`]*\s*[:{;,]?\s*$")
+
+
+def inline_position(rest_of_line: str) -> bool | None:
+    """False at a line's end, True mid-line before closers, None (no completion at all) mid-line
+    before anything else."""
+    if not rest_of_line.strip():
+        return False
+    return True if _MIDDLE_OF_LINE_OK.match(rest_of_line.strip()) else None
+
+def block_mode(language: str) -> str:
+    if language in _MORE_MULTILINE:
+        return "moremultiline"
+    if language == "ruby":
+        return "parsing"
+    if language in _PARSING_AND_SERVER:
+        return "parsingandserver"
+    return "server"
+
+def stops(language: str) -> list[str]:
+    return list(_STOPS.get(language, _DEFAULT_STOPS))
+
+def next_indent(document: str, cursor: int) -> int:
+    """parseBlock.ts contextIndentationFromText(...).next ?? 0."""
+    for line in document[cursor:].split("\n")[1:]:
+        stripped = line.lstrip()
+        if stripped:
+            return len(line) - len(stripped)
+    return 0
+
+_RUBY_OPENERS = re.compile(r"^\s*(def|class|module|if|unless|while|until|for|case|begin)\b|\bdo(\s*\|[^|]*\|)?\s*$")
+
+
+def empty_block_start(language: str, document: str, cursor: int) -> bool:
+    """An APPROXIMATION of prompt/src/parseBlock.ts `isEmptyBlockStart`, which parses with
+    tree-sitter: the cursor ends its line (blanks aside), the last non-blank line before it opens
+    a block (Python: ends with ':'; Ruby: starts with def, class, if... or ends with `do`), and
+    the block holds nothing yet (the next non-blank line is not indented deeper than that
+    line). Give `options.multiline` to pin the decision."""
+    if document[cursor:].split("\n", 1)[0].strip():
+        return False
+    before = document[:cursor].rstrip()
+    header = before.split("\n")[-1]
+    opens = before.endswith(":") if language == "python" else bool(_RUBY_OPENERS.search(header))
+    if language not in ("python", "ruby") or not opens:
+        return False
+    header_indent = len(header) - len(header.lstrip())
+    after = [line for line in document[cursor:].split("\n")[1:] if line.strip()]
+    return not after or len(after[0]) - len(after[0].lstrip()) <= header_indent
+
+
+def multiline(language: str, document: str, cursor: int, prompt: str, suffix: str, after_accept: bool = False) -> bool:
+    """ghostTextStrategy.ts `getGhostTextStrategy` / `shouldRequestMultiline`; `prompt` and
+    `suffix` are the request's (the multiline model reads them)."""
+    mode = block_mode(language)
+    if mode == "server" or after_accept:
+        return True
+    if mode == "moremultiline" or document.count("\n") + 1 >= LONG_FILE_LINES:
+        return False
+    if empty_block_start(language, document, cursor):
+        return True
+    return language in MODEL_LANGUAGES and multiline_model.score(prompt, suffix, language) > multiline_model.THRESHOLD
+
+
+def body(lay: Layout, language: str, document: str, cursor: int, is_multiline: bool, cycling: bool = False) -> dict[str, Any]:
+    """The JSON body of the completions request, keys in the client's order."""
+    n = 3 if cycling else 1
+    mode = block_mode(language)
+    return {
+        "prompt": lay.prefix,
+        "suffix": lay.suffix,
+        "max_tokens": MAX_SOLUTION_TOKENS,
+        "temperature": 0 if n <= 1 else 0.2,
+        "top_p": 1,
+        "n": n,
+        "stop": stops(language) if is_multiline else ["\n"],
+        "stream": True,
+        "extra": {
+            "language": language,
+            "next_indent": next_indent(document, cursor),
+            "trim_by_indentation": mode in ("server", "parsingandserver"),
+            "prompt_tokens": lay.prefix_tokens,
+            "suffix_tokens": lay.suffix_tokens,
+            "context": list(lay.context),
+        },
+        "code_annotations": False,
+    }
+

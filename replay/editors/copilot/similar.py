@@ -1,0 +1,129 @@
+"""Similar-file snippets: which open tabs Copilot compares with the cursor, and the window it takes.
+
+Sources (microsoft/vscode-copilot-chat, src/extension/completions-core/vscode-node/; checked
+against chat-lib 0.66.0's compiled dist):
+- lib/src/prompt/similarFiles/openTabFiles.ts `truncateDocs`: the open documents in the editor's
+  order (most recently focused first), skipping the current one, those of another language
+  (neighborFiles.ts `considerNeighborFile`: normalizeLanguageId equal) and any that would bring
+  the total past 200,000 characters (`MAX_NEIGHBOR_AGGREGATE_LENGTH`), at most 20
+  (`MAX_NEIGHBOR_FILES`).
+- prompt/src/snippetInclusion/similarFiles.ts `defaultSimilarFilesOptions` and
+  `getSimilarSnippets`: files under 10,000 characters, the first 20, one snippet per file, a
+  score above 0, the best 4, in ascending score order.
+- prompt/src/snippetInclusion/jaccardMatching.ts and selectRelevance.ts: the reference is the
+  last 60 lines before the cursor (cursorContext.ts); every 60-line window of the other file
+  (windowDelineations.ts `getBasicWindowDelineations`) is scored by the Jaccard index of the
+  sets of words (`[^a-zA-Z0-9]` splits) minus the generic stop words; overlapping windows keep the
+  best of them.
+- prompt/src/snippetInclusion/snippets.ts `announceSnippet`: the headline
+  `Compare this snippet from <relative path>:`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from replay.records import OpenFile
+
+WINDOW = 60
+MAX_TOP_SNIPPETS = 4
+MAX_SNIPPETS_PER_FILE = 1
+MAX_NUMBER_OF_FILES = 20
+MAX_CHARS_PER_FILE = 10_000
+MAX_NEIGHBOR_FILES = 20
+MAX_NEIGHBOR_AGGREGATE_LENGTH = 200_000
+# prompt/src/prompt.ts languageNormalizationMap
+_NORMALIZED = {"javascriptreact": "javascript", "jsx": "javascript", "typescriptreact": "typescript", "jade": "pug",
+               "cshtml": "razor", "c": "cpp"}
+# selectRelevance.ts ENGLISH_STOPS and GENERIC_STOPS (SPECIFIC_STOPS is empty)
+_ENGLISH_STOPS = frozenset(
+    "we our you it its they them their this that these those is are was were be been being have has had having do does "
+    "did doing can don t s will would should what which who when where why how a an the and or not no but because as "
+    "until again further then once here there all any both each few more most other some such above below to during "
+    "before after of at by about between into through from up down in out on off over under only own same so than too "
+    "very just now".split())
+STOPS = frozenset(
+    "if then else for while with def function return TODO import try catch raise finally repeat switch case match assert "
+    "continue break const class enum struct static new super this var".split()) | _ENGLISH_STOPS
+
+
+@dataclass(frozen=True)
+class SimilarSnippet:
+    relative_path: str
+    text: str
+    score: float
+
+    @property
+    def headline(self) -> str:
+        return f"Compare this snippet from {self.relative_path}:" if self.relative_path else "Compare this snippet:"
+
+
+def normalize_language(language: str) -> str:
+    lower = language.lower()
+    return _NORMALIZED.get(lower, lower)
+
+
+def words(text: str) -> set[str]:
+    return {w for w in re.split(r"[^a-zA-Z0-9]", text) if w and w not in STOPS}
+
+
+def neighbors(open_files: tuple[OpenFile, ...], filepath: str, language: str) -> list[OpenFile]:
+    """openTabFiles.ts truncateDocs over the editor's open files."""
+    chosen: list[OpenFile] = []
+    total = 0
+    for doc in open_files:
+        if total + len(doc.text) > MAX_NEIGHBOR_AGGREGATE_LENGTH:
+            continue
+        if doc.filepath != filepath and normalize_language(doc.language or "") == normalize_language(language):
+            chosen.append(doc)
+            total += len(doc.text)
+        if len(chosen) >= MAX_NEIGHBOR_FILES:
+            break
+    return chosen
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    inter = len(a & b)
+    return inter / (len(a) + len(b) - inter)
+
+
+def best_window(reference: set[str], source: str) -> tuple[float, int, int] | None:
+    """selectRelevance.ts retrieveAllSnippets + findBestMatch for one snippet per file."""
+    lines = source.split("\n")
+    line_words = [words(line) for line in lines]
+    n = len(lines)
+    spans = [(0, n)] if n < WINDOW else [(s, s + WINDOW) for s in range(n - WINDOW + 1)]
+    kept: list[list[float]] = []  # [score, start, end]
+    for start, end in spans:
+        window: set[str] = set().union(*line_words[start:end])
+        score = _jaccard(window, reference)
+        if kept and start > 0 and kept[-1][2] > start:
+            if kept[-1][0] < score:
+                kept[-1] = [score, start, end]
+            continue
+        kept.append([score, start, end])
+    kept.sort(key=lambda k: -k[0])  # descending; ties keep their order
+    if not kept or kept[0][0] == 0:
+        return None
+    score, start, end = kept[0]
+    return score, int(start), int(end)
+
+
+def similar_snippets(document: str, cursor: int, files: list[tuple[str, str]]) -> list[SimilarSnippet]:
+    """The snippets in the order the prompt holds them (ascending score): `files` are
+    (relative path, text) of the chosen neighbors."""
+    reference = words("\n".join(document[:cursor].split("\n")[-WINDOW:]))
+    if not reference:
+        return []
+    found: list[SimilarSnippet] = []
+    eligible = [(rel, text) for rel, text in files if 0 < len(text) < MAX_CHARS_PER_FILE][:MAX_NUMBER_OF_FILES]
+    for rel, text in eligible:
+        best = best_window(reference, text)
+        if best is not None:
+            score, start, end = best
+            snippet = "\n".join(text.split("\n")[start:end])
+            if snippet:
+                found.append(SimilarSnippet(rel, snippet, score))
+    found.sort(key=lambda s: s.score)
+    return found[-MAX_TOP_SNIPPETS:]

@@ -1,0 +1,129 @@
+"""llama-server releases whose /infill rules differ, and the version spec a llama client profile
+takes (`CLIENT,server=VERSION`).
+
+A server version is the day its build was made (`2025-08-01`) or a build tag (`b6123`) this
+table can date: the tags xllamacpp pinned (xorbitsai/xllamacpp, its commits "Update llama.cpp
+to bNNNN", each tag dated by that commit: the tag existed by then) and b11549, the build the
+golden data was recorded from. The rules of the newest change at or before that day apply; no
+version: the newest rules. Builds before the repository-level assembly are not modelled.
+
+The changes (ggml-org/llama.cpp pull requests, merge day):
+- #9874, 2024-10-13: `input_extra` (first `extra_context`), the repository-level FIM pattern and
+  the prefix/suffix/extra budgets of assemble.py (with #9798, 2024-10-10: FIM tokens detected
+  from the vocabulary, prefix and suffix tokenized without parsing special tokens);
+- #10724, 2024-12-08 (the format restored after the #10691 refactor): the request's `prompt` is
+  tokenized with the vocabulary's BOS in front (for vocabularies that add one: an empty prompt
+  is BOS alone), until #11106, 2025-01-06 ("fix extra BOS in infill endpoint");
+- #15416, 2025-08-19: context shift off by default. Before it a prompt of n_ctx tokens or more
+  was truncated, not refused: its first n_keep tokens (the body's, 0 by default) kept, then
+  whole blocks of (n_ctx − n_keep)/2 tokens dropped after them until it fits. From it on, the
+  request is refused (invalid_request_error, "the request exceeds the available context size.
+  try increasing the context size or enable context shift");
+- #15780, 2025-09-03: that refusal's type becomes exceed_context_size_error (same words);
+- by b11549 (2026-10): the words are "request (N tokens) exceeds the available context size (M
+  tokens), try increasing it", and the request schema refuses numbers outside its hard limits
+  (n_cmpl above the server's slots, n_predict below -1, ...); since when, for both, is not
+  established here.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass
+
+from replay.editors.inputs import BadInputLine
+
+
+@dataclass(frozen=True)
+class ServerRules:
+    """What one stretch of releases does with an /infill body that does not fit."""
+
+    since: str  # the day of the change (YYYY-MM-DD)
+    why: str  # the change and its source
+    refuses: bool = True  # a prompt of n_ctx tokens or more is refused (else truncated)
+    refusal_type: str = "exceed_context_size_error"
+    refusal_words: str = "request ({n} tokens) exceeds the available context size ({n_ctx} tokens), try increasing it"
+    prompt_bos: bool = False  # the request's prompt is tokenized with BOS in front
+    schema: bool = False  # the request schema's hard limits (n_cmpl within the server's slots, ...)
+
+    @property
+    def label(self) -> str:
+        return f"since {self.since}"
+
+
+_OLD_WORDS = "the request exceeds the available context size. try increasing the context size or enable context shift"
+
+# Oldest first.
+ERAS: tuple[ServerRules, ...] = (
+    ServerRules("2024-10-13", "repository-level /infill with input_extra (ggml-org/llama.cpp#9874); context shift on: "
+                "an oversized prompt is truncated", refuses=False),
+    ServerRules("2024-12-08", "the request's prompt tokenized with BOS (ggml-org/llama.cpp#10724)", refuses=False,
+                prompt_bos=True),
+    ServerRules("2025-01-06", "no BOS before the request's prompt (ggml-org/llama.cpp#11106)", refuses=False),
+    ServerRules("2025-08-19", "context shift off by default: an oversized prompt is refused (ggml-org/llama.cpp#15416)",
+                refusal_type="invalid_request_error", refusal_words=_OLD_WORDS),
+    ServerRules("2025-09-03", "exceed_context_size_error (ggml-org/llama.cpp#15780)", refusal_words=_OLD_WORDS),
+    ServerRules("2026-10-10", "as llama.cpp b11549 answers (xllamacpp 2026.10.11549)", schema=True),
+)
+
+# Build tags with the day they are known to exist by (see the module docstring).
+KNOWN_BUILDS: dict[int, str] = {
+    4034: "2024-11-05", 4079: "2024-11-14", 4102: "2024-11-17", 4242: "2024-12-03", 4260: "2024-12-04",
+    4281: "2024-12-07", 4291: "2024-12-09", 4318: "2024-12-13", 4333: "2024-12-16", 4381: "2025-02-19",
+    4798: "2025-03-01", 4933: "2025-03-21", 5036: "2025-04-03", 5129: "2025-04-14", 5217: "2025-04-29",
+    5353: "2025-05-12", 5456: "2025-05-23", 5586: "2025-06-04", 5671: "2025-06-15", 5704: "2025-06-19",
+    5772: "2025-06-28", 5835: "2025-07-07", 5937: "2025-07-20", 6123: "2025-08-10", 6255: "2025-08-23",
+    6301: "2025-08-28", 6451: "2025-09-14", 6628: "2025-09-29", 6751: "2025-10-13", 6900: "2025-11-01",
+    7079: "2025-11-19", 7376: "2025-12-15", 7551: "2025-12-27", 7710: "2026-01-13", 7827: "2026-01-27",
+    7964: "2026-02-07", 8156: "2026-02-27", 8352: "2026-03-15", 8672: "2026-04-07", 8929: "2026-04-26",
+    11549: "2026-10-10",
+}
+
+
+def server_day(version: str) -> str:
+    """The day of a server version: a date as given, or a known build tag's day."""
+    text = version.strip()
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        try:
+            datetime.date.fromisoformat(text)
+        except ValueError:
+            raise BadInputLine(f"not a date: {text!r}") from None
+        return text
+    match = re.fullmatch(r"b?(\d+)", text)
+    if not match:
+        raise BadInputLine(f"not a llama.cpp server version: {text!r} (a build day YYYY-MM-DD or a build tag bNNNN)")
+    build = int(match[1])
+    if build in KNOWN_BUILDS:
+        return KNOWN_BUILDS[build]
+    if build > max(KNOWN_BUILDS):
+        return KNOWN_BUILDS[max(KNOWN_BUILDS)]
+    raise BadInputLine(f"llama.cpp build b{build} cannot be dated here: give the day it was built (server=YYYY-MM-DD)")
+
+
+def server_rules(version: str | None) -> ServerRules:
+    """The rules of server `version` (None: the newest)."""
+    if not version:
+        return ERAS[-1]
+    day = server_day(version)
+    if day < ERAS[0].since:
+        raise BadInputLine(f"llama-server before {ERAS[0].since} (no input_extra, ggml-org/llama.cpp#9874) is not modelled")
+    return [era for era in ERAS if era.since <= day][-1]
+
+
+def split_version(version: str | None) -> tuple[str | None, str | None]:
+    """`"v0.0.40,server=b5000"` -> ("v0.0.40", "b5000"); `"server=2025-03-01"` -> (None,
+    "2025-03-01"); the client part is the client's own (a llama.vscode tag, a llama.vim date or
+    sha); None: newest. The server part is checked when it is used (server_rules)."""
+    if not version:
+        return None, None
+    client: str | None = None
+    server: str | None = None
+    for part in (p.strip() for p in version.split(",")):
+        if part.startswith("server="):
+            server = part[len("server="):] or None
+        elif part:
+            if client is not None:
+                raise BadInputLine(f"two client versions in {version!r}")
+            client = part
+    return client, server

@@ -1,0 +1,47 @@
+"""A proxy capture of a llama.cpp client replays its /infill body: the run input carries the
+body as `request`, and the capture's day names llama-server's rules."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+
+from replay.assets import DEMO_MODEL, asset_path
+from replay.editors import capture_version
+from replay.editors.llama_server import render_body
+from replay.records import CaptureRecord, Segments, Source
+from replay.run.inputs import capture_input
+
+BODY = {"id_slot": 0, "input_prefix": "def f(x):\n", "input_suffix": "\n", "prompt": "    return",
+        "input_extra": [{"text": "X = 1\n", "time": 3.5, "filename": "a.py"}], "n_predict": 128, "n_indent": 4,
+        "n_cmpl": 3}
+DAY = datetime.datetime(2025, 9, 10, 12, tzinfo=datetime.timezone.utc).timestamp()
+
+
+def _capture(editor: str = "llama.vscode", **kw: object) -> CaptureRecord:
+    fields = {"source": Source(file="proxy.jsonl", line=1), "editor": editor, "format": "proxy", "ts": DAY,
+              "segments": Segments(prefix=BODY["input_prefix"], suffix=BODY["input_suffix"]),
+              "raw": json.dumps(BODY), "extra": {"wire": {"route": "/infill"}}}
+    return CaptureRecord(**{**fields, **kw})  # type: ignore[arg-type]
+
+
+def test_a_llama_client_capture_is_replayed_from_its_body() -> None:
+    inp = capture_input(7, _capture())
+    assert inp.request == BODY and inp.item_id == "capture-7"
+    slots = {"server.n_parallel": 4, "server.kv_unified": True}  # llama-server's own: the body asks for 3 completions
+    rendered = render_body(inp.request, str(asset_path(DEMO_MODEL.name)), {**inp.options, **slots})
+    assert rendered.text.endswith("<|fim_prefix|>def f(x):\n    return<|fim_suffix|>\n<|fim_middle|>")
+
+
+def test_a_body_cut_at_the_proxys_limit_is_not_replayed() -> None:
+    with pytest.raises(ValueError, match="size limit"):
+        capture_input(1, _capture(extra={"wire": {"truncated": True}}))
+
+
+def test_the_capture_day_names_the_servers_rules() -> None:
+    assert capture_version(_capture()) == "server=2025-09-10"
+    assert capture_version(_capture(editor_version="v0.0.40")) == "v0.0.40,server=2025-09-10"
+    assert capture_version(_capture("llama.vim")) == "2025-09-10,server=2025-09-10"
+    assert capture_version(_capture(ts=None)) is None
