@@ -112,8 +112,8 @@ def calls_so_far(db: Path) -> str:
 
 def leaderboard(home: Path, path: Path, mode: str, threads: int) -> dict[str, object]:
     db = home / f"{mode}-{path.stem}.db"
-    if db.exists():
-        db.unlink()
+    for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):  # an empty store, no old log
+        stale.unlink(missing_ok=True)
     more = ["--until-decided"] if mode == "until-decided" else []
     args = ["leaderboard", str(path), *(a for m in MODELS for a in ("--model", m)), "--max-new-tokens", "48",
             "--threads", str(threads), "--format", "json", "--db", str(db), *more]
