@@ -7,7 +7,8 @@ qwen2.5-coder-1.5b` first), llama.cpp, `--max-new-tokens 48`. Each mode is one w
 leaderboard` process into a store of its own (so neither reads the other's completion cache):
 `--until-decided` first, then the full run. Prints each mode's verdict, its model calls (the
 completions its store holds: every one was a call, the cache being empty), and its wall time,
-side by side, with the machine's load average before and after.
+side by side, with the machine's load average before and after; while a mode runs, its
+messages and, every minute, the model calls made so far.
 
     python -m bench.speed.until_decided [--limit-files N] [--threads 2] [--home DIR] [--skip-full]
 
@@ -22,10 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 from bench.support import ROOT
@@ -36,12 +39,18 @@ OLD, NEW = "npm:@openzeppelin/contracts@5.0.2", "npm:@openzeppelin/contracts@5.1
 MODELS = ("default", "qwen2.5-coder-1.5b")
 
 
-def fimreplay(home: Path, *args: str, models: bool = False) -> subprocess.CompletedProcess[str]:
-    """One whole `fimreplay` process under `home`; with `models`, reading the installed models."""
+def environment(home: Path, models: bool) -> dict[str, str]:
+    """A `fimreplay` process's environment under `home`; with `models`, reading the installed models."""
     env = {**os.environ, "FIMREPLAY_HOME": str(home), "PYTHONPATH": str(ROOT)}
     if models:
         env["FIMREPLAY_CACHE"] = str(cache_dir())
-    done = subprocess.run([sys.executable, "-m", "replay", *args], cwd=ROOT, env=env, capture_output=True, text=True)
+    return env
+
+
+def fimreplay(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """One whole `fimreplay` process under `home`."""
+    done = subprocess.run([sys.executable, "-m", "replay", *args], cwd=ROOT, env=environment(home, False),
+                          capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"fimreplay {' '.join(args)} failed:\n{done.stderr}")
     return done
@@ -72,15 +81,44 @@ def items(home: Path, limit_files: int | None) -> Path:
     return cut
 
 
+def watched(home: Path, db: Path, mode: str, args: list[str], every: float = 60.0) -> str:
+    """`fimreplay ARGS` reading the installed models, its messages passed on to stderr and, every
+    `every` seconds while it runs, the model calls its store holds so far (read-only: a long
+    leaderboard shows it is moving). Its stdout."""
+    out = home / f"{mode}.out"
+    started = time.perf_counter()
+    with out.open("wb") as sink:
+        proc = subprocess.Popen([sys.executable, "-m", "replay", *args], cwd=ROOT, env=environment(home, True),
+                                stdout=sink)
+        while True:
+            try:
+                proc.wait(timeout=every)
+                break
+            except subprocess.TimeoutExpired:
+                print(f"{mode:>13}: {calls_so_far(db)} model calls so far, {time.perf_counter() - started:8.0f} s", flush=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"fimreplay {' '.join(args)} failed (exit {proc.returncode}): its message is above")
+    return out.read_text(encoding="utf-8")
+
+
+def calls_so_far(db: Path) -> str:
+    """The completions a running leaderboard's store holds ("?" while it cannot be read)."""
+    try:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as con:
+            return str(con.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
+    except sqlite3.Error:
+        return "?"
+
+
 def leaderboard(home: Path, path: Path, mode: str, threads: int) -> dict[str, object]:
     db = home / f"{mode}-{path.stem}.db"
-    if db.exists():
-        db.unlink()
+    for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):  # an empty store, no old log
+        stale.unlink(missing_ok=True)
     more = ["--until-decided"] if mode == "until-decided" else []
     args = ["leaderboard", str(path), *(a for m in MODELS for a in ("--model", m)), "--max-new-tokens", "48",
             "--threads", str(threads), "--format", "json", "--db", str(db), *more]
     started = time.perf_counter()
-    board = json.loads(fimreplay(home, *args, models=True).stdout)
+    board = json.loads(watched(home, db, mode, args))
     wall = time.perf_counter() - started
     with Store(db) as store:
         calls = sum(store.completion_counts().values())

@@ -6,7 +6,9 @@ with the current best by an anytime-valid sequential comparison (replay.reports.
 model's replay stops as soon as its comparison is decided, and a model found better becomes the
 best the next one is compared with. The replay is the same resumable run with the same cache:
 its items are replayed from a copy of the items in that order, and the runner is stopped (from its
-progress callback) once the model holds every item of the files the comparison has reached."""
+progress callback) once the model holds every item of the files the comparison has reached. Each
+model's engine is opened once for the whole comparison and kept open from file to file
+(replay.usecases.replay.OpenBackends), not loaded again for each short run."""
 
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from replay.scoring import HEADLINE, METRIC_NAMES, Lines
 from replay.store import Store
 from replay.usecases.base import Say, quiet
 from replay.usecases.compare import check_sequential
+from replay.usecases.replay import OpenBackends, RunRequest, run
 
 FORMATS = tuple(RENDERERS)
 
@@ -128,14 +131,13 @@ def standing(store: Store, req: LeaderboardRequest, rank: int, model: str, rep: 
 
 
 def replay_model(store: Store, req: LeaderboardRequest, model: str, source: str, on_progress: ProgressFn | None,
-                 warn: Say | None) -> None:
-    """Replay the items of `source` against one model into its leaderboard run (resumed, cached)."""
-    from replay.usecases.replay import RunRequest, run
-
+                 warn: Say | None, backends: OpenBackends | None = None) -> None:
+    """Replay the items of `source` against one model into its leaderboard run (resumed, cached),
+    on an engine of `backends` when given (else one opened for this run)."""
     run_id = leaderboard_run_id(req, model)
     result = run(store, RunRequest(source, req.backend, model, req.editor, None, req.params, run_id, req.endpoints,
                                    req.concurrency, True, req.backend_options, cutoff=req.cutoff),
-                 on_progress=on_progress, warn=warn)
+                 on_progress=on_progress, warn=warn, backends=backends)
     if result.all_failed:
         raise WorkError(f"model {model}: every item failed (run {run_id}); see `fimreplay score {run_id}`")
 
@@ -148,11 +150,12 @@ class Enough(Exception):
 @dataclass
 class Sequenced:
     """The items in the seeded file order: the files in that order, each file's item ids, and the
-    copy of the items file the runs replay (in that order)."""
+    copy of the items file the runs replay (in that order); the engines held open across them."""
 
     order: list[str]
     items_of: dict[str, list[str]]
     source: str
+    backends: OpenBackends = field(default_factory=OpenBackends)
     walls: dict[str, float] = field(default_factory=dict)  # model -> seconds spent replaying it
 
     def advance(self, store: Store, req: LeaderboardRequest, model: str, upto: int, on_progress: ProgressFn | None,
@@ -174,7 +177,7 @@ class Sequenced:
 
         t0 = time.perf_counter()
         try:
-            replay_model(store, req, model, self.source, progress, warn)
+            replay_model(store, req, model, self.source, progress, warn, self.backends)
         except Enough:
             pass
         finally:
@@ -218,15 +221,16 @@ def until_decided(store: Store, req: LeaderboardRequest, items: Sequence[Any], s
 
     seq = sequenced(req, items)
     best, results = req.models[0], {}
-    for n, model in enumerate(req.models[1:], 2):
-        say(f"model {n}/{len(req.models)}: {model} against {best}, until decided")
-        result = compare_until_decided(store, req, seq, best, model, on_progress, warn)
-        say(f"{model} − {best}: {result.verdict_text(best, model)} after {result.items_used} items")
-        results[model] = (best, result)
-        if result.verdict == "B better":
-            best = model
-    if len(req.models) == 1:
-        seq.advance(store, req, best, len(seq.order), on_progress, warn)
+    with seq.backends:
+        for n, model in enumerate(req.models[1:], 2):
+            say(f"model {n}/{len(req.models)}: {model} against {best}, until decided")
+            result = compare_until_decided(store, req, seq, best, model, on_progress, warn)
+            say(f"{model} − {best}: {result.verdict_text(best, model)} after {result.items_used} items")
+            results[model] = (best, result)
+            if result.verdict == "B better":
+                best = model
+        if len(req.models) == 1:
+            seq.advance(store, req, best, len(seq.order), on_progress, warn)
     for model in req.models:
         settle(store, leaderboard_run_id(req, model), set(seq.items_of_all()))
     reports = {m: load_run(store, leaderboard_run_id(req, m), lines=req.lines, seed=req.seed, cutoff=req.cutoff)

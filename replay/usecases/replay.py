@@ -4,13 +4,14 @@ OpenAI batch file of a run's prompts (for `vllm run-batch`) and its results read
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from replay.backends import BACKENDS, GenParams, backend_kind
+from replay.backends import BACKENDS, Backend, GenParams, ModelRef, backend_kind
 from replay.cutoffs import Overlap
 from replay.editors import EDITORS, profile
 from replay.errors import UsageError
@@ -21,7 +22,7 @@ from replay.usecases.base import Say
 
 EXPORT_FORMATS = ("openai-batch",)
 
-__all__ = ["BACKENDS", "EDITORS", "EXPORT_FORMATS", "ExportResult", "GenParams", "ImportedResults", "RunRequest",
+__all__ = ["BACKENDS", "EDITORS", "EXPORT_FORMATS", "ExportResult", "GenParams", "ImportedResults", "OpenBackends", "RunRequest",
            "SourceRun", "export", "import_results", "new_run_id", "run"]
 
 
@@ -111,13 +112,43 @@ def resumed(store: Store, req: RunRequest) -> RunRequest:
                       editor_timing=bool(c.get("editor_timing", req.editor_timing)))
 
 
-def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, warn: Say | None = None) -> SourceRun:
+class OpenBackends:
+    """Backends kept open across several runs, one per engine, model, context and options: a
+    caller that replays the same model in many short runs (a leaderboard replayed file by file)
+    loads it once. Opened when first asked for, all closed on leaving the `with` (an error or an
+    interrupt included)."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, Backend] = {}
+
+    def get(self, kind: str, ref: ModelRef, ctx: int, endpoints: Sequence[str], options: dict[str, Any]) -> Backend:
+        from replay.backends import open_backend
+
+        key = msgspec.json.encode([kind, ref, ctx, list(endpoints), repr(sorted(options.items()))]).decode()
+        if key not in self._open:
+            self._open[key] = open_backend(kind, ref, ctx=ctx, endpoints=list(endpoints), **options)
+        return self._open[key]
+
+    def close(self) -> None:
+        while self._open:
+            self._open.popitem()[1].close()
+
+    def __enter__(self) -> OpenBackends:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, warn: Say | None = None,
+        backends: OpenBackends | None = None) -> SourceRun:
     """Resolve the model, read and render the inputs, replay them into a run (new, or resumed
     when `req.run_id` exists). Unusable input lines go to the data dir's rejects/RUN.jsonl, each
     told to `warn`. The run config records what makes the run repeatable: backend, model and its
     sha256, family, editor profile, parameters, library versions and the input's hash; and the
-    model's own name and `req.cutoff`, which say whether the items may be in its training data."""
-    from replay.backends import open_backend
+    model's own name and `req.cutoff`, which say whether the items may be in its training data.
+    With `backends` the engine is taken from (and left open in) those the caller holds open;
+    without, it is opened for this run and closed at its end."""
     from replay.backends.models import resolve_model
     from replay.cutoffs import run_overlap
     from replay.run.inputs import load_inputs
@@ -136,14 +167,12 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
               "editor": req.editor or ("captures' own" if req.source == "captures" else "standard"),
               "family": ref.family, "model_spec": req.model, "model_name": ref.name, "model_sha256": ref.sha256,
               "rejects": len(rejects), **({"cutoff": req.cutoff} if req.cutoff else {})}
-    backend = open_backend(req.backend, ref, ctx=req.params.ctx, endpoints=list(req.endpoints), **req.backend_options)
-    try:
+    with OpenBackends() if backends is None else nullcontext(backends) as held:
+        backend = held.get(req.backend, ref, req.params.ctx, req.endpoints, req.backend_options)
         summary = replay_prompts(store, inputs.prompts, backend, req.params, run_id=run_id, config=config,
                                  concurrency=req.concurrency, use_cache=req.use_cache, on_progress=on_progress,
                                  rendered_from=inputs.rendered_from, editor_model=ref.editor_model,
                                  early_stop=req.early_stop, editor_timing=req.editor_timing, references=inputs.references)
-    finally:
-        backend.close()
     return SourceRun(summary=summary, rejected=len(rejects), rejects_file=rejects.file,
                      overlap=run_overlap(store, run_id, req.cutoff))
 

@@ -104,3 +104,71 @@ def test_three_models_each_against_the_best_so_far(cli, tmp_path: Path, home: Pa
               "qwen2.5-coder-good-twin": twin["sequential"]["items_used"], "qwen2.5-coder-bad": good["sequential"]["items_used"]}
     for model, used in needed.items():
         assert by_model[model]["n_replayed"] == used, model
+
+
+def counted_opens(monkeypatch) -> tuple[list[str], list[str]]:
+    """The seam where engines are opened: each open and each close of a backend, by model name."""
+    import replay.backends
+
+    opened: list[str] = []
+    closed: list[str] = []
+    real = replay.backends.open_backend
+
+    def open_backend(kind, ref, **kw):  # type: ignore[no-untyped-def]
+        backend = real(kind, ref, **kw)
+        opened.append(ref.name)
+        close = backend.close
+
+        def counted_close() -> None:
+            closed.append(ref.name)
+            close()
+
+        backend.close = counted_close  # type: ignore[method-assign]
+        return backend
+
+    monkeypatch.setattr(replay.backends, "open_backend", open_backend)
+    return opened, closed
+
+
+def test_each_engine_is_opened_once_for_the_whole_comparison(tmp_path: Path, home: Path, monkeypatch) -> None:
+    """Replayed file by file (many short runs), each model's engine is opened once, kept open
+    between the files, and closed at the end."""
+    from replay.store import Store
+    from replay.usecases.leaderboard import LeaderboardRequest, leaderboard
+
+    path, items = write_items(tmp_path)
+    opened, closed = counted_opens(monkeypatch)
+
+    def answer(r: Request) -> Reply:
+        item = next(it for it in items if r.body["prompt"].split("<|fim_suffix|>")[0].endswith(it.prefix[-200:]))
+        text = (item.middle if "good" in r.body["model"] else "x") + "\n\n"
+        return sse_reply([text]) if r.body.get("stream") else openai_reply(text)
+
+    with StubServer(answer) as srv, Store(tmp_path / "s.db") as store:
+        board = leaderboard(store, LeaderboardRequest(str(path), ["qwen2.5-coder-bad", "qwen2.5-coder-good"], backend="openai",
+                                                      endpoints=[srv.url], until_decided=True, seed=3))
+    assert board.standings[0].sequential is not None and board.standings[0].sequential.units_used > 1  # several runs each
+    assert sorted(opened) == sorted(closed) == ["qwen2.5-coder-bad", "qwen2.5-coder-good"]
+
+
+def test_engines_are_closed_when_interrupted(tmp_path: Path, home: Path, monkeypatch) -> None:
+    """An interrupt in the middle of the comparison (Ctrl-C) still closes every engine it opened."""
+    import pytest
+
+    from replay.store import Store
+    from replay.usecases.leaderboard import LeaderboardRequest, leaderboard
+
+    path, items = write_items(tmp_path)
+    opened, closed = counted_opens(monkeypatch)
+
+    def answer(r: Request) -> Reply:
+        return openai_reply("x\n\n")
+
+    def progress(n: int, total: int, completion: object) -> None:
+        if len(opened) == 2 and completion is not None:
+            raise KeyboardInterrupt
+
+    with StubServer(answer) as srv, Store(tmp_path / "s.db") as store, pytest.raises(KeyboardInterrupt):
+        leaderboard(store, LeaderboardRequest(str(path), ["qwen2.5-coder-bad", "qwen2.5-coder-good"], backend="openai",
+                                              endpoints=[srv.url], until_decided=True, seed=3), on_progress=progress)
+    assert sorted(opened) == sorted(closed) == ["qwen2.5-coder-bad", "qwen2.5-coder-good"]
