@@ -111,7 +111,9 @@ def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
 def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int | None, compiles: bool) -> RunScores:
     completions = store.scored_completions(run_id)
     entries, rejects, counts = run_entries(store, run_id, completions)
-    scored = [comp.scored_text(text) for *_, comp in entries]
+    pairs = [comp.scored_pair(reference, text) for *_, reference, comp in entries]
+    entries = [(i, f, lang, reference, comp) for (i, f, lang, _, comp), (reference, _) in zip(entries, pairs)]
+    scored = [completion for _, completion in pairs]
     sets = store.score_sets(run_id)
     key = scores_key(text, lines)
     here = sets.get(key) or ScoreSet()
