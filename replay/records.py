@@ -243,6 +243,18 @@ class RenderedPrompt(msgspec.Struct, frozen=True, omit_defaults=True):
     version_why: str | None = None  # which release's rules were applied and why (a capture's user agent, its day)
 
 
+def rendered_prompt_of(obj: dict[str, Any]) -> RenderedPrompt:
+    """A line of `fimreplay render` output (replay.editors.inputs.output_row: the prompt as
+    `prompt`, the item's id as `id`, its input line as `line`) or a RenderedPrompt as stored:
+    what `run` replays and `audit` reads of either (msgspec.ValidationError when it is neither)."""
+    fields = {k: v for k, v in obj.items() if k != "line"}
+    if "prompt" in fields and "text" not in fields:
+        fields["text"] = fields.pop("prompt")
+    if "id" in fields and "item_id" not in fields:
+        fields["item_id"] = str(fields.pop("id"))
+    return msgspec.convert(fields, RenderedPrompt)
+
+
 class TraceStep(msgspec.Struct, frozen=True, omit_defaults=True):
     """One editor rule that changed a completion on its way to the user: its name in the editor's
     source, the file it is in (repository + path), and the text after it (None: the editor
