@@ -108,3 +108,18 @@ def test_run_and_score_copilot_items(cli, tmp_path: Path) -> None:
             assert row.completion == comp.shown_text and row.reference == comp.replaced + item["middle"]
         replaced += comp.replace_before > 0
     assert replaced >= 2  # the two mid-line items are shown over their line's start
+
+
+def test_a_stored_re_indented_item_scores_its_line(tmp_path: Path) -> None:
+    """In the store: the kept line's start is left out, a re-indented line is compared whole."""
+    kept = msgspec.structs.replace(_shown("    return a + b", "    "), item_id="midline")
+    moved = msgspec.structs.replace(_shown("return a + b", "    "), item_id="blank")
+    with Store(tmp_path / "s.db") as store:
+        store.add_items([FimItem(**item) for item in ITEMS])
+        store.create_run("r", {"backend": "b", "model": "m", "profile": "copilot"})
+        store.add_completion("r", kept)
+        store.add_completion("r", moved)
+        rows = {row.item_id: row for row in run_scores(store, "r").rows}
+    assert (rows["midline"].reference, rows["midline"].completion) == ("pi * r * r", "return a + b")
+    assert (rows["blank"].reference, rows["blank"].completion) == ("    return a + b", "return a + b")
+    assert rows["blank"].values["exact"] == 0.0 and rows["blank"].middle_len == len("return a + b")
