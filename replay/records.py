@@ -332,8 +332,8 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
         return self.scored_pair("", which)[1]
 
 
-# What scoring reads of a stored Completion: its texts and whether it failed, with the same
-# scored_text; its trace and stream timing (most of a streamed record) are skipped unread.
+# What scoring reads of a stored Completion: its texts, the characters it replaces before the
+# cursor and whether it failed, with the same scored_pair; its trace and stream timing (most of a streamed record) are skipped unread.
 CompletionTexts = msgspec.defstruct(
     "CompletionTexts", [(f.name, f.type, f.default) for f in msgspec.structs.fields(Completion)
                         if f.name in ("item_id", "text", "raw_text", "error", "stage", "shown_text", "replace_before", "replaced")],

@@ -268,8 +268,12 @@ def shown(completion: Completion, source: RenderedFrom | None, model: str, edito
     label = f"{prof.name}@{version}" if version else prof.name
     return msgspec.structs.replace(completion, stage=label, shown_text=seen.text, multiline=seen.multiline,
                                    replace_after=seen.replace_after, trace=seen.trace, timing_applied=seen.timing_applied,
-                                   replace_before=seen.replace_before,
-                                   replaced=source.inp.prefix[len(source.inp.prefix) - seen.replace_before:] if seen.replace_before else "")
+                                   replace_before=seen.replace_before, replaced=_replaced(source.inp.prefix, seen.replace_before))
+
+
+def _replaced(prefix: str, replace_before: int) -> str:
+    """The characters before the cursor an item shown over `replace_before` of them replaces."""
+    return prefix[len(prefix) - replace_before:] if replace_before else ""
 
 
 def stream_stops(stop: Sequence[str], source: RenderedFrom | None, model: str) -> tuple[Callable[[str], str], str]:

@@ -25,8 +25,8 @@ def run_entries(store: Any, run_id: str,
 
     What is scored of each is picked later (Completion.scored_pair): "shown", what the editor
     showed after its completion stage (a completion shown as nothing scores as ""; one shown over
-    text before the cursor, what it inserts at the cursor), or "raw", what it received. A completion that failed (error) is scored as an empty completion,
-    counted in `n_errors`. `n_stop_cut` counts texts cut at a stop word. The counts say how
+    text before the cursor, what it inserts at the cursor), or "raw", what it received. A
+    completion that failed (error) is scored as an empty completion, counted in `n_errors`. `n_stop_cut` counts texts cut at a stop word. The counts say how
     shown and raw differ: `n_changed` (the stage changed the text), `n_nothing_shown`,
     `chars_removed` (raw minus shown characters, summed), and `n_no_stage` (completions without
     a stage, scored on their raw text).
