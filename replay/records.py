@@ -243,6 +243,18 @@ class RenderedPrompt(msgspec.Struct, frozen=True, omit_defaults=True):
     version_why: str | None = None  # which release's rules were applied and why (a capture's user agent, its day)
 
 
+def rendered_prompt_of(obj: dict[str, Any]) -> RenderedPrompt:
+    """A line of `fimreplay render` output (replay.editors.inputs.output_row: the prompt as
+    `prompt`, the item's id as `id`, its input line as `line`) or a RenderedPrompt as stored:
+    what `run` replays and `audit` reads of either (msgspec.ValidationError when it is neither)."""
+    fields = {k: v for k, v in obj.items() if k != "line"}
+    if "prompt" in fields and "text" not in fields:
+        fields["text"] = fields.pop("prompt")
+    if "id" in fields and "item_id" not in fields:
+        fields["item_id"] = str(fields.pop("id"))
+    return msgspec.convert(fields, RenderedPrompt)
+
+
 class TraceStep(msgspec.Struct, frozen=True, omit_defaults=True):
     """One editor rule that changed a completion on its way to the user: its name in the editor's
     source, the file it is in (repository + path), and the text after it (None: the editor
@@ -265,6 +277,9 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
     streamed, (characters received, seconds since the request) per chunk; `stopped_early` says
     the engine was stopped where the editor stops reading (stop word or cancelled stream);
     `truncated` that the server's answer went over the response cap and was cut there.
+    `replace_before` counts the characters before the cursor the shown item replaces (Copilot's
+    item rewrites its line from the line's start) and `replaced` holds them, as the prompt's
+    prefix ends with them: what is scored of such an item is `scored_pair`'s.
     """
 
     item_id: str
@@ -286,23 +301,43 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
     timing: tuple[tuple[int, float], ...] = ()
     stopped_early: bool = False
     truncated: bool = False
+    replace_before: int = 0
+    replaced: str = ""
+
+    def scored_pair(self, reference: str, which: str) -> tuple[str, str]:
+        """(reference, text) as a score compares them: the text is "shown" (what the user saw; ""
+        when nothing was shown; the received text when no stage was applied) or "raw" (what the
+        editor received, inserted at the cursor).
+
+        An item shown over `replace_before` characters before the cursor (Copilot) leaves the
+        document as prefix[:-replace_before] + shown_text + suffix. When it starts with the
+        characters it replaces, what it inserts at the cursor is the rest, scored against the
+        reference as any insertion. When it rewrote them (Copilot re-indents a blank line), the
+        document differs from the reference's before the cursor, which an inserted text cannot
+        say: the line is then compared from its start, the replaced characters followed by the
+        reference against the item's whole text, so a re-indented line is never an exact match."""
+        if self.error is not None:
+            return reference, ""
+        if which == "raw" or not self.stage:
+            return reference, self.text
+        shown = self.shown_text or ""
+        if not self.replace_before or self.shown_text is None:
+            return reference, shown
+        if shown.startswith(self.replaced):
+            return reference, shown[len(self.replaced):]
+        return self.replaced + reference, shown
 
     def scored_text(self, which: str) -> str:
-        """The text a score is computed on: "shown" (what the user saw; "" when nothing was
-        shown; the received text when no stage was applied) or "raw" (what the editor received)."""
-        if self.error is not None:
-            return ""
-        if which == "raw" or not self.stage:
-            return self.text
-        return self.shown_text or ""
+        """The text scored_pair compares with a reference the item does not rewrite."""
+        return self.scored_pair("", which)[1]
 
 
-# What scoring reads of a stored Completion: its texts and whether it failed, with the same
-# scored_text; its trace and stream timing (most of a streamed record) are skipped unread.
+# What scoring reads of a stored Completion: its texts, the characters it replaces before the
+# cursor and whether it failed, with the same scored_pair; its trace and stream timing (most of a streamed record) are skipped unread.
 CompletionTexts = msgspec.defstruct(
     "CompletionTexts", [(f.name, f.type, f.default) for f in msgspec.structs.fields(Completion)
-                        if f.name in ("item_id", "text", "raw_text", "error", "stage", "shown_text")],
-    frozen=True, namespace={"scored_text": Completion.scored_text})
+                        if f.name in ("item_id", "text", "raw_text", "error", "stage", "shown_text", "replace_before", "replaced")],
+    frozen=True, namespace={"scored_pair": Completion.scored_pair, "scored_text": Completion.scored_text})
 
 
 def to_json(obj: Any) -> bytes:

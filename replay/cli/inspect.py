@@ -97,7 +97,7 @@ def tokens_cmd(store: Store, as_json: bool, text: str, spec: str, engine: str | 
 @rejects_option
 def audit_cmd(store: Store, as_json: bool, inputs: tuple[str, ...], spec: str, engine: str, ctx: int,
               compare_spec: str | None, captures: bool, rejects_path: Path | None) -> None:
-    """Tokenizer gotchas in rendered prompts (JSONL from `render`), @FILE prompts, or stored captures."""
+    """Tokenizer gotchas in rendered prompts (JSONL from `render`; - reads it piped), @FILE prompts, or stored captures."""
     from replay.usecases.inspect import audit
 
     result = audit(store, inputs, spec, engine, ctx, compare_spec, captures, rejects_path, warn=warn)

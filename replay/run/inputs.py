@@ -25,7 +25,7 @@ from replay.editors import EditorProfile, capture_version, profile
 from replay.errors import UsageError, first_line
 from replay.importers.common import MAX_LINE_BYTES, iter_lines
 from replay.jsonl import loads
-from replay.records import CaptureRecord, EditorInput, Reference, RenderedPrompt
+from replay.records import CaptureRecord, EditorInput, Reference, RenderedPrompt, rendered_prompt_of
 from replay.rejects import Rejects
 from replay.store import Store
 
@@ -100,16 +100,6 @@ def client_request(rec: CaptureRecord) -> dict[str, Any]:
     return body
 
 
-def rendered_row(obj: dict[str, Any]) -> RenderedPrompt:
-    """A line of `fimreplay render` output (`prompt`, `id`, `line`) or a RenderedPrompt as stored."""
-    fields = {k: v for k, v in obj.items() if k != "line"}
-    if "prompt" in fields and "text" not in fields:
-        fields["text"] = fields.pop("prompt")
-    if "id" in fields and "item_id" not in fields:
-        fields["item_id"] = str(fields.pop("id"))
-    return msgspec.convert(fields, RenderedPrompt)
-
-
 def load_inputs(source: str, store: Store, editor: str | None, model: str, rejects: Rejects) -> Inputs:
     """Read `source` (a JSONL path or `captures`), every unusable line into `rejects`. Items and
     captures are rendered for `model` (the model as the editor profiles take it) by `editor`, or
@@ -167,7 +157,7 @@ def load_inputs(source: str, store: Store, editor: str | None, model: str, rejec
                 obj = loads(line)
                 if isinstance(obj, dict) and "profile" in obj and ("text" in obj or "prompt" in obj):
                     kinds.add("prompts")
-                    add(rendered_row(obj), where, line)
+                    add(rendered_prompt_of(obj), where, line)
                 else:
                     # a render input or a FimItem line (replay.editors.inputs)
                     rendered = RenderedFrom.of(editor or "standard", parse_line(line))

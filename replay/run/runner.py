@@ -256,10 +256,10 @@ class Replay:
 
 
 def shown(completion: Completion, source: RenderedFrom | None, model: str, editor_timing: bool = False) -> Completion:
-    """`completion` with shown_text, multiline, replace_after and trace filled in by the
-    completion stage of the editor that rendered its prompt from `source` (unchanged for an
-    error or a prompt rendered elsewhere). Time-based editor rules get the stream's timing only
-    when `editor_timing` is set."""
+    """`completion` with shown_text, multiline, replace_after, replace_before (and the characters
+    it replaces, the end of the prefix) and trace filled in by the completion stage of the editor
+    that rendered its prompt from `source` (unchanged for an error or a prompt rendered elsewhere).
+    Time-based editor rules get the stream's timing only when `editor_timing` is set."""
     if source is None or completion.error is not None:
         return completion
     prof, version = source.profile, source.version
@@ -267,7 +267,13 @@ def shown(completion: Completion, source: RenderedFrom | None, model: str, edito
     seen = prof.shown(source.inp, completion.raw_text, completion.text, model, version, timing)
     label = f"{prof.name}@{version}" if version else prof.name
     return msgspec.structs.replace(completion, stage=label, shown_text=seen.text, multiline=seen.multiline,
-                                   replace_after=seen.replace_after, trace=seen.trace, timing_applied=seen.timing_applied)
+                                   replace_after=seen.replace_after, trace=seen.trace, timing_applied=seen.timing_applied,
+                                   replace_before=seen.replace_before, replaced=_replaced(source.inp.prefix, seen.replace_before))
+
+
+def _replaced(prefix: str, replace_before: int) -> str:
+    """The characters before the cursor an item shown over `replace_before` of them replaces."""
+    return prefix[len(prefix) - replace_before:] if replace_before else ""
 
 
 def stream_stops(stop: Sequence[str], source: RenderedFrom | None, model: str) -> tuple[Callable[[str], str], str]:

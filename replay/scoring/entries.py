@@ -23,10 +23,10 @@ def run_entries(store: Any, run_id: str,
     item, else what the run keeps as its reference (Store.run_references: a capture, whose
     accepted text is read now).
 
-    What is scored of each is picked later (Completion.scored_text): "shown", what the editor
-    showed after its completion stage (a completion shown as nothing scores as ""), or "raw",
-    what it received. A completion that failed (error) is scored as an empty completion,
-    counted in `n_errors`. `n_stop_cut` counts texts cut at a stop word. The counts say how
+    What is scored of each is picked later (Completion.scored_pair): "shown", what the editor
+    showed after its completion stage (a completion shown as nothing scores as ""; one shown over
+    text before the cursor, what it inserts at the cursor), or "raw", what it received. A
+    completion that failed (error) is scored as an empty completion, counted in `n_errors`. `n_stop_cut` counts texts cut at a stop word. The counts say how
     shown and raw differ: `n_changed` (the stage changed the text), `n_nothing_shown`,
     `chars_removed` (raw minus shown characters, summed), and `n_no_stage` (completions without
     a stage, scored on their raw text).
@@ -55,10 +55,10 @@ def run_entries(store: Any, run_id: str,
         if not comp.stage:
             counts["n_no_stage"] += 1
         else:
-            shown = comp.shown_text
-            counts["n_nothing_shown"] += int(shown is None)
-            counts["n_changed"] += int(shown != comp.text)
-            counts["chars_removed"] += len(comp.text) - len(shown or "")
+            shown = comp.scored_text("shown")
+            counts["n_nothing_shown"] += int(comp.shown_text is None)
+            counts["n_changed"] += int(comp.shown_text is None or shown != comp.text)
+            counts["chars_removed"] += len(comp.text) - len(shown)
     return entries, rejects, counts
 
 

@@ -183,7 +183,7 @@ def metric_values(reference: str, completion: str, language: str) -> dict[str, f
 def live_scores(reference: str, completion: Any, text: Text = "shown", lines: Lines = "auto") -> tuple[float, float]:
     """(indel, exact) of one completion as `score` would compute them by default: the shown text,
     as many lines as the reference (what the dashboard shows while a run goes)."""
-    ref, comp = windowed(reference, completion.scored_text(text), lines)
+    ref, comp = windowed(*completion.scored_pair(reference, text), lines)
     return indel(ref, comp), exact(ref, comp)
 
 

@@ -111,7 +111,10 @@ def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
 def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int | None, compiles: bool) -> RunScores:
     completions = store.scored_completions(run_id)
     entries, rejects, counts = run_entries(store, run_id, completions)
-    scored = [comp.scored_text(text) for *_, comp in entries]
+    middles = [reference for *_, reference, _ in entries]
+    pairs = [comp.scored_pair(reference, text) for *_, reference, comp in entries]
+    entries = [(i, f, lang, reference, comp) for (i, f, lang, _, comp), (reference, _) in zip(entries, pairs)]
+    scored = [completion for _, completion in pairs]
     sets = store.score_sets(run_id)
     key = scores_key(text, lines)
     here = sets.get(key) or ScoreSet()
@@ -146,8 +149,8 @@ def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int 
                 vouch = b""  # only the vouch, kept for speed: a store that cannot take it now is checked item by item
         if vouch:
             vouched = (key, vouch, {})
-    rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(ref), reference=ref, completion=c)
-            for (i, f, _, ref, _), c, v in zip(entries, scored, values)]
+    rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(middle), reference=ref, completion=c)
+            for (i, f, _, ref, _), middle, c, v in zip(entries, middles, scored, values)]
     if compiles or compiles_key(text) in sets:
         _add_compiles(store, run_id, rows, sets.get(compiles_key(text)) or ScoreSet(), text, judge=compiles)
         vouched = None

@@ -329,6 +329,7 @@ def scrubbed(completion: Completion) -> Completion:
         fields["error"] = secrets.scrub_text(completion.error)
     if completion.shown_text is not None:
         fields["shown_text"] = secrets.scrub_registered(completion.shown_text)
+        fields["replaced"] = secrets.scrub_registered(completion.replaced)
     return msgspec.structs.replace(completion, **fields)
 
 

@@ -1,4 +1,5 @@
-"""What `fimreplay audit` reads: rendered-prompt JSONL, a prompt as text (@FILE), stored captures.
+"""What `fimreplay audit` reads: rendered-prompt JSONL (a file, or `-` for standard input), a prompt
+as text (@FILE), stored captures.
 
 A line that cannot be used is never dropped silently: it goes to the task's rejects (file, line,
 reason, the raw line; replay.rejects), counted in the summary and kept in its rejects file.
@@ -6,30 +7,40 @@ reason, the raw line; replay.rejects), counted in the summary and kept in its re
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import msgspec
 
-from replay.records import RenderedPrompt
+from replay.records import rendered_prompt_of
 from replay.rejects import Rejects
 from replay.store import Store
 from replay.tokens.audit import Subject, subject_from_capture, subject_from_rendered
 
 
 def read_rendered_jsonl(path: Path, rejects: Rejects) -> Iterator[Subject]:
-    """RenderedPrompt records, one JSON object a line (the output of `fimreplay render`)."""
+    """Rendered prompts, one JSON object a line: the output of `fimreplay render` (any editor's:
+    the prompt under `prompt`) or RenderedPrompt records (under `text`), read as `run` reads them."""
     with open(path, encoding="utf-8", newline="") as f:
-        for n, raw in enumerate(f, start=1):
-            line = raw.rstrip("\r\n")
-            if not line.strip():
-                continue
-            try:
-                rec = msgspec.json.decode(line, type=RenderedPrompt)
-            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-                rejects.at(path, n, f"not a rendered prompt: {exc}", line)
-                continue
-            yield subject_from_rendered(rec, where=f"{path}:{n}")
+        yield from read_rendered_lines(f, str(path), rejects)
+
+
+def read_rendered_lines(lines: Iterable[str], name: str, rejects: Rejects) -> Iterator[Subject]:
+    """read_rendered_jsonl over lines already open (`render ... | audit -`: standard input),
+    `name` saying where they come from."""
+    for n, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r\n")
+        if not line.strip():
+            continue
+        try:
+            obj = msgspec.json.decode(line)
+            if not isinstance(obj, dict):
+                raise msgspec.ValidationError("expected a JSON object")
+            rec = rendered_prompt_of(obj)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            rejects.at(name, n, f"not a rendered prompt: {exc}", line)
+            continue
+        yield subject_from_rendered(rec, where=f"{name}:{n}")
 
 
 def read_prompt_file(path: Path) -> Subject:

@@ -4,6 +4,7 @@ captures table, item and audit views)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,16 +69,16 @@ class AuditResult:
 def audit(store: Store, inputs: Sequence[str], spec: str, engine: str = "llama.cpp", ctx: int = 1024,
           compare_spec: str | None = None, captures: bool = False, rejects_path: Path | None = None,
           warn: Say | None = None) -> AuditResult:
-    """Tokenizer gotchas in rendered-prompt JSONL files, @FILE prompts and (with `captures`) the
-    stored captures' logged prompts. `compare_spec` "hf-gguf" alone means transformers' import
-    of the same GGUF file. Unusable lines go to the rejects file, each told to `warn`."""
+    """Tokenizer gotchas in rendered-prompt JSONL files (`-`: standard input, `render`'s output
+    piped), @FILE prompts and (with `captures`) the stored captures' logged prompts.
+    `compare_spec` "hf-gguf" alone means transformers' import of the same GGUF file. Unusable lines go to the rejects file, each told to `warn`."""
     from replay.tokens import audit_input
     from replay.tokens.audit import Auditor, audit_all
     from replay.tokens.engine import engine_rule
     from replay.tokens.tokenizer import converter_spec
 
     if not inputs and not captures:
-        raise UsageError("nothing to audit: give rendered-prompt JSONL files, @FILE prompts, or --captures")
+        raise UsageError("nothing to audit: give rendered-prompt JSONL files (- for standard input), @FILE prompts, or --captures")
     engine_rule(engine)
     tok = tokenizer(spec)
     if compare_spec == "hf-gguf":
@@ -86,6 +87,9 @@ def audit(store: Store, inputs: Sequence[str], spec: str, engine: str = "llama.c
     with Rejects(rejects_path, name=stamped("audit"), echo=warn) as rejects:
         subjects = []
         for item in inputs:
+            if item == "-":  # `render ... | audit -`
+                subjects.extend(audit_input.read_rendered_lines(sys.stdin, "<stdin>", rejects))
+                continue
             path = Path(item[1:] if item.startswith("@") else item)
             if not path.is_file():
                 raise UsageError(f"{path}: no such file")
