@@ -26,12 +26,12 @@ from replay.editors.llama_server.refusal import (
     infill_prompt,
 )
 from replay.editors.llama_server.releases import server_rules, split_version
-from replay.editors.llama_server.settings import PRESETS, ServerSettings, server_settings
+from replay.editors.llama_server.settings import PRESETS, ServerSettings, answered_settings, server_settings
 from replay.editors.llama_server.vocab import NoInfill, infill_vocab
 from replay.editors.stage import StreamStop
 from replay.records import RenderedPrompt
 
-__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "capture_spec", "render_body",
+__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "answered_settings", "capture_spec", "render_body",
            "server_settings", "server_stop", "split_version"]
 
 
