@@ -76,3 +76,18 @@ def test_a_capture_verifies_replays_and_scores(cli, home: Path, upstream: str, c
     # neither client tells its server which suggestion was kept: no accepted text to score against
     assert (summary["items_done"], summary["n_errors"], summary["n_scored"], summary["n_rejects"]) == (1, 0, 0, 1)
     assert "capture outcome unknown: no accepted text to score against" in scored.stderr
+
+
+def test_a_capture_replays_through_a_one_slot_servers_infill(cli, home: Path, upstream: str) -> None:
+    """Replayed through a real llama-server's /infill, llama.vscode's body asks for one completion
+    (the first, the one the extension shows): a one-slot server answers it."""
+    db = home / "fimreplay.db"
+    home.mkdir(parents=True, exist_ok=True)
+    with running_proxy(db, upstream) as proxy:
+        httpx.post(f"http://{proxy.address}/infill", content=_vscode_body(), timeout=600,
+                   headers={"User-Agent": "axios/1.8.4", "Content-Type": "application/json"})
+    with llama_server(str(asset_path(DEMO_MODEL.name)), {"server.n_ctx": 1024}) as one_slot:
+        done = cli("run", "captures", "--db", str(db), "--backend", "openai", "--endpoint", one_slot, "--model", "default",
+                   "--max-new-tokens", "8", "--run-id", "over-http", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["completed"] == 1, done.stdout
