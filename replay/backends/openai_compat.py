@@ -19,10 +19,11 @@ the body as the client sent it, so that the server assembles the prompt itself
 (ggml-org/llama.cpp tools/server README "POST /infill"); only what makes a replay repeatable is
 replaced: n_predict and temperature from the run, the repeat penalty, and no slot id or time
 limits (t_max_predict_ms would cut by this machine's speed; the completion stage applies it from
-the measured timing when asked), and one completion asked, not llama.vscode's `n_cmpl`: the extension
-shows the first of its answers it does not discard (ggml-org/llama.vscode src/completion.ts
-`getCompletionItems`, `getComplFromContent`: the distinct contents in order; read at 3938fb3,
-2026-08-19), and a greedy replay's answers are that one alone (more would need the server's slots). Its answer is `content`, `tokens_predicted` and `stop_type`;
+the measured timing when asked), and one completion asked, not llama.vscode's `n_cmpl`: the
+extension shows the first of its answers it does not discard (ggml-org/llama.vscode
+src/completion.ts `getCompletionItems`, `getComplFromContent`: the distinct contents in order;
+read at 3938fb3, 2026-08-19), and a greedy replay's answers are that one alone (more would need
+the server's slots). Its answer is `content`, `tokens_predicted` and `stop_type`;
 streamed, one such object per token.
 """
 
