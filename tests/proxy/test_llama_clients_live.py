@@ -59,7 +59,9 @@ def test_a_capture_verifies_replays_and_scores(cli, home: Path, upstream: str, c
                             headers={"User-Agent": agent, "Content-Type": "application/json"})
     assert answer.status_code == 200, answer.text
     [(rec, _)] = captures(db)
-    assert rec.editor == client and rec.logged_prompt is None
+    assert rec.editor == client and rec.logged_prompt is None and rec.extra["wire"]["http_status"] == 200
+    got = answer.json()  # llama.vscode's n_cmpl 3: a list of answers, the first kept as the capture's completion
+    assert rec.completion == (got[0] if client == "llama.vscode" else got)["content"]
 
     verified = cli("verify", "--json", "--db", str(db))
     report = json.loads(verified.stdout)
