@@ -19,7 +19,11 @@ the body as the client sent it, so that the server assembles the prompt itself
 (ggml-org/llama.cpp tools/server README "POST /infill"); only what makes a replay repeatable is
 replaced: n_predict and temperature from the run, the repeat penalty, and no slot id or time
 limits (t_max_predict_ms would cut by this machine's speed; the completion stage applies it from
-the measured timing when asked). Its answer is `content`, `tokens_predicted` and `stop_type`;
+the measured timing when asked), and one completion asked, not llama.vscode's `n_cmpl`: the
+extension shows the first of its answers it does not discard (ggml-org/llama.vscode
+src/completion.ts `getCompletionItems`, `getComplFromContent`: the distinct contents in order;
+read at 3938fb3, 2026-08-19), and a greedy replay's answers are that one alone (more would need
+the server's slots). Its answer is `content`, `tokens_predicted` and `stop_type`;
 streamed, one such object per token.
 """
 
@@ -53,7 +57,7 @@ def completion_body(model: str, prompt: RenderedPrompt, params: GenParams, send_
 
 
 # What a replay replaces or drops of a llama.cpp client's /infill body.
-_INFILL_DROPPED = ("id_slot", "t_max_prompt_ms", "t_max_predict_ms", "stream", "response_fields")
+_INFILL_DROPPED = ("id_slot", "t_max_prompt_ms", "t_max_predict_ms", "stream", "response_fields", "n_cmpl", "n")
 _INFILL_FINISH = {"eos": "stop", "word": "stop", "limit": "length"}
 
 

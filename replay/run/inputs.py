@@ -22,6 +22,7 @@ import msgspec
 
 from replay.assets import sha256_file
 from replay.editors import EditorProfile, capture_version, profile
+from replay.editors.llama_server import answered_settings
 from replay.errors import UsageError, first_line
 from replay.importers.common import MAX_LINE_BYTES, iter_lines
 from replay.jsonl import loads
@@ -77,15 +78,25 @@ def capture_references(store: Store) -> dict[str, Reference]:
 def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
     """The editor input a capture records; Continue's logged model provider becomes the
     `provider` option (its budget and route depend on it); a llama.cpp client's body is the
-    input's `request`."""
+    input's `request`, replayed with the server slots its answer proves (`answered_settings`)."""
     seg = rec.segments
     if seg is None:
         raise ValueError("no segments (prefix/suffix) in this capture")
     provider = rec.extra.get("modelProvider") if rec.editor == "continue" else None
+    options: dict[str, Any] = {"provider": provider} if isinstance(provider, str) else {}
+    request = client_request(rec) if rec.editor in ("llama.vscode", "llama.vim") else None
+    if request is not None and _answered(rec):
+        options.update(answered_settings(request))
     return EditorInput(prefix=seg.prefix, suffix=seg.suffix or "", filepath=seg.filepath or rec.filepath,
                        language=rec.language, snippets=seg.snippets, item_id=capture_item_id(capture_id),
-                       options={"provider": provider} if isinstance(provider, str) else {},
-                       request=client_request(rec) if rec.editor in ("llama.vscode", "llama.vim") else None)
+                       options=options, request=request)
+
+
+def _answered(rec: CaptureRecord) -> bool:
+    """The proxy saw the server answer the request (a 2xx status)."""
+    wire = rec.extra.get("wire")
+    status = wire.get("http_status") if isinstance(wire, dict) else None
+    return isinstance(status, int) and 200 <= status < 300
 
 
 def client_request(rec: CaptureRecord) -> dict[str, Any]:

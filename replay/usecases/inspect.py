@@ -288,17 +288,33 @@ __all__ = ["DIFF_MODES", "AuditResult", "CaptureStats", "FindingRow", "PromptTok
 
 def editor_history(editor: str) -> list[dict[str, str]]:
     """The editor's rule changes by date with the releases that first had them (Continue's by
-    release tag; Tabby's of both halves, the agent's and the server's)."""
+    release tag; Tabby's of both halves, the agent's and the server's; each llama.cpp client's
+    with llama-server's, the half both share)."""
     if editor == "tabby":
         from replay.editors.tabby.history import history as tabby_history
 
         return tabby_history()
+    if editor in ("llama.vscode", "llama.vim"):
+        from replay.editors.llama_server import server_history
+
+        return sorted(_llama_client_history(editor) + server_history(), key=lambda row: row["date"])
+    if editor != "continue":
+        raise UsageError(f"no release history is kept for {editor} (continue, tabby, llama.vscode and llama.vim have one)")
+    from replay.editors.continue_.releases import history
+
+    return history()
+
+
+def _llama_client_history(editor: str) -> list[dict[str, str]]:
+    """llama.vscode's rules by tag; llama.vim's by the commit that changed each (the plugin has
+    no tags: a commit is a version, and the one before it the last without the change)."""
     if editor == "llama.vscode":
         from replay.editors.llama_vscode.releases import history as llama_vscode_history
 
         return llama_vscode_history()
-    if editor != "continue":
-        raise UsageError(f"no release history is kept for {editor} (continue, tabby and llama.vscode have one)")
-    from replay.editors.continue_.releases import history
+    from replay.editors.llama_vim.releases import CHANGES, COMMITS, SOURCE
 
-    return history()
+    index = {sha: n for n, (sha, _) in enumerate(COMMITS)}
+    return [{"date": COMMITS[index[sha]][1], "commit": sha, "first_release": sha, "last_release": "",
+             "last_without": COMMITS[index[sha] - 1][0] if index[sha] else "", "change": f"{what} ({SOURCE})"}
+            for sha, what, _ in CHANGES]

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from replay.editors import explain_mismatch, rebuild_logged_prompt
+from replay.editors import PROFILES, explain_mismatch, rebuild_logged_prompt
 from replay.errors import UsageError
 from replay.records import CaptureRecord
 from replay.tokens.diff import first_difference
@@ -46,6 +46,15 @@ def _skip(report: VerifyReport, reason: str) -> None:
     report.skipped[reason] = report.skipped.get(reason, 0) + 1
 
 
+def _no_prompt(editor: str) -> str:
+    """Why a capture without a logged prompt is skipped: an editor that never logs one (its
+    prompt is built elsewhere, e.g. by llama-server from the /infill body) is named as such."""
+    known = PROFILES.get(editor)
+    if known is not None and not known.logs_prompts:
+        return f"{editor} logs no prompt (nothing to check it against; `run captures` replays it)"
+    return "no logged prompt"
+
+
 def verify(captures: Iterable[tuple[int, CaptureRecord]], model: str | None = None,
            version: str | None = None) -> VerifyReport:
     """Rebuild and compare every capture that can be checked; the rest are counted as skipped.
@@ -58,7 +67,7 @@ def verify(captures: Iterable[tuple[int, CaptureRecord]], model: str | None = No
         if version and not record.editor_version:
             record = msgspec.structs.replace(record, editor_version=version)
         if record.logged_prompt is None:
-            _skip(report, "no logged prompt")
+            _skip(report, _no_prompt(record.editor))
             continue
         if record.segments is None:
             _skip(report, "no segments")

@@ -94,6 +94,8 @@ class ItemScreen(WorkerErrors, Screen):
         self.show_completion()
         if self.capture.logged_prompt:
             self.tokenize()
+        else:  # e.g. llama.vscode and llama.vim: the server builds the prompt, nothing is logged
+            self.query_one("#item-prompt-title", Static).update(f"Prompt: none logged by {self.capture.editor}")
 
     # -- prompt tokens ----------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="tokenize", exit_on_error=False)

@@ -25,14 +25,15 @@ from replay.editors.llama_server.refusal import (
     fit_to_context,
     infill_prompt,
 )
+from replay.editors.llama_server.releases import history as server_history
 from replay.editors.llama_server.releases import server_rules, split_version
-from replay.editors.llama_server.settings import PRESETS, ServerSettings, server_settings
+from replay.editors.llama_server.settings import PRESETS, ServerSettings, answered_settings, server_settings
 from replay.editors.llama_server.vocab import NoInfill, infill_vocab
 from replay.editors.stage import StreamStop
 from replay.records import RenderedPrompt
 
-__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "capture_spec", "render_body",
-           "server_settings", "server_stop", "split_version"]
+__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "answered_settings", "capture_spec", "render_body",
+           "server_history", "server_settings", "server_stop", "split_version"]
 
 
 def render_body(body: dict[str, Any], model: str, options: dict[str, Any], server_version: str | None = None,

@@ -127,3 +127,11 @@ def split_version(version: str | None) -> tuple[str | None, str | None]:
                 raise BadInputLine(f"two client versions in {version!r}")
             client = part
     return client, server
+
+
+def history() -> list[dict[str, str]]:
+    """llama-server's /infill rule changes by day, each named as a version names it
+    (`server=DAY`): the server rows of `fimreplay editors llama.vscode|llama.vim --history`."""
+    return [{"date": era.since, "commit": "", "first_release": f"server={era.since}", "last_release": "",
+             "last_without": "", "change": f"llama-server: {era.why} (ggml-org/llama.cpp tools/server)"}
+            for era in ERAS]

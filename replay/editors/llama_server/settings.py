@@ -100,3 +100,16 @@ def server_settings(options: dict[str, Any]) -> ServerSettings:
     if settings.n_batch <= 0 or settings.n_ctx < 0:
         raise BadInputLine("server.n_batch must be positive and server.n_ctx not negative")
     return settings
+
+
+def answered_settings(body: dict[str, Any]) -> dict[str, Any]:
+    """The `server.*` options a body's answer proves: a server that answered a body asking for
+    `n_cmpl` (or `n`) completions had at least that many slots (the request schema refuses more
+    than the slots: refusal.py), so its capture is replayed with that many, sharing one unified
+    cache (the llama-server command's own setup when it picks the slots: 4 unified, so no
+    slot's context is smaller than the server's). Nothing when one completion was asked."""
+    key = next((k for k in ("n_cmpl", "n") if k in body), None)
+    wanted = body.get(key) if key is not None else None
+    if not isinstance(wanted, int) or isinstance(wanted, bool) or wanted <= 1:
+        return {}
+    return {PREFIX + "n_parallel": wanted, PREFIX + "kv_unified": True}

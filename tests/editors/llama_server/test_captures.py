@@ -10,7 +10,7 @@ import pytest
 
 from replay.assets import DEMO_MODEL, asset_path
 from replay.editors import capture_version
-from replay.editors.llama_server import render_body
+from replay.editors.llama_server import InfillRefused, answered_settings, render_body
 from replay.records import CaptureRecord, Segments, Source
 from replay.run.inputs import capture_input
 
@@ -45,3 +45,20 @@ def test_the_capture_day_names_the_servers_rules() -> None:
     assert capture_version(_capture(editor_version="v0.0.40")) == "v0.0.40,server=2025-09-10"
     assert capture_version(_capture("llama.vim")) == "2025-09-10,server=2025-09-10"
     assert capture_version(_capture(ts=None)) is None
+
+
+def test_an_answered_capture_replays_with_the_slots_its_answer_proves() -> None:
+    model = str(asset_path(DEMO_MODEL.name))
+    answered = capture_input(2, _capture(extra={"wire": {"route": "/infill", "http_status": 200}}))
+    assert answered.options == {"server.n_parallel": 3, "server.kv_unified": True}
+    assert render_body(answered.request, model, answered.options).token_ids
+    # refused upstream (or never answered): the server's defaults, one slot, refuse it again
+    refused = capture_input(3, _capture(extra={"wire": {"route": "/infill", "http_status": 400}}))
+    assert refused.options == {}
+    with pytest.raises(InfillRefused, match="n_cmpl"):
+        render_body(refused.request, model, refused.options)
+
+
+def test_one_completion_proves_no_more_than_the_defaults() -> None:
+    assert answered_settings({"n_cmpl": 1}) == answered_settings({}) == answered_settings({"n_cmpl": True}) == {}
+    assert answered_settings({"n": 2}) == {"server.n_parallel": 2, "server.kv_unified": True}
