@@ -75,13 +75,17 @@ def capture_references(store: Store) -> dict[str, Reference]:
             for capture_id in store.capture_ids()}
 
 
+class CaptureNotReplayable(UsageError):
+    """A capture that holds too little to be rendered again (a reject of the run's inputs)."""
+
+
 def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
     """The editor input a capture records; Continue's logged model provider becomes the
     `provider` option (its budget and route depend on it); a llama.cpp client's body is the
     input's `request`, replayed with the server slots its answer proves (`answered_settings`)."""
     seg = rec.segments
     if seg is None:
-        raise ValueError("no segments (prefix/suffix) in this capture")
+        raise CaptureNotReplayable("no segments (prefix/suffix) in this capture")
     provider = rec.extra.get("modelProvider") if rec.editor == "continue" else None
     options: dict[str, Any] = {"provider": provider} if isinstance(provider, str) else {}
     request = client_request(rec) if rec.editor in ("llama.vscode", "llama.vim") else None
@@ -104,10 +108,10 @@ def client_request(rec: CaptureRecord) -> dict[str, Any]:
     runs only the server half on it. A body cut at the proxy's size limit cannot be replayed."""
     wire = rec.extra.get("wire")
     if isinstance(wire, dict) and wire.get("truncated"):
-        raise ValueError("the request body was cut at the proxy's size limit (raise `fimreplay proxy --max-body`)")
+        raise CaptureNotReplayable("the request body was cut at the proxy's size limit (raise `fimreplay proxy --max-body`)")
     body = loads(rec.raw)
     if not isinstance(body, dict) or "input_prefix" not in body:
-        raise ValueError("the capture holds no /infill body (no input_prefix)")
+        raise CaptureNotReplayable("the capture holds no /infill body (no input_prefix)")
     return body
 
 

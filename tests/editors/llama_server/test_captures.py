@@ -12,7 +12,7 @@ from replay.assets import DEMO_MODEL, asset_path
 from replay.editors import capture_version
 from replay.editors.llama_server import InfillRefused, answered_settings, render_body
 from replay.records import CaptureRecord, Segments, Source
-from replay.run.inputs import capture_input
+from replay.run.inputs import CaptureNotReplayable, capture_input
 
 BODY = {"id_slot": 0, "input_prefix": "def f(x):\n", "input_suffix": "\n", "prompt": "    return",
         "input_extra": [{"text": "X = 1\n", "time": 3.5, "filename": "a.py"}], "n_predict": 128, "n_indent": 4,
@@ -36,7 +36,7 @@ def test_a_llama_client_capture_is_replayed_from_its_body() -> None:
 
 
 def test_a_body_cut_at_the_proxys_limit_is_not_replayed() -> None:
-    with pytest.raises(ValueError, match="size limit"):
+    with pytest.raises(CaptureNotReplayable, match="size limit"):
         capture_input(1, _capture(extra={"wire": {"truncated": True}}))
 
 
