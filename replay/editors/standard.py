@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.editors.stage import Shown, StreamStop, Timing
-from replay.editors.templates import Family, UnknownFamily, family_for_model, get_family
+from replay.editors.templates import Family, model_family
 from replay.errors import UsageError
 from replay.records import EditorInput, RenderedPrompt
 from replay.tokens.tokenizer import Tokenizer, default_tokenizer_spec, load_tokenizer
@@ -109,13 +109,9 @@ def render(inp: EditorInput, model: str, version: str | None = None, tokenizer: 
     if version not in (None, "", "1"):
         raise StandardInputError(f"the standard profile has no version {version!r}")
     opts = _options(inp.options)
-    try:
-        family = get_family(model)
-    except UnknownFamily:
-        found = family_for_model(model)
-        if found is None:
-            raise StandardInputError(f"no FIM template known for model {model!r}") from None
-        family = found
+    family = model_family(model)
+    if family is None:
+        raise StandardInputError(f"no FIM template known for model {model!r}")
     tok = tokenizer or load_tokenizer(tokenizer_spec(model, family, opts["tokenizer"]))
     bos = [tok.bos_id] if family.adds_bos and tok.bos_id is not None else []
     budget = opts["ctx"] - opts["max_new_tokens"] - len(bos)

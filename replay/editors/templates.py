@@ -275,6 +275,15 @@ def families() -> tuple[Family, ...]:
     return _FAMILIES
 
 
+def model_family(model: str) -> Family | None:
+    """The family `model` names: a family name or alias first (`qwen2.5-coder`), else the model's
+    own name as family_for_model reads it; None when neither knows it."""
+    try:
+        return get_family(model)
+    except UnknownFamily:
+        return family_for_model(model)
+
+
 def family_for_model(model_name: str) -> Family | None:
     """The family of a model named by Tabby registry id, GGUF general.name, HF name or path.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.editors.templates import UnknownFamily, families, family_for_model, get_family
+from replay.editors.templates import UnknownFamily, families, family_for_model, get_family, model_family
 
 
 @pytest.mark.parametrize(("family", "expected"), [
@@ -66,6 +66,15 @@ def test_unknown_model_and_family() -> None:
     assert family_for_model("gpt-4o") is None
     with pytest.raises(UnknownFamily):
         get_family("no-such-family")
+
+
+def test_a_model_names_its_family_by_the_family_name_first() -> None:
+    """model_family: a family name (`tabby-http`, which no model-name pattern gives) before the
+    model's own name; None when neither is known."""
+    assert family_for_model("tabby-http") is None
+    assert model_family("tabby-http") == get_family("tabby-http")
+    assert model_family("Qwen/Qwen2.5-Coder-1.5B") == get_family("qwen2.5-coder")
+    assert model_family("gpt-4o") is None
 
 
 @pytest.mark.parametrize(("family", "gguf"), [

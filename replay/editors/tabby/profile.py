@@ -17,15 +17,8 @@ from replay.editors.tabby.server import (
     split_fim_prompt,
     stop_words,
 )
-from replay.editors.templates import FIM_TOKEN, Family, UnknownFamily, family_for_model, get_family
+from replay.editors.templates import FIM_TOKEN, Family, get_family, model_family
 from replay.records import EditorInput, RenderedPrompt, Segments
-
-
-def resolve_family(model: str) -> Family:
-    family = family_for_model(model)
-    if family is None:
-        raise TabbyInputError(f"no FIM template known for model {model!r}; name a registry model or a family")
-    return family
 
 
 def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
@@ -78,10 +71,10 @@ def _served_family(model: str, chosen: TabbyVersion) -> Family:
 
 
 def _family(model: str) -> Family:
-    try:
-        return get_family(model)
-    except UnknownFamily:
-        return resolve_family(model)
+    family = model_family(model)
+    if family is None:
+        raise TabbyInputError(f"no FIM template known for model {model!r}; name a registry model or a family")
+    return family
 
 
 def segments_to_request(segments: Segments) -> dict[str, Any]:
