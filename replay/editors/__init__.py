@@ -43,6 +43,7 @@ class EditorProfile:
     logs_prompts: bool = True  # the editor logs the prompts it sends: captures of it can be verified
     stage_needs_model: bool = True  # the completion stage reads the model (its template's stop words)
     replaces_before: bool = False  # the shown item also replaces text before the cursor (Shown.replace_before)
+    sends_body: bool = False  # the client's HTTP body is part of its rendering (null where it sends nothing)
 
     def _prompt(self) -> ModuleType:
         return import_module(self.prompt_module)
@@ -57,10 +58,14 @@ class EditorProfile:
                  timing: Timing | None = None) -> Shown:
         return self._completion().complete(inp, raw, model=model, version=version, timing=timing)
 
+    @property
+    def keeps_sessions(self) -> bool:
+        """The client carries state from one cursor of a session to the next (`session`)."""
+        return hasattr(self._prompt(), "session")
+
     def session(self, model: str, version: str | None = None) -> Any | None:
         """A stateful renderer for the cursors of one session (None: the editor keeps no state)."""
-        factory = getattr(self._prompt(), "session", None)
-        return factory(model, version) if factory is not None else None
+        return self._prompt().session(model, version) if self.keeps_sessions else None
 
     def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
         return self._completion().stream_stop(inp, model=model, version=version)
@@ -79,18 +84,20 @@ class EditorProfile:
 
 PROFILES: dict[str, EditorProfile] = {
     "tabby": EditorProfile("tabby", "replay.editors.tabby.profile", "replay.editors.tabby.completion",
-                           "TabbyML/tabby crates/tabby-inference/src/decoding.rs", stage_needs_model=False),
+                           "TabbyML/tabby crates/tabby-inference/src/decoding.rs", stage_needs_model=False,
+                           sends_body=True),
     "continue": EditorProfile("continue", "replay.editors.continue_.prompt", "replay.editors.continue_.completion",
                               "continuedev/continue core/autocomplete/templating/getStopTokens.ts"),
     "llama.vscode": EditorProfile("llama.vscode", "replay.editors.llama_vscode.profile", "replay.editors.llama_vscode.profile",
                                   "ggml-org/llama.cpp tools/server (the /infill body's stop)", logs_prompts=False,
-                                  stage_needs_model=False),
+                                  stage_needs_model=False, sends_body=True),
     "llama.vim": EditorProfile("llama.vim", "replay.editors.llama_vim.profile", "replay.editors.llama_vim.profile",
                                "ggml-org/llama.vim autoload/llama.vim (stop_strings, sent as stop)", logs_prompts=False,
-                               stage_needs_model=False),
+                               stage_needs_model=False, sends_body=True),
     "copilot": EditorProfile("copilot", "replay.editors.copilot.profile", "replay.editors.copilot.completion",
                              "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/openai/fetch.ts"
-                             " (the request's stop)", logs_prompts=False, stage_needs_model=False, replaces_before=True),
+                             " (the request's stop)", logs_prompts=False, stage_needs_model=False, replaces_before=True,
+                             sends_body=True),
     "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard",
                               "replay/editors/templates.py (the family's stop words)", logs_prompts=False),
 }

@@ -167,15 +167,17 @@ def read_lines(data: str) -> Iterator[tuple[int, str]]:
     yield from json_lines(data)
 
 
-def output_row(rendered: RenderedPrompt, line: int) -> dict[str, Any]:
-    """One output line: the engine's prompt as `prompt`, and every field of the rendering."""
+def output_row(rendered: RenderedPrompt, line: int, sends_body: bool = False) -> dict[str, Any]:
+    """One output line: the engine's prompt as `prompt`, and every field of the rendering;
+    `request` whenever there is one, and as null for a client that sends a body
+    (EditorProfile.sends_body) where it sends none."""
     row: dict[str, Any] = {"line": line}
     if rendered.item_id is not None:
         row["id"] = rendered.item_id
     row.update({"profile": rendered.profile, "family": rendered.family, "route": rendered.route,
                 "prompt": rendered.text, "prefix_sent": rendered.prefix_sent, "suffix_sent": rendered.suffix_sent,
                 "stop": list(rendered.stop), "max_new_tokens": rendered.max_new_tokens})
-    if rendered.request is not None or rendered.profile.startswith(("tabby", "llama.", "copilot")):  # null: the client sends nothing
+    if rendered.request is not None or sends_body:
         row["request"] = rendered.request
     if rendered.logged_prompt is not None:
         row["logged_prompt"] = rendered.logged_prompt

@@ -92,8 +92,8 @@ def _renderer(editor: str, model: str, version: str | None) -> Callable[[str, in
     """The per-line conversion: stateless, or with one session renderer per `session` key when
     the profile keeps client state."""
     prof = profile(editor)[0]
-    if prof.session(model, version) is None:
-        return lambda line, number: output_row(render(editor, parse_line(line), model, version), number)
+    if not prof.keeps_sessions:
+        return lambda line, number: output_row(render(editor, parse_line(line), model, version), number, prof.sends_body)
     sessions: dict[str, Any] = {}
 
     def convert(line: str, number: int) -> dict[str, Any]:
@@ -103,9 +103,9 @@ def _renderer(editor: str, model: str, version: str | None) -> Callable[[str, in
         if received is not None and not isinstance(received, str):
             raise BadInputLine("'raw' must be a string (the text the client received)")
         if inp.session is None:
-            return output_row(render(editor, inp, model, version), number)
+            return output_row(render(editor, inp, model, version), number, prof.sends_body)
         if inp.session not in sessions:
             sessions[inp.session] = prof.session(model, version)
-        return output_row(sessions[inp.session].render(inp, received), number)
+        return output_row(sessions[inp.session].render(inp, received), number, prof.sends_body)
 
     return convert
