@@ -2,6 +2,14 @@
 
 Sources (microsoft/vscode-copilot-chat, src/extension/completions-core/vscode-node/lib/src/;
 checked against chat-lib 0.66.0's compiled dist), in the order they apply:
+0. While streaming a multiline answer in the tree-sitter block modes (Python, Ruby:
+   ghostText/ghostTextStrategy.ts `buildFinishedCallback` -> prompt/parseBlock.ts
+   `parsingBlockFinished`), openai/fetch.ts `convertStreamToApiChoices` asks, at every chunk
+   that holds a newline, whether the block the cursor opened has ended (blocks.py
+   `block_body_finished`) and keeps the answer up to there. The chunk that carries
+   `finish_reason` is asked too, but its cut is dropped (the source replaces a numeric answer by
+   "yield all" there). The chunks are the streamed pieces (`timing`, when given); without them
+   each line of the received text counts as one chunk ending with its newline.
 1. ghostText/completionsFromNetwork.ts `postProcessChoices`: trailing whitespace trimmed;
    nothing left, nothing shown.
 2. suggestions/suggestions.ts `postProcessChoiceInContext`: dropped when it equals the next
@@ -17,16 +25,14 @@ checked against chat-lib 0.66.0's compiled dist), in the order they apply:
    the cursor (`replace_before` characters are replaced), except on a blank line when the
    completion re-indents it.
 
-Not reproduced yet: the repetition filter (suggestions/anomalyDetection.ts reads the streamed
-chunks, which a received text does not have), the stream's block-end cut of multiline requests
-(prompt/parseBlock.ts parsingBlockFinished, tree-sitter), indentation character normalisation
-(normalizeIndent.ts, only with the editor's formatting options).
+Not reproduced: indentation character normalisation (normalizeIndent.ts, only with the
+editor's formatting options).
 """
 
 from __future__ import annotations
 
+from replay.editors.copilot import blocks, request
 from replay.editors.copilot import layout as lay
-from replay.editors.copilot import request
 from replay.editors.copilot.profile import request_body
 from replay.editors.stage import Shown, Steps, StreamStop, Timing
 from replay.records import EditorInput
@@ -115,6 +121,28 @@ def insert_text(line_before: str, rest_of_line: str, text: str, trailing_ws: str
     return line_before + display
 
 
+def chunk_ends(raw: str, timing: Timing | None) -> list[int]:
+    """Where each streamed chunk of `raw` ends: the timing's character counts, else each line."""
+    if timing:
+        return [min(chars, len(raw)) for chars, _ in timing]
+    return [at + 1 for at, char in enumerate(raw) if char == "\n"]
+
+
+def block_end_cut(inp: EditorInput, raw: str, timing: Timing | None) -> str:
+    """parsingBlockFinished as convertStreamToApiChoices calls it (step 0 of the docstring); the
+    cursor is moved back over a blank last line's blanks, as the prompt trimmed them
+    (ghostTextStrategy.ts `adjustedPosition`)."""
+    prefix, _ = lay.trim_last_line(inp.prefix)
+    start = 0
+    for end in chunk_ends(raw, timing):
+        if "\n" in raw[start:end]:
+            cut = blocks.block_body_finished(inp.language or "", prefix, raw[:end])
+            if cut is not None:
+                return raw[:cut]
+        start = end
+    return raw
+
+
 def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: str | None = None,
              timing: Timing | None = None) -> Shown:
     """What Copilot shows of `raw`, the text its client received for this cursor."""
@@ -124,6 +152,8 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     line_before = inp.prefix.split("\n")[-1]
     rest = inp.suffix.split("\n")[0]
     steps = Steps(raw)
+    if is_multiline and request.block_mode(language) in ("parsing", "parsingandserver"):
+        steps.apply("parsingBlockFinished", _SRC + "prompt/parseBlock.ts", lambda t: block_end_cut(inp, t, timing))
     steps.apply("postProcessChoices", _SRC + "ghostText/completionsFromNetwork.ts", lambda t: t.rstrip() or None)
     trim = request.block_mode(language) != "moremultiline"
     steps.apply("matchesNextLine", _SRC + "suggestions/suggestions.ts",

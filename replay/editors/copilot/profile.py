@@ -9,9 +9,8 @@ not Copilot's: the context blocks (`extra.context`, each ended by a newline) the
 the FIM prefix, and the suffix, in the target family's template. The request body is Copilot's,
 byte for byte.
 
-Options (`inp.options`): `multiline` (bool) pins the multiline decision (request.py: Python's
-tree-sitter test is approximated); `cycling` (bool) asks three choices as the cycling command
-does.
+Options (`inp.options`): `multiline` (bool) pins the multiline decision; `cycling` (bool) asks
+three choices as the cycling command does.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ checked against chat-lib 0.66.0's compiled dist):
 - ghostText/ghostTextStrategy.ts `getGhostTextStrategy`: `Server` is always multiline;
   `MoreMultiline` is single-line unless the user just accepted the whole previous completion;
   `ParsingAndServer` and `Parsing` ask `shouldRequestMultiline` (under 8000 lines: tree-sitter's
-  empty-block test, approximated here, then for JavaScript and Python the multiline model,
+  empty-block test, blocks.py, then for JavaScript and Python the multiline model,
   multiline_model.py).
 - config.ts `shouldDoServerTrimming`: trim_by_indentation for Server and ParsingAndServer.
 - ghostText/ghostText.ts `isInlineSuggestion` (xtab/common/inlineSuggestion.ts): mid-line, the
@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from replay.editors.copilot import multiline_model
+from replay.editors.copilot import blocks, multiline_model
 from replay.editors.copilot.layout import Layout
 
 MAX_SOLUTION_TOKENS = 500
@@ -72,25 +72,17 @@ def next_indent(document: str, cursor: int) -> int:
             return len(line) - len(stripped)
     return 0
 
-_RUBY_OPENERS = re.compile(r"^\s*(def|class|module|if|unless|while|until|for|case|begin)\b|\bdo(\s*\|[^|]*\|)?\s*$")
-
-
 def empty_block_start(language: str, document: str, cursor: int) -> bool:
-    """An APPROXIMATION of prompt/src/parseBlock.ts `isEmptyBlockStart`, which parses with
-    tree-sitter: the cursor ends its line (blanks aside), the last non-blank line before it opens
-    a block (Python: ends with ':'; Ruby: starts with def, class, if... or ends with `do`), and
-    the block holds nothing yet (the next non-blank line is not indented deeper than that
-    line). Give `options.multiline` to pin the decision."""
-    if document[cursor:].split("\n", 1)[0].strip():
+    """ghostTextStrategy.ts `shouldRequestMultiline`: tree-sitter's empty-block test
+    (prompt/src/parseBlock.ts `isEmptyBlockStart`, blocks.py) at the cursor, and mid-line (an
+    inline suggestion) also at the line's end."""
+    if not blocks.supported(language):
         return False
-    before = document[:cursor].rstrip()
-    header = before.split("\n")[-1]
-    opens = before.endswith(":") if language == "python" else bool(_RUBY_OPENERS.search(header))
-    if language not in ("python", "ruby") or not opens:
-        return False
-    header_indent = len(header) - len(header.lstrip())
-    after = [line for line in document[cursor:].split("\n")[1:] if line.strip()]
-    return not after or len(after[0]) - len(after[0].lstrip()) <= header_indent
+    if blocks.empty_block_start(language, document, cursor):
+        return True
+    line_end = document.find("\n", cursor)
+    line_end = len(document) if line_end < 0 else line_end - document[:line_end].endswith("\r")
+    return inline_position(document[cursor:line_end]) is True and blocks.empty_block_start(language, document, line_end)
 
 
 def multiline(language: str, document: str, cursor: int, prompt: str, suffix: str, after_accept: bool = False) -> bool:

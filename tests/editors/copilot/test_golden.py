@@ -23,9 +23,11 @@ def _load(name: str) -> list[dict]:
 # side's rules and more positions; ids are unique across both.
 CASES = _load("cases.jsonl") + _load("cases2.jsonl") + _load("cases3.jsonl")
 EXPECTED = _load("expected.jsonl") + _load("expected2.jsonl") + _load("expected3.jsonl")
-# Shown items where the client cut a multiline stream at the block's end with tree-sitter, which
-# the answer side does not reproduce yet (completion.py).
-BLOCK_END_CUT = {"blk-def-past-indented", "blk-rb-past"}
+
+
+def recorded_chunks(raw: str) -> list[tuple[int, float]]:
+    """The recording fetcher streamed 3 characters per chunk (README.md): as `timing`."""
+    return [(min(end, len(raw)), 0.0) for end in range(3, len(raw) + 3, 3)]
 
 
 def _key(case: dict) -> str:
@@ -50,9 +52,7 @@ def test_request_body_equals_the_one_chat_lib_sent(index: int) -> None:
     assert body == expected["request"]
 
 
-@pytest.mark.parametrize("index", [
-    pytest.param(i, id=c["item_id"], marks=[pytest.mark.xfail(strict=True, reason="block-end cut not reproduced")]
-                 if c["item_id"] in BLOCK_END_CUT else []) for i, c in enumerate(CASES)])
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
 def test_shown_edit_equals_chat_libs_item(index: int) -> None:
     """What the client showed of the text it received: `shown_text` replaces `replace_before`
     characters before the cursor and `replace_after` after it (chat-lib's item range runs from
@@ -62,7 +62,7 @@ def test_shown_edit_equals_chat_libs_item(index: int) -> None:
     if expected["request"] is None:
         pytest.skip("no request: the item, if any, came from the cache")
     inp = parse_object(case)
-    shown = complete(inp, expected["raw"])
+    shown = complete(inp, expected["raw"], timing=recorded_chunks(expected["raw"]))
     item = expected["shown"]
     if item is None:
         assert shown.text is None
@@ -86,8 +86,9 @@ def test_cli_render_gives_the_bodies(tmp_path: Path, cli) -> None:
 
 
 def test_cli_postprocess_received_gives_the_shown_edits(tmp_path: Path, cli) -> None:
-    """`fimreplay postprocess --editor copilot --received`: the received text as `raw`."""
-    sent = [(c, e) for c, e in zip(CASES, EXPECTED) if e["request"] is not None and c["item_id"] not in BLOCK_END_CUT]
+    """`fimreplay postprocess --editor copilot --received`: the received text as `raw` (no
+    chunks given: each line is one)."""
+    sent = [(c, e) for c, e in zip(CASES, EXPECTED) if e["request"] is not None]
     lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in sent]
     (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--received", "--keep-going",
