@@ -8,11 +8,12 @@ checked against chat-lib 0.66.0's compiled dist), in the order they apply:
    that holds a newline, whether the block the cursor opened has ended (blocks.py
    `block_body_finished`) and keeps the answer up to there. The chunk that carries
    `finish_reason` is asked too, but its cut is dropped (the source replaces a numeric answer by
-   "yield all" there). The chunks are the streamed pieces (`timing`, when given); without them
-   each line of the received text counts as one chunk ending with its newline.
+   "yield all" there).
 1. ghostText/completionsFromNetwork.ts `postProcessChoices`: trailing whitespace trimmed;
    nothing left, nothing shown.
-2. suggestions/suggestions.ts `postProcessChoiceInContext`: dropped when it equals the next
+2. suggestions/suggestions.ts `postProcessChoiceInContext`: dropped when the streamed chunks it
+   was read from end in a repetition (suggestions/anomalyDetection.ts `isRepetitive`); dropped
+   when it equals the next
    non-empty line of the document (compared trimmed, except in JavaScript/TypeScript/Go's
    MoreMultiline mode); `maybeSnipCompletion`: trailing lines that repeat the block closers
    already below the cursor are cut (the closer is `}`, `end` for Ruby).
@@ -25,6 +26,11 @@ checked against chat-lib 0.66.0's compiled dist), in the order they apply:
    the cursor (`replace_before` characters are replaced), except on a blank line when the
    completion re-indents it.
 
+The streamed chunks (steps 0 and 2) are the stream's pieces as `timing` gives them; without
+timing, the named model's tokens (an engine streams one token per event, a character split
+across tokens waiting for the rest); without a model either, each line of the received text
+with its newline.
+
 Not reproduced: indentation character normalisation (normalizeIndent.ts, only with the
 editor's formatting options).
 """
@@ -35,7 +41,9 @@ from replay.editors.copilot import blocks, request
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot.profile import request_body
 from replay.editors.stage import Shown, Steps, StreamStop, Timing
+from replay.editors.templates import family_for_model
 from replay.records import EditorInput
+from replay.tokens.tokenizer import default_tokenizer_spec, load_tokenizer
 
 _SRC = "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/"
 
@@ -121,26 +129,66 @@ def insert_text(line_before: str, rest_of_line: str, text: str, trailing_ws: str
     return line_before + display
 
 
-def chunk_ends(raw: str, timing: Timing | None) -> list[int]:
-    """Where each streamed chunk of `raw` ends: the timing's character counts, else each line."""
+# anomalyDetection.ts configs: (longest pattern, in chunks; how many last chunks it must fill).
+REPETITION_CONFIGS = ((1, 10), (10, 30), (20, 45), (30, 60))
+
+
+def chunk_ends(raw: str, timing: Timing | None, model: str | None = None) -> list[int]:
+    """Where each streamed chunk of `raw` ends (the module's docstring says which chunks)."""
     if timing:
         return [min(chars, len(raw)) for chars, _ in timing]
-    return [at + 1 for at, char in enumerate(raw) if char == "\n"]
+    family = family_for_model(model) if model else None
+    if family is not None:
+        _, spans = load_tokenizer(default_tokenizer_spec(family.name)).encode_with_offsets(raw, special=False)
+        return sorted({end for _, end in spans if end > 0})
+    return [at + 1 for at, char in enumerate(raw) if char == "\n"] + ([] if raw.endswith("\n") else [len(raw)])
 
 
-def block_end_cut(inp: EditorInput, raw: str, timing: Timing | None) -> str:
-    """parsingBlockFinished as convertStreamToApiChoices calls it (step 0 of the docstring); the
-    cursor is moved back over a blank last line's blanks, as the prompt trimmed them
-    (ghostTextStrategy.ts `adjustedPosition`)."""
+def block_end_cut(inp: EditorInput, raw: str, ends: list[int]) -> tuple[str, int]:
+    """parsingBlockFinished as convertStreamToApiChoices calls it (step 0 of the docstring): the
+    text kept, and how much of the stream was read. The cursor is moved back over a blank last
+    line's blanks, as the prompt trimmed them (ghostTextStrategy.ts `adjustedPosition`)."""
     prefix, _ = lay.trim_last_line(inp.prefix)
     start = 0
-    for end in chunk_ends(raw, timing):
+    for end in ends:
         if "\n" in raw[start:end]:
             cut = blocks.block_body_finished(inp.language or "", prefix, raw[:end])
             if cut is not None:
-                return raw[:cut]
+                return raw[:cut], end
         start = end
-    return raw
+    return raw, len(raw)
+
+
+def _repeated_pattern(items: list[str]) -> bool:
+    """anomalyDetection.ts isRepeatedPattern: the first `last` items are a pattern of at most
+    `longest` items repeated (the last repetition may be cut), by the KMP prefix function."""
+    if not items:
+        return False
+    prefix = [-1] * len(items)
+    k = -1
+    for q in range(1, len(items)):
+        while k >= 0 and items[k + 1] != items[q]:
+            k = prefix[k]
+        if items[k + 1] == items[q]:
+            k += 1
+        prefix[q] = k
+    return any(len(items) >= last and last - 1 - prefix[last - 1] <= longest for longest, last in REPETITION_CONFIGS)
+
+
+def is_repetitive(chunks: list[str]) -> bool:
+    """anomalyDetection.ts isRepetitive: the chunks end in a repetition, blank chunks counted or not."""
+    backwards = chunks[::-1]
+    return _repeated_pattern(backwards) or _repeated_pattern([c for c in backwards if c.strip()])
+
+
+def stream_chunks(raw: str, ends: list[int]) -> list[str]:
+    """The chunks of the stream (fetch.ts CompletionAccumulator.chunks: the non-empty ones)."""
+    pieces, start = [], 0
+    for end in ends:
+        if end > start:
+            pieces.append(raw[start:end])
+            start = end
+    return pieces
 
 
 def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: str | None = None,
@@ -152,9 +200,14 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     line_before = inp.prefix.split("\n")[-1]
     rest = inp.suffix.split("\n")[0]
     steps = Steps(raw)
+    ends = chunk_ends(raw, timing, model)
+    read = len(raw)
     if is_multiline and request.block_mode(language) in ("parsing", "parsingandserver"):
-        steps.apply("parsingBlockFinished", _SRC + "prompt/parseBlock.ts", lambda t: block_end_cut(inp, t, timing))
+        kept, read = block_end_cut(inp, raw, ends)
+        steps.set("parsingBlockFinished", _SRC + "prompt/parseBlock.ts", kept)
     steps.apply("postProcessChoices", _SRC + "ghostText/completionsFromNetwork.ts", lambda t: t.rstrip() or None)
+    repetitive = is_repetitive(stream_chunks(raw[:read], [e for e in ends if e <= read] + [read]))
+    steps.apply("isRepetitive", _SRC + "suggestions/anomalyDetection.ts", lambda t: None if repetitive else t)
     trim = request.block_mode(language) != "moremultiline"
     steps.apply("matchesNextLine", _SRC + "suggestions/suggestions.ts",
                 lambda t: None if matches_next_line(inp.suffix, t, trim) else t)
@@ -173,5 +226,6 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
 
 
 def stream_stop(inp: EditorInput, *, model: str | None = None, version: str | None = None) -> StreamStop | None:
-    """The client reads the whole stream of a request (its server stops at the request's stop)."""
+    """None: the replay reads the whole stream (the server stops at the request's stop); where
+    the client stops reading earlier, at a block's end, `complete` cuts the received text there."""
     return None

@@ -79,9 +79,11 @@ def test_the_stream_is_asked_at_chunks_that_hold_a_newline() -> None:
     raw = "    total = a\n    return total\n\nprint(1)\n"
     assert chunk_ends(raw, None) == [14, 31, 32, 41]
     assert chunk_ends(raw, [(5, 0.1), (41, 0.2)]) == [5, 41]
+    assert chunk_ends("a\nb", None) == [2, 3]
     inp = parse_object({"prefix": "def add(a):\n    ", "suffix": "\n", "language": "python"})
-    assert block_end_cut(inp, raw, None) == "    total = a\n    return total"
+    kept = "    total = a\n    return total"
+    assert block_end_cut(inp, raw, chunk_ends(raw, None)) == (kept, 41)
     # One chunk with everything: asked once, at its newline; the block has ended by then.
-    assert block_end_cut(inp, raw, [(len(raw), 0.0)]) == "    total = a\n    return total"
+    assert block_end_cut(inp, raw, [len(raw)]) == (kept, 41)
     # The last line arrives in a chunk without a newline: never asked after it.
-    assert block_end_cut(inp, raw[:-1], [(32, 0.0), (40, 0.0)]) == raw[:-1]
+    assert block_end_cut(inp, raw[:-1], [32, 40]) == (raw[:-1], 40)
