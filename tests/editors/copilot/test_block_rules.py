@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from replay.editors.copilot import blocks, request
-from replay.editors.copilot.completion import block_end_cut, chunk_ends
+from replay.editors.copilot.answer import block_end_cut, chunk_ends
 from replay.editors.inputs import parse_object
 
 # (language, document with "|" at the cursor, isEmptyBlockStart)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from replay.editors.copilot.completion import complete, is_repetitive
+from replay.editors.copilot.answer import is_repetitive
+from replay.editors.copilot.completion import complete
 from replay.editors.inputs import parse_object
 
 

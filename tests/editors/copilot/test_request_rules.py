@@ -99,7 +99,7 @@ def test_relative_path_and_bad_inputs() -> None:
 
 
 def test_the_item_rewrites_its_line_from_the_start() -> None:
-    from replay.editors.copilot.completion import insert_text
+    from replay.editors.copilot.answer import insert_text
 
     assert insert_text("    x = ", "", "1", "") == "    x = 1"
     assert insert_text("    ", "", "return 1", "    ") == "return 1"  # a blank line: re-indented by the answer
