@@ -14,6 +14,9 @@ With `received`, `raw` is the text the editor's client received from its server 
 log's `choices` text, already cut by the server's stop words; a stream as it arrived): the line is
 not rendered and no stop word is applied again, only the client's own stage runs (for Continue,
 its client-side stop handling is part of that stage). Tabby's client stage needs no model.
+For a profile that keeps client state (Copilot), lines that share a `session` go, in file
+order, through one session's client, which also gives what it showed for a line it answered
+from its cache (that line's `raw` is not read).
 
 Bad lines are handled as `render` handles them (replay.usecases.render_file): stop with file:line
 and the reason, or with keep_going count them and keep them in a rejects file.
@@ -53,8 +56,9 @@ def _timing(obj: dict[str, Any]) -> list[tuple[int, float]] | None:
 
 
 def postprocess_line(line: str, editor: str, model: str | None, version: str | None, editor_timing: bool,
-                     received: bool = False) -> dict[str, Any]:
-    """One input line -> its output row (BadInputLine / ValueError for a bad line)."""
+                     received: bool = False, sessions: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One input line -> its output row (BadInputLine / ValueError for a bad line); `sessions`
+    holds the session clients of the lines read so far (with `received`)."""
     obj = load_object(line)
     inp = parse_object(obj, _OWN_KEYS)
     raw = _raw(obj)
@@ -62,7 +66,11 @@ def postprocess_line(line: str, editor: str, model: str | None, version: str | N
     if not editor_timing:
         timing = None
     prof, _ = profile(editor)
-    if received:
+    if received and sessions is not None and inp.session is not None and prof.keeps_sessions:
+        if inp.session not in sessions:
+            sessions[inp.session] = prof.session(model or "", version)
+        shown = sessions[inp.session].complete(inp, raw, timing)
+    elif received:
         shown = prof.complete(inp, raw, model, version, timing)
     else:
         prompt = prof.render(inp, model or "", version)
@@ -88,10 +96,11 @@ def postprocess_file(input_path: Path, editor: str, model: str | None, version: 
         why = "" if received else " (without --received the line is rendered first, for the prompt's stop words)"
         raise RenderFailure(f"--model is needed to post-process for {editor}{why}", usage=True)
     shown = 0
+    sessions: dict[str, Any] = {}
 
     def convert(line: str, number: int) -> dict[str, Any]:
         nonlocal shown
-        row = postprocess_line(line, editor, model, version, editor_timing, received)
+        row = postprocess_line(line, editor, model, version, editor_timing, received, sessions)
         shown += row["shown_text"] is not None
         return row
 

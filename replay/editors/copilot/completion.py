@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from replay.editors.copilot import answer
 from replay.editors.copilot.profile import request_body
-from replay.editors.stage import Shown, StreamStop, Timing
+from replay.editors.stage import Shown, Steps, StreamStop, Timing
 from replay.records import EditorInput
 
 
@@ -13,7 +13,11 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
              timing: Timing | None = None) -> Shown:
     """What Copilot shows of `raw`, the text its client received for this cursor."""
     body = request_body(inp)
-    multiline = body is not None and body["stop"] != ["\n"]
+    if body is None:  # the client sends no request here (request_body says why): nothing to show
+        steps = Steps(raw)
+        steps.set("getGhostText", answer.SRC + "ghostText/ghostText.ts", None)
+        return steps.shown(multiline=False)
+    multiline = body["stop"] != ["\n"]
     steps, choice = answer.received(inp, raw, multiline, timing, model)
     if choice is not None:
         answer.in_context(inp, steps, choice.chunks)

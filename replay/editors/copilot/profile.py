@@ -23,6 +23,7 @@ from replay.editors.copilot import request
 from replay.editors.copilot.session import ClientState
 from replay.editors.copilot.similar import neighbors, similar_snippets
 from replay.editors.inputs import BadInputLine
+from replay.editors.stage import Shown, Timing
 from replay.editors.templates import Family, family_for_model
 from replay.errors import UsageError
 from replay.records import EditorInput, RenderedPrompt
@@ -90,7 +91,7 @@ def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str
     if is_multiline is None:
         is_multiline = request.multiline(inp.language or "", document, cursor, result.prefix, result.suffix)
     cache_prefix, _ = lay.trim_last_line(inp.prefix)
-    if state.cached(cache_prefix, result.suffix):
+    if state.cached(cache_prefix, result.suffix, bool(is_multiline)):
         return None
     return request.body(result, inp.language or "", document, cursor, bool(is_multiline), bool(inp.options.get("cycling")))
 
@@ -141,10 +142,14 @@ class Session:
     def render(self, inp: EditorInput, received: str | None = None) -> RenderedPrompt:
         _check(inp, self.version)
         body = request_body(inp, self.state)
-        if body is not None and received:
-            cache_prefix, _ = lay.trim_last_line(inp.prefix)
-            self.state.remember(cache_prefix, body["suffix"], received)
+        self.state.answer(inp, body, received, model=self.model)
         return _rendered(inp, self.model, body)
+
+    def complete(self, inp: EditorInput, received: str, timing: Timing | None = None) -> Shown:
+        """What the client showed at this cursor: of `received` when it sent a request, else
+        from its cache (session.py)."""
+        _check(inp, self.version)
+        return self.state.answer(inp, request_body(inp, self.state), received, timing, self.model)
 
 
 def session(model: str, version: str | None = None) -> Session:

@@ -8,20 +8,26 @@ against chat-lib 0.66.0's compiled dist):
   `findEditDistanceScore`) is under 10% (DEFAULT_SUFFIX_MATCH_THRESHOLD) of the new suffix's
   token count (since 0836ed053, 2026-02-16: before it, no first-token check).
 - lib/src/ghostText/completionsCache.ts + ghostText.ts `getLocalInlineSuggestion`: every
-  choice received is kept under the request's prefix (the text before the cursor, trailing
+  choice received is kept (completionsFromNetwork.ts: as `postProcessChoices` leaves it, after
+  the stream's block-end cut) under the request's prefix (the text before the cursor, trailing
   blanks of a blank last line removed) and sent suffix; a later request whose prefix extends a
   kept one by text the kept choice starts with (and goes beyond), with the same suffix, is
-  answered from it and sends nothing. current.ts `getCompletionsForUserTyping` (the item on
-  screen, typed as suggested) answers the same requests, so it is not modelled separately.
-- ghostText/completionsFromNetwork.ts `postProcessChoices`: a choice is kept with its trailing
-  whitespace trimmed, not at all when that leaves nothing.
+  answered from it and sends nothing. current.ts `getCompletionsForUserTyping`: the item on
+  screen (the post-processed choices of the last request answered from the network or the
+  cache, `setGhostText`), typed as suggested, answers first. The item such a line shows:
+  answer.py `local`. The cache is an LRU trie of 100 prefixes (helpers/radix.ts): sessions
+  here are shorter, nothing is evicted.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from replay.editors.copilot import tokens
+from replay.editors.copilot import answer, tokens
+from replay.editors.copilot import layout as lay
+from replay.editors.copilot.answer import Choice
+from replay.editors.stage import Shown, Timing
+from replay.records import EditorInput
 
 MAX_EDIT_DISTANCE_LENGTH = 50
 SUFFIX_MATCH_THRESHOLD = 10
@@ -40,12 +46,21 @@ def edit_distance(a: list[int], b: list[int]) -> int:
     return previous[-1]
 
 
+def _less_typed(choices: list[Choice], typed: str) -> list[Choice]:
+    """The choices that start with what was typed and go beyond it, less it."""
+    return [Choice(c.text[len(typed):], c.chunks) for c in choices if c.text.startswith(typed) and len(c.text) > len(typed)]
+
+
 @dataclass
 class ClientState:
-    """One session's state: the suffix AfterCursor holds, and the completions cache."""
+    """One session's state: the suffix AfterCursor holds, the completions cache (prefix -> the
+    (suffix, choice) pairs kept under it, in order), the item on screen (prefix, suffix,
+    choices), and the cache lookup that answered the current request locally."""
 
     cached_suffix: str = ""
-    cache: list[tuple[str, str, str]] = field(default_factory=list)  # (prefix, suffix, completion text)
+    cache: dict[str, list[tuple[str, Choice]]] = field(default_factory=dict)
+    current: tuple[str, str, list[Choice]] | None = None
+    lookup: tuple[str, bool] | None = None
 
     def suffix(self, trimmed: str) -> str:
         """The suffix the prompt uses for this document's suffix `trimmed` (and remember it)."""
@@ -61,16 +76,53 @@ class ClientState:
         self.cached_suffix = use
         return use
 
-    def cached(self, prefix: str, suffix: str) -> bool:
-        """Would the client answer this request from its cache (and send nothing)?"""
-        for key, kept_suffix, text in self.cache:
-            if kept_suffix == suffix and prefix.startswith(key):
-                typed = prefix[len(key):]
-                if text.startswith(typed) and len(text) > len(typed):
-                    return True
-        return False
+    def from_cache(self, prefix: str, suffix: str) -> list[Choice]:
+        """completionsCache.ts findAll: the longest kept prefix first."""
+        found: list[Choice] = []
+        for key in sorted((k for k in self.cache if prefix.startswith(k)), key=len, reverse=True):
+            found += _less_typed([c for kept, c in self.cache[key] if kept == suffix], prefix[len(key):])
+        return found
 
-    def remember(self, prefix: str, suffix: str, received: str) -> None:
-        text = received.rstrip()
-        if text:
-            self.cache.append((prefix, suffix, text))
+    def from_typing(self, prefix: str, suffix: str) -> list[Choice]:
+        """current.ts getCompletionsForUserTyping: none unless the first choice on screen was typed as suggested."""
+        if self.current is None or not self.current[2] or self.current[1] != suffix or not prefix.startswith(self.current[0]):
+            return []
+        typed = prefix[len(self.current[0]):]
+        return _less_typed(self.current[2], typed) if _less_typed(self.current[2][:1], typed) else []
+
+    def cached(self, prefix: str, suffix: str, multiline: bool = False) -> bool:
+        """Would the client answer this request locally (and send nothing)? `multiline` is the
+        request's decision (a cached choice is cut to one line for a single-line one)."""
+        found = bool(self.from_typing(prefix, suffix) or self.from_cache(prefix, suffix))
+        self.lookup = (suffix, multiline) if found else None
+        return found
+
+    def answer(self, inp: EditorInput, body: dict | None, received: str | None, timing: Timing | None = None,
+               model: str | None = None) -> Shown:
+        """What the client shows at this cursor, whose request body is `body` (None: it sent
+        none), given the text `received` for a sent request; keeps the state for the next."""
+        prefix, _ = lay.trim_last_line(inp.prefix)
+        lookup, self.lookup = self.lookup, None
+        if body is not None:
+            multiline = body["stop"] != ["\n"]
+            if received is None:
+                self.current = None
+                return Shown(text=None, multiline=multiline)
+            steps, choice = answer.received(inp, received, multiline, timing, model)
+            processed = None
+            if choice is not None:
+                self.cache.setdefault(prefix, []).append((body["suffix"], choice))
+                processed = answer.in_context(inp, steps, choice.chunks)
+            self.current = (prefix, body["suffix"], [Choice(processed, choice.chunks)] if choice and processed else [])
+            return answer.item(inp, steps, multiline)
+        if lookup is None:
+            return Shown(text=None, multiline=False)
+        suffix, multiline = lookup
+        typing = self.from_typing(prefix, suffix)
+        cache = [c if multiline else Choice(answer.force_single_line(c.text), c.chunks) for c in self.from_cache(prefix, suffix)]
+        candidates = [("getCompletionsForUserTyping", c) for c in typing]
+        candidates += [("getCompletionsFromCache", c) for c in cache if all(c.text != t.text for t in typing)]
+        shown, processed = answer.local(inp, candidates, multiline)
+        if processed and not typing:
+            self.current = (prefix, suffix, processed)
+        return shown

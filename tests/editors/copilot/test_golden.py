@@ -19,10 +19,9 @@ def _load(name: str) -> list[dict]:
     return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
 
 
-# Two recordings: the first (cases.jsonl) for the prompt, the second (cases2.jsonl) for the answer
-# side's rules and more positions; ids are unique across both.
-CASES = _load("cases.jsonl") + _load("cases2.jsonl") + _load("cases3.jsonl")
-EXPECTED = _load("expected.jsonl") + _load("expected2.jsonl") + _load("expected3.jsonl")
+# Four recordings (README.md says what each holds); ids are unique across them.
+CASES = [case for n in ("", "2", "3", "4") for case in _load(f"cases{n}.jsonl")]
+EXPECTED = [line for n in ("", "2", "3", "4") for line in _load(f"expected{n}.jsonl")]
 
 
 def recorded_chunks(raw: str) -> list[tuple[int, float]]:
@@ -52,24 +51,47 @@ def test_request_body_equals_the_one_chat_lib_sent(index: int) -> None:
     assert body == expected["request"]
 
 
-@pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
+SENT = [i for i, e in enumerate(EXPECTED) if e["request"] is not None]
+
+
+@pytest.mark.parametrize("index", SENT, ids=[CASES[i]["item_id"] for i in SENT])
 def test_shown_edit_equals_chat_libs_item(index: int) -> None:
-    """What the client showed of the text it received: `shown_text` replaces `replace_before`
-    characters before the cursor and `replace_after` after it (chat-lib's item range runs from
-    the line's start); None where it showed nothing. Lines it answered from its cache are left
-    out (their item comes from an earlier answer)."""
+    """What a fresh client (`complete`) shows of the text it received: `shown_text` replaces
+    `replace_before` characters before the cursor and `replace_after` after it (chat-lib's item
+    range runs from the line's start); None where it showed nothing. The lines answered from
+    the cache are the session test's."""
     case, expected = CASES[index], EXPECTED[index]
-    if expected["request"] is None:
-        pytest.skip("no request: the item, if any, came from the cache")
     inp = parse_object(case)
     shown = complete(inp, expected["raw"], timing=recorded_chunks(expected["raw"]))
-    item = expected["shown"]
+    got = None if shown.text is None else (shown.text, shown.replace_before, shown.replace_after)
+    assert got == _edit(case, expected["shown"])
+
+
+def _edit(case: dict, item: dict | None) -> tuple[str, int, int] | None:
+    """chat-lib's item as the edit it makes at the cursor (None: no item)."""
     if item is None:
-        assert shown.text is None
-        return
-    column = len(inp.prefix.split("\n")[-1])
-    assert (shown.text, shown.replace_before, shown.replace_after) == (
-        item["insertText"], column - item["range"]["start"]["character"], item["range"]["end"]["character"] - column)
+        return None
+    column = len(case["prefix"].split("\n")[-1])
+    return (item["insertText"], column - item["range"]["start"]["character"], item["range"]["end"]["character"] - column)
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
+def test_a_sessions_client_shows_chat_libs_item(index: int) -> None:
+    """Every line, those the client answered from its cache included, through the client of its
+    session (Session.complete), the earlier lines of the session first."""
+    key = _key(CASES[index])
+    session = Session("qwen2.5-coder")
+    for case, expected in zip(CASES[: index + 1], EXPECTED[: index + 1]):
+        if _key(case) == key:
+            shown = session.complete(parse_object(case), expected["raw"], recorded_chunks(expected["raw"]))
+    got = None if shown.text is None else (shown.text, shown.replace_before, shown.replace_after)
+    assert got == _edit(CASES[index], EXPECTED[index]["shown"])
+
+
+def test_the_golden_data_has_block_and_cache_cases() -> None:
+    ids = {c["item_id"] for c in CASES}
+    cached = [c for c, e in zip(CASES, EXPECTED) if e["request"] is None and e["shown"] is not None]
+    assert {"b4-py-nested-for", "b4-rb-def-eof", "b4-rep-yes"} <= ids and len(cached) >= 5
 
 
 def test_cli_render_gives_the_bodies(tmp_path: Path, cli) -> None:
@@ -86,21 +108,16 @@ def test_cli_render_gives_the_bodies(tmp_path: Path, cli) -> None:
 
 
 def test_cli_postprocess_received_gives_the_shown_edits(tmp_path: Path, cli) -> None:
-    """`fimreplay postprocess --editor copilot --received`: the received text as `raw` (no
-    chunks given: each line is one)."""
-    sent = [(c, e) for c, e in zip(CASES, EXPECTED) if e["request"] is not None]
-    lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in sent]
+    """`fimreplay postprocess --editor copilot --received --editor-timing`: the received text as
+    `raw`, its chunks as `timing`; the lines of a session through its client, those answered
+    from the cache included."""
+    lines = [json.dumps({**case, "raw": expected["raw"], "timing": recorded_chunks(expected["raw"])})
+             for case, expected in zip(CASES, EXPECTED)]
     (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--received", "--keep-going",
-              "-o", str(tmp_path / "out.jsonl"))
+    out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--received", "--editor-timing",
+              "--keep-going", "-o", str(tmp_path / "out.jsonl"))
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
-    for row, (case, expected) in zip(rows, sent, strict=True):
-        item = expected["shown"]
-        if item is None:
-            assert row["shown_text"] is None, case["item_id"]
-            continue
-        column = len(case["prefix"].split("\n")[-1])
-        assert (row["shown_text"], row["replace_before"], row["replace_after"]) == (
-            item["insertText"], column - item["range"]["start"]["character"],
-            item["range"]["end"]["character"] - column), case["item_id"]
+    for row, case, expected in zip(rows, CASES, EXPECTED, strict=True):
+        got = None if row["shown_text"] is None else (row["shown_text"], row["replace_before"], row["replace_after"])
+        assert got == _edit(case, expected["shown"]), case["item_id"]

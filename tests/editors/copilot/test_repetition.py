@@ -34,7 +34,7 @@ def test_is_repetitive(chunks: list[str], expected: bool) -> None:
 
 def test_a_repetitive_answer_is_dropped_and_traced() -> None:
     """The chunks are the stream's pieces (timing); the same text in one chunk is not repetitive."""
-    inp = parse_object({"prefix": "x = [\n", "suffix": "\n", "language": "plaintext", "filepath": "a.txt"})
+    inp = parse_object({"prefix": "values = [\n", "suffix": "\n", "language": "plaintext", "filepath": "a.txt"})
     raw = "1, " * 12
     pieces = [(3 * (i + 1), 0.0) for i in range(12)]
     shown = complete(inp, raw, timing=pieces)
@@ -44,7 +44,7 @@ def test_a_repetitive_answer_is_dropped_and_traced() -> None:
 
 def test_without_timing_the_chunks_are_the_models_tokens() -> None:
     """A replay streams one token per event: the named model's tokens stand for the chunks."""
-    inp = parse_object({"prefix": "x = [\n", "suffix": "\n", "language": "plaintext", "filepath": "a.txt"})
+    inp = parse_object({"prefix": "values = [\n", "suffix": "\n", "language": "plaintext", "filepath": "a.txt"})
     raw = "0, " * 12
     assert complete(inp, raw, model="qwen2.5-coder").text is None
     assert complete(inp, raw).text is not None  # one line: one chunk

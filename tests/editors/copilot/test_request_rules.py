@@ -6,6 +6,7 @@ import pytest
 
 from replay.editors.copilot import multiline_model, request
 from replay.editors.copilot.profile import CopilotInputError, relative_path, render, request_body
+from replay.editors.copilot.answer import Choice
 from replay.editors.copilot.session import ClientState, edit_distance
 from replay.editors.inputs import BadInputLine
 from replay.records import EditorInput
@@ -82,7 +83,7 @@ def test_edit_distance_is_the_clients() -> None:
 
 def test_completions_cache_answers_typing_as_suggested() -> None:
     state = ClientState()
-    state.remember("def f():\n", "", "    return 1\n")
+    state.cache["def f():\n"] = [("", Choice("    return 1", ()))]
     assert state.cached("def f():\n    ret", "")
     assert not state.cached("def f():\n    return 1", "")  # nothing left to show
     assert not state.cached("def f():\n    ret", "other suffix")
