@@ -15,9 +15,10 @@ checked against chat-lib 0.66.0's compiled dist), in the order they apply:
    nothing left, nothing shown.
 2. suggestions/suggestions.ts `postProcessChoiceInContext`: dropped when the streamed chunks it
    was read from end in a repetition (suggestions/anomalyDetection.ts `isRepetitive`); dropped
-   when it equals the next non-empty line of the document (compared trimmed, except in JavaScript/TypeScript/Go's
-   MoreMultiline mode); `maybeSnipCompletion`: trailing lines that repeat the block closers
-   already below the cursor are cut (the closer is `}`, `end` for Ruby).
+   when it equals the next non-empty line of the document (compared trimmed, except in
+   JavaScript/TypeScript/Go's MoreMultiline mode); `maybeSnipCompletion`: trailing lines that
+   repeat the block closers already below the cursor are cut (the closer is `}`, `end` for
+   Ruby).
 3. ghostText/ghostText.ts: `checkSuffix` (when the cursor is mid-line, which
    xtab/common/inlineSuggestion.ts allows only before closers and `:{;,`): how much of the
    rest of the line the item replaces; `adjustLeadingWhitespace` against the blanks the prompt
@@ -243,9 +244,7 @@ def item(inp: EditorInput, steps: Steps, multiline: bool) -> Shown:
     """Steps 3 and 4: the edit the item makes."""
     line_before = inp.prefix.split("\n")[-1]
     rest = inp.suffix.split("\n")[0]
-    inline = request.inline_position(rest)
-    if inline is None:
-        steps.set("isInlineSuggestion", SRC + "ghostText/ghostText.ts", None)
+    inline = request.inline_position(rest)  # never None here: no request is made there
     covered = check_suffix(rest, steps.text) if inline and steps.text is not None else 0
     _, trailing = lay.trim_last_line(inp.prefix)
     steps.apply("completionsFromGhostTextResults", SRC + "ghostText/copilotCompletion.ts",
@@ -268,7 +267,8 @@ def local(inp: EditorInput, candidates: list[tuple[str, Choice]], multiline: boo
     kept: list[tuple[Steps, Choice]] = []
     for source, choice in candidates:
         steps = Steps(None)
-        steps.set(source, SRC + "ghostText/ghostText.ts", choice.text)
+        where = "ghostText/current.ts" if source == "getCompletionsForUserTyping" else "ghostText/completionsCache.ts"
+        steps.set(source, SRC + where, choice.text)
         for _ in range(2):
             in_context(inp, steps, choice.chunks)
         if steps.text is not None:

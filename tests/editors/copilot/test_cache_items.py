@@ -1,0 +1,64 @@
+"""The item a session's client shows for a line it answers locally (session.py, answer.py
+`local`): the item on screen typed as suggested first (current.ts), then the cache
+(completionsCache.ts), cut to one line for a single-line request (makeGhostAPIChoice)."""
+
+from __future__ import annotations
+
+from replay.editors.copilot.session import ClientState
+from replay.editors.inputs import parse_object
+
+MULTILINE = {"stop": ["\ndef ", "\nclass ", "\nif ", "\n\n#"], "suffix": "\n"}  # what `answer` reads of a body
+RAW = "    x = 1\n    return x\n"
+
+
+def _inp(prefix: str, suffix: str = "\n"):
+    return parse_object({"prefix": prefix, "suffix": suffix, "language": "python", "filepath": "a.py"})
+
+
+def _answered(state: ClientState, prefix: str, multiline: bool, suffix: str = "\n"):
+    """A later line: the lookup request_body makes, then what the client shows."""
+    assert state.cached(prefix, "\n", multiline)
+    return state.answer(_inp(prefix, suffix), None, None)
+
+
+def test_the_item_on_screen_typed_as_suggested_keeps_its_lines() -> None:
+    state = ClientState()
+    first = state.answer(_inp("def f():\n    "), MULTILINE, RAW)
+    assert first.text == "    x = 1\n    return x"
+    shown = _answered(state, "def f():\n    x", multiline=False)
+    assert (shown.text, shown.replace_before) == ("    x = 1\n    return x", 5)
+    assert shown.trace[0].step == "getCompletionsForUserTyping"
+
+
+def test_a_cached_choice_is_cut_to_one_line_for_a_single_line_request() -> None:
+    state = ClientState()
+    state.answer(_inp("def f():\n    "), MULTILINE, RAW)
+    state.current = None  # another item was shown since: only the cache answers
+    shown = _answered(state, "def f():\n    x", multiline=False)
+    assert shown.text == "    x = 1" and shown.trace[0].step == "getCompletionsFromCache"
+    state.current = None
+    assert _answered(state, "def f():\n    x", multiline=True).text == "    x = 1\n    return x"
+
+
+def test_a_cache_answer_becomes_the_item_on_screen() -> None:
+    state = ClientState()
+    state.answer(_inp("def f():\n    "), MULTILINE, RAW)
+    state.current = None
+    _answered(state, "def f():\n    x", multiline=False)  # shows "    x = 1" and puts it on screen
+    shown = _answered(state, "def f():\n    x =", multiline=True)
+    assert shown.text == "    x = 1" and shown.trace[0].step == "getCompletionsForUserTyping"
+
+
+def test_a_local_answer_post_processed_to_nothing_shows_nothing() -> None:
+    """ghostText.ts: local choices all dropped in context (here: what is left of the choice
+    equals the next line) give an empty result, and no request."""
+    state = ClientState()
+    state.answer(_inp("def f():\n    "), {**MULTILINE, "stop": ["\n"]}, "    y = 2\n")
+    state.current = None
+    assert _answered(state, "def f():\n    y", multiline=False, suffix="\n  = 2\n").text is None
+
+
+def test_nothing_sent_and_nothing_cached_shows_nothing() -> None:
+    state = ClientState()
+    assert not state.cached("def f():\n    ", "\n")
+    assert state.answer(_inp("def f():\n    "), None, "ignored").text is None
