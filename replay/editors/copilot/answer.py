@@ -4,7 +4,9 @@ a session's.
 
 Sources (microsoft/vscode-copilot-chat, src/extension/completions-core/vscode-node/lib/src/;
 checked against chat-lib 0.66.0's compiled dist), in the order they apply:
-0. While streaming a multiline answer in the tree-sitter block modes (Python, Ruby:
+0. After the user accepted the whole item on screen (request.py `after_accept`), the client
+   reads the first line after the cursor's (ghostTextStrategy.ts `takeNLines`). Else, while
+   streaming a multiline answer in the tree-sitter block modes (Python, Ruby:
    ghostText/ghostTextStrategy.ts `buildFinishedCallback` -> prompt/parseBlock.ts
    `parsingBlockFinished`), openai/fetch.ts `convertStreamToApiChoices` asks, at every chunk
    that holds a newline, whether the block the cursor opened has ended (blocks.py
@@ -43,8 +45,9 @@ after the decision to go to the network), the first left goes through steps 3 an
 nothing is shown (and nothing sent).
 
 Not reproduced: indentation character normalisation (normalizeIndent.ts, only with the
-editor's formatting options); the completion after the user accepted a whole item
-(`hasAcceptedCurrentCompletion`, which changes the request).
+editor's formatting options); after the user accepted the whole item on screen in
+JavaScript, TypeScript or Go, the stream is split by statements
+(ghostText/streamedCompletionSplitter.ts, blockTrimmer.ts), read here whole.
 """
 
 from __future__ import annotations
@@ -213,15 +216,32 @@ def stream_chunks(raw: str, ends: list[int]) -> list[str]:
     return pieces
 
 
-def received(inp: EditorInput, raw: str, multiline: bool, timing: Timing | None = None,
+def take_lines(raw: str, ends: list[int], lines: int) -> tuple[str, int]:
+    """ghostTextStrategy.ts takeNLines after an accepted item: the first `lines` lines after the
+    line the cursor is on, asked where convertStreamToApiChoices asks (step 0)."""
+    start = 0
+    for end in ends:
+        if "\n" in raw[start:end]:
+            parts = raw[:end].split("\n")
+            if len(parts) > lines + 1:
+                return "\n".join(parts[: lines + 1]), end
+        start = end
+    return raw, len(raw)
+
+
+def received(inp: EditorInput, raw: str, cut: str | None, timing: Timing | None = None,
              model: str | None = None) -> tuple[Steps, Choice | None]:
-    """Steps 0 and 1 on a received stream: the trace so far, and the choice the cache keeps."""
+    """Steps 0 and 1 on a received stream (`cut`: request.stream_cut): the trace so far, and
+    the choice the cache keeps."""
     steps = Steps(raw)
     ends = chunk_ends(raw, timing, model)
     read = len(raw)
-    if multiline and request.block_mode(inp.language or "") in ("parsing", "parsingandserver"):
+    if cut == "block":
         kept, read = block_end_cut(inp, raw, ends)
         steps.set("parsingBlockFinished", SRC + "prompt/parseBlock.ts", kept)
+    elif cut == "lines":
+        kept, read = take_lines(raw, ends, request.AFTER_ACCEPT_LINES)
+        steps.set("takeNLines", SRC + "ghostText/ghostTextStrategy.ts", kept)
     steps.apply("postProcessChoices", SRC + "ghostText/completionsFromNetwork.ts", lambda t: t.rstrip() or None)
     chunks = tuple(stream_chunks(raw[:read], [e for e in ends if e <= read] + [read]))
     return steps, (Choice(steps.text, chunks) if steps.text is not None else None)

@@ -3,7 +3,7 @@ text it received (the rules and their sources: answer.py; a session's client: se
 
 from __future__ import annotations
 
-from replay.editors.copilot import answer
+from replay.editors.copilot import answer, request
 from replay.editors.copilot.profile import request_body
 from replay.editors.stage import Shown, Steps, StreamStop, Timing
 from replay.records import EditorInput
@@ -18,7 +18,7 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
         steps.set("getGhostText", answer.SRC + "ghostText/ghostText.ts", None)
         return steps.shown(multiline=False)
     multiline = body["stop"] != ["\n"]
-    steps, choice = answer.received(inp, raw, multiline, timing, model)
+    steps, choice = answer.received(inp, raw, request.stream_cut(body, inp.language or ""), timing, model)
     if choice is not None:
         answer.in_context(inp, steps, choice.chunks)
     return answer.item(inp, steps, multiline)

@@ -91,9 +91,10 @@ def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str
     if is_multiline is None:
         is_multiline = request.multiline(inp.language or "", document, cursor, result.prefix, result.suffix)
     cache_prefix, _ = lay.trim_last_line(inp.prefix)
-    if state.cached(cache_prefix, result.suffix, bool(is_multiline)):
+    accepted = state.accepted(cache_prefix, result.suffix)
+    if state.cached(cache_prefix, result.suffix, bool(is_multiline) or accepted):
         return None
-    return request.body(result, inp.language or "", document, cursor, bool(is_multiline), bool(inp.options.get("cycling")))
+    return request.body(result, inp.language or "", document, cursor, bool(is_multiline), bool(inp.options.get("cycling")), accepted)
 
 
 def engine_text(body: dict[str, Any]) -> tuple[str, str]:

@@ -36,6 +36,9 @@ from replay.editors.copilot import blocks, multiline_model
 from replay.editors.copilot.layout import Layout
 
 MAX_SOLUTION_TOKENS = 500
+MAX_MULTILINE_TOKENS = 200  # experiments/features.ts maxMultilineTokens default
+MAX_SINGLELINE_TOKENS = 20  # ghostTextStrategy.ts maxSinglelineTokens
+AFTER_ACCEPT_LINES = 1  # experiments/features.ts multilineAfterAcceptLines default
 _STOPS = {"python": ["\ndef ", "\nclass ", "\nif ", "\n\n#"], "markdown": ["\n\n\n"]}
 _DEFAULT_STOPS = ["\n\n\n", "\n```"]
 _MORE_MULTILINE = frozenset({"javascript", "javascriptreact", "jsx", "typescript", "typescriptreact", "go"})
@@ -98,18 +101,46 @@ def multiline(language: str, document: str, cursor: int, prompt: str, suffix: st
     return language in MODEL_LANGUAGES and multiline_model.score(prompt, suffix, language) > multiline_model.THRESHOLD
 
 
-def body(lay: Layout, language: str, document: str, cursor: int, is_multiline: bool, cycling: bool = False) -> dict[str, Any]:
-    """The JSON body of the completions request, keys in the client's order."""
-    n = 3 if cycling else 1
+def after_accept(language: str, is_multiline: bool) -> tuple[str, list[str] | None, int]:
+    """ghostTextStrategy.ts getGhostTextStrategy when the user has just accepted the whole item
+    on screen (current.ts hasAcceptedCurrentCompletion): (block mode, stop, max_tokens). A
+    request that is multiline anyway keeps its strategy; MoreMultiline languages ask up to
+    maxMultilineTokens (features.ts, 200) with the language's stops; the others switch to
+    `Parsing` with stop ["\n\n"] and maxSinglelineTokens (20) per multilineAfterAcceptLines
+    (1), and read AFTER_ACCEPT_LINES lines of the stream (takeNLines)."""
     mode = block_mode(language)
+    if mode == "moremultiline":
+        return mode, None, MAX_MULTILINE_TOKENS
+    if is_multiline and mode != "server":
+        return mode, None, MAX_SOLUTION_TOKENS
+    return "parsing", ["\n\n"], MAX_SINGLELINE_TOKENS * AFTER_ACCEPT_LINES
+
+
+def stream_cut(body: dict[str, Any], language: str) -> str | None:
+    """The strategy's `finishedCb` for a sent body: "lines" (takeNLines, after an accepted item),
+    "block" (parsingBlockFinished, a multiline request in a tree-sitter block mode), or None."""
+    if body["stop"] == ["\n\n"] and body["max_tokens"] == MAX_SINGLELINE_TOKENS * AFTER_ACCEPT_LINES:
+        return "lines"
+    if body["stop"] != ["\n"] and block_mode(language) in ("parsing", "parsingandserver"):
+        return "block"
+    return None
+
+
+def body(lay: Layout, language: str, document: str, cursor: int, is_multiline: bool, cycling: bool = False,
+         accepted: bool = False) -> dict[str, Any]:
+    """The JSON body of the completions request, keys in the client's order (`accepted`: the
+    user has just accepted the whole item on screen)."""
+    n = 3 if cycling else 1
+    mode, stop, max_tokens = after_accept(language, is_multiline) if accepted else (block_mode(language), None, MAX_SOLUTION_TOKENS)
+    is_multiline = is_multiline or accepted
     return {
         "prompt": lay.prefix,
         "suffix": lay.suffix,
-        "max_tokens": MAX_SOLUTION_TOKENS,
+        "max_tokens": max_tokens,
         "temperature": 0 if n <= 1 else 0.2,
         "top_p": 1,
         "n": n,
-        "stop": stops(language) if is_multiline else ["\n"],
+        "stop": stop or (stops(language) if is_multiline else ["\n"]),
         "stream": True,
         "extra": {
             "language": language,

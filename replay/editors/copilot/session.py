@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from replay.editors.copilot import answer, tokens
+from replay.editors.copilot import answer, request, tokens
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot.answer import Choice
 from replay.editors.stage import Shown, Timing
@@ -90,6 +90,13 @@ class ClientState:
         typed = prefix[len(self.current[0]):]
         return _less_typed(self.current[2], typed) if _less_typed(self.current[2][:1], typed) else []
 
+    def accepted(self, prefix: str, suffix: str) -> bool:
+        """current.ts hasAcceptedCurrentCompletion: the user typed the first item on screen
+        whole (its stream ended with finish_reason "stop", as a replayed one does)."""
+        if self.current is None or not self.current[2] or self.current[1] != suffix or not prefix.startswith(self.current[0]):
+            return False
+        return prefix[len(self.current[0]):] == self.current[2][0].text
+
     def cached(self, prefix: str, suffix: str, multiline: bool = False) -> bool:
         """Would the client answer this request locally (and send nothing)? `multiline` is the
         request's decision (a cached choice is cut to one line for a single-line one)."""
@@ -108,7 +115,7 @@ class ClientState:
             if received is None:
                 self.current = None
                 return Shown(text=None, multiline=multiline)
-            steps, choice = answer.received(inp, received, multiline, timing, model)
+            steps, choice = answer.received(inp, received, request.stream_cut(body, inp.language or ""), timing, model)
             processed = None
             if choice is not None:
                 self.cache.setdefault(prefix, []).append((body["suffix"], choice))

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from replay.editors.copilot import request
+from replay.editors.copilot.answer import chunk_ends, take_lines
 from replay.editors.copilot.session import ClientState
 from replay.editors.inputs import parse_object
 
@@ -62,3 +64,19 @@ def test_nothing_sent_and_nothing_cached_shows_nothing() -> None:
     state = ClientState()
     assert not state.cached("def f():\n    ", "\n")
     assert state.answer(_inp("def f():\n    "), None, "ignored").text is None
+
+
+def test_typing_the_item_whole_is_accepting_it() -> None:
+    """current.ts hasAcceptedCurrentCompletion, and the request after it (ghostTextStrategy.ts):
+    stop ["\\n\\n"], 20 tokens and one more line read for a language not trimmed by default."""
+    state = ClientState()
+    state.answer(_inp("import os\n"), {"stop": ["\n"], "suffix": "\n"}, "import sys\n")
+    assert state.accepted("import os\nimport sys", "\n")
+    assert not state.accepted("import os\nimport sy", "\n") and not state.accepted("import os\nimport sys", "")
+    assert request.after_accept("python", False) == ("parsing", ["\n\n"], 20)
+    assert request.after_accept("python", True) == ("parsingandserver", None, 500)  # multiline anyway
+    assert request.after_accept("javascript", False) == ("moremultiline", None, 200)
+    body = {"stop": ["\n\n"], "max_tokens": 20}
+    assert request.stream_cut(body, "python") == "lines" and request.stream_cut({**body, "stop": ["\n"]}, "python") is None
+    raw = "\nimport re\nimport json\n"
+    assert take_lines(raw, chunk_ends(raw, None), 1) == ("\nimport re", 11)
