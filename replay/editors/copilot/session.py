@@ -17,11 +17,14 @@ against chat-lib 0.66.0's compiled dist):
   cache, `setGhostText`), typed as suggested, answers first. The item such a line shows:
   answer.py `local`. The cache is an LRU trie of 100 prefixes (helpers/radix.ts): sessions
   here are shorter, nothing is evicted.
+- current.ts `hasAcceptedCurrentCompletion`: what was typed since the item on screen is its
+  first choice, whole: the next request is made as after an accept (request.py `after_accept`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from replay.editors.copilot import answer, request, tokens
 from replay.editors.copilot import layout as lay
@@ -104,7 +107,7 @@ class ClientState:
         self.lookup = (suffix, multiline) if found else None
         return found
 
-    def answer(self, inp: EditorInput, body: dict | None, received: str | None, timing: Timing | None = None,
+    def answer(self, inp: EditorInput, body: dict[str, Any] | None, received: str | None, timing: Timing | None = None,
                model: str | None = None) -> Shown:
         """What the client shows at this cursor, whose request body is `body` (None: it sent
         none), given the text `received` for a sent request; keeps the state for the next."""
