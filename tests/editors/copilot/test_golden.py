@@ -111,16 +111,30 @@ def test_cli_render_gives_the_bodies(tmp_path: Path, cli) -> None:
 
 
 def test_cli_postprocess_received_gives_the_shown_edits(tmp_path: Path, cli) -> None:
-    """`fimreplay postprocess --editor copilot --received --editor-timing`: the received text as
-    `raw`, its chunks as `timing`; the lines of a session through its client, those answered
-    from the cache included."""
-    lines = [json.dumps({**case, "raw": expected["raw"], "timing": recorded_chunks(expected["raw"])})
-             for case, expected in zip(CASES, EXPECTED)]
+    """`fimreplay postprocess --editor copilot --model M --received`: the received text as `raw`
+    (its chunks not given: the model's tokens stand for them); the lines of a session through
+    its client, those answered from the cache included."""
+    lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in zip(CASES, EXPECTED)]
     (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--received", "--editor-timing",
-              "--keep-going", "-o", str(tmp_path / "out.jsonl"))
+    out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--model", "qwen2.5-coder",
+              "--received", "--keep-going", "-o", str(tmp_path / "out.jsonl"))
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     for row, case, expected in zip(rows, CASES, EXPECTED, strict=True):
+        got = None if row["shown_text"] is None else (row["shown_text"], row["replace_before"], row["replace_after"])
+        assert got == _edit(case, expected["shown"]), case["item_id"]
+
+
+def test_cli_postprocess_reads_the_chunks_from_timing(tmp_path: Path, cli) -> None:
+    """With `--editor-timing` and no model, the recorded chunks (`timing`) are the stream's:
+    the repetitive answer is dropped as chat-lib dropped it."""
+    picked = [(c, e) for c, e in zip(CASES, EXPECTED) if c["item_id"] in ("b4-rep-yes", "b4-rep-no", "blk-rb-past")]
+    lines = [json.dumps({**c, "raw": e["raw"], "timing": recorded_chunks(e["raw"])}) for c, e in picked]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--received", "--editor-timing",
+              "-o", str(tmp_path / "out.jsonl"))
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    for row, (case, expected) in zip(rows, picked, strict=True):
         got = None if row["shown_text"] is None else (row["shown_text"], row["replace_before"], row["replace_after"])
         assert got == _edit(case, expected["shown"]), case["item_id"]
