@@ -10,7 +10,7 @@ checked against chat-lib 0.66.0's compiled dist), in the order they apply:
    ghostText/ghostTextStrategy.ts `buildFinishedCallback` -> prompt/parseBlock.ts
    `parsingBlockFinished`), openai/fetch.ts `convertStreamToApiChoices` asks, at every chunk
    that holds a newline, whether the block the cursor opened has ended (blocks.py
-   `block_body_finished`) and keeps the answer up to there. The chunk that carries
+   `block_body_finished`) and keeps the answer up to there (`read_stream`). The chunk that carries
    `finish_reason` is asked too, but its cut is dropped (the source replaces a numeric answer by
    "yield all" there).
 1. ghostText/completionsFromNetwork.ts `postProcessChoices`: trailing whitespace trimmed;
@@ -52,6 +52,7 @@ JavaScript, TypeScript or Go, the stream is split by statements
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from replay.editors.copilot import blocks, request
@@ -169,19 +170,33 @@ def chunk_ends(raw: str, timing: Timing | None, model: str | None = None) -> lis
     return [at + 1 for at, char in enumerate(raw) if char == "\n"] + ([] if raw.endswith("\n") else [len(raw)])
 
 
-def block_end_cut(inp: EditorInput, raw: str, ends: list[int]) -> tuple[str, int]:
-    """parsingBlockFinished as convertStreamToApiChoices calls it (step 0 of the docstring): the
-    text kept, and how much of the stream was read. The cursor is moved back over a blank last
-    line's blanks, as the prompt trimmed them (ghostTextStrategy.ts `adjustedPosition`)."""
-    prefix, _ = lay.trim_last_line(inp.prefix)
+def read_stream(raw: str, ends: list[int], finished: Callable[[str], int | None]) -> tuple[str, int]:
+    """openai/fetch.ts convertStreamToApiChoices: the strategy's `finishedCb` is asked at every
+    chunk that holds a newline (step 0 of the docstring); a length it gives ends the reading.
+    Returns the text kept and how much of the stream was read."""
     start = 0
     for end in ends:
         if "\n" in raw[start:end]:
-            cut = blocks.block_body_finished(inp.language or "", prefix, raw[:end])
+            cut = finished(raw[:end])
             if cut is not None:
                 return raw[:cut], end
         start = end
     return raw, len(raw)
+
+
+def block_finished(inp: EditorInput) -> Callable[[str], int | None]:
+    """prompt/parseBlock.ts parsingBlockFinished at this cursor, moved back over a blank last
+    line's blanks as the prompt trimmed them (ghostTextStrategy.ts `adjustedPosition`)."""
+    prefix, _ = lay.trim_last_line(inp.prefix)
+    return lambda text: blocks.block_body_finished(inp.language or "", prefix, text)
+
+
+def take_lines(lines: int) -> Callable[[str], int | None]:
+    """ghostTextStrategy.ts takeNLines, after an accepted item: `lines` lines after the cursor's."""
+    def finished(text: str) -> int | None:
+        parts = text.split("\n")
+        return len("\n".join(parts[: lines + 1])) if len(parts) > lines + 1 else None
+    return finished
 
 
 def _repeated_pattern(items: list[str]) -> bool:
@@ -216,19 +231,6 @@ def stream_chunks(raw: str, ends: list[int]) -> list[str]:
     return pieces
 
 
-def take_lines(raw: str, ends: list[int], lines: int) -> tuple[str, int]:
-    """ghostTextStrategy.ts takeNLines after an accepted item: the first `lines` lines after the
-    line the cursor is on, asked where convertStreamToApiChoices asks (step 0)."""
-    start = 0
-    for end in ends:
-        if "\n" in raw[start:end]:
-            parts = raw[:end].split("\n")
-            if len(parts) > lines + 1:
-                return "\n".join(parts[: lines + 1]), end
-        start = end
-    return raw, len(raw)
-
-
 def received(inp: EditorInput, raw: str, cut: str | None, timing: Timing | None = None,
              model: str | None = None) -> tuple[Steps, Choice | None]:
     """Steps 0 and 1 on a received stream (`cut`: request.stream_cut): the trace so far, and
@@ -237,10 +239,10 @@ def received(inp: EditorInput, raw: str, cut: str | None, timing: Timing | None 
     ends = chunk_ends(raw, timing, model)
     read = len(raw)
     if cut == "block":
-        kept, read = block_end_cut(inp, raw, ends)
+        kept, read = read_stream(raw, ends, block_finished(inp))
         steps.set("parsingBlockFinished", SRC + "prompt/parseBlock.ts", kept)
     elif cut == "lines":
-        kept, read = take_lines(raw, ends, request.AFTER_ACCEPT_LINES)
+        kept, read = read_stream(raw, ends, take_lines(request.AFTER_ACCEPT_LINES))
         steps.set("takeNLines", SRC + "ghostText/ghostTextStrategy.ts", kept)
     steps.apply("postProcessChoices", SRC + "ghostText/completionsFromNetwork.ts", lambda t: t.rstrip() or None)
     chunks = tuple(stream_chunks(raw[:read], [e for e in ends if e <= read] + [read]))

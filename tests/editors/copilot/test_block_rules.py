@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from replay.editors.copilot import blocks, request
-from replay.editors.copilot.answer import block_end_cut, chunk_ends
+from replay.editors.copilot.answer import block_finished, chunk_ends, read_stream
 from replay.editors.inputs import parse_object
 
 # (language, document with "|" at the cursor, isEmptyBlockStart)
@@ -82,8 +82,8 @@ def test_the_stream_is_asked_at_chunks_that_hold_a_newline() -> None:
     assert chunk_ends("a\nb", None) == [2, 3]
     inp = parse_object({"prefix": "def add(a):\n    ", "suffix": "\n", "language": "python"})
     kept = "    total = a\n    return total"
-    assert block_end_cut(inp, raw, chunk_ends(raw, None)) == (kept, 41)
+    assert read_stream(raw, chunk_ends(raw, None), block_finished(inp)) == (kept, 41)
     # One chunk with everything: asked once, at its newline; the block has ended by then.
-    assert block_end_cut(inp, raw, [len(raw)]) == (kept, 41)
+    assert read_stream(raw, [len(raw)], block_finished(inp)) == (kept, 41)
     # The last line arrives in a chunk without a newline: never asked after it.
-    assert block_end_cut(inp, raw[:-1], [32, 40]) == (raw[:-1], 40)
+    assert read_stream(raw[:-1], [32, 40], block_finished(inp)) == (raw[:-1], 40)

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from replay.editors.copilot import request
-from replay.editors.copilot.answer import chunk_ends, take_lines
+from replay.editors.copilot.answer import chunk_ends, read_stream, take_lines
 from replay.editors.copilot.session import ClientState
 from replay.editors.inputs import parse_object
 
@@ -79,4 +79,4 @@ def test_typing_the_item_whole_is_accepting_it() -> None:
     body = {"stop": ["\n\n"], "max_tokens": 20}
     assert request.stream_cut(body, "python") == "lines" and request.stream_cut({**body, "stop": ["\n"]}, "python") is None
     raw = "\nimport re\nimport json\n"
-    assert take_lines(raw, chunk_ends(raw, None), 1) == ("\nimport re", 11)
+    assert read_stream(raw, chunk_ends(raw, None), take_lines(1)) == ("\nimport re", 11)
