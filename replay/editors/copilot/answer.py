@@ -162,7 +162,8 @@ REPETITION_CONFIGS = ((1, 10), (10, 30), (20, 45), (30, 60))
 def chunk_ends(raw: str, timing: Timing | None, model: str | None = None) -> list[int]:
     """Where each streamed chunk of `raw` ends (the module's docstring says which chunks)."""
     if timing:
-        return [min(chars, len(raw)) for chars, _ in timing]
+        ends = [min(chars, len(raw)) for chars, _ in timing]
+        return ends if ends[-1] == len(raw) else ends + [len(raw)]  # text past the last count: one more chunk
     family = family_for_model(model) if model else None
     if family is not None:
         _, spans = load_tokenizer(default_tokenizer_spec(family.name)).encode_with_offsets(raw, special=False)

@@ -79,6 +79,7 @@ def test_the_stream_is_asked_at_chunks_that_hold_a_newline() -> None:
     raw = "    total = a\n    return total\n\nprint(1)\n"
     assert chunk_ends(raw, None) == [14, 31, 32, 41]
     assert chunk_ends(raw, [(5, 0.1), (41, 0.2)]) == [5, 41]
+    assert chunk_ends(raw, [(5, 0.1)]) == [5, 41]  # the rest, if the timing stops short
     assert chunk_ends("a\nb", None) == [2, 3]
     inp = parse_object({"prefix": "def add(a):\n    ", "suffix": "\n", "language": "python"})
     kept = "    total = a\n    return total"
