@@ -103,6 +103,7 @@ PROFILES: dict[str, EditorProfile] = {
 }
 EDITORS = tuple(PROFILES)
 LOGGING_EDITORS = tuple(name for name, p in PROFILES.items() if p.logs_prompts)  # whose captures `verify` checks
+LLAMA_CLIENTS = ("llama.vscode", "llama.vim")  # llama.cpp's own clients: their captures are llama-server /infill bodies
 
 
 def profile(spec: str) -> tuple[EditorProfile, str | None]:
@@ -152,7 +153,7 @@ def capture_version(record: CaptureRecord) -> str | None:
         from replay.editors.tabby.version import capture_spec
 
         return capture_spec(record.user_agent, record.day())
-    if record.editor in ("llama.vscode", "llama.vim"):
+    if record.editor in LLAMA_CLIENTS:
         from replay.editors.llama_server import capture_spec as llama_spec
 
         return llama_spec(record.editor, record.editor_version, record.day())

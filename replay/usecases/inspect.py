@@ -290,11 +290,13 @@ def editor_history(editor: str) -> list[dict[str, str]]:
     """The editor's rule changes by date with the releases that first had them (Continue's by
     release tag; Tabby's of both halves, the agent's and the server's; each llama.cpp client's
     with llama-server's, the half both share)."""
+    from replay.editors import LLAMA_CLIENTS
+
     if editor == "tabby":
         from replay.editors.tabby.history import history as tabby_history
 
         return tabby_history()
-    if editor in ("llama.vscode", "llama.vim"):
+    if editor in LLAMA_CLIENTS:
         from replay.editors.llama_server import server_history
 
         return sorted(_llama_client_history(editor) + server_history(), key=lambda row: row["date"])
