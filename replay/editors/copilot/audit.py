@@ -197,12 +197,15 @@ class LayoutAudit:
         if prefix_at < 0:
             return []
         out: list[Finding] = []
+        seen = self.tokens(subject.text)
+        eng = engine_ids(self.tok, subject.text, self.engine)
 
         def add(kind: str, severity: str, char: int, message: str) -> None:
-            out.append(Finding(kind, severity, char, -1, message, subject.where))
+            """A finding at `char` of the prompt, tied to the engine's token there (-1: none)."""
+            token = next((i + int(eng.bos_added) for i, (x, y, _) in enumerate(seen) if x <= char < y), -1) if char >= 0 else -1
+            out.append(Finding(kind, severity, char, token, message, subject.where))
 
         blocks = parts(body, prefix_at, inp)
-        seen = self.tokens(subject.text)
         found = cuts(body, inp) if inp is not None else ()
         if found is None:
             add("elision-cut", "info", -1, "the render input does not give this row's prompt: its cuts are not audited")
@@ -217,7 +220,7 @@ class LayoutAudit:
                     f"tokens {pieces}")
             elif part.at not in split:
                 self._seam(part, seen, subject.text, add)
-        self._budget(subject, body, prefix, suffix, add)
+        self._budget(len(eng.ids), body, prefix, suffix, add)
         return out
 
     def _cut(self, cut: lay.Cut, blocks: list[Part], suffix_end: int, seen: Tokens, text: str, add: Any) -> None:
@@ -266,19 +269,19 @@ class LayoutAudit:
             f"the {part.kind} block {part.text[:30]!r}... reads {show_here} in the prompt but {show_there} {source} "
             f"({len(here)} vs {len(there)} tokens over the block)")
 
-    def _budget(self, subject: Subject, body: Body, prefix: str, suffix: str, add: Any) -> None:
-        """budget-mismatch: o200k counts against the target's, and the target's context."""
+    def _budget(self, n: int, body: Body, prefix: str, suffix: str, add: Any) -> None:
+        """budget-mismatch: o200k counts against the target's, and the engine's `n` ids against
+        the target's context."""
         o_pre, o_suf = body.extra.prompt_tokens, body.extra.suffix_tokens
         t_pre, t_suf = self.tok.count(prefix), self.tok.count(suffix)
-        n = len(engine_ids(self.tok, subject.text, self.engine).ids)
         room = self.ctx - body.max_tokens
         ratio = (t_pre + t_suf) / max(1, o_pre + o_suf)
         counts = (f"Copilot counted {o_pre} + {o_suf} o200k tokens (prompt with context + suffix; its budget "
                   f"{lay.MAX_PROMPT_TOKENS}), {self.tok.spec} {t_pre} + {t_suf} (x{ratio:.2f})")
         if n > room:
             add("budget-mismatch", "warning", -1, f"{counts}; the templated prompt is {n} ids and a {self.ctx}-token "
-                f"context with {body.max_tokens} new tokens holds {max(0, room)}: the engine loses {n - max(0, room)} "
-                "ids of what Copilot kept")
+                f"context with {body.max_tokens} new tokens holds {max(0, room)}: {n - max(0, room)} ids of what "
+                "Copilot kept do not fit")
         else:
             add("budget-mismatch", "info", -1, f"{counts}; the templated prompt ({n} ids) fits the {self.ctx}-token "
                 f"context with {body.max_tokens} new tokens")

@@ -60,6 +60,7 @@ def test_a_cut_inside_one_target_token_is_a_warning_only_where_the_tokenizer_mer
     star = audited(case("py-long-elision"), "starcoder2")
     [split] = kinds(star, "elision-splits-token")
     assert split.severity == "warning" and "'\\n   '" in split.message and "prefix cut" in split.message
+    assert split.token == 7  # the qwen sentinel is 7 StarCoder2 pieces (0-6); the kept "   " is the next id
     qwen = audited(case("py-long-elision"), "qwen2.5-coder")
     assert not kinds(qwen, "elision-splits-token")
     cut = kinds(qwen, "elision-cut")
@@ -110,7 +111,7 @@ def test_budgets_in_o200k_and_in_the_target_tokenizer() -> None:
     [long] = kinds(audited(case("py-long-elision"), "qwen2.5-coder"), "budget-mismatch")
     assert long.severity == "warning"
     assert "Copilot counted 6528 + 1154 o200k tokens" in long.message and "qwen2.5-coder 7488 + 1211 (x1.13)" in long.message
-    assert "the engine loses 8178 ids" in long.message
+    assert "holds 524: 8178 ids of what Copilot kept do not fit" in long.message
     [small] = kinds(audited(case("py-open3"), "qwen2.5-coder"), "budget-mismatch")
     assert small.severity == "info" and "fits the 1024-token context with 500 new tokens" in small.message
 
@@ -122,3 +123,19 @@ def test_the_cursor_seam_is_the_generic_check_given_the_document_after_it() -> N
     assert subject.middle == "    " + inp.suffix  # the blanks trimLastLine took off the prompt, then the rest
     cursor = kinds(Auditor(tokenizer("starcoder2")).audit(subject), "cursor-splits-token")
     assert cursor and "'\\n    '" in cursor[0].message
+
+
+def test_a_suffix_cut_between_a_newline_and_the_next_lines_indentation() -> None:
+    # the suffix budget (o200k) ends after "...sum\n": o200k ends a token there, StarCoder2 reads
+    # "\n   " (the newline and the next line's indentation) as one token
+    suffix = "\n" + "".join(f"    totalValue{i}_x = computeTotal(valueList{i}, {i * 7})  # running   sum\n" for i in range(1500))
+    inp = EditorInput(prefix="def run(valueList):\n    # note" + " x" * 6 + "\n    ", suffix=suffix, filepath="/w/a.py",
+                      workspace="/w", language="python")
+    rendered = profile.render(inp, "starcoder2")
+    findings = LayoutAudit(tokenizer("starcoder2")).findings(subject_from_rendered(rendered), body_of(rendered.request or {}), inp)
+    [split] = kinds(findings, "elision-splits-token")
+    assert split.message == ("the suffix cut falls inside starcoder2's token '\\n   ' of the uncut text ('\\n' | '   '); "
+                             "the prompt has ['\\n', '<fim_middle>'] there")
+    assert rendered.text[split.char:].startswith("<fim_middle>")
+    assert not kinds(LayoutAudit(tokenizer("qwen2.5-coder")).findings(subject_from_rendered(rendered),
+                                                                      body_of(rendered.request or {}), inp), "elision-splits-token")
