@@ -267,7 +267,7 @@ class LayoutAudit:
         source = f"in {part.name}" if part.name else "alone"
         add("block-seam-shift", "warning", char,
             f"the {part.kind} block {part.text[:30]!r}... reads {show_here} in the prompt but {show_there} {source} "
-            f"({len(here)} vs {len(there)} tokens over the block)")
+            f"({sum(p != q for p, q in zip(here, there)) + abs(len(here) - len(there))} of {len(there)} tokens differ)")
 
     def _budget(self, n: int, body: Body, prefix: str, suffix: str, add: Any) -> None:
         """budget-mismatch: o200k counts against the target's, and the engine's `n` ids against
