@@ -68,14 +68,17 @@ class AuditResult:
 
 def audit(store: Store, inputs: Sequence[str], spec: str, engine: str = "llama.cpp", ctx: int = 1024,
           compare_spec: str | None = None, captures: bool = False, rejects_path: Path | None = None,
-          warn: Say | None = None) -> AuditResult:
+          warn: Say | None = None, render_input: Path | None = None) -> AuditResult:
     """Tokenizer gotchas in rendered-prompt JSONL files (`-`: standard input, `render`'s output
     piped), @FILE prompts and (with `captures`) the stored captures' logged prompts.
-    `compare_spec` "hf-gguf" alone means transformers' import of the same GGUF file. Unusable lines go to the rejects file, each told to `warn`."""
+    `compare_spec` "hf-gguf" alone means transformers' import of the same GGUF file. Unusable lines go to the rejects file, each told to `warn`.
+    An editor's layout adds its own findings (replay.usecases.layouts); `render_input` is the
+    file the rows were rendered from, where the layout's cuts are found."""
     from replay.tokens import audit_input
     from replay.tokens.audit import Auditor, audit_all
     from replay.tokens.engine import engine_rule
     from replay.tokens.tokenizer import converter_spec
+    from replay.usecases.layouts import EditorLayouts, render_inputs
 
     if not inputs and not captures:
         raise UsageError("nothing to audit: give rendered-prompt JSONL files (- for standard input), @FILE prompts, or --captures")
@@ -102,7 +105,9 @@ def audit(store: Store, inputs: Sequence[str], spec: str, engine: str = "llama.c
                 raise UsageError(f"{path}: cannot read ({exc})") from exc
         if captures:
             subjects.extend(audit_input.read_captures(store, rejects))
-        report = audit_all(subjects, Auditor(tok, engine=engine, ctx=ctx, compare=compare))
+        cursors = render_inputs(render_input, rejects) if render_input is not None else None
+        layouts = EditorLayouts(tok, engine, ctx, cursors, rejects)
+        report = audit_all(layouts.prepare(subjects), Auditor(tok, engine=engine, ctx=ctx, compare=compare), layouts)
     summary = {**report.summary(), "rejects": len(rejects), "tokenizer": tok.spec, "engine": engine}
     if rejects:
         summary["rejects_file"] = rejects.file
