@@ -53,12 +53,13 @@ def relative_path(filepath: str | None, workspace: str | None) -> str | None:
     return path if not posixpath.isabs(path) else None
 
 
-def _check(inp: EditorInput, version: str | None, release: str = CHAT_LIB, client: str = "copilot profile models chat-lib") -> None:
+def _check(inp: EditorInput, version: str | None, release: str = CHAT_LIB, client: str = "copilot profile models chat-lib",
+           options: tuple[str, ...] = _OPTIONS) -> None:
     if version not in (None, "", release):
         raise CopilotInputError(f"the {client} {release} only, not {version!r}")
-    unknown = sorted(set(inp.options) - set(_OPTIONS))
+    unknown = sorted(set(inp.options) - set(options))
     if unknown:
-        raise BadInputLine(f"unknown copilot option(s) {', '.join(unknown)} (known: {', '.join(_OPTIONS)})")
+        raise BadInputLine(f"unknown copilot option(s) {', '.join(unknown)} (known: {', '.join(options)})")
     if not inp.language:
         raise BadInputLine("the copilot profile needs the document's 'language' (a VS Code language id)")
 
