@@ -2,11 +2,17 @@
 copilot.lua), JetBrains and Xcode, as `@github/copilot-language-server` 1.539.0 publishes it.
 
 Its completion code is chat-lib's (the same completions-core of microsoft/vscode-copilot-chat,
-bundled in its `dist/main.js`), with the experiments it is served left at their defaults (it
-fetches its assignments from default.exp-tas.com; this profile pins none, as a client that
-cannot reach it runs). What differs from chat-lib 0.66.0 and is modelled here:
+bundled in its `dist/main.js`). Its experiments are assigned by the server: main.js
+`ExpConfigFromTAS.fetchExperiments` GETs `<endpoints.telemetry>/telemetry` (the endpoint the
+token names) and reads `Configs[Id = "vscode"].Parameters`; a failed fetch leaves every flag at
+its default. The profile pins them at their defaults, but for the one that changes the layout:
+option `split_context` (default false) is the flag `copilotenablepromptcontextproxyfield`
+turned on (main.js `shouldUseSplitContextPrompt`: the `internal.useSplitContextPrompt` config
+key when set, else that flag), with which the server sends chat-lib's split-context body
+(checked by serving the flag from the stub). What differs from chat-lib
+0.66.0 and is modelled here:
 - the prompt is the inline, commented layout, with no `extra.context` in the body
-  (inline_layout.py);
+  (inline_layout.py), unless `split_context`;
 - the editor sends its formatting options with each request (copilot.vim: `expandtab`,
   `shiftwidth`), and the item's indentation is normalised to them
   (lib/src/ghostText/normalizeIndent.ts `normalizeIndentCharacter`, called by
@@ -19,8 +25,8 @@ the copilot profile's (request.py, session.py, completion.py), each checked agai
 items the language server itself sent and returned (tests/data/copilot_ls_golden).
 
 `version` may be None or "1.539.0". Options: the copilot profile's (`multiline`, `cycling`),
-and the editor's formatting options `tab_size` (default 4) and `insert_spaces` (default true;
-null: the editor sends none, and nothing is normalised).
+`split_context`, and the editor's formatting options `tab_size` (default 4) and
+`insert_spaces` (default true; null: the editor sends none, and nothing is normalised).
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ RELEASE = "1.539.0"
 PROFILE = f"copilot-ls@{RELEASE}"
 _CLIENT = "copilot-ls profile models copilot-language-server"
 FORMATTING_OPTIONS = ("tab_size", "insert_spaces")
-OPTIONS = chat_lib._OPTIONS + FORMATTING_OPTIONS
+OPTIONS = (*chat_lib._OPTIONS, "split_context", *FORMATTING_OPTIONS)
 ITEM_STEP = "completionsFromGhostTextResults"  # completion.py's last step, which makes the item's text
 DEFAULT_TAB_SIZE = 4  # normalizeIndent.ts: a missing or non-numeric tabSize counts as 4
 _SRC = "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/ghostText/"
@@ -52,6 +58,8 @@ def _check(inp: EditorInput, version: str | None) -> None:
     tab_size = inp.options.get("tab_size", DEFAULT_TAB_SIZE)
     if not isinstance(tab_size, int) or isinstance(tab_size, bool) or tab_size < 1:
         raise BadInputLine(f"option tab_size must be a positive integer, not {tab_size!r}")
+    if inp.options.get("split_context", False) not in (True, False):
+        raise BadInputLine(f"option split_context must be true or false, not {inp.options['split_context']!r}")
     if inp.options.get("insert_spaces", True) not in (True, False, None):
         raise BadInputLine(f"option insert_spaces must be true, false or null, not {inp.options['insert_spaces']!r}")
 
@@ -80,6 +88,8 @@ def normalize_indent(text: str, tab_size: int, insert_spaces: bool, blank_line: 
 
 def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str, Any] | None:
     """The body the language server sends at this cursor (None: it sends none)."""
+    if inp.options.get("split_context"):
+        return chat_lib.request_body(inp, state)
     body = chat_lib.request_body(inp, state, prompt_layout=inline_layout.layout)
     if body is not None:
         # lib/src/openai/fetch.ts: `extra.context` only when the prompt has a context (the split layout).
@@ -122,20 +132,33 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     return _normalized(inp, raw, shown, inp.options.get("tab_size", DEFAULT_TAB_SIZE), insert_spaces)
 
 
+def adjust_leading_whitespace(text: str, trailing_ws: str) -> tuple[str, bool]:
+    """ghostText.ts `adjustLeadingWhitespace`: (display text, whether it needs the line's
+    blanks as an offset), given the blanks the prompt dropped from a blank last line."""
+    if trailing_ws and text.startswith(trailing_ws):
+        return text[len(trailing_ws):], False
+    if trailing_ws and trailing_ws.startswith(text[: len(text) - len(text.lstrip())]):
+        return text.lstrip(), True
+    return text, False
+
+
 def _normalized(inp: EditorInput, raw: str, shown: Shown, tab_size: int, insert_spaces: bool) -> Shown:
     """copilotCompletion.ts `completionsFromGhostTextResults` with formatting options: the
-    completion is normalised before the item's text is made of it (completion.insert_text)."""
+    completion and its display text are normalised after the display text is cut from it and
+    before the item's text is chosen (the whole completion on a blank line that it re-indents
+    or starts like, else the line's text before the cursor then the display text)."""
     steps = list(shown.trace)
     if steps and steps[-1].step == ITEM_STEP:
         steps.pop()
-    before_item = steps[-1].text if steps else raw
-    line_before = inp.prefix.split("\n")[-1]
-    rest = inp.suffix.split("\n")[0]
-    text = normalize_indent(before_item or "", tab_size, insert_spaces, not (line_before + rest).strip())
+    before_item = (steps[-1].text if steps else raw) or ""
+    line_before, rest = inp.prefix.split("\n")[-1], inp.suffix.split("\n")[0]
+    blank = not (line_before + rest).strip()
+    display, needs_offset = adjust_leading_whitespace(before_item, layout.trim_last_line(inp.prefix)[1])
+    text = normalize_indent(before_item, tab_size, insert_spaces, blank)
+    display = normalize_indent(display, tab_size, insert_spaces, blank)
     if text != before_item:
         steps.append(TraceStep(step="normalizeIndentCharacter", source=_SRC + "normalizeIndent.ts", text=text))
-    _, trailing = layout.trim_last_line(inp.prefix)
-    item = completion.insert_text(line_before, rest, text, trailing)
+    item = text if blank and (needs_offset or text.startswith(line_before + rest)) else line_before + display
     if item != text:
         steps.append(TraceStep(step=ITEM_STEP, source=_SRC + "copilotCompletion.ts", text=item))
     return msgspec.structs.replace(shown, text=item, trace=tuple(steps))

@@ -50,6 +50,22 @@ def test_request_body_equals_the_one_the_language_server_sent(index: int) -> Non
     assert body == EXPECTED[index]["request"]
 
 
+SPLIT = _load(DATA / "copilot_ls_golden" / "expected_split_context.jsonl")
+
+
+def test_with_the_split_context_flag_the_bodies_are_chat_libs() -> None:
+    """Option `split_context`: the server assigned `copilotenablepromptcontextproxyfield`."""
+    assert [e["id"] for e in SPLIT] == [c["item_id"] for c in CHAT_LIB_CASES]
+    sessions: dict[str, Session] = {}
+    for case, expected in zip(CHAT_LIB_CASES, SPLIT, strict=True):
+        session = sessions.setdefault(_key(case), Session("qwen2.5-coder"))
+        inp = parse_object({**case, "options": {**case.get("options", {}), "split_context": True}})
+        assert session.render(inp, expected["raw"]).request == expected["request"], case["item_id"]
+    chat_lib = [e["request"] for name in ("expected.jsonl", "expected2.jsonl", "expected3.jsonl")
+                for e in _load(DATA / "copilot_golden" / name)]
+    assert [e["request"] for e in SPLIT] == chat_lib
+
+
 def _edit(case: dict, item: dict | None) -> tuple[str, int, int] | None:
     """The language server's item (an LSP InlineCompletionItem: insertText over a range) as the
     edit at the cursor: (text, characters replaced before it, after it)."""

@@ -8,7 +8,14 @@ from replay.editors import profile
 from replay.editors.copilot import inline_layout as inline
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot import tokens
-from replay.editors.copilot.language_server import PROFILE, complete, normalize_indent, render, request_body
+from replay.editors.copilot.language_server import (
+    PROFILE,
+    adjust_leading_whitespace,
+    complete,
+    normalize_indent,
+    render,
+    request_body,
+)
 from replay.editors.copilot.profile import CopilotInputError
 from replay.editors.copilot.profile import render as chat_lib_render
 from replay.editors.copilot.profile import request_body as chat_lib_body
@@ -119,3 +126,21 @@ def test_bad_formatting_options_reject_the_line() -> None:
             render(EditorInput(**inp, options=options), "qwen2.5-coder")
     with pytest.raises(BadInputLine):  # chat-lib's profile takes no formatting options
         chat_lib_render(EditorInput(**inp, options={"tab_size": 2}), "qwen2.5-coder")
+
+
+def test_the_display_text_is_cut_before_the_indentation_is_normalised() -> None:
+    """On a blank line of 5 blanks, a tab-indented answer is not the line's indentation: the
+    item is the line's blanks then the normalised answer (not the answer alone)."""
+    assert adjust_leading_whitespace("\tfoo();", "     ") == ("\tfoo();", False)
+    assert adjust_leading_whitespace("  foo", "    ") == ("foo", True)
+    assert adjust_leading_whitespace("    foo", "    ") == ("foo", False)
+    inp = EditorInput(prefix="class A {\n    /**\n     ", suffix="\n     * Say hello.\n     */\n}\n", language="typescript",
+                      filepath="/w/a.ts", workspace="/w")
+    assert complete(inp, "\tfoo();\n\t\tbar();").text == "         foo();\n        bar();"
+
+
+def test_split_context_gives_chat_libs_body() -> None:
+    inp = dict(prefix="def f(x):\n    ", suffix="\n\nprint(f(1))\n", language="python", filepath="/w/src/f.py", workspace="/w")
+    assert request_body(EditorInput(**inp, options={"split_context": True})) == chat_lib_body(EditorInput(**inp))
+    with pytest.raises(BadInputLine):
+        render(EditorInput(**inp, options={"split_context": "yes"}), "qwen2.5-coder")
