@@ -32,6 +32,7 @@ items the language server itself sent and returned (tests/data/copilot_ls_golden
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -64,7 +65,7 @@ def _check(inp: EditorInput, version: str | None) -> None:
         raise BadInputLine(f"option insert_spaces must be true, false or null, not {inp.options['insert_spaces']!r}")
 
 
-def _leading_runs(text: str, unit: str, indent: Any) -> str:
+def _leading_runs(text: str, unit: str, indent: Callable[[int], str]) -> str:
     """normalizeIndent.ts `replace`: on every line, the leading repeats of `unit` (their length
     in characters) become `indent(length)`."""
     run = re.compile(f"^(?:{re.escape(unit)})+")
