@@ -98,6 +98,11 @@ PROFILES: dict[str, EditorProfile] = {
                              "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/openai/fetch.ts"
                              " (the request's stop)", logs_prompts=False, stage_needs_model=False, replaces_before=True,
                              sends_body=True),
+    "copilot-ls": EditorProfile("copilot-ls", "replay.editors.copilot.language_server",
+                                "replay.editors.copilot.language_server",
+                                "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/openai/fetch.ts"
+                                " (the request's stop; bundled in @github/copilot-language-server)", logs_prompts=False,
+                                stage_needs_model=False, replaces_before=True, sends_body=True),
     "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard",
                               "replay/editors/templates.py (the family's stop words)", logs_prompts=False),
 }
