@@ -4,13 +4,15 @@ The items: the one-line middles @openzeppelin/contracts 5.1.0 added since 5.0.2,
 (docs/figures.md, the new-code leaderboard: 175 items, `--per-file 3 --seed 17`). The models:
 Qwen2.5-Coder 0.5B (`default`) and 1.5B (`qwen2.5-coder-1.5b`; `fimreplay assets install
 qwen2.5-coder-1.5b` first), llama.cpp, `--max-new-tokens 48`. Each mode is one whole `fimreplay
-leaderboard` process into a store of its own (so neither reads the other's completion cache):
-`--until-decided` first, then the full run. Prints each mode's verdict, its model calls (the
+leaderboard` process into a store of its own (so none reads another's completion cache):
+`--until-decided` with each confidence sequence (`--method betting`, then `--method asymptotic`),
+then the full run. Prints each mode's verdict, its model calls (the
 completions its store holds: every one was a call, the cache being empty), and its wall time,
 side by side, with the machine's load average before and after; while a mode runs, its
 messages and, every minute, the model calls made so far.
 
     python -m bench.speed.until_decided [--limit-files N] [--threads 2] [--home DIR] [--skip-full]
+                                        [--method betting|asymptotic]
 
 `--limit-files N` keeps the items of the first N files of the items file (a quick check that
 the bench works); `--home` keeps the corpora, the items and the stores between starts (the
@@ -37,6 +39,7 @@ from replay.store import Store
 
 OLD, NEW = "npm:@openzeppelin/contracts@5.0.2", "npm:@openzeppelin/contracts@5.1.0"
 MODELS = ("default", "qwen2.5-coder-1.5b")
+METHODS = ("betting", "asymptotic")
 
 
 def environment(home: Path, models: bool) -> dict[str, str]:
@@ -85,7 +88,7 @@ def watched(home: Path, db: Path, mode: str, args: list[str], every: float = 60.
     """`fimreplay ARGS` reading the installed models, its messages passed on to stderr and, every
     `every` seconds while it runs, the model calls its store holds so far (read-only: a long
     leaderboard shows it is moving). Its stdout."""
-    out = home / f"{mode}.out"
+    out = home / f"{mode.replace(' ', '-')}.out"
     started = time.perf_counter()
     with out.open("wb") as sink:
         proc = subprocess.Popen([sys.executable, "-m", "replay", *args], cwd=ROOT, env=environment(home, True),
@@ -95,7 +98,7 @@ def watched(home: Path, db: Path, mode: str, args: list[str], every: float = 60.
                 proc.wait(timeout=every)
                 break
             except subprocess.TimeoutExpired:
-                print(f"{mode:>13}: {calls_so_far(db)} model calls so far, {time.perf_counter() - started:8.0f} s", flush=True)
+                print(f"{mode:>24}: {calls_so_far(db)} model calls so far, {time.perf_counter() - started:8.0f} s", flush=True)
     if proc.returncode != 0:
         raise SystemExit(f"fimreplay {' '.join(args)} failed (exit {proc.returncode}): its message is above")
     return out.read_text(encoding="utf-8")
@@ -111,10 +114,10 @@ def calls_so_far(db: Path) -> str:
 
 
 def leaderboard(home: Path, path: Path, mode: str, threads: int) -> dict[str, object]:
-    db = home / f"{mode}-{path.stem}.db"
+    db = home / f"{mode.replace(' ', '-')}-{path.stem}.db"
     for stale in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):  # an empty store, no old log
         stale.unlink(missing_ok=True)
-    more = ["--until-decided"] if mode == "until-decided" else []
+    more = [] if mode == "full" else ["--until-decided", "--method", mode.removeprefix("until-decided ")]
     args = ["leaderboard", str(path), *(a for m in MODELS for a in ("--model", m)), "--max-new-tokens", "48",
             "--threads", str(threads), "--format", "json", "--db", str(db), *more]
     started = time.perf_counter()
@@ -145,7 +148,8 @@ def main() -> None:
     ap.add_argument("--limit-files", type=int, default=None)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--home", type=Path, default=None)
-    ap.add_argument("--skip-full", action="store_true", help="Measure the until-decided leaderboard only.")
+    ap.add_argument("--skip-full", action="store_true", help="Measure the until-decided leaderboards only.")
+    ap.add_argument("--method", choices=METHODS, action="append", help="Only this confidence sequence (repeat; default: both).")
     args = ap.parse_args()
     home = args.home or Path(tempfile.mkdtemp(prefix="until-decided-"))
     home.mkdir(parents=True, exist_ok=True)
@@ -154,13 +158,16 @@ def main() -> None:
     print(f"{n} items ({path.name}), models {' vs '.join(MODELS)}, {args.threads} threads; "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()[0]:.1f}", flush=True)
     results = []
-    for mode in ("until-decided", *(() if args.skip_full else ("full",))):
+    modes = [f"until-decided {m}" for m in args.method or METHODS]
+    for mode in (*modes, *(() if args.skip_full else ("full",))):
         result = leaderboard(home, path, mode, args.threads)
         results.append(result)
-        print(f"{mode:>13}: {result['calls']:>4} model calls, {result['wall_s']:8.1f} s; {verdict(result)}", flush=True)
-    if len(results) == 2:
-        seq, full = results
-        print(f"until decided / full: calls {seq['calls'] / full['calls']:.2f}x, wall {seq['wall_s'] / full['wall_s']:.2f}x")  # type: ignore[operator]
+        print(f"{mode:>24}: {result['calls']:>4} model calls, {result['wall_s']:8.1f} s; {verdict(result)}", flush=True)
+    if not args.skip_full:
+        full = results[-1]
+        for seq in results[:-1]:
+            print(f"{seq['mode']} / full: calls {seq['calls'] / full['calls']:.2f}x, "  # type: ignore[operator]
+                  f"wall {seq['wall_s'] / full['wall_s']:.2f}x")  # type: ignore[operator]
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

@@ -26,6 +26,12 @@ def _formats() -> tuple[str, ...]:
     return FORMATS
 
 
+def _sequential_methods() -> tuple[str, ...]:
+    from replay.usecases.compare import METHODS
+
+    return tuple(METHODS)
+
+
 def _backends() -> tuple[str, ...]:
     from replay.backends import BACKENDS
 
@@ -47,12 +53,15 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
 @click.option("--sequential", is_flag=True, help="Look at the files one by one in a seeded order and stop when decided "
               "(an anytime-valid confidence sequence).")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="--sequential: the error rate allowed.")
+@click.option("--method", type=Names(_sequential_methods), default="betting", show_default=True,
+              help="--sequential: betting (valid at any number of files) or asymptotic (valid as files grow many; "
+              "narrower when the per-file differences are spread far less than their range).")
 @click.option("--margin", type=float, default=None,
               help="--sequential: also stop when the difference lies within ±MARGIN (default: never).")
 @json_option
 @db_option
 def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, sequential: bool, alpha: float,
-                margin: float | None, as_json: bool, store: Store) -> None:
+                method: str, margin: float | None, as_json: bool, store: Store) -> None:
     """B against A, item by item: runs in the store or `score` JSONL files, paired by item id.
 
     Prints the mean of per-file differences (B − A), its paired bootstrap 95% interval over files,
@@ -61,7 +70,7 @@ def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, s
     from replay.usecases.compare import compare, compare_sequential
 
     if sequential:
-        result: Any = compare_sequential(store, a, b, metric, lines, text, alpha, margin, seed, warn=warn)
+        result: Any = compare_sequential(store, a, b, metric, lines, text, alpha, margin, seed, warn=warn, method=method)
     else:
         result = compare(store, a, b, metric, lines, text, seed, warn=warn)
     if as_json:
@@ -88,6 +97,8 @@ def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, s
 @click.option("--until-decided", is_flag=True, help="Replay file by file in a seeded order (--seed) and stop each model's "
               "replay once its anytime-valid comparison with the best is decided.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="--until-decided: the error rate allowed.")
+@click.option("--method", type=Names(_sequential_methods), default="betting", show_default=True,
+              help="--until-decided: the confidence sequence, as `compare --sequential --method` takes it.")
 @click.option("--margin", type=float, default=None,
               help="--until-decided: also stop when the difference lies within ±MARGIN (default: never).")
 @click.option("--format", "fmt", type=Names(_formats), default="text", show_default=True)
@@ -95,7 +106,7 @@ def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, s
 @db_option
 def leaderboard_cmd(items: Path, models: tuple[str, ...], editor: str | None, backend: str, endpoints: tuple[str, ...],
                     concurrency: int, threads: int | None, ctx: int, max_new_tokens: int | None, metric: str, lines: Any,
-                    seed: int, cutoff: str | None, until_decided: bool, alpha: float, margin: float | None, fmt: str,
+                    seed: int, cutoff: str | None, until_decided: bool, alpha: float, method: str, margin: float | None, fmt: str,
                     output: Path | None, store: Store) -> None:
     """Rank models on the same items (resumable, cached runs; the shown text scored), each with
     its paired difference to the best and the 95% interval of that difference; or, with
@@ -104,7 +115,7 @@ def leaderboard_cmd(items: Path, models: tuple[str, ...], editor: str | None, ba
 
     req = LeaderboardRequest(str(items), models, editor, backend, metric, lines, GenParams(ctx=ctx, max_new_tokens=max_new_tokens),
                              endpoints, concurrency, {"n_threads": threads} if threads else {}, cutoff, seed, until_decided,
-                             alpha, margin)
+                             alpha, margin, method)
     board = leaderboard(store, req, on_progress=Progress.on_terminal(fmt == "json"), say=warn, warn=warn)
     page = render(board, fmt, output)
     if output is None:

@@ -94,13 +94,16 @@ def tokens_cmd(store: Store, as_json: bool, text: str, spec: str, engine: str | 
 @click.option("--compare", "compare_spec", default=None,
               help="A second tokenizer to report disagreement with; `hf-gguf` alone: transformers' import of the same GGUF.")
 @click.option("--captures", is_flag=True, help="Audit the logged prompts of the captures in the store.")
+@click.option("--render-input", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="The file the rows were rendered from (rows matched by `line`): where Copilot's layout cut.")
 @rejects_option
 def audit_cmd(store: Store, as_json: bool, inputs: tuple[str, ...], spec: str, engine: str, ctx: int,
-              compare_spec: str | None, captures: bool, rejects_path: Path | None) -> None:
+              compare_spec: str | None, captures: bool, render_input: Path | None, rejects_path: Path | None) -> None:
     """Tokenizer gotchas in rendered prompts (JSONL from `render`; - reads it piped), @FILE prompts, or stored captures."""
     from replay.usecases.inspect import audit
 
-    result = audit(store, inputs, spec, engine, ctx, compare_spec, captures, rejects_path, warn=warn)
+    result = audit(store, inputs, spec, engine, ctx, compare_spec, captures, rejects_path, warn=warn,
+                   render_input=render_input)
     if as_json:
         emit_json(result.to_json())
         return

@@ -98,11 +98,17 @@ PROFILES: dict[str, EditorProfile] = {
                              "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/openai/fetch.ts"
                              " (the request's stop)", logs_prompts=False, stage_needs_model=False, replaces_before=True,
                              sends_body=True),
+    "copilot-ls": EditorProfile("copilot-ls", "replay.editors.copilot.language_server",
+                                "replay.editors.copilot.language_server",
+                                "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/openai/fetch.ts"
+                                " (the request's stop; bundled in @github/copilot-language-server)", logs_prompts=False,
+                                stage_needs_model=False, replaces_before=True, sends_body=True),
     "standard": EditorProfile("standard", "replay.editors.standard", "replay.editors.standard",
                               "replay/editors/templates.py (the family's stop words)", logs_prompts=False),
 }
 EDITORS = tuple(PROFILES)
 LOGGING_EDITORS = tuple(name for name, p in PROFILES.items() if p.logs_prompts)  # whose captures `verify` checks
+LLAMA_CLIENTS = ("llama.vscode", "llama.vim")  # llama.cpp's own clients: their captures are llama-server /infill bodies
 
 
 def profile(spec: str) -> tuple[EditorProfile, str | None]:
@@ -152,7 +158,7 @@ def capture_version(record: CaptureRecord) -> str | None:
         from replay.editors.tabby.version import capture_spec
 
         return capture_spec(record.user_agent, record.day())
-    if record.editor in ("llama.vscode", "llama.vim"):
+    if record.editor in LLAMA_CLIENTS:
         from replay.editors.llama_server import capture_spec as llama_spec
 
         return llama_spec(record.editor, record.editor_version, record.day())

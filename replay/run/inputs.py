@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from replay.assets import sha256_file
-from replay.editors import EditorProfile, capture_version, profile
+from replay.editors import LLAMA_CLIENTS, EditorProfile, capture_version, profile
 from replay.editors.llama_server import answered_settings
 from replay.errors import UsageError, first_line
 from replay.importers.common import MAX_LINE_BYTES, iter_lines
@@ -88,7 +88,7 @@ def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
         raise CaptureNotReplayable("no segments (prefix/suffix) in this capture")
     provider = rec.extra.get("modelProvider") if rec.editor == "continue" else None
     options: dict[str, Any] = {"provider": provider} if isinstance(provider, str) else {}
-    request = client_request(rec) if rec.editor in ("llama.vscode", "llama.vim") else None
+    request = client_request(rec) if rec.editor in LLAMA_CLIENTS else None
     if request is not None and _answered(rec):
         options.update(answered_settings(request))
     return EditorInput(prefix=seg.prefix, suffix=seg.suffix or "", filepath=seg.filepath or rec.filepath,

@@ -20,14 +20,19 @@ in the editors' notes (hamel.dev "Tokenization gotchas", CompChomper, the editor
   crlf-mismatch          the segments and the prompt disagree on CRLF vs LF
   normalizer-changes-text decode(encode(x)) != x
   converter-disagreement a second tokenizer (e.g. transformers' GGUF import) gives other ids
+
+An editor's own layout adds its kinds (reported through audit_all's `extra`): Copilot's
+(replay.editors.copilot.audit) elision-cut, elision-splits-token, marker-pieces,
+block-seam-shift and budget-mismatch.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from replay.records import CaptureRecord, RenderedPrompt
 from replay.tokens.diff import first_difference
@@ -49,6 +54,11 @@ KINDS: dict[str, str] = {
     "crlf-mismatch": "warning",
     "normalizer-changes-text": "warning",
     "converter-disagreement": "warning",
+    "elision-cut": "info",
+    "elision-splits-token": "warning",
+    "marker-pieces": "info",
+    "block-seam-shift": "warning",
+    "budget-mismatch": "info",
 }
 
 # FIM sentinel sets in the order a template writes them (first one opens the prompt). Facts from
@@ -94,11 +104,14 @@ class Subject:
     middle: str | None = None  # the text the cursor was in front of, when known
     max_new_tokens: int = 128
     token_ids: tuple[int, ...] = ()  # ids the renderer recorded, when given
+    profile: str = ""  # the editor profile that rendered it, e.g. "copilot@0.66.0"
+    request: dict[str, Any] | None = None  # the client's body, where the editor sends one
+    line: int | None = None  # the render input line it was rendered from
 
 
-def subject_from_rendered(r: RenderedPrompt, where: str = "") -> Subject:
+def subject_from_rendered(r: RenderedPrompt, where: str = "", line: int | None = None) -> Subject:
     return Subject(text=r.text, where=where, prefix=r.prefix_sent, suffix=r.suffix_sent, max_new_tokens=r.max_new_tokens,
-                   token_ids=tuple(r.token_ids))
+                   token_ids=tuple(r.token_ids), profile=r.profile, request=r.request, line=line)
 
 
 def subject_from_capture(c: CaptureRecord, where: str = "") -> Subject | None:
@@ -340,9 +353,13 @@ class Auditor:
                      f"{self.compare.pieces(other[k:k + 1])} vs {tok.pieces(ids[k:k + 1])}")
 
 
-def audit_all(subjects: Iterable[Subject], auditor: Auditor) -> Report:
+def audit_all(subjects: Iterable[Subject], auditor: Auditor,
+              extra: Callable[[Subject], list[Finding]] | None = None) -> Report:
+    """Every subject through the auditor, and through `extra` (an editor layout's own findings)."""
     report = Report()
     for s in subjects:
         report.subjects += 1
         report.findings += auditor.audit(s)
+        if extra is not None:
+            report.findings += extra(s)
     return report

@@ -40,7 +40,8 @@ def read_rendered_lines(lines: Iterable[str], name: str, rejects: Rejects) -> It
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             rejects.at(name, n, f"not a rendered prompt: {exc}", line)
             continue
-        yield subject_from_rendered(rec, where=f"{name}:{n}")
+        line_no = obj.get("line")  # render's output names the input line it came from
+        yield subject_from_rendered(rec, where=f"{name}:{n}", line=line_no if isinstance(line_no, int) else None)
 
 
 def read_prompt_file(path: Path) -> Subject:

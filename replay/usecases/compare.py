@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.reports.compare import Paired, paired
-from replay.reports.sequential import Sequential, sequential
+from replay.reports.sequential import DEFAULT_METHOD, METHODS, Sequential, sequential
 from replay.errors import UsageError
 from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Text
 from replay.store import Store
@@ -83,20 +83,22 @@ class SequentialComparison:
         return self.result.summary(self.a, self.b)
 
 
-def check_sequential(alpha: float, margin: float | None) -> None:
-    """An alpha in (0, 1) and a margin in (0, 1]."""
+def check_sequential(alpha: float, margin: float | None, method: str = DEFAULT_METHOD) -> None:
+    """An alpha in (0, 1), a margin in (0, 1] and a known method."""
     if not 0 < alpha < 1:
         raise UsageError(f"--alpha must lie between 0 and 1, got {alpha}")
     if margin is not None and not 0 < margin <= 1:
         raise UsageError(f"--margin must lie in (0, 1], got {margin}")
+    if method not in METHODS:
+        raise UsageError(f"unknown --method {method!r} (one of {', '.join(METHODS)})")
 
 
 def compare_sequential(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto",
                        text: Text = "shown", alpha: float = 0.05, margin: float | None = None, seed: int = 0,
-                       warn: Say | None = None) -> SequentialComparison:
+                       warn: Say | None = None, method: str = DEFAULT_METHOD) -> SequentialComparison:
     """B − A on `metric` as an anytime-valid sequential comparison (replay.reports.sequential):
     the files in a seeded order, stopped at the first look that decides."""
-    check_sequential(alpha, margin)
+    check_sequential(alpha, margin, method)
     rows_a, rows_b, which = _both(store, a, b, metric, lines, text, warn)
-    return SequentialComparison(a, b, which, lines, sequential(rows_a, rows_b, metric, alpha, margin, seed))
+    return SequentialComparison(a, b, which, lines, sequential(rows_a, rows_b, metric, alpha, margin, seed, method))
 

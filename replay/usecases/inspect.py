@@ -68,14 +68,17 @@ class AuditResult:
 
 def audit(store: Store, inputs: Sequence[str], spec: str, engine: str = "llama.cpp", ctx: int = 1024,
           compare_spec: str | None = None, captures: bool = False, rejects_path: Path | None = None,
-          warn: Say | None = None) -> AuditResult:
+          warn: Say | None = None, render_input: Path | None = None) -> AuditResult:
     """Tokenizer gotchas in rendered-prompt JSONL files (`-`: standard input, `render`'s output
     piped), @FILE prompts and (with `captures`) the stored captures' logged prompts.
-    `compare_spec` "hf-gguf" alone means transformers' import of the same GGUF file. Unusable lines go to the rejects file, each told to `warn`."""
+    `compare_spec` "hf-gguf" alone means transformers' import of the same GGUF file. Unusable lines go to the rejects file, each told to `warn`.
+    An editor's layout adds its own findings (replay.usecases.layouts); `render_input` is the
+    file the rows were rendered from, where the layout's cuts are found."""
     from replay.tokens import audit_input
     from replay.tokens.audit import Auditor, audit_all
     from replay.tokens.engine import engine_rule
     from replay.tokens.tokenizer import converter_spec
+    from replay.usecases.layouts import EditorLayouts, render_inputs
 
     if not inputs and not captures:
         raise UsageError("nothing to audit: give rendered-prompt JSONL files (- for standard input), @FILE prompts, or --captures")
@@ -102,7 +105,9 @@ def audit(store: Store, inputs: Sequence[str], spec: str, engine: str = "llama.c
                 raise UsageError(f"{path}: cannot read ({exc})") from exc
         if captures:
             subjects.extend(audit_input.read_captures(store, rejects))
-        report = audit_all(subjects, Auditor(tok, engine=engine, ctx=ctx, compare=compare))
+        cursors = render_inputs(render_input, rejects) if render_input is not None else None
+        layouts = EditorLayouts(tok, engine, ctx, cursors, rejects)
+        report = audit_all(layouts.prepare(subjects), Auditor(tok, engine=engine, ctx=ctx, compare=compare), layouts)
     summary = {**report.summary(), "rejects": len(rejects), "tokenizer": tok.spec, "engine": engine}
     if rejects:
         summary["rejects_file"] = rejects.file
@@ -290,11 +295,13 @@ def editor_history(editor: str) -> list[dict[str, str]]:
     """The editor's rule changes by date with the releases that first had them (Continue's by
     release tag; Tabby's of both halves, the agent's and the server's; each llama.cpp client's
     with llama-server's, the half both share)."""
+    from replay.editors import LLAMA_CLIENTS
+
     if editor == "tabby":
         from replay.editors.tabby.history import history as tabby_history
 
         return tabby_history()
-    if editor in ("llama.vscode", "llama.vim"):
+    if editor in LLAMA_CLIENTS:
         from replay.editors.llama_server import server_history
 
         return sorted(_llama_client_history(editor) + server_history(), key=lambda row: row["date"])

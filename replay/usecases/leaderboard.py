@@ -22,7 +22,7 @@ from typing import Any
 
 from replay.backends import GenParams
 from replay.reports.compare import paired
-from replay.reports.sequential import METHOD, Sequential, SequentialTest, file_difference, file_order
+from replay.reports.sequential import DEFAULT_METHOD, Sequential, SequentialTest, describe, file_difference, file_order
 from replay.errors import UsageError, WorkError
 from replay.reports.leaderboard import RENDERERS, Leaderboard, Standing
 from replay.run.runner import ProgressFn
@@ -57,6 +57,7 @@ class LeaderboardRequest:
     until_decided: bool = False
     alpha: float = 0.05
     margin: float | None = None
+    method: str = DEFAULT_METHOD
 
     def check(self) -> None:
         if not self.models:
@@ -68,7 +69,7 @@ class LeaderboardRequest:
         if not Path(self.items).is_file():
             raise UsageError(f"{self.items}: no such file")
         if self.until_decided:
-            check_sequential(self.alpha, self.margin)
+            check_sequential(self.alpha, self.margin, self.method)
 
 
 def leaderboard_run_id(req: LeaderboardRequest, model: str) -> str:
@@ -114,7 +115,7 @@ def board(req: LeaderboardRequest, standings: list[Standing], started: float) ->
     n_items = sum(1 for line in Path(req.items).read_bytes().splitlines() if line.strip())
     return Leaderboard(items=req.items, n_items=n_items, editor=req.editor or "standard", metric=req.metric, lines=req.lines,
                        standings=standings, wall_s=round(time.perf_counter() - started, 1),
-                       method=METHOD if req.until_decided else None)
+                       method=describe(req.method) if req.until_decided else None)
 
 
 def standing(store: Store, req: LeaderboardRequest, rank: int, model: str, rep: Any, wall: float, **vs: Any) -> Standing:
@@ -260,7 +261,7 @@ def compare_until_decided(store: Store, req: LeaderboardRequest, seq: Sequenced,
     they hold the file, its mean difference looked at, stopped at the first decided look."""
     from replay.scoring import run_scores
 
-    test = SequentialTest(req.alpha, req.margin)
+    test = SequentialTest(req.alpha, req.margin, req.method)
     text = "shown"
     for upto, file in enumerate(seq.order, 1):
         seq.advance(store, req, best, upto, on_progress, warn)

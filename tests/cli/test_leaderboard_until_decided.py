@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import msgspec
+import pytest
 
 from replay.corpus.evalgen import EvalgenOptions, collect_files, generate
 from replay.records import FimItem
@@ -77,11 +78,16 @@ def test_bad_settings_are_refused(cli, tmp_path: Path) -> None:
     res = cli("leaderboard", str(path), "--model", "a", "--model", "b", "--until-decided", "--alpha", "1.5",
               "--db", str(tmp_path / "s.db"))
     assert res.returncode == 2 and "--alpha" in res.stderr
+    res = cli("leaderboard", str(path), "--model", "a", "--model", "b", "--until-decided", "--method", "bootstrap",
+              "--db", str(tmp_path / "s.db"))
+    assert res.returncode == 2 and "--method" in res.stderr and "asymptotic" in res.stderr
 
 
-def test_three_models_each_against_the_best_so_far(cli, tmp_path: Path, home: Path) -> None:
+@pytest.mark.parametrize("method", ["betting", "asymptotic"])
+def test_three_models_each_against_the_best_so_far(cli, tmp_path: Path, home: Path, method: str) -> None:
     """bad, good, then good's twin: good beats bad and becomes the best; the twin, compared with
-    good, is found within the margin; good's run is extended as far as the second comparison needs."""
+    good, is found within the margin; good's run is extended as far as the second comparison needs.
+    Either confidence sequence, named in the table's JSON."""
     path, items = write_items(tmp_path)
 
     def answer(r: Request) -> Reply:
@@ -92,9 +98,11 @@ def test_three_models_each_against_the_best_so_far(cli, tmp_path: Path, home: Pa
     with StubServer(answer) as srv:
         res = cli("leaderboard", str(path), "--backend", "openai", "--endpoint", srv.url, "--concurrency", "1",
                   "--model", "qwen2.5-coder-bad", "--model", "qwen2.5-coder-good", "--model", "qwen2.5-coder-good-twin",
-                  "--until-decided", "--margin", "0.5", "--format", "json", "--db", str(tmp_path / "s.db"))
+                  "--until-decided", "--margin", "0.5", "--method", method, "--format", "json", "--db", str(tmp_path / "s.db"))
     assert res.returncode == 0, res.stderr
-    by_model = {s["model"]: s for s in json.loads(res.stdout)["standings"]}
+    table = json.loads(res.stdout)
+    by_model = {s["model"]: s for s in table["standings"]}
+    assert table["method"].startswith(method) and by_model["qwen2.5-coder-good"]["sequential"]["method"] == method
     good, twin, bad = by_model["qwen2.5-coder-good"], by_model["qwen2.5-coder-good-twin"], by_model["qwen2.5-coder-bad"]
     assert good["rank"] == 1 and good["sequential"]["verdict"] == "B better"
     assert twin["sequential"]["vs"] == "qwen2.5-coder-good" and twin["sequential"]["verdict"] == "no difference beyond ±M"

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from replay.reports.compare import paired
-from replay.reports.sequential import ConfidenceSequence, SequentialTest, decide, file_order, sequential
+from replay.reports.sequential import (MIN_FILES, AsymptoticSequence, ConfidenceSequence, SequentialTest, decide, file_order,
+                                       sequential)
 from replay.scoring import ScoredItem
 
 ALPHA = 0.05
@@ -37,7 +38,8 @@ def halves(rows: list[ScoredItem]) -> tuple[list[ScoredItem], list[ScoredItem]]:
     return rows[: len(rows) // 2], rows[len(rows) // 2 :]
 
 
-def test_a_against_a_declares_a_winner_at_most_at_the_rate_alpha() -> None:
+@pytest.mark.parametrize("method", ["betting", "asymptotic"])
+def test_a_against_a_declares_a_winner_at_most_at_the_rate_alpha(method: str) -> None:
     """400 A/A comparisons (exchangeable models, 40 files of 3 correlated items, looked at after
     every file): the share that names a winner stays under alpha plus three binomial standard
     errors (the sequence is valid at every look, so peeking costs nothing)."""
@@ -46,8 +48,52 @@ def test_a_against_a_declares_a_winner_at_most_at_the_rate_alpha() -> None:
     winners = 0
     for n in range(runs):
         a, b = halves(stream(rng, 40, 0.0))
-        winners += sequential(a, b, "indel", ALPHA, seed=n).verdict in ("A better", "B better")
+        winners += sequential(a, b, "indel", ALPHA, seed=n, method=method).verdict in ("A better", "B better")
     assert winners / runs <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / runs)
+
+
+@pytest.mark.parametrize("files", [10, 20, 60])
+@pytest.mark.parametrize("shape", ["normal", "ties", "outliers"])
+def test_the_asymptotic_sequence_holds_its_error_rate_at_a_few_dozen_files(files: int, shape: str) -> None:
+    """The asymptotic sequence is proved valid only as the files grow many: its A/A error rate is
+    measured where comparisons live (10–60 files) on per-file differences of the shapes real ones
+    have — spread normally, mostly exact ties (both models right on most files), or mostly tiny
+    with a few large ones — looked at after every file. 1,000 comparisons each: at most alpha
+    plus three binomial standard errors name a winner."""
+    rng = np.random.default_rng(files * 7 + len(shape))
+    runs = 1000
+    winners = 0
+    for _ in range(runs):
+        if shape == "normal":
+            diffs = rng.normal(0, 0.125, files)
+        elif shape == "ties":
+            diffs = np.where(rng.random(files) < 0.6, 0.0, rng.normal(0, 0.3, files))
+        else:
+            diffs = np.where(rng.random(files) < 0.1, rng.choice([-0.6, 0.6], files), rng.normal(0, 0.03, files))
+        cs = AsymptoticSequence(ALPHA)
+        winners += any(decide(cs.update(float(d)), None) for d in np.clip(diffs, -1, 1))
+    assert winners / runs <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / runs)
+
+
+def test_the_asymptotic_sequence_decides_a_narrowly_spread_difference_with_fewer_files() -> None:
+    """Per-file differences of mean 0.12 spread 0.125 (the shape of Qwen2.5-Coder 1.5B against
+    0.5B on new Solidity code): the betting sequence needs some 27 files at least (its bound, see
+    the module), the asymptotic one decides the right way before it, in each of 50 streams of 63
+    files, never before MIN_FILES files, and in half of them with at most a third of the files."""
+    rng = np.random.default_rng(4)
+    asymptotic = []
+    for _ in range(50):
+        diffs = np.clip(rng.normal(0.12, 0.125, 63), -1, 1)
+        used = {}
+        for name, cs in (("betting", ConfidenceSequence(ALPHA)), ("asymptotic", AsymptoticSequence(ALPHA))):
+            for t, d in enumerate(diffs, 1):
+                if decide(cs.update(float(d)), None):
+                    used[name] = (t, decide(cs.interval, None))
+                    break
+        assert used["asymptotic"][1] == "B better" and MIN_FILES <= used["asymptotic"][0]
+        assert used["asymptotic"][0] < used.get("betting", (64, None))[0]
+        asymptotic.append(used["asymptotic"][0])
+    assert np.median(asymptotic) <= 63 / 3
 
 
 def test_the_sequence_covers_the_mean_at_every_look() -> None:
@@ -63,8 +109,9 @@ def test_the_sequence_covers_the_mean_at_every_look() -> None:
     assert missed / 200 <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / 200)
 
 
+@pytest.mark.parametrize("method", ["betting", "asymptotic"])
 @pytest.mark.parametrize("shift", [0.25, -0.25])
-def test_a_clear_difference_names_the_right_winner_with_at_most_half_the_items(shift: float) -> None:
+def test_a_clear_difference_names_the_right_winner_with_at_most_half_the_items(shift: float, method: str) -> None:
     """A clear difference (0.25 on 60 files of 3 items): in each of 50 streams the right model
     is named using at most half the items, and the fixed-size paired bootstrap over all the items
     names the same one."""
@@ -72,8 +119,8 @@ def test_a_clear_difference_names_the_right_winner_with_at_most_half_the_items(s
     right = "B better" if shift > 0 else "A better"
     for n in range(50):
         a, b = halves(stream(rng, 60, shift))
-        result = sequential(a, b, "indel", ALPHA, seed=n)
-        assert result.verdict == right
+        result = sequential(a, b, "indel", ALPHA, seed=n, method=method)
+        assert result.verdict == right and result.method == method
         assert result.items_used <= result.n_items / 2 and result.units_used <= result.n_units / 2
         assert paired(a, b, "indel", seed=n).verdict == right
         lo, hi = result.interval
@@ -109,6 +156,10 @@ def test_verdicts_order_and_bounds() -> None:
         ConfidenceSequence(ALPHA).update(1.5)
     with pytest.raises(ValueError):
         ConfidenceSequence(0)
+    with pytest.raises(ValueError):
+        AsymptoticSequence(1.0)
+    with pytest.raises(ValueError):
+        AsymptoticSequence(ALPHA).update(-1.01)
 
 
 def test_a_file_is_one_unit_used_whole() -> None:
@@ -139,8 +190,14 @@ def test_compare_sequential_end_to_end(cli, tmp_path: Path) -> None:
     out = json.loads(res.stdout)
     assert out["verdict"] == "B better" and out["items_used"] < out["n_items"] == 180 and out["n_units"] == 60
     assert out["unit"] == "file" and out["alpha"] == 0.05 and out["margin"] is None and out["seed"] == 7
-    assert out["method"].startswith("betting confidence sequence") and out["interval"][0] > 0
-    assert out["items_used"] == 3 * out["units_used"]
+    assert out["method"] == "betting" and out["method_reference"].startswith("betting confidence sequence")
+    assert out["items_used"] == 3 * out["units_used"] and out["interval"][0] > 0
+    asym = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--seed", "7",
+               "--method", "asymptotic", "--json", "--db", db)
+    assert asym.returncode == 0, asym.stderr
+    fast = json.loads(asym.stdout)
+    assert fast["verdict"] == "B better" and fast["method"] == "asymptotic" and fast["units_used"] < out["units_used"]
+    assert "Ann. Statist." in fast["method_reference"]
     text = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--db", db)
     assert text.returncode == 0 and "b.jsonl better" in text.stdout and "confidence sequence" in text.stdout
     bad = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--margin", "0", "--db", db)

@@ -55,6 +55,19 @@ class Block:
 
 
 @dataclass(frozen=True)
+class Cut:
+    """Where the budget cut one part of the prompt: the part's whole text (the prefix: the text
+    before the cursor, EOLs normalised; the suffix; a context block), the offset of the cut in
+    it, and the side the prompt kept ("tail": from the cut on; "head": up to it). A context
+    block dropped whole is cut at its end with its tail kept (nothing)."""
+
+    part: str  # "prefix" | "suffix" | "context"
+    text: str
+    at: int
+    kept: str
+
+
+@dataclass(frozen=True)
 class Layout:
     prefix: str  # after trimLastLine
     trailing_ws: str
@@ -62,6 +75,7 @@ class Layout:
     context: tuple[str, ...]
     prefix_tokens: int
     suffix_tokens: int
+    cuts: tuple[Cut, ...] = ()  # what the character limit and elision cut (read by the audit)
 
 
 def max_characters(limit: int = MAX_PROMPT_TOKENS) -> int:
@@ -195,6 +209,18 @@ def context_groups(blocks: list[Block]) -> tuple[str, ...]:
     return tuple("\n".join(groups.get(i, [])).strip() for i in range(max(groups) + 1))
 
 
+def _cuts(blocks: list[Block], before_cursor: str, suffix: str, sent_suffix: str) -> tuple[Cut, ...]:
+    """Where `layout` cut: the prefix (character limit, then lines), each context block, the suffix."""
+    cuts = []
+    for block in blocks:
+        whole = normalize_eol(before_cursor) if block.kind == "prefix" else block.value
+        if block.elided != whole and whole.endswith(block.elided):
+            cuts.append(Cut(block.kind, whole, len(whole) - len(block.elided), "tail"))
+    if sent_suffix != suffix and suffix.startswith(sent_suffix):
+        cuts.append(Cut("suffix", suffix, len(sent_suffix), "head"))
+    return tuple(cuts)
+
+
 def trim_last_line(source: str) -> tuple[str, str]:
     """prompt.ts trimLastLine: (prompt, trailing whitespace)."""
     last = source.split("\n")[-1]
@@ -214,4 +240,5 @@ def layout(context: list[Block], before_cursor: str, suffix: str) -> Layout:
     prefix = "".join(b.elided for b in blocks if b.kind == "prefix")
     prompt, trailing = trim_last_line(prefix)
     return Layout(prefix=prompt, trailing_ws=trailing, suffix=sent_suffix, context=context_groups(blocks),
-                  prefix_tokens=prefix_tokens, suffix_tokens=suffix_tokens)
+                  prefix_tokens=prefix_tokens, suffix_tokens=suffix_tokens,
+                  cuts=_cuts(blocks, before_cursor, suffix, sent_suffix))

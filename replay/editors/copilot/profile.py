@@ -16,7 +16,7 @@ three choices as the cycling command does.
 from __future__ import annotations
 
 import posixpath
-from typing import Any
+from typing import Any, Callable
 
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot import request
@@ -53,12 +53,13 @@ def relative_path(filepath: str | None, workspace: str | None) -> str | None:
     return path if not posixpath.isabs(path) else None
 
 
-def _check(inp: EditorInput, version: str | None) -> None:
-    if version not in (None, "", CHAT_LIB):
-        raise CopilotInputError(f"the copilot profile models chat-lib {CHAT_LIB} only, not {version!r}")
-    unknown = sorted(set(inp.options) - set(_OPTIONS))
+def _check(inp: EditorInput, version: str | None, release: str = CHAT_LIB, client: str = "copilot profile models chat-lib",
+           options: tuple[str, ...] = _OPTIONS) -> None:
+    if version not in (None, "", release):
+        raise CopilotInputError(f"the {client} {release} only, not {version!r}")
+    unknown = sorted(set(inp.options) - set(options))
     if unknown:
-        raise BadInputLine(f"unknown copilot option(s) {', '.join(unknown)} (known: {', '.join(_OPTIONS)})")
+        raise BadInputLine(f"unknown copilot option(s) {', '.join(unknown)} (known: {', '.join(options)})")
     if not inp.language:
         raise BadInputLine("the copilot profile needs the document's 'language' (a VS Code language id)")
 
@@ -78,15 +79,25 @@ def context_blocks(inp: EditorInput, document: str, cursor: int) -> list[lay.Blo
     return blocks
 
 
-def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str, Any] | None:
-    """The body Copilot sends at this cursor (None: it sends none). `state` carries a session."""
+PromptLayout = Callable[[list[lay.Block], str, str, str], lay.Layout]  # (context, before cursor, suffix, language)
+
+
+def split_layout(context: list[lay.Block], before_cursor: str, suffix: str, language: str) -> lay.Layout:
+    """chat-lib's prompt: the split-context layout (layout.py)."""
+    return lay.layout(context, before_cursor, suffix)
+
+
+def request_body(inp: EditorInput, state: ClientState | None = None,
+                 prompt_layout: PromptLayout = split_layout) -> dict[str, Any] | None:
+    """The body Copilot sends at this cursor (None: it sends none). `state` carries a session;
+    `prompt_layout` is the client's (the language server's is inline_layout.py's)."""
     state = state if state is not None else ClientState()
     document = inp.prefix + inp.suffix
     cursor = len(inp.prefix)
     if len(document) < MIN_PROMPT_CHARS or request.inline_position(inp.suffix.split("\n")[0]) is None:
         return None
     suffix = state.suffix(lay.suffix_text(inp.suffix))
-    result = lay.layout(context_blocks(inp, document, cursor), inp.prefix, suffix)
+    result = prompt_layout(context_blocks(inp, document, cursor), inp.prefix, suffix, inp.language or "")
     is_multiline = inp.options.get("multiline")
     if is_multiline is None:
         is_multiline = request.multiline(inp.language or "", document, cursor, result.prefix, result.suffix)
@@ -100,7 +111,7 @@ def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str
 def engine_text(body: dict[str, Any]) -> tuple[str, str]:
     """(FIM prefix, suffix) for an open model: the context blocks, each on its own lines, then
     the prompt (this project's mapping; Copilot's server is closed)."""
-    context = "".join(block + "\n" for block in body["extra"]["context"] if block)
+    context = "".join(block + "\n" for block in body["extra"].get("context", ()) if block)
     return context + body["prompt"], body["suffix"]
 
 
@@ -111,16 +122,16 @@ def _family(model: str) -> Family:
     return family
 
 
-def _rendered(inp: EditorInput, model: str, body: dict[str, Any] | None) -> RenderedPrompt:
+def _rendered(inp: EditorInput, model: str, body: dict[str, Any] | None, name: str = PROFILE) -> RenderedPrompt:
     family = _family(model)
     if body is None:
-        return RenderedPrompt(profile=PROFILE, family=family.name, text="", prefix_sent="", suffix_sent="",
+        return RenderedPrompt(profile=name, family=family.name, text="", prefix_sent="", suffix_sent="",
                               request=None, item_id=inp.item_id, max_new_tokens=0)
     prefix, suffix = engine_text(body)
     text = family.render(prefix, suffix)
     tok = load_tokenizer(default_tokenizer_spec(family.name))
     bos = [tok.bos_id] if family.adds_bos and tok.bos_id is not None else []
-    return RenderedPrompt(profile=PROFILE, family=family.name, text=text, prefix_sent=prefix, suffix_sent=suffix,
+    return RenderedPrompt(profile=name, family=family.name, text=text, prefix_sent=prefix, suffix_sent=suffix,
                           stop=tuple(body["stop"]), max_new_tokens=body["max_tokens"],
                           token_ids=tuple(bos + tok.encode(text)), request=body, item_id=inp.item_id)
 
@@ -140,17 +151,22 @@ class Session:
         self.model, self.version = model, version
         self.state = ClientState()
 
-    def render(self, inp: EditorInput, received: str | None = None) -> RenderedPrompt:
+    name = PROFILE
+
+    def _body(self, inp: EditorInput) -> dict[str, Any] | None:
+        """This client's body at the cursor, with the session's state (a variant overrides it)."""
         _check(inp, self.version)
-        body = request_body(inp, self.state)
+        return request_body(inp, self.state)
+
+    def render(self, inp: EditorInput, received: str | None = None) -> RenderedPrompt:
+        body = self._body(inp)
         self.state.answer(inp, body, received, model=self.model)
-        return _rendered(inp, self.model, body)
+        return _rendered(inp, self.model, body, self.name)
 
     def complete(self, inp: EditorInput, received: str, timing: Timing | None = None) -> Shown:
         """What the client showed at this cursor: of `received` when it sent a request, else
         from its cache (session.py)."""
-        _check(inp, self.version)
-        return self.state.answer(inp, request_body(inp, self.state), received, timing, self.model)
+        return self.state.answer(inp, self._body(inp), received, timing, self.model)
 
 
 def session(model: str, version: str | None = None) -> Session:

@@ -1,0 +1,104 @@
+"""The `copilot-ls` profile's request bodies and shown items against the ones
+copilot-language-server 1.539.0 itself sent and returned (tests/data/copilot_ls_golden/README.md
+says how they were recorded): its own cases, and chat-lib's golden cases run through it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from replay.editors.copilot.language_server import Session, complete
+from replay.editors.inputs import parse_object
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+def _load(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+CHAT_LIB_CASES = [c for name in ("cases.jsonl", "cases2.jsonl", "cases3.jsonl") for c in _load(DATA / "copilot_golden" / name)]
+CASES = _load(DATA / "copilot_ls_golden" / "cases.jsonl") + CHAT_LIB_CASES
+EXPECTED = _load(DATA / "copilot_ls_golden" / "expected.jsonl") + _load(DATA / "copilot_ls_golden" / "expected_chat_lib_cases.jsonl")
+
+
+def _key(case: dict) -> str:
+    return case.get("session") or case["item_id"]
+
+
+def test_the_golden_data_is_line_for_line() -> None:
+    assert [c["item_id"] for c in CASES] == [e["id"] for e in EXPECTED]
+    assert {"python", "typescript", "javascript", "solidity"} <= {c["language"] for c in CASES}
+    assert {len(c.get("open_files", ())) for c in CASES} >= {0, 1, 2, 3}
+    assert any(e["request"] is None for e in EXPECTED)  # a line the client answered from its cache
+    assert all("context" not in e["request"]["extra"] for e in EXPECTED if e["request"])  # the inline layout
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
+def test_request_body_equals_the_one_the_language_server_sent(index: int) -> None:
+    """Each case with the session it belongs to replayed before it, every answer cached."""
+    key = _key(CASES[index])
+    session = Session("qwen2.5-coder")
+    for case, expected in zip(CASES[: index + 1], EXPECTED[: index + 1]):
+        if _key(case) != key:
+            continue
+        body = session.render(parse_object(case), expected["raw"]).request
+    assert body == EXPECTED[index]["request"]
+
+
+SPLIT = _load(DATA / "copilot_ls_golden" / "expected_split_context.jsonl")
+
+
+def test_with_the_split_context_flag_the_bodies_are_chat_libs() -> None:
+    """Option `split_context`: the server assigned `copilotenablepromptcontextproxyfield`."""
+    assert [e["id"] for e in SPLIT] == [c["item_id"] for c in CHAT_LIB_CASES]
+    sessions: dict[str, Session] = {}
+    for case, expected in zip(CHAT_LIB_CASES, SPLIT, strict=True):
+        session = sessions.setdefault(_key(case), Session("qwen2.5-coder"))
+        inp = parse_object({**case, "options": {**case.get("options", {}), "split_context": True}})
+        assert session.render(inp, expected["raw"]).request == expected["request"], case["item_id"]
+    chat_lib = [e["request"] for name in ("expected.jsonl", "expected2.jsonl", "expected3.jsonl")
+                for e in _load(DATA / "copilot_golden" / name)]
+    assert [e["request"] for e in SPLIT] == chat_lib
+
+
+def _edit(case: dict, item: dict | None) -> tuple[str, int, int] | None:
+    """The language server's item (an LSP InlineCompletionItem: insertText over a range) as the
+    edit at the cursor: (text, characters replaced before it, after it)."""
+    if item is None:
+        return None
+    column = len(case["prefix"].split("\n")[-1])
+    return item["insertText"], column - item["range"]["start"]["character"], item["range"]["end"]["character"] - column
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
+def test_shown_edit_equals_the_language_servers_item(index: int) -> None:
+    case, expected = CASES[index], EXPECTED[index]
+    if expected["request"] is None:
+        pytest.skip("no request: the item, if any, came from the cache")
+    shown = complete(parse_object(case), expected["raw"])
+    got = None if shown.text is None else (shown.text, shown.replace_before, shown.replace_after)
+    assert got == _edit(case, expected["shown"])
+
+
+def test_cli_render_and_postprocess(tmp_path: Path, cli) -> None:
+    """`fimreplay render --editor copilot-ls --keep-going` gives the bodies (the received text
+    as `raw`); `postprocess --received` the shown edits (a session's lines through its client,
+    those answered from the cache included)."""
+    lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in zip(CASES, EXPECTED)]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = cli("render", str(tmp_path / "in.jsonl"), "--editor", "copilot-ls", "--model", "qwen2.5-coder",
+              "--keep-going", "-o", str(tmp_path / "out.jsonl"))
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [row["request"] for row in rows] == [e["request"] for e in EXPECTED]
+    assert rows[0]["prompt"].startswith("<|fim_prefix|>#!/usr/bin/env python3\nimport sys")  # the inline prompt, Qwen's template
+    out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot-ls", "--received", "--keep-going",
+              "-o", str(tmp_path / "shown.jsonl"))
+    assert out.returncode == 0, out.stderr
+    shown = [json.loads(line) for line in (tmp_path / "shown.jsonl").read_text(encoding="utf-8").splitlines()]
+    for row, case, expected in zip(shown, CASES, EXPECTED, strict=True):
+        got = None if row["shown_text"] is None else (row["shown_text"], row["replace_before"], row["replace_after"])
+        assert got == _edit(case, expected["shown"]), case["item_id"]
