@@ -88,11 +88,12 @@ def empty_block_start(language: str, document: str, cursor: int) -> bool:
     return inline_position(document[cursor:line_end]) is True and blocks.empty_block_start(language, document, line_end)
 
 
-def multiline(language: str, document: str, cursor: int, prompt: str, suffix: str, after_accept: bool = False) -> bool:
-    """ghostTextStrategy.ts `getGhostTextStrategy` / `shouldRequestMultiline`; `prompt` and
-    `suffix` are the request's (the multiline model reads them)."""
+def multiline(language: str, document: str, cursor: int, prompt: str, suffix: str) -> bool:
+    """ghostTextStrategy.ts `getGhostTextStrategy` / `shouldRequestMultiline` for a request that
+    does not follow an accepted item (that one: `after_accept`); `prompt` and `suffix` are the
+    request's (the multiline model reads them)."""
     mode = block_mode(language)
-    if mode == "server" or after_accept:
+    if mode == "server":
         return True
     if mode == "moremultiline" or document.count("\n") + 1 >= LONG_FILE_LINES:
         return False
