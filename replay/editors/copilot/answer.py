@@ -140,16 +140,21 @@ def check_suffix(rest_of_line: str, text: str) -> int:
     return covered
 
 
+def adjust_leading_whitespace(text: str, trailing_ws: str) -> tuple[str, bool]:
+    """ghostText.ts `adjustLeadingWhitespace`: (display text, whether it needs the line's
+    blanks as an offset), given the blanks the prompt dropped from a blank last line."""
+    if trailing_ws and text.startswith(trailing_ws):
+        return text[len(trailing_ws):], False
+    if trailing_ws and trailing_ws.startswith(text[: len(text) - len(text.lstrip())]):
+        return text.lstrip(), True
+    return text, False
+
+
 def insert_text(line_before: str, rest_of_line: str, text: str, trailing_ws: str) -> str:
     """ghostText.ts adjustLeadingWhitespace + copilotCompletion.ts: the text that replaces the
     line from its start to the cursor (the completion alone when the whole line is blank and
     the completion re-indents it or starts with the line's blanks)."""
-    display, needs_offset = text, False
-    if trailing_ws:
-        if text.startswith(trailing_ws):
-            display = text[len(trailing_ws):]
-        elif trailing_ws.startswith(text[: len(text) - len(text.lstrip())]):
-            display, needs_offset = text.lstrip(), True
+    display, needs_offset = adjust_leading_whitespace(text, trailing_ws)
     if not (line_before + rest_of_line).strip() and (needs_offset or text.startswith(line_before)):
         return text
     return line_before + display

@@ -39,6 +39,7 @@ import msgspec
 
 from replay.editors.copilot import completion, inline_layout, layout
 from replay.editors.copilot import profile as chat_lib
+from replay.editors.copilot.answer import adjust_leading_whitespace
 from replay.editors.copilot.session import ClientState
 from replay.editors.inputs import BadInputLine
 from replay.editors.stage import Shown, StreamStop, Timing
@@ -140,16 +141,6 @@ def _formatted(inp: EditorInput, raw: str, shown: Shown) -> Shown:
     if shown.text is None or insert_spaces is None:
         return shown
     return _normalized(inp, raw, shown, inp.options.get("tab_size", DEFAULT_TAB_SIZE), insert_spaces)
-
-
-def adjust_leading_whitespace(text: str, trailing_ws: str) -> tuple[str, bool]:
-    """ghostText.ts `adjustLeadingWhitespace`: (display text, whether it needs the line's
-    blanks as an offset), given the blanks the prompt dropped from a blank last line."""
-    if trailing_ws and text.startswith(trailing_ws):
-        return text[len(trailing_ws):], False
-    if trailing_ws and trailing_ws.startswith(text[: len(text) - len(text.lstrip())]):
-        return text.lstrip(), True
-    return text, False
 
 
 def _normalized(inp: EditorInput, raw: str, shown: Shown, tab_size: int, insert_spaces: bool) -> Shown:
