@@ -49,14 +49,14 @@ RELEASE = "1.539.0"
 PROFILE = f"copilot-ls@{RELEASE}"
 _CLIENT = "copilot-ls profile models copilot-language-server"
 FORMATTING_OPTIONS = ("tab_size", "insert_spaces")
-OPTIONS = (*chat_lib._OPTIONS, "split_context", *FORMATTING_OPTIONS)
+OPTIONS = (*chat_lib.OPTIONS, "split_context", *FORMATTING_OPTIONS)
 ITEM_STEP = "completionsFromGhostTextResults"  # completion.py's last step, which makes the item's text
 DEFAULT_TAB_SIZE = 4  # normalizeIndent.ts: a missing or non-numeric tabSize counts as 4
 _SRC = "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/ghostText/"
 
 
 def _check(inp: EditorInput, version: str | None) -> None:
-    chat_lib._check(inp, version, RELEASE, _CLIENT, OPTIONS)
+    chat_lib.check_input(inp, version, RELEASE, _CLIENT, OPTIONS)
     tab_size = inp.options.get("tab_size", DEFAULT_TAB_SIZE)
     if not isinstance(tab_size, int) or isinstance(tab_size, bool) or tab_size < 1:
         raise BadInputLine(f"option tab_size must be a positive integer, not {tab_size!r}")
@@ -102,7 +102,7 @@ def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str
 def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
     """One cursor on its own (a fresh language server)."""
     _check(inp, version)
-    return chat_lib._rendered(inp, model, request_body(inp), PROFILE)
+    return chat_lib.rendered(inp, model, request_body(inp), PROFILE)
 
 
 class Session(chat_lib.Session):

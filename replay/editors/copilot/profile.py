@@ -32,7 +32,7 @@ from replay.tokens.tokenizer import default_tokenizer_spec, load_tokenizer
 CHAT_LIB = "0.66.0"
 PROFILE = f"copilot@{CHAT_LIB}"
 MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed
-_OPTIONS = ("multiline", "cycling")
+OPTIONS = ("multiline", "cycling")
 
 
 class CopilotInputError(UsageError):
@@ -53,8 +53,8 @@ def relative_path(filepath: str | None, workspace: str | None) -> str | None:
     return path if not posixpath.isabs(path) else None
 
 
-def _check(inp: EditorInput, version: str | None, release: str = CHAT_LIB, client: str = "copilot profile models chat-lib",
-           options: tuple[str, ...] = _OPTIONS) -> None:
+def check_input(inp: EditorInput, version: str | None, release: str = CHAT_LIB, client: str = "copilot profile models chat-lib",
+                options: tuple[str, ...] = OPTIONS) -> None:
     if version not in (None, "", release):
         raise CopilotInputError(f"the {client} {release} only, not {version!r}")
     unknown = sorted(set(inp.options) - set(options))
@@ -122,7 +122,7 @@ def _family(model: str) -> Family:
     return family
 
 
-def _rendered(inp: EditorInput, model: str, body: dict[str, Any] | None, name: str = PROFILE) -> RenderedPrompt:
+def rendered(inp: EditorInput, model: str, body: dict[str, Any] | None, name: str = PROFILE) -> RenderedPrompt:
     family = _family(model)
     if body is None:
         return RenderedPrompt(profile=name, family=family.name, text="", prefix_sent="", suffix_sent="",
@@ -138,8 +138,8 @@ def _rendered(inp: EditorInput, model: str, body: dict[str, Any] | None, name: s
 
 def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
     """One cursor on its own (a fresh client)."""
-    _check(inp, version)
-    return _rendered(inp, model, request_body(inp))
+    check_input(inp, version)
+    return rendered(inp, model, request_body(inp))
 
 
 class Session:
@@ -155,13 +155,13 @@ class Session:
 
     def _body(self, inp: EditorInput) -> dict[str, Any] | None:
         """This client's body at the cursor, with the session's state (a variant overrides it)."""
-        _check(inp, self.version)
+        check_input(inp, self.version)
         return request_body(inp, self.state)
 
     def render(self, inp: EditorInput, received: str | None = None) -> RenderedPrompt:
         body = self._body(inp)
         self.state.answer(inp, body, received, model=self.model)
-        return _rendered(inp, self.model, body, self.name)
+        return rendered(inp, self.model, body, self.name)
 
     def complete(self, inp: EditorInput, received: str, timing: Timing | None = None) -> Shown:
         """What the client showed at this cursor: of `received` when it sent a request, else
