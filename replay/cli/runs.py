@@ -77,7 +77,9 @@ def render_cmd(store: Store, input_path: Path, editor: str, editor_version: str 
 @output_option
 @keep_going_option
 @click.option("--editor-timing", is_flag=True,
-              help="Apply the editor's time-based cuts from each line's `timing` (off: results do not depend on speed).")
+              help="Apply the editor's time-based cuts from each line's `timing`, and read the stream's chunks from it "
+              "(Copilot's block cut and repetition filter look at chunks; off: the model's tokens stand in, lines without --model; results do "
+              "not depend on speed).")
 @click.option("--received", is_flag=True,
               help="`raw` is what the editor's client received from its server (already cut by the server's stop words): run the client's stage only.")
 @json_option
