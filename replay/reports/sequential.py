@@ -51,7 +51,32 @@ MIN_FILES = 5  # files before the asymptotic sequence draws an interval
 VERDICTS = ("A better", "B better", "no difference beyond ±M", "undecided")
 
 
-class ConfidenceSequence:
+class IntervalSequence:
+    """What every confidence sequence here shares: its level, the interval after the looks so far
+    (all of [-1, 1] before any), and the observations' range."""
+
+    name: str
+    description: str
+
+    def __init__(self, alpha: float = 0.05) -> None:
+        if not 0 < alpha < 1:
+            raise ValueError(f"alpha must be between 0 and 1, got {alpha}")
+        self.alpha = alpha
+        self.t = 0
+        self.interval = (-1.0, 1.0)
+
+    def update(self, difference: float) -> tuple[float, float]:
+        """Take one observation (a difference in [-1, 1]) and return the interval after it."""
+        if not -1.0 <= difference <= 1.0:
+            raise ValueError(f"a difference must lie in [-1, 1], got {difference}")
+        self.t += 1
+        return self._look(difference)
+
+    def _look(self, difference: float) -> tuple[float, float]:
+        raise NotImplementedError
+
+
+class ConfidenceSequence(IntervalSequence):
     """The betting confidence sequence for the mean of observations in [-1, 1], updated one
     observation at a time.
 
@@ -89,9 +114,7 @@ class ConfidenceSequence:
     description = "betting confidence sequence, aGRAPA bets (Waudby-Smith & Ramdas 2024, JRSS B)"
 
     def __init__(self, alpha: float = 0.05) -> None:
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha must be between 0 and 1, got {alpha}")
-        self.alpha = alpha
+        super().__init__(alpha)
         self.m = np.linspace(0.0, 1.0, GRID + 1)
         with np.errstate(divide="ignore"):
             self._low = -TRUNCATION / (1.0 - self.m)  # -inf at m = 1
@@ -99,22 +122,16 @@ class ConfidenceSequence:
         self._log_capital = np.zeros_like(self.m)
         self._kept = np.ones_like(self.m, dtype=bool)
         self._threshold = math.log(1 / alpha)
-        self.t = 0
         self._sum = 0.0
         self._sum_sq = 0.0  # sum of (X_i - mu_i)^2
         self._mean, self._var = 0.5, 0.25  # mu_0, s2_0: the fake observation
-        self.interval = (-1.0, 1.0)
 
-    def update(self, difference: float) -> tuple[float, float]:
-        """Take one observation (a difference in [-1, 1]) and return the interval after it."""
-        if not -1.0 <= difference <= 1.0:
-            raise ValueError(f"a difference must lie in [-1, 1], got {difference}")
+    def _look(self, difference: float) -> tuple[float, float]:
         x = (difference + 1.0) / 2.0
         gap = self._mean - self.m
         bets = np.clip(gap / (self._var + gap * gap), self._low, self._high)
         self._log_capital += np.log1p(bets * (x - self.m))
         self._kept &= self._log_capital < self._threshold
-        self.t += 1
         self._sum += x
         self._mean = (0.5 + self._sum) / (self.t + 1)
         self._sum_sq += (x - self._mean) ** 2
@@ -127,7 +144,7 @@ class ConfidenceSequence:
         return self.interval
 
 
-class AsymptoticSequence:
+class AsymptoticSequence(IntervalSequence):
     """The asymptotic confidence sequence for the mean of observations in [-1, 1]: Waudby-Smith,
     Arbour, Sinha, Kennedy and Ramdas, "Time-uniform central limit theory and asymptotic confidence
     sequences", Annals of Statistics 52(6), 2024 (arXiv:2103.06476), their Theorem 2.2 (the
@@ -154,21 +171,13 @@ class AsymptoticSequence:
     description = "asymptotic confidence sequence (Waudby-Smith, Arbour, Sinha, Kennedy & Ramdas 2024, Ann. Statist.)"
 
     def __init__(self, alpha: float = 0.05) -> None:
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha must be between 0 and 1, got {alpha}")
-        self.alpha = alpha
+        super().__init__(alpha)
         a = -2 * math.log(alpha)
         self._r2 = (a + math.log(a + 1)) / T_OPT
-        self.t = 0
         self._mean = 0.0
         self._m2 = 0.0  # sum of squared deviations from the running mean (Welford)
-        self.interval = (-1.0, 1.0)
 
-    def update(self, difference: float) -> tuple[float, float]:
-        """Take one observation (a difference in [-1, 1]) and return the interval after it."""
-        if not -1.0 <= difference <= 1.0:
-            raise ValueError(f"a difference must lie in [-1, 1], got {difference}")
-        self.t += 1
+    def _look(self, difference: float) -> tuple[float, float]:
         step = difference - self._mean
         self._mean += step / self.t
         self._m2 += step * (difference - self._mean)
@@ -183,7 +192,7 @@ class AsymptoticSequence:
         return self.interval
 
 
-METHODS: dict[str, type[ConfidenceSequence] | type[AsymptoticSequence]] = {
+METHODS: dict[str, type[IntervalSequence]] = {
     c.name: c for c in (ConfidenceSequence, AsymptoticSequence)}
 DEFAULT_METHOD = "betting"
 
