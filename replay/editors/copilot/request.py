@@ -119,9 +119,13 @@ def after_accept(language: str, is_multiline: bool) -> tuple[str, list[str] | No
 
 def stream_cut(body: dict[str, Any], language: str) -> str | None:
     """The strategy's `finishedCb` for a sent body: "lines" (takeNLines, after an accepted item),
-    "block" (parsingBlockFinished, a multiline request in a tree-sitter block mode), or None."""
+    "split" (the statement splitter, a multiline request in a MoreMultiline language,
+    buildFinishedCallback), "block" (parsingBlockFinished, a multiline request in a
+    tree-sitter block mode), or None."""
     if body["stop"] == ["\n\n"] and body["max_tokens"] == MAX_SINGLELINE_TOKENS * AFTER_ACCEPT_LINES:
         return "lines"
+    if body["stop"] != ["\n"] and block_mode(language) == "moremultiline":
+        return "split"
     if body["stop"] != ["\n"] and block_mode(language) in ("parsing", "parsingandserver"):
         return "block"
     return None
