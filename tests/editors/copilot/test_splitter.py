@@ -104,3 +104,9 @@ def test_the_body_after_an_accepted_item_reads_through_the_splitter() -> None:
     assert request.stream_cut(body, "go") == "split"
     assert request.stream_cut({**body, "stop": ["\n"]}, "go") is None
     assert request.stream_cut(body, "python") == "block"
+
+
+def test_a_long_file_reads_one_more_line_after_an_accept() -> None:
+    """ghostTextStrategy.ts shouldRequestMultiline says no from 8000 lines on: takeNLines."""
+    assert request.after_accept("go", False) == ("moremultiline", None, request.MAX_MULTILINE_TOKENS)
+    assert request.after_accept("go", False, long_file=True) == ("moremultiline", ["\n\n"], request.MAX_SINGLELINE_TOKENS)
