@@ -27,14 +27,18 @@ read in @vscode/chat-lib 0.66.0's compiled dist of the same paths, the release m
 
 Grammars: chat-lib parses with the wasm grammars of @vscode/tree-sitter-wasm 0.0.5-php.2 (from
 tree-sitter-javascript ^0.23.0, tree-sitter-typescript ^0.23.0 with tsx for typescriptreact,
-tree-sitter-go ^0.23.4); here the PyPI wheels tree-sitter-javascript 0.21.4,
-tree-sitter-typescript 0.21.2 and tree-sitter-go 0.21.2 (ABI 14, the newest that load in
-py-tree-sitter 0.22.3) parse. Offsets are characters here, UTF-16 units there (the same
-outside the astral planes).
+tree-sitter-go ^0.23.4, ABI 14); here the PyPI wheels tree-sitter-typescript 0.23.2 and
+tree-sitter-go 0.23.4 parse (their PyCapsule unwrapped for py-tree-sitter 0.22.3, which takes
+the pointer as an int), and tree-sitter-javascript 0.21.4 (the version the scoring bench's
+codebleu needs). On broken documents error recovery is where grammar versions part: with
+tree-sitter-typescript 0.21.2 one TypeScript position of 110 compared (a class cut open in a
+constructor's parameters) found another block position than chat-lib; 0.23.2 agrees. Offsets
+are characters here, UTF-16 units there (the same outside the astral planes).
 """
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import re
 from collections.abc import Callable
@@ -77,10 +81,20 @@ def supported(language: str) -> bool:
     return language in _LANGUAGES
 
 
+_CAPSULE_POINTER = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", ctypes.pythonapi))
+
+
+def _pointer(handle: Any) -> int:
+    """A grammar's TSLanguage pointer: 0.21 wheels give it as an int, 0.23 wheels in a capsule
+    named "tree_sitter.Language" (the grammar's static data: it lives as long as its module)."""
+    return handle if isinstance(handle, int) else _CAPSULE_POINTER(handle, b"tree_sitter.Language")
+
+
 @lru_cache(maxsize=None)
 def _grammar(language: str) -> tuple[tree_sitter.Language, Any]:
     module, function, query, _, _ = _LANGUAGES[language]
-    lang = tree_sitter.Language(getattr(importlib.import_module(module), function)())
+    lang = tree_sitter.Language(_pointer(getattr(importlib.import_module(module), function)()))
     return lang, lang.query(query)
 
 

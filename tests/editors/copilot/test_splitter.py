@@ -110,3 +110,11 @@ def test_a_long_file_reads_one_more_line_after_an_accept() -> None:
     """ghostTextStrategy.ts shouldRequestMultiline says no from 8000 lines on: takeNLines."""
     assert request.after_accept("go", False) == ("moremultiline", None, request.MAX_MULTILINE_TOKENS)
     assert request.after_accept("go", False, long_file=True) == ("moremultiline", ["\n\n"], request.MAX_SINGLELINE_TOKENS)
+
+
+def test_the_block_position_in_a_class_cut_open_in_its_constructors_parameters() -> None:
+    """A broken TypeScript document (chat-lib's getBlockPositionType says block-end here)."""
+    prefix = "export class A extends B {\n  private readonly p: number;\n\n  constructor({\n    a = f('x'),\n    b,\n    c,"
+    suffix = ("\n      d = g('y') ?? null;\n    }\n\n    if (typeof d === 'function') {\n      throw new Error('no');\n"
+              "    }\n    super({ a, b });\n  }\n\n  m(): void {\n    return;\n  }\n\n  private n = 1;\n}\n")
+    assert splitter.block_position_lookahead("typescript", prefix + suffix, len(prefix)) == LONG_LOOKAHEAD
