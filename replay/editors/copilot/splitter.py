@@ -148,10 +148,14 @@ def statements(language: str, text: str, start: int, end: int) -> list[Statement
     lang, query = _grammar(language)
     _, _, _, compound, collapse_ifs = _LANGUAGES[language]
     data = text.encode("utf-8")
-    ascii_only = len(data) == len(text)
+    chars: list[int] = []  # byte offset -> character offset, for a text that is not all ASCII
+    if len(data) != len(text):
+        for index, character in enumerate(text):
+            chars.extend([index] * len(character.encode("utf-8")))
+        chars.append(len(text))
 
     def char(byte: int) -> int:
-        return byte if ascii_only else len(data[:byte].decode("utf-8", errors="ignore"))
+        return chars[byte] if chars else byte
 
     def point(offset: int) -> tuple[int, int]:
         before = text[:offset]

@@ -118,3 +118,8 @@ def test_the_block_position_in_a_class_cut_open_in_its_constructors_parameters()
     suffix = ("\n      d = g('y') ?? null;\n    }\n\n    if (typeof d === 'function') {\n      throw new Error('no');\n"
               "    }\n    super({ a, b });\n  }\n\n  m(): void {\n    return;\n  }\n\n  private n = 1;\n}\n")
     assert splitter.block_position_lookahead("typescript", prefix + suffix, len(prefix)) == LONG_LOOKAHEAD
+
+
+def test_offsets_are_characters_in_a_text_that_is_not_all_ascii() -> None:
+    completion = "\n  const é = 'ça';\n  if (é) {\n    return é;\n  }\n"
+    assert _trim("javascript", "function f() {\n  const s = 'naïve';", completion) == "\n  const é = 'ça';"
