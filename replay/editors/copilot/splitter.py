@@ -27,13 +27,14 @@ read in @vscode/chat-lib 0.66.0's compiled dist of the same paths, the release m
 
 Grammars: chat-lib parses with the wasm grammars of @vscode/tree-sitter-wasm 0.0.5-php.2 (from
 tree-sitter-javascript ^0.23.0, tree-sitter-typescript ^0.23.0 with tsx for typescriptreact,
-tree-sitter-go ^0.23.4, ABI 14); here the PyPI wheels tree-sitter-typescript 0.23.2 and
-tree-sitter-go 0.23.4 parse (their PyCapsule unwrapped for py-tree-sitter 0.22.3, which takes
-the pointer as an int), and tree-sitter-javascript 0.21.4 (the version the scoring bench's
-codebleu needs). On broken documents error recovery is where grammar versions part: with
-tree-sitter-typescript 0.21.2 one TypeScript position of 110 compared (a class cut open in a
-constructor's parameters) found another block position than chat-lib; 0.23.2 agrees. Offsets
-are characters here, UTF-16 units there (the same outside the astral planes).
+tree-sitter-go ^0.23.4, ABI 14); here the PyPI wheels tree-sitter-typescript 0.23.2 (its
+PyCapsule unwrapped for py-tree-sitter 0.22.3, which takes the pointer as an int),
+tree-sitter-javascript 0.21.4 and tree-sitter-go 0.21.2 (0.21: the scoring's codebleu loads
+the grammars it finds installed, and cannot load a 0.23 capsule). On broken documents error
+recovery is where grammar versions part: with tree-sitter-typescript 0.21.2 one TypeScript
+position of 110 compared (a class cut open in a constructor's parameters) found another block
+position than chat-lib; 0.23.2 agrees. Offsets are characters here, UTF-16 units there (the
+same outside the astral planes).
 """
 
 from __future__ import annotations
