@@ -72,6 +72,14 @@ class Choice:
 
     text: str
     chunks: tuple[str, ...]
+    arrived: tuple[str, ...] | None = None  # the chunks when it arrived, where the stream was read on
+
+    @property
+    def chunks_on_arrival(self) -> tuple[str, ...]:
+        """What the repetition filter saw when the choice arrived: the client's chunk list is one
+        array that grows while the stream is read (fetch.ts createAPIChoice `tokens`), so the
+        first part of a split stream is checked on the chunks read so far, and later on all."""
+        return self.chunks if self.arrived is None else self.arrived
 
 
 def matches_next_line(suffix: str, text: str, trim: bool) -> bool:
@@ -257,11 +265,13 @@ def received(inp: EditorInput, raw: str, cut: str | None, timing: Timing | None 
         read = split.read
         steps.set("StreamedCompletionSplitter", SRC + "ghostText/streamedCompletionSplitter.ts",
                   raw if split.first is None else raw[: split.first])
-        whole = tuple(stream_chunks(raw, ends))
-        parts = [(added, Choice(text, whole)) for added, text in split.cached]
+        parts = [(added, Choice(text, tuple(stream_chunks(raw, ends)))) for added, text in split.cached]
     steps.apply("postProcessChoices", SRC + "ghostText/completionsFromNetwork.ts", lambda t: t.rstrip() or None)
     chunks = tuple(stream_chunks(raw[:read], [e for e in ends if e <= read] + [read]))
-    return steps, (Choice(steps.text, chunks) if steps.text is not None else None), parts
+    if steps.text is None:
+        return steps, None, parts
+    return steps, (Choice(steps.text, tuple(stream_chunks(raw, ends)), chunks) if cut == "split"
+                   else Choice(steps.text, chunks)), parts
 
 
 def in_context(inp: EditorInput, steps: Steps, chunks: tuple[str, ...]) -> str | None:

@@ -122,7 +122,7 @@ class ClientState:
             processed = None
             if choice is not None:
                 self.cache.setdefault(prefix, []).append((body["suffix"], choice))
-                processed = answer.in_context(inp, steps, choice.chunks)
+                processed = answer.in_context(inp, steps, choice.chunks_on_arrival)
             for added, part in parts:  # the statement splitter's later parts
                 self.cache.setdefault(prefix + added, []).append((body["suffix"], part))
             self.current = (prefix, body["suffix"], [Choice(processed, choice.chunks)] if choice and processed else [])
