@@ -5,7 +5,9 @@ a session's.
 Sources (microsoft/vscode-copilot-chat, src/extension/completions-core/vscode-node/lib/src/;
 checked against chat-lib 0.66.0's compiled dist), in the order they apply:
 0. After the user accepted the whole item on screen (request.py `after_accept`), the client
-   reads the first line after the cursor's (ghostTextStrategy.ts `takeNLines`). Else, while
+   reads the first line after the cursor's (ghostTextStrategy.ts `takeNLines`), or in
+   JavaScript, TypeScript and Go splits the stream by statements (splitter.py: the first part
+   is the choice, the later ones go to the cache). Else, while
    streaming a multiline answer in the tree-sitter block modes (Python, Ruby:
    ghostText/ghostTextStrategy.ts `buildFinishedCallback` -> prompt/parseBlock.ts
    `parsingBlockFinished`), openai/fetch.ts `convertStreamToApiChoices` asks, at every chunk
@@ -45,9 +47,7 @@ after the decision to go to the network), the first left goes through steps 3 an
 nothing is shown (and nothing sent).
 
 Not reproduced: indentation character normalisation (normalizeIndent.ts, only with the
-editor's formatting options); after the user accepted the whole item on screen in
-JavaScript, TypeScript or Go, the stream is split by statements
-(ghostText/streamedCompletionSplitter.ts, blockTrimmer.ts), read here whole.
+editor's formatting options).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from replay.editors.copilot import blocks, request
+from replay.editors.copilot import blocks, request, splitter
 from replay.editors.copilot import layout as lay
 from replay.editors.stage import Shown, Steps, Timing
 from replay.editors.templates import family_for_model
@@ -72,6 +72,14 @@ class Choice:
 
     text: str
     chunks: tuple[str, ...]
+    arrived: tuple[str, ...] | None = None  # the chunks when it arrived, where the stream was read on
+
+    @property
+    def chunks_on_arrival(self) -> tuple[str, ...]:
+        """What the repetition filter saw when the choice arrived: the client's chunk list is one
+        array that grows while the stream is read (fetch.ts createAPIChoice `tokens`), so the
+        first part of a split stream is checked on the chunks read so far, and later on all."""
+        return self.chunks if self.arrived is None else self.arrived
 
 
 def matches_next_line(suffix: str, text: str, trim: bool) -> bool:
@@ -238,21 +246,32 @@ def stream_chunks(raw: str, ends: list[int]) -> list[str]:
 
 
 def received(inp: EditorInput, raw: str, cut: str | None, timing: Timing | None = None,
-             model: str | None = None) -> tuple[Steps, Choice | None]:
-    """Steps 0 and 1 on a received stream (`cut`: request.stream_cut): the trace so far, and
-    the choice the cache keeps."""
+             model: str | None = None) -> tuple[Steps, Choice | None, list[tuple[str, Choice]]]:
+    """Steps 0 and 1 on a received stream (`cut`: request.stream_cut): the trace so far, the
+    choice the cache keeps, and the later parts the statement splitter puts in the cache (text
+    added to the request's cache prefix, the part)."""
     steps = Steps(raw)
     ends = chunk_ends(raw, timing, model)
-    read = len(raw)
+    read, parts = len(raw), []
     if cut == "block":
         kept, read = read_stream(raw, ends, block_finished(inp))
         steps.set("parsingBlockFinished", SRC + "prompt/parseBlock.ts", kept)
     elif cut == "lines":
         kept, read = read_stream(raw, ends, take_lines(request.AFTER_ACCEPT_LINES))
         steps.set("takeNLines", SRC + "ghostText/ghostTextStrategy.ts", kept)
+    elif cut == "split":
+        prefix, _ = lay.trim_last_line(inp.prefix)
+        split = splitter.finished_reader(inp.language or "", inp.prefix + inp.suffix, len(inp.prefix), prefix)(raw, ends)
+        read = split.read
+        steps.set("StreamedCompletionSplitter", SRC + "ghostText/streamedCompletionSplitter.ts",
+                  raw if split.first is None else raw[: split.first])
+        parts = [(added, Choice(text, tuple(stream_chunks(raw, ends)))) for added, text in split.cached]
     steps.apply("postProcessChoices", SRC + "ghostText/completionsFromNetwork.ts", lambda t: t.rstrip() or None)
     chunks = tuple(stream_chunks(raw[:read], [e for e in ends if e <= read] + [read]))
-    return steps, (Choice(steps.text, chunks) if steps.text is not None else None)
+    if steps.text is None:
+        return steps, None, parts
+    return steps, (Choice(steps.text, tuple(stream_chunks(raw, ends)), chunks) if cut == "split"
+                   else Choice(steps.text, chunks)), parts
 
 
 def in_context(inp: EditorInput, steps: Steps, chunks: tuple[str, ...]) -> str | None:

@@ -7,8 +7,8 @@ parseBlock.ts (`isEmptyBlockStart`, `isBlockBodyFinished`, the per-language bloc
 parse.ts (`isSupportedLanguageId`, `queryPythonIsDocstring`), checked against @vscode/chat-lib
 0.66.0's compiled dist of the same paths. Only Python and Ruby are modelled: the other languages
 the source parses (JavaScript, TypeScript, Go) are trimmed by default (`MoreMultiline`,
-ghostText/configBlockMode.ts) and never reach these rules unless the user has just accepted a
-whole completion, which a replay does not model. Python has the tree-sitter parser
+ghostText/configBlockMode.ts) and never reach these rules: after an accepted item their stream
+goes through the statement splitter (splitter.py). Python has the tree-sitter parser
 (`TreeSitterBasedBlockParser`), Ruby the regex one (`RegexBasedBlockParser`: a keyword regex on
 the cursor's line, then tree-sitter for the block's body).
 

@@ -18,9 +18,9 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
         steps.set("getGhostText", answer.SRC + "ghostText/ghostText.ts", None)
         return steps.shown(multiline=False)
     multiline = body["stop"] != ["\n"]
-    steps, choice = answer.received(inp, raw, request.stream_cut(body, inp.language or ""), timing, model)
+    steps, choice, _ = answer.received(inp, raw, request.stream_cut(body, inp.language or ""), timing, model)
     if choice is not None:
-        answer.in_context(inp, steps, choice.chunks)
+        answer.in_context(inp, steps, choice.chunks_on_arrival)
     return answer.item(inp, steps, multiline)
 
 

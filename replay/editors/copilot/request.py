@@ -102,16 +102,18 @@ def multiline(language: str, document: str, cursor: int, prompt: str, suffix: st
     return language in MODEL_LANGUAGES and multiline_model.score(prompt, suffix, language) > multiline_model.THRESHOLD
 
 
-def after_accept(language: str, is_multiline: bool) -> tuple[str, list[str] | None, int]:
+def after_accept(language: str, is_multiline: bool, long_file: bool = False) -> tuple[str, list[str] | None, int]:
     """ghostTextStrategy.ts getGhostTextStrategy when the user has just accepted the whole item
     on screen (current.ts hasAcceptedCurrentCompletion): (block mode, stop, max_tokens). A
     request that is multiline anyway keeps its strategy; MoreMultiline languages ask up to
-    maxMultilineTokens (features.ts, 200) with the language's stops; the others switch to
-    `Parsing` with stop ["\n\n"] and maxSinglelineTokens (20) per multilineAfterAcceptLines
-    (1), and read AFTER_ACCEPT_LINES lines of the stream (takeNLines)."""
+    maxMultilineTokens (features.ts, 200) with the language's stops (read through the statement
+    splitter), unless the document has LONG_FILE_LINES lines or more (`shouldRequestMultiline`
+    then says no); the others, and those, switch to `Parsing` (MoreMultiline stays) with stop
+    ["\n\n"] and maxSinglelineTokens (20) per multilineAfterAcceptLines (1), and read
+    AFTER_ACCEPT_LINES lines of the stream (takeNLines)."""
     mode = block_mode(language)
     if mode == "moremultiline":
-        return mode, None, MAX_MULTILINE_TOKENS
+        return (mode, ["\n\n"], MAX_SINGLELINE_TOKENS * AFTER_ACCEPT_LINES) if long_file else (mode, None, MAX_MULTILINE_TOKENS)
     if is_multiline and mode != "server":
         return mode, None, MAX_SOLUTION_TOKENS
     return "parsing", ["\n\n"], MAX_SINGLELINE_TOKENS * AFTER_ACCEPT_LINES
@@ -119,9 +121,13 @@ def after_accept(language: str, is_multiline: bool) -> tuple[str, list[str] | No
 
 def stream_cut(body: dict[str, Any], language: str) -> str | None:
     """The strategy's `finishedCb` for a sent body: "lines" (takeNLines, after an accepted item),
-    "block" (parsingBlockFinished, a multiline request in a tree-sitter block mode), or None."""
+    "split" (the statement splitter, a multiline request in a MoreMultiline language,
+    buildFinishedCallback), "block" (parsingBlockFinished, a multiline request in a
+    tree-sitter block mode), or None."""
     if body["stop"] == ["\n\n"] and body["max_tokens"] == MAX_SINGLELINE_TOKENS * AFTER_ACCEPT_LINES:
         return "lines"
+    if body["stop"] != ["\n"] and block_mode(language) == "moremultiline":
+        return "split"
     if body["stop"] != ["\n"] and block_mode(language) in ("parsing", "parsingandserver"):
         return "block"
     return None
@@ -132,7 +138,9 @@ def body(lay: Layout, language: str, document: str, cursor: int, is_multiline: b
     """The JSON body of the completions request, keys in the client's order (`accepted`: the
     user has just accepted the whole item on screen)."""
     n = 3 if cycling else 1
-    mode, stop, max_tokens = after_accept(language, is_multiline) if accepted else (block_mode(language), None, MAX_SOLUTION_TOKENS)
+    long_file = document.count("\n") + 1 >= LONG_FILE_LINES
+    mode, stop, max_tokens = (after_accept(language, is_multiline, long_file) if accepted
+                              else (block_mode(language), None, MAX_SOLUTION_TOKENS))
     is_multiline = is_multiline or accepted
     return {
         "prompt": lay.prefix,

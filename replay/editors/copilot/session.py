@@ -118,11 +118,13 @@ class ClientState:
             if received is None:
                 self.current = None
                 return Shown(text=None, multiline=multiline)
-            steps, choice = answer.received(inp, received, request.stream_cut(body, inp.language or ""), timing, model)
+            steps, choice, parts = answer.received(inp, received, request.stream_cut(body, inp.language or ""), timing, model)
             processed = None
             if choice is not None:
                 self.cache.setdefault(prefix, []).append((body["suffix"], choice))
-                processed = answer.in_context(inp, steps, choice.chunks)
+                processed = answer.in_context(inp, steps, choice.chunks_on_arrival)
+            for added, part in parts:  # the statement splitter's later parts
+                self.cache.setdefault(prefix + added, []).append((body["suffix"], part))
             self.current = (prefix, body["suffix"], [Choice(processed, choice.chunks)] if choice and processed else [])
             return answer.item(inp, steps, multiline)
         if lookup is None:

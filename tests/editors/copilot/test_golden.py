@@ -19,9 +19,13 @@ def _load(name: str) -> list[dict]:
     return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
 
 
-# Four recordings (README.md says what each holds); ids are unique across them.
-CASES = [case for n in ("", "2", "3", "4") for case in _load(f"cases{n}.jsonl")]
-EXPECTED = [line for n in ("", "2", "3", "4") for line in _load(f"expected{n}.jsonl")]
+# Five recordings (README.md says what each holds); ids are unique across them.
+RECORDINGS = ("", "2", "3", "4", "5")
+CASES = [case for n in RECORDINGS for case in _load(f"cases{n}.jsonl")]
+EXPECTED = [line for n in RECORDINGS for line in _load(f"expected{n}.jsonl")]
+# The statement splitter's parts depend on where the stream's chunks end (each chunk with a
+# newline is split anew): these lines are read with the recorded chunks, not a model's tokens.
+SPLIT = {case["item_id"] for case in _load("cases5.jsonl")}
 
 
 def recorded_chunks(raw: str) -> list[tuple[int, float]]:
@@ -97,6 +101,13 @@ def test_the_golden_data_has_block_and_cache_cases() -> None:
     assert {"b4-py-nested-for", "b4-rb-def-eof", "b4-rep-yes"} <= ids and len(cached) >= 5
 
 
+def test_the_golden_data_has_split_streams_in_every_trimmed_language() -> None:
+    """After an accepted item, the splitter's later parts answer the next lines from the cache."""
+    split = [(c, e) for c, e in zip(CASES, EXPECTED) if c["item_id"] in SPLIT]
+    assert {"javascript", "typescript", "typescriptreact", "go"} <= {c["language"] for c, _ in split}
+    assert sum(e["request"] is None and e["shown"] is not None for _, e in split) >= 10
+
+
 def test_cli_render_gives_the_bodies(tmp_path: Path, cli) -> None:
     """`fimreplay render --editor copilot --keep-going`, the received text given as `raw`."""
     lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in zip(CASES, EXPECTED)]
@@ -114,21 +125,24 @@ def test_cli_postprocess_received_gives_the_shown_edits(tmp_path: Path, cli) -> 
     """`fimreplay postprocess --editor copilot --model M --received`: the received text as `raw`
     (its chunks not given: the model's tokens stand for them); the lines of a session through
     its client, those answered from the cache included."""
-    lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in zip(CASES, EXPECTED)]
+    picked = [(c, e) for c, e in zip(CASES, EXPECTED) if c["item_id"] not in SPLIT]
+    lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in picked]
     (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--model", "qwen2.5-coder",
               "--received", "--keep-going", "-o", str(tmp_path / "out.jsonl"))
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
-    for row, case, expected in zip(rows, CASES, EXPECTED, strict=True):
+    for row, (case, expected) in zip(rows, picked, strict=True):
         got = None if row["shown_text"] is None else (row["shown_text"], row["replace_before"], row["replace_after"])
         assert got == _edit(case, expected["shown"]), case["item_id"]
 
 
 def test_cli_postprocess_reads_the_chunks_from_timing(tmp_path: Path, cli) -> None:
     """With `--editor-timing` and no model, the recorded chunks (`timing`) are the stream's:
-    the repetitive answer is dropped as chat-lib dropped it."""
-    picked = [(c, e) for c, e in zip(CASES, EXPECTED) if c["item_id"] in ("b4-rep-yes", "b4-rep-no", "blk-rb-past")]
+    the repetitive answer is dropped as chat-lib dropped it, and the statement splitter's
+    sessions (their later lines answered from the parts it cached) show chat-lib's items."""
+    picked = [(c, e) for c, e in zip(CASES, EXPECTED)
+              if c["item_id"] in ("b4-rep-yes", "b4-rep-no", "blk-rb-past") or c["item_id"] in SPLIT]
     lines = [json.dumps({**c, "raw": e["raw"], "timing": recorded_chunks(e["raw"])}) for c, e in picked]
     (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--received", "--editor-timing",
