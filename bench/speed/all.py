@@ -1,8 +1,8 @@
 """Every speed ratio in one run: scoring, item generation, import, replay overhead.
 
 Run: python -m bench.speed.all [--quick] [--skip replay,import,...]
-(the bench extra: `pip install -e '.[bench]'`; the corpus solady 0.1.26 is made once with
-`npm pack`; the replay part needs the demo model of `fimreplay assets install`)
+(the corpus solady 0.1.26 is made once with `npm pack`; the replay part needs the demo model of
+`fimreplay assets install`)
 
 Prints the date, the machine and its load, then, each measured in this run against the bare
 library loop on the same input:

@@ -2,7 +2,7 @@
 libraries on the same pairs, and a second `score` of a run with another line window.
 
 Run: python -m bench.speed.scoring [--pairs N] [--multi-pairs N] [--workers N] [--corpus PATH_OR_NAME]
-(the bench extra: `pip install -e '.[bench]'`, for the `codebleu` package's JavaScript grammar)
+(the `codebleu` package's JavaScript grammar is one of the project's dependencies)
 
 Pairs: solady 0.1.26 line-mode items (7,000+ one-line middles; 4-line middles for the
 multi-line figure) with model-like completions (bench/speed/scoring_pairs.py), cut to the reference's
