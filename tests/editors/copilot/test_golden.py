@@ -11,12 +11,11 @@ import pytest
 from replay.editors.copilot.completion import complete
 from replay.editors.copilot.profile import Session
 from replay.editors.inputs import parse_object
-
-DATA = Path(__file__).resolve().parents[2] / "data" / "copilot_golden"
+from tests.support.copilot_golden import DATA, in_session, load, recorded_chunks, session_key
 
 
 def _load(name: str) -> list[dict]:
-    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
+    return load(DATA / "copilot_golden" / name)
 
 
 # Five recordings (README.md says what each holds); ids are unique across them.
@@ -28,15 +27,6 @@ EXPECTED = [line for n in RECORDINGS for line in _load(f"expected{n}.jsonl")]
 SPLIT = {case["item_id"] for case in _load("cases5.jsonl")}
 
 
-def recorded_chunks(raw: str) -> list[tuple[int, float]]:
-    """The recording fetcher streamed 3 characters per chunk (README.md): as `timing`."""
-    return [(min(end, len(raw)), 0.0) for end in range(3, len(raw) + 3, 3)]
-
-
-def _key(case: dict) -> str:
-    return case.get("session") or case["item_id"]
-
-
 def test_the_golden_data_is_line_for_line() -> None:
     assert [c["item_id"] for c in CASES] == [e["id"] for e in EXPECTED]
     assert {"python", "typescript", "javascript", "solidity"} <= {c["language"] for c in CASES}
@@ -46,19 +36,15 @@ def test_the_golden_data_is_line_for_line() -> None:
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
 def test_request_body_equals_the_one_chat_lib_sent(index: int) -> None:
     """Each case with the session it belongs to replayed before it, every answer cached."""
-    key = _key(CASES[index])
     session = Session("qwen2.5-coder")
-    for case, expected in zip(CASES[: index + 1], EXPECTED[: index + 1]):
-        if _key(case) != key:
-            continue
-        body = session.render(parse_object(case), expected["raw"]).request
-    assert body == expected["request"]
+    body = in_session(CASES, EXPECTED, index, lambda inp, rec: session.render(inp, rec["raw"]).request)
+    assert body == EXPECTED[index]["request"]
 
 
 # Lines a fresh client answers as chat-lib did: sent, and first of their session (a later one
 # may depend on the session's state, e.g. an item accepted whole).
 SENT = [i for i, e in enumerate(EXPECTED)
-        if e["request"] is not None and all(_key(c) != _key(CASES[i]) for c in CASES[:i])]
+        if e["request"] is not None and all(session_key(c) != session_key(CASES[i]) for c in CASES[:i])]
 
 
 @pytest.mark.parametrize("index", SENT, ids=[CASES[i]["item_id"] for i in SENT])
@@ -86,11 +72,8 @@ def _edit(case: dict, item: dict | None) -> tuple[str, int, int] | None:
 def test_a_sessions_client_shows_chat_libs_item(index: int) -> None:
     """Every line, those the client answered from its cache included, through the client of its
     session (Session.complete), the earlier lines of the session first."""
-    key = _key(CASES[index])
     session = Session("qwen2.5-coder")
-    for case, expected in zip(CASES[: index + 1], EXPECTED[: index + 1]):
-        if _key(case) == key:
-            shown = session.complete(parse_object(case), expected["raw"], recorded_chunks(expected["raw"]))
+    shown = in_session(CASES, EXPECTED, index, lambda inp, rec: session.complete(inp, rec["raw"], recorded_chunks(rec["raw"])))
     got = None if shown.text is None else (shown.text, shown.replace_before, shown.replace_after)
     assert got == _edit(CASES[index], EXPECTED[index]["shown"])
 

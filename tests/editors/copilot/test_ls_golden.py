@@ -11,21 +11,13 @@ import pytest
 
 from replay.editors.copilot.language_server import Session, complete
 from replay.editors.inputs import parse_object
-
-DATA = Path(__file__).resolve().parents[2] / "data"
-
-
-def _load(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+from tests.support.copilot_golden import DATA, in_session, load, recorded_chunks, session_key
 
 
-CHAT_LIB_CASES = [c for name in ("cases.jsonl", "cases2.jsonl", "cases3.jsonl") for c in _load(DATA / "copilot_golden" / name)]
-CASES = _load(DATA / "copilot_ls_golden" / "cases.jsonl") + CHAT_LIB_CASES
-EXPECTED = _load(DATA / "copilot_ls_golden" / "expected.jsonl") + _load(DATA / "copilot_ls_golden" / "expected_chat_lib_cases.jsonl")
 
-
-def _key(case: dict) -> str:
-    return case.get("session") or case["item_id"]
+CHAT_LIB_CASES = [c for name in ("cases.jsonl", "cases2.jsonl", "cases3.jsonl") for c in load(DATA / "copilot_golden" / name)]
+CASES = load(DATA / "copilot_ls_golden" / "cases.jsonl") + CHAT_LIB_CASES
+EXPECTED = load(DATA / "copilot_ls_golden" / "expected.jsonl") + load(DATA / "copilot_ls_golden" / "expected_chat_lib_cases.jsonl")
 
 
 def test_the_golden_data_is_line_for_line() -> None:
@@ -39,16 +31,12 @@ def test_the_golden_data_is_line_for_line() -> None:
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
 def test_request_body_equals_the_one_the_language_server_sent(index: int) -> None:
     """Each case with the session it belongs to replayed before it, every answer cached."""
-    key = _key(CASES[index])
     session = Session("qwen2.5-coder")
-    for case, expected in zip(CASES[: index + 1], EXPECTED[: index + 1]):
-        if _key(case) != key:
-            continue
-        body = session.render(parse_object(case), expected["raw"]).request
+    body = in_session(CASES, EXPECTED, index, lambda inp, rec: session.render(inp, rec["raw"]).request)
     assert body == EXPECTED[index]["request"]
 
 
-SPLIT = _load(DATA / "copilot_ls_golden" / "expected_split_context.jsonl")
+SPLIT = load(DATA / "copilot_ls_golden" / "expected_split_context.jsonl")
 
 
 def test_with_the_split_context_flag_the_bodies_are_chat_libs() -> None:
@@ -56,11 +44,11 @@ def test_with_the_split_context_flag_the_bodies_are_chat_libs() -> None:
     assert [e["id"] for e in SPLIT] == [c["item_id"] for c in CHAT_LIB_CASES]
     sessions: dict[str, Session] = {}
     for case, expected in zip(CHAT_LIB_CASES, SPLIT, strict=True):
-        session = sessions.setdefault(_key(case), Session("qwen2.5-coder"))
+        session = sessions.setdefault(session_key(case), Session("qwen2.5-coder"))
         inp = parse_object({**case, "options": {**case.get("options", {}), "split_context": True}})
         assert session.render(inp, expected["raw"]).request == expected["request"], case["item_id"]
     chat_lib = [e["request"] for name in ("expected.jsonl", "expected2.jsonl", "expected3.jsonl")
-                for e in _load(DATA / "copilot_golden" / name)]
+                for e in load(DATA / "copilot_golden" / name)]
     assert [e["request"] for e in SPLIT] == chat_lib
 
 
@@ -102,3 +90,13 @@ def test_cli_render_and_postprocess(tmp_path: Path, cli) -> None:
     for row, case, expected in zip(shown, CASES, EXPECTED, strict=True):
         got = None if row["shown_text"] is None else (row["shown_text"], row["replace_before"], row["replace_after"])
         assert got == _edit(case, expected["shown"]), case["item_id"]
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
+def test_a_sessions_client_shows_the_language_servers_item(index: int) -> None:
+    """Every line, those the server answered from its cache included, through the client of its
+    session (Session.complete), the earlier lines of the session first."""
+    session = Session("qwen2.5-coder")
+    shown = in_session(CASES, EXPECTED, index, lambda inp, rec: session.complete(inp, rec["raw"], recorded_chunks(rec["raw"])))
+    got = None if shown.text is None else (shown.text, shown.replace_before, shown.replace_after)
+    assert got == _edit(CASES[index], EXPECTED[index]["shown"])

@@ -1,0 +1,39 @@
+"""What the Copilot golden tests of both clients (chat-lib's provider and the language server)
+share: reading a recording, the session a case belongs to, and a case run after its session's
+earlier lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from replay.editors.inputs import EditorInput, parse_object
+
+T = TypeVar("T")
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def load(path: Path) -> list[dict]:
+    """One JSON object per line."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def session_key(case: dict) -> str:
+    """Lines sharing a `session` were asked in order of one client; any other line had its own."""
+    return case.get("session") or case["item_id"]
+
+
+def in_session(cases: list[dict], expected: list[dict], index: int, step: Callable[[EditorInput, dict], T]) -> T:
+    """`step` (a call on one client of the profile under test) on each line of case `index`'s
+    session up to it, in order, each with what was recorded for it; what it gave for the last."""
+    key = session_key(cases[index])
+    done = [step(parse_object(case), recorded) for case, recorded in zip(cases[: index + 1], expected[: index + 1])
+            if session_key(case) == key]
+    return done[-1]
+
+
+def recorded_chunks(raw: str) -> list[tuple[int, float]]:
+    """Both recordings' fetchers streamed 3 characters per chunk (their READMEs): as `timing`."""
+    return [(min(end, len(raw)), 0.0) for end in range(3, len(raw) + 3, 3)]
