@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from replay.editors.inputs import EditorInput, parse_object
+from replay.editors.stage import Shown
 
 T = TypeVar("T")
 
@@ -37,3 +39,32 @@ def in_session(cases: list[dict], expected: list[dict], index: int, step: Callab
 def recorded_chunks(raw: str) -> list[tuple[int, float]]:
     """Both recordings' fetchers streamed 3 characters per chunk (their READMEs): as `timing`."""
     return [(min(end, len(raw)), 0.0) for end in range(3, len(raw) + 3, 3)]
+
+
+Edit = tuple[str, int, int]  # the text, the characters it replaces before the cursor, after it
+
+
+def recorded_edit(case: dict, item: dict | None) -> Edit | None:
+    """A client's item (insertText over a 0-based range that starts at the line's start) as the
+    edit it makes at the cursor; None: no item."""
+    if item is None:
+        return None
+    column = len(case["prefix"].split("\n")[-1])
+    return item["insertText"], column - item["range"]["start"]["character"], item["range"]["end"]["character"] - column
+
+
+def shown_edit(shown: Shown) -> Edit | None:
+    """What the profile showed, as the same edit."""
+    return None if shown.text is None else (shown.text, shown.replace_before, shown.replace_after)
+
+
+def row_edit(row: dict) -> Edit | None:
+    """A `postprocess` output row's shown edit."""
+    return None if row["shown_text"] is None else (row["shown_text"], row["replace_before"], row["replace_after"])
+
+
+def session_edit(session: Any, cases: list[dict], expected: list[dict], index: int) -> Edit | None:
+    """Case `index`'s shown edit from one session's client (`session.complete`), the earlier lines
+    of its session first, each read in the recorded chunks."""
+    return shown_edit(in_session(cases, expected, index,
+                                 lambda inp, rec: session.complete(inp, rec["raw"], recorded_chunks(rec["raw"]))))

@@ -11,7 +11,8 @@ import pytest
 from replay.editors.copilot.completion import complete
 from replay.editors.copilot.profile import Session
 from replay.editors.inputs import parse_object
-from tests.support.copilot_golden import DATA, in_session, load, recorded_chunks, session_key
+from tests.support.copilot_golden import (DATA, in_session, load, recorded_chunks, recorded_edit, row_edit,
+                                          session_edit, session_key, shown_edit)
 
 
 def _load(name: str) -> list[dict]:
@@ -56,26 +57,15 @@ def test_shown_edit_equals_chat_libs_item(index: int) -> None:
     case, expected = CASES[index], EXPECTED[index]
     inp = parse_object(case)
     shown = complete(inp, expected["raw"], timing=recorded_chunks(expected["raw"]))
-    got = None if shown.text is None else (shown.text, shown.replace_before, shown.replace_after)
-    assert got == _edit(case, expected["shown"])
+    assert shown_edit(shown) == recorded_edit(case, expected["shown"])
 
-
-def _edit(case: dict, item: dict | None) -> tuple[str, int, int] | None:
-    """chat-lib's item as the edit it makes at the cursor (None: no item)."""
-    if item is None:
-        return None
-    column = len(case["prefix"].split("\n")[-1])
-    return (item["insertText"], column - item["range"]["start"]["character"], item["range"]["end"]["character"] - column)
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
 def test_a_sessions_client_shows_chat_libs_item(index: int) -> None:
     """Every line, those the client answered from its cache included, through the client of its
     session (Session.complete), the earlier lines of the session first."""
-    session = Session("qwen2.5-coder")
-    shown = in_session(CASES, EXPECTED, index, lambda inp, rec: session.complete(inp, rec["raw"], recorded_chunks(rec["raw"])))
-    got = None if shown.text is None else (shown.text, shown.replace_before, shown.replace_after)
-    assert got == _edit(CASES[index], EXPECTED[index]["shown"])
+    assert session_edit(Session("qwen2.5-coder"), CASES, EXPECTED, index) == recorded_edit(CASES[index], EXPECTED[index]["shown"])
 
 
 def test_the_golden_data_has_block_and_cache_cases() -> None:
@@ -116,8 +106,7 @@ def test_cli_postprocess_received_gives_the_shown_edits(tmp_path: Path, cli) -> 
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     for row, (case, expected) in zip(rows, picked, strict=True):
-        got = None if row["shown_text"] is None else (row["shown_text"], row["replace_before"], row["replace_after"])
-        assert got == _edit(case, expected["shown"]), case["item_id"]
+        assert row_edit(row) == recorded_edit(case, expected["shown"]), case["item_id"]
 
 
 def test_cli_postprocess_reads_the_chunks_from_timing(tmp_path: Path, cli) -> None:
@@ -133,5 +122,4 @@ def test_cli_postprocess_reads_the_chunks_from_timing(tmp_path: Path, cli) -> No
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
     for row, (case, expected) in zip(rows, picked, strict=True):
-        got = None if row["shown_text"] is None else (row["shown_text"], row["replace_before"], row["replace_after"])
-        assert got == _edit(case, expected["shown"]), case["item_id"]
+        assert row_edit(row) == recorded_edit(case, expected["shown"]), case["item_id"]

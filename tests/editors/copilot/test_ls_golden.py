@@ -11,7 +11,8 @@ import pytest
 
 from replay.editors.copilot.language_server import Session, complete
 from replay.editors.inputs import parse_object
-from tests.support.copilot_golden import DATA, in_session, load, recorded_chunks, session_key
+from tests.support.copilot_golden import (DATA, in_session, load, recorded_chunks, recorded_edit, row_edit,
+                                          session_edit, session_key, shown_edit)
 
 
 
@@ -52,14 +53,6 @@ def test_with_the_split_context_flag_the_bodies_are_chat_libs() -> None:
     assert [e["request"] for e in SPLIT] == chat_lib
 
 
-def _edit(case: dict, item: dict | None) -> tuple[str, int, int] | None:
-    """The language server's item (an LSP InlineCompletionItem: insertText over a range) as the
-    edit at the cursor: (text, characters replaced before it, after it)."""
-    if item is None:
-        return None
-    column = len(case["prefix"].split("\n")[-1])
-    return item["insertText"], column - item["range"]["start"]["character"], item["range"]["end"]["character"] - column
-
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
 def test_shown_edit_equals_the_language_servers_item(index: int) -> None:
@@ -67,8 +60,7 @@ def test_shown_edit_equals_the_language_servers_item(index: int) -> None:
     if expected["request"] is None:
         pytest.skip("no request: the item, if any, came from the cache")
     shown = complete(parse_object(case), expected["raw"])
-    got = None if shown.text is None else (shown.text, shown.replace_before, shown.replace_after)
-    assert got == _edit(case, expected["shown"])
+    assert shown_edit(shown) == recorded_edit(case, expected["shown"])
 
 
 def test_cli_render_and_postprocess(tmp_path: Path, cli) -> None:
@@ -88,15 +80,11 @@ def test_cli_render_and_postprocess(tmp_path: Path, cli) -> None:
     assert out.returncode == 0, out.stderr
     shown = [json.loads(line) for line in (tmp_path / "shown.jsonl").read_text(encoding="utf-8").splitlines()]
     for row, case, expected in zip(shown, CASES, EXPECTED, strict=True):
-        got = None if row["shown_text"] is None else (row["shown_text"], row["replace_before"], row["replace_after"])
-        assert got == _edit(case, expected["shown"]), case["item_id"]
+        assert row_edit(row) == recorded_edit(case, expected["shown"]), case["item_id"]
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[c["item_id"] for c in CASES])
 def test_a_sessions_client_shows_the_language_servers_item(index: int) -> None:
     """Every line, those the server answered from its cache included, through the client of its
     session (Session.complete), the earlier lines of the session first."""
-    session = Session("qwen2.5-coder")
-    shown = in_session(CASES, EXPECTED, index, lambda inp, rec: session.complete(inp, rec["raw"], recorded_chunks(rec["raw"])))
-    got = None if shown.text is None else (shown.text, shown.replace_before, shown.replace_after)
-    assert got == _edit(CASES[index], EXPECTED[index]["shown"])
+    assert session_edit(Session("qwen2.5-coder"), CASES, EXPECTED, index) == recorded_edit(CASES[index], EXPECTED[index]["shown"])
