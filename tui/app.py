@@ -159,7 +159,8 @@ class FimReplayApp(App[None]):
     # -- live updates and errors ----------------------------------------------------------------
     def on_store_changed(self, message: StoreChanged) -> None:
         """Each screen of the stack reloads what it shows; a screen still being put together
-        (pushed, its widgets not mounted yet) is left alone: it reads the store when it mounts."""
+        (pushed, its widgets not mounted yet) is left alone: it reads the store when it mounts
+        (a Screen is mounted before its widgets are, so each screen also asks for its own)."""
         for screen in self.screen_stack:
             refresh = getattr(screen, "store_changed", None)
             if refresh is not None and screen.is_mounted:

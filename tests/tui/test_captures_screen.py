@@ -250,3 +250,14 @@ async def test_keys_typed_right_after_slash_reach_the_filter(store: Store) -> No
         assert app.screen.query_one(CaptureTable).sort == "editor"  # after time, the default
         await pilot.press("escape", "x")  # unbound: starts filtering
         assert app.screen.query_one(Input).value == "c7.x"
+
+
+def test_a_commit_before_the_screens_widgets_are_mounted_is_left_to_their_mount(tmp_path) -> None:
+    """The watch's first import can land while a screen is mounted but its table is not yet (a
+    Screen counts as mounted before its widgets): nothing to reload then, and no error."""
+    from tui.screens.captures import CapturesScreen
+    from tui.screens.runs import RunsScreen
+
+    with make_store(tmp_path / "s.db", 1) as store:
+        for screen in (CapturesScreen(store), RunsScreen(store)):
+            screen.store_changed()

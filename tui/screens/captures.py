@@ -89,4 +89,7 @@ class CapturesScreen(WorkerErrors, Screen):
         self.app.open_item(message.capture_id)
 
     def store_changed(self) -> None:
-        self.table.reload()
+        """A commit reached the app: the table reloads. Not yet mounted (a Screen counts as mounted
+        before its widgets are), it has nothing to reload: it reads the store when it mounts."""
+        for table in self.query(CaptureTable):
+            table.reload()

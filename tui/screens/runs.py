@@ -56,7 +56,10 @@ class RunsScreen(WorkerErrors, Screen):
         self.query_one("#runs-table", DataTable).focus()
 
     def store_changed(self) -> None:
-        self.action_refresh_runs()
+        """A commit reached the app: the runs are listed again, once the table is mounted (a Screen
+        counts as mounted before its widgets are; the table lists them when it mounts)."""
+        if self.query("#runs-table"):
+            self.action_refresh_runs()
 
     def action_refresh_runs(self) -> None:
         table = self.query_one("#runs-table", DataTable)
