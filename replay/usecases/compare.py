@@ -14,18 +14,19 @@ from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Text
 from replay.store import Store
 from replay.usecases.base import Say
 
-__all__ = ["METRIC_NAMES", "PairedComparison", "SequentialComparison", "compare", "compare_sequential"]
+__all__ = ["METRIC_NAMES", "Comparison", "compare", "compare_sequential"]
 
 
 @dataclass(frozen=True)
-class PairedComparison:
-    """B against A: the sources, what was scored, and the paired figures."""
+class Comparison:
+    """B against A: the sources, what was scored, and the figures — paired over every item
+    (`compare`), or file by file until decided (`compare_sequential`)."""
 
     a: str
     b: str
     text: str  # "shown", "raw", or "given" for a file of pairs
     lines: Lines
-    result: Paired
+    result: Paired | Sequential
 
     def to_json(self) -> dict[str, Any]:
         return {**self.result.to_json(), "a": self.a, "b": self.b, "text": self.text, "lines": self.lines}
@@ -60,27 +61,10 @@ def _both(store: Store, a: str, b: str, metric: str, lines: Lines, text: Text, w
 
 
 def compare(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto", text: Text = "shown",
-            seed: int = 0, warn: Say | None = None) -> PairedComparison:
+            seed: int = 0, warn: Say | None = None) -> Comparison:
     """B − A on `metric`, items paired by id (see replay.reports.compare for the statistics)."""
     rows_a, rows_b, which = _both(store, a, b, metric, lines, text, warn)
-    return PairedComparison(a, b, which, lines, paired(rows_a, rows_b, metric, seed=seed))
-
-
-@dataclass(frozen=True)
-class SequentialComparison:
-    """B against A looked at file by file in a seeded order, stopped when decided."""
-
-    a: str
-    b: str
-    text: str
-    lines: Lines
-    result: Sequential
-
-    def to_json(self) -> dict[str, Any]:
-        return {**self.result.to_json(), "a": self.a, "b": self.b, "text": self.text, "lines": self.lines}
-
-    def summary(self) -> str:
-        return self.result.summary(self.a, self.b)
+    return Comparison(a, b, which, lines, paired(rows_a, rows_b, metric, seed=seed))
 
 
 def check_sequential(alpha: float, margin: float | None, method: str = DEFAULT_METHOD) -> None:
@@ -95,10 +79,10 @@ def check_sequential(alpha: float, margin: float | None, method: str = DEFAULT_M
 
 def compare_sequential(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto",
                        text: Text = "shown", alpha: float = 0.05, margin: float | None = None, seed: int = 0,
-                       warn: Say | None = None, method: str = DEFAULT_METHOD) -> SequentialComparison:
+                       warn: Say | None = None, method: str = DEFAULT_METHOD) -> Comparison:
     """B − A on `metric` as an anytime-valid sequential comparison (replay.reports.sequential):
     the files in a seeded order, stopped at the first look that decides."""
     check_sequential(alpha, margin, method)
     rows_a, rows_b, which = _both(store, a, b, metric, lines, text, warn)
-    return SequentialComparison(a, b, which, lines, sequential(rows_a, rows_b, metric, alpha, margin, seed, method))
+    return Comparison(a, b, which, lines, sequential(rows_a, rows_b, metric, alpha, margin, seed, method))
 
