@@ -68,3 +68,16 @@ def session_edit(session: Any, cases: list[dict], expected: list[dict], index: i
     of its session first, each read in the recorded chunks."""
     return shown_edit(in_session(cases, expected, index,
                                  lambda inp, rec: session.complete(inp, rec["raw"], recorded_chunks(rec["raw"]))))
+
+
+def cli_rows(cli: Any, tmp_path: Path, picked: list[tuple[dict, dict]], command: str, *args: str,
+             timing: bool = False) -> list[dict]:
+    """`fimreplay COMMAND IN.jsonl ARGS -o OUT.jsonl` on the picked (case, recorded) lines, each
+    with the text received as `raw` (and, with `timing`, its recorded chunks); OUT's rows."""
+    source, output = tmp_path / "in.jsonl", tmp_path / f"{command}.jsonl"
+    lines = [json.dumps({**case, "raw": rec["raw"], **({"timing": recorded_chunks(rec["raw"])} if timing else {})})
+             for case, rec in picked]
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = cli(command, str(source), *args, "-o", str(output))
+    assert out.returncode == 0, out.stderr
+    return load(output)

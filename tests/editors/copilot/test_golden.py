@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from replay.editors.copilot.completion import complete
 from replay.editors.copilot.profile import Session
 from replay.editors.inputs import parse_object
-from tests.support.copilot_golden import (DATA, in_session, load, recorded_chunks, recorded_edit, row_edit,
+from tests.support.copilot_golden import (DATA, cli_rows, in_session, load, recorded_chunks, recorded_edit, row_edit,
                                           session_edit, session_key, shown_edit)
 
 
@@ -83,12 +82,8 @@ def test_the_golden_data_has_split_streams_in_every_trimmed_language() -> None:
 
 def test_cli_render_gives_the_bodies(tmp_path: Path, cli) -> None:
     """`fimreplay render --editor copilot --keep-going`, the received text given as `raw`."""
-    lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in zip(CASES, EXPECTED)]
-    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = cli("render", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--model", "qwen2.5-coder",
-              "--keep-going", "-o", str(tmp_path / "out.jsonl"))
-    assert out.returncode == 0, out.stderr
-    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = cli_rows(cli, tmp_path, list(zip(CASES, EXPECTED)), "render", "--editor", "copilot", "--model", "qwen2.5-coder",
+                    "--keep-going")
     assert [row["request"] for row in rows] == [e["request"] for e in EXPECTED]
     shown = next(row for row in rows if row["request"] is not None)
     assert shown["prompt"].startswith("<|fim_prefix|>Path: ")  # the context then the prompt, Qwen's template
@@ -99,12 +94,8 @@ def test_cli_postprocess_received_gives_the_shown_edits(tmp_path: Path, cli) -> 
     (its chunks not given: the model's tokens stand for them); the lines of a session through
     its client, those answered from the cache included."""
     picked = [(c, e) for c, e in zip(CASES, EXPECTED) if c["item_id"] not in SPLIT]
-    lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in picked]
-    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--model", "qwen2.5-coder",
-              "--received", "--keep-going", "-o", str(tmp_path / "out.jsonl"))
-    assert out.returncode == 0, out.stderr
-    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = cli_rows(cli, tmp_path, picked, "postprocess", "--editor", "copilot", "--model", "qwen2.5-coder", "--received",
+                    "--keep-going")
     for row, (case, expected) in zip(rows, picked, strict=True):
         assert row_edit(row) == recorded_edit(case, expected["shown"]), case["item_id"]
 
@@ -115,11 +106,7 @@ def test_cli_postprocess_reads_the_chunks_from_timing(tmp_path: Path, cli) -> No
     sessions (their later lines answered from the parts it cached) show chat-lib's items."""
     picked = [(c, e) for c, e in zip(CASES, EXPECTED)
               if c["item_id"] in ("b4-rep-yes", "b4-rep-no", "blk-rb-past") or c["item_id"] in SPLIT]
-    lines = [json.dumps({**c, "raw": e["raw"], "timing": recorded_chunks(e["raw"])}) for c, e in picked]
-    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot", "--received", "--editor-timing",
-              "-o", str(tmp_path / "out.jsonl"))
-    assert out.returncode == 0, out.stderr
-    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = cli_rows(cli, tmp_path, picked, "postprocess", "--editor", "copilot", "--received", "--editor-timing",
+                    timing=True)
     for row, (case, expected) in zip(rows, picked, strict=True):
         assert row_edit(row) == recorded_edit(case, expected["shown"]), case["item_id"]

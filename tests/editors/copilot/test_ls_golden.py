@@ -4,14 +4,13 @@ says how they were recorded): its own cases, and chat-lib's golden cases run thr
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from replay.editors.copilot.language_server import Session, complete
 from replay.editors.inputs import parse_object
-from tests.support.copilot_golden import (DATA, in_session, load, recorded_chunks, recorded_edit, row_edit,
+from tests.support.copilot_golden import (DATA, cli_rows, in_session, load, recorded_edit, row_edit,
                                           session_edit, session_key, shown_edit)
 
 
@@ -70,18 +69,11 @@ def test_cli_render_and_postprocess(tmp_path: Path, cli) -> None:
     """`fimreplay render --editor copilot-ls --keep-going` gives the bodies (the received text
     as `raw`); `postprocess --received` the shown edits (a session's lines through its client,
     those answered from the cache included)."""
-    lines = [json.dumps({**case, "raw": expected["raw"]}) for case, expected in zip(CASES, EXPECTED)]
-    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = cli("render", str(tmp_path / "in.jsonl"), "--editor", "copilot-ls", "--model", "qwen2.5-coder",
-              "--keep-going", "-o", str(tmp_path / "out.jsonl"))
-    assert out.returncode == 0, out.stderr
-    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    picked = list(zip(CASES, EXPECTED))
+    rows = cli_rows(cli, tmp_path, picked, "render", "--editor", "copilot-ls", "--model", "qwen2.5-coder", "--keep-going")
     assert [row["request"] for row in rows] == [e["request"] for e in EXPECTED]
     assert rows[0]["prompt"].startswith("<|fim_prefix|>#!/usr/bin/env python3\nimport sys")  # the inline prompt, Qwen's template
-    out = cli("postprocess", str(tmp_path / "in.jsonl"), "--editor", "copilot-ls", "--received", "--keep-going",
-              "-o", str(tmp_path / "shown.jsonl"))
-    assert out.returncode == 0, out.stderr
-    shown = [json.loads(line) for line in (tmp_path / "shown.jsonl").read_text(encoding="utf-8").splitlines()]
+    shown = cli_rows(cli, tmp_path, picked, "postprocess", "--editor", "copilot-ls", "--received", "--keep-going")
     for row, case, expected in zip(shown, CASES, EXPECTED, strict=True):
         assert row_edit(row) == recorded_edit(case, expected["shown"]), case["item_id"]
 
