@@ -28,12 +28,12 @@ are bytes here, UTF-16 units there (they differ only on non-ASCII indentation).
 
 from __future__ import annotations
 
-import importlib
 import re
-from functools import lru_cache
 from typing import Any
 
 import tree_sitter
+
+from replay.editors.copilot.grammars import grammar
 
 _GRAMMARS = {"python": "tree_sitter_python", "ruby": "tree_sitter_ruby"}
 # Generated in the source with script/tree-sitter-super-types: node type -> its block's type.
@@ -57,18 +57,13 @@ def supported(language: str) -> bool:
     return language in _GRAMMARS
 
 
-@lru_cache(maxsize=None)
-def _language(language: str) -> tree_sitter.Language:
-    return tree_sitter.Language(importlib.import_module(_GRAMMARS[language]).language())
-
-
 class _Parsed:
     """A parsed text with the character <-> byte offset conversions tree-sitter needs."""
 
     def __init__(self, language: str, text: str) -> None:
         self.language, self.text = language, text
         self.data = text.encode("utf-8")
-        self.root = tree_sitter.Parser(_language(language)).parse(self.data).root_node
+        self.root = tree_sitter.Parser(grammar(_GRAMMARS[language])).parse(self.data).root_node
 
     def byte(self, index: int) -> int:
         return len(self.text[:index].encode("utf-8"))
@@ -194,7 +189,7 @@ def _python_block_empty(parsed: _Parsed, block: Any) -> bool:
     parent = block.parent
     if parent is None or parent.type not in ("class_definition", "function_definition") or len(block.children) != 1:
         return False
-    return len(_language("python").query(_PY_DOCSTRING).matches(parent)) == 1
+    return len(grammar(_GRAMMARS["python"]).query(_PY_DOCSTRING).matches(parent)) == 1
 
 
 def _python_empty_block_start(text: str, offset: int) -> bool:

@@ -39,8 +39,6 @@ same outside the astral planes).
 
 from __future__ import annotations
 
-import ctypes
-import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,6 +46,8 @@ from functools import lru_cache
 from typing import Any
 
 import tree_sitter
+
+from replay.editors.copilot.grammars import grammar
 
 LINE_LIMIT = 3  # streamedCompletionSplitter.ts lineLimit
 LONG_LOOKAHEAD = 9  # features.ts longLookaheadSize default
@@ -82,20 +82,10 @@ def supported(language: str) -> bool:
     return language in _LANGUAGES
 
 
-_CAPSULE_POINTER = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
-    ("PyCapsule_GetPointer", ctypes.pythonapi))
-
-
-def _pointer(handle: Any) -> int:
-    """A grammar's TSLanguage pointer: 0.21 wheels give it as an int, 0.23 wheels in a capsule
-    named "tree_sitter.Language" (the grammar's static data: it lives as long as its module)."""
-    return handle if isinstance(handle, int) else _CAPSULE_POINTER(handle, b"tree_sitter.Language")
-
-
 @lru_cache(maxsize=None)
 def _grammar(language: str) -> tuple[tree_sitter.Language, Any]:
     module, function, query, _, _ = _LANGUAGES[language]
-    lang = tree_sitter.Language(_pointer(getattr(importlib.import_module(module), function)()))
+    lang = grammar(module, function)
     return lang, lang.query(query)
 
 
