@@ -17,6 +17,7 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -71,12 +72,16 @@ class LeaderboardRequest:
         if self.until_decided:
             check_sequential(self.alpha, self.margin, self.method)
 
+    @cached_property
+    def items_digest(self) -> str:
+        """The items file's sha256, read once per request (every run id and the ordered copy name it)."""
+        return hashlib.sha256(Path(self.items).read_bytes()).hexdigest()
+
 
 def leaderboard_run_id(req: LeaderboardRequest, model: str) -> str:
     """The run of one model on the items: the same request names the same run, so a leaderboard
     started again resumes each run where it stopped (and reads its completions from the cache)."""
-    digest = hashlib.sha256(Path(req.items).read_bytes()).hexdigest()
-    key = json.dumps([digest, model, req.editor, req.backend, list(req.endpoints), repr(req.params)])
+    key = json.dumps([req.items_digest, model, req.editor, req.backend, list(req.endpoints), repr(req.params)])
     return "lb-" + hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
@@ -204,8 +209,7 @@ def sequenced(req: LeaderboardRequest, items: Sequence[Any]) -> Sequenced:
     if len(lines) != len(items):
         raise UsageError(f"{req.items}: --until-decided needs a file of benchmark items only")
     ordered = [lines[by_id[i]] for f in order for i in items_of[f]]
-    digest = hashlib.sha256(Path(req.items).read_bytes()).hexdigest()[:16]
-    path = data_dir() / "leaderboard" / f"{digest}-seed{req.seed}.jsonl"
+    path = data_dir() / "leaderboard" / f"{req.items_digest[:16]}-seed{req.seed}.jsonl"
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
         part = path.with_suffix(".part")
