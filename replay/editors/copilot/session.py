@@ -26,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rapidfuzz.distance import Levenshtein
+
 from replay.editors.copilot import answer, request, tokens
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot.answer import Choice
@@ -39,14 +41,8 @@ SUFFIX_MATCH_THRESHOLD = 10
 def edit_distance(a: list[int], b: list[int]) -> int:
     """Levenshtein distance between two token lists: suffixMatchCriteria.ts
     `findEditDistanceScore` fills its table without the empty row and column, with the same
-    result (checked against it under node)."""
-    previous = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        current = [i]
-        for j, y in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
-        previous = current
-    return previous[-1]
+    result as rapidfuzz's (checked against it under node)."""
+    return Levenshtein.distance(a, b)
 
 
 def _less_typed(choices: list[Choice], typed: str) -> list[Choice]:
@@ -86,19 +82,25 @@ class ClientState:
             found += _less_typed([c for kept, c in self.cache[key] if kept == suffix], prefix[len(key):])
         return found
 
+    def _typed(self, prefix: str, suffix: str) -> tuple[str, list[Choice]] | None:
+        """What was typed since the item on screen was shown, and its choices (None: no item on
+        screen, or the cursor left it: another suffix, or a prefix that does not extend its own)."""
+        if self.current is None or not self.current[2] or self.current[1] != suffix or not prefix.startswith(self.current[0]):
+            return None
+        return prefix[len(self.current[0]):], self.current[2]
+
     def from_typing(self, prefix: str, suffix: str) -> list[Choice]:
         """current.ts getCompletionsForUserTyping: none unless the first choice on screen was typed as suggested."""
-        if self.current is None or not self.current[2] or self.current[1] != suffix or not prefix.startswith(self.current[0]):
+        if (on_screen := self._typed(prefix, suffix)) is None:
             return []
-        typed = prefix[len(self.current[0]):]
-        return _less_typed(self.current[2], typed) if _less_typed(self.current[2][:1], typed) else []
+        typed, choices = on_screen
+        return _less_typed(choices, typed) if _less_typed(choices[:1], typed) else []
 
     def accepted(self, prefix: str, suffix: str) -> bool:
         """current.ts hasAcceptedCurrentCompletion: the user typed the first item on screen
         whole (its stream ended with finish_reason "stop", as a replayed one does)."""
-        if self.current is None or not self.current[2] or self.current[1] != suffix or not prefix.startswith(self.current[0]):
-            return False
-        return prefix[len(self.current[0]):] == self.current[2][0].text
+        on_screen = self._typed(prefix, suffix)
+        return on_screen is not None and on_screen[0] == on_screen[1][0].text
 
     def cached(self, prefix: str, suffix: str, multiline: bool = False) -> bool:
         """Would the client answer this request locally (and send nothing)? `multiline` is the
