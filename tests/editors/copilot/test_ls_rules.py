@@ -8,14 +8,9 @@ from replay.editors import profile
 from replay.editors.copilot import inline_layout as inline
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot import tokens
-from replay.editors.copilot.language_server import (
-    PROFILE,
-    adjust_leading_whitespace,
-    complete,
-    normalize_indent,
-    render,
-    request_body,
-)
+from replay.editors.copilot.answer import adjust_leading_whitespace
+from replay.editors.copilot.formatting import normalize_indent
+from replay.editors.copilot.language_server import PROFILE, complete, render, request_body
 from replay.editors.copilot.profile import CopilotInputError
 from replay.editors.copilot.profile import render as chat_lib_render
 from replay.editors.copilot.profile import request_body as chat_lib_body
@@ -124,8 +119,9 @@ def test_bad_formatting_options_reject_the_line() -> None:
     for options in ({"tab_size": 0}, {"tab_size": "4"}, {"insert_spaces": "yes"}, {"indent": 2}):
         with pytest.raises(BadInputLine):
             render(EditorInput(**inp, options=options), "qwen2.5-coder")
-    with pytest.raises(BadInputLine):  # chat-lib's profile takes no formatting options
-        chat_lib_render(EditorInput(**inp, options={"tab_size": 2}), "qwen2.5-coder")
+    for options in ({"tab_size": 0}, {"insert_spaces": 1}):  # chat-lib's profile checks them alike
+        with pytest.raises(BadInputLine):
+            chat_lib_render(EditorInput(**inp, options=options), "qwen2.5-coder")
 
 
 def test_the_display_text_is_cut_before_the_indentation_is_normalised() -> None:
