@@ -41,10 +41,6 @@ _UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
 _RESERVED = {c: f"%{ord(c):02X}" for c in ":/?#[]@!$&'()*+,;= "}  # uri.ts encodeTable
 
 
-class UriError(ValueError):
-    """vscode-uri refuses the text (its callers here keep the text as it is)."""
-
-
 @dataclass(frozen=True)
 class Uri:
     """vscode-uri's five components, decoded."""
@@ -109,20 +105,19 @@ def percent_decode(text: str) -> str:
     return _HEX_RUN.sub(lambda m: _decode_graceful(m.group(0)), text)
 
 
-def parse(value: str) -> Uri:
-    """vscode-uri `URI.parse(value, true)` (raises UriError where it throws)."""
+def parse(value: str) -> Uri | None:
+    """vscode-uri `URI.parse(value, true)` (None where it throws: its callers here keep the
+    text as it is)."""
     match = _URI.match(value)  # every part of the pattern is optional: it always matches
     assert match is not None
     scheme = match.group(2) or ""
     authority, path, query, fragment = (percent_decode(match.group(i) or "") for i in (4, 5, 7, 9))
     if scheme in ("http", "https", "file") and not path.startswith("/"):
         path = "/" + path  # uri.ts _referenceResolution
-    if not scheme:
-        raise UriError("no scheme")
-    if scheme and not _SCHEME_NAME.match(scheme):
-        raise UriError("bad scheme")
+    if not _SCHEME_NAME.match(scheme):  # no scheme, or a bad one
+        return None
     if path and (not path.startswith("/") if authority else path.startswith("//")):
-        raise UriError("bad path")
+        return None
     return Uri(scheme, authority, path, query, fragment)
 
 
@@ -140,10 +135,11 @@ def normalize(uri: str) -> str:
     if re.match(r"^[A-Za-z]:\\", uri):
         return uri
     double = _DOUBLE_SLASH.match(uri)
+    # the JavaScript of parseUri joins a missing scheme group as "undefined"
+    parsed = parse((double.group(1) or "undefined") + double.group(2) if double else uri)
     try:
-        # the JavaScript of parseUri joins a missing scheme group as "undefined"
-        return str(parse((double.group(1) or "undefined") + double.group(2) if double else uri))
-    except (UriError, UnicodeError):
+        return uri if parsed is None else str(parsed)
+    except UnicodeError:  # a lone surrogate: encodeURIComponent throws
         return uri
 
 
@@ -170,9 +166,8 @@ def document_uri(filepath: str | None, workspace: str | None) -> str:
     folder = workspace_uri(workspace)
     if folder is None:
         return file_uri("/" + filepath)
-    try:
-        base = parse(folder)
-    except UriError:
+    base = parse(folder)
+    if base is None:
         return file_uri("/" + filepath)
     path = posixpath.normpath(posixpath.join(base.path or "/", filepath))  # node's path.posix.join
     return str(Uri(base.scheme, base.authority, path + "/" if filepath.endswith("/") and path != "/" else path))

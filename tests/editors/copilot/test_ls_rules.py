@@ -9,7 +9,6 @@ from replay.editors.copilot import inline_layout as inline
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot import tokens
 from replay.editors.copilot.answer import adjust_leading_whitespace
-from replay.editors.copilot.formatting import normalize_indent
 from replay.editors.copilot.language_server import PROFILE, complete, render, request_body
 from replay.editors.copilot.profile import CopilotInputError
 from replay.editors.copilot.profile import render as chat_lib_render
@@ -87,22 +86,6 @@ def test_the_shown_item_carries_this_clients_multiline_decision() -> None:
     assert shown.multiline  # an empty block: a multiline request
     inp = EditorInput(prefix="const a = ", suffix="\n", language="typescript", filepath="/w/a.ts", workspace="/w")
     assert not complete(inp, "1;").multiline
-
-
-def test_with_spaces_leading_tabs_become_tab_size_spaces() -> None:
-    assert normalize_indent("\tx\n\t\ty", 2, True, blank_line=False) == "  x\n    y"
-    assert normalize_indent("a\tb", 4, True, blank_line=False) == "a\tb"  # only leading tabs
-
-
-def test_on_a_blank_line_an_off_grid_first_line_moves_every_line_to_the_next_stop() -> None:
-    assert normalize_indent("  total = 0\n  return total", 4, True, blank_line=True) == "    total = 0\n    return total"
-    assert normalize_indent("     a\n     b", 4, True, blank_line=True) == "        a\n        b"  # 5: runs of 1, to 8
-    assert normalize_indent("  x", 4, True, blank_line=False) == "  x"  # not on a blank line
-    assert normalize_indent("    x\n  y", 4, True, blank_line=True) == "    x\n  y"  # the first line is on the grid
-
-
-def test_with_tabs_leading_spaces_become_tabs_and_the_rest_stays() -> None:
-    assert normalize_indent("x\n    if a {\n      b\n", 4, False, blank_line=False) == "x\n\tif a {\n\t  b\n"
 
 
 def test_the_formatting_options_reach_the_shown_item() -> None:
