@@ -73,18 +73,18 @@ def words(text: str) -> set[str]:
 def neighbors(open_files: list[tuple[str, OpenFile]], uri: str, language: str) -> list[tuple[str, OpenFile]]:
     """openTabFiles.ts truncateDocs over the editor's open files, each with its URI, for the
     document at `uri`."""
-    chosen: list[tuple[str, OpenFile]] = []
+    chosen: dict[str, OpenFile] = {}  # by URI: a later file at the same URI takes the earlier's place
     total = 0
     for at, doc in open_files:
         if total + len(doc.text) > MAX_NEIGHBOR_AGGREGATE_LENGTH:
             continue
         if (at.startswith("file:") and uri.startswith("file:") and at != uri
                 and normalize_language(doc.language or "") == normalize_language(language)):
-            chosen.append((at, doc))
+            chosen[at] = doc
             total += len(doc.text)
         if len(chosen) >= MAX_NEIGHBOR_FILES:
             break
-    return chosen
+    return list(chosen.items())
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:

@@ -92,3 +92,5 @@ def test_neighbors_are_file_documents_of_a_file_document_but_the_document_itself
     files = _opened(OpenFile("untitled:Untitled-2", "x", "python"), OpenFile("a.py", "y", "python"), OpenFile("b.py", "z", "python"))
     assert [f.filepath for _, f in neighbors(files, "file:///w/a.py", "python")] == ["b.py"]
     assert neighbors(files, "untitled:Untitled-1", "python") == []  # an untitled buffer compares with none
+    twice = _opened(OpenFile("b.py", "old", "python"), OpenFile("c.py", "z", "python"), OpenFile("b.py", "new", "python"))
+    assert [f.text for _, f in neighbors(twice, "file:///w/a.py", "python")] == ["new", "z"]  # one URI, one tab
