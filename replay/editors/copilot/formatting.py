@@ -17,8 +17,9 @@ Sources (microsoft/vscode-copilot-chat src/extension/completions-core/vscode-nod
   leading runs of that remainder re-indented to the next multiple of `tabSize`; missing:
   nothing changes.
 
-Options (`inp.options`): `tab_size` (a positive integer) and `insert_spaces` (true, false, or
-null: the editor passes none); each profile says what its editor passes when they are absent.
+Options (`inp.options`): `tab_size` (a positive integer, default 4) and `insert_spaces` (true,
+false, or null: the editor passes none; default true); each profile says what its editor passes
+when the input names neither.
 The completions cache and the item on screen keep the completion as received (normalising
 comes after them), so a user who types the re-indented item is not typing what was cached.
 """
@@ -52,12 +53,15 @@ class FormattingOptions:
 
 
 def options(inp: EditorInput, default: FormattingOptions | None) -> FormattingOptions | None:
-    """The formatting options the editor passes at this cursor (None: none), `default` when the
-    input names none; a bad value rejects the line."""
-    tab_size = inp.options.get("tab_size", DEFAULT_TAB_SIZE if default is None else default.tab_size)
+    """The formatting options the editor passes at this cursor (None: none): `default` when the
+    input names neither option; an editor that passes them passes both (VS Code's and
+    copilot.vim's options always hold both), 4 and spaces where the input names one only; a
+    bad value rejects the line."""
+    passed = default or (FormattingOptions() if set(OPTIONS) & set(inp.options) else None)
+    tab_size = inp.options.get("tab_size", DEFAULT_TAB_SIZE if passed is None else passed.tab_size)
     if not isinstance(tab_size, int) or isinstance(tab_size, bool) or tab_size < 1:
         raise BadInputLine(f"option tab_size must be a positive integer, not {tab_size!r}")
-    insert_spaces = inp.options.get("insert_spaces", None if default is None else default.insert_spaces)
+    insert_spaces = inp.options.get("insert_spaces", None if passed is None else passed.insert_spaces)
     if insert_spaces is not None and not isinstance(insert_spaces, bool):
         raise BadInputLine(f"option insert_spaces must be true, false or null, not {insert_spaces!r}")
     return None if insert_spaces is None else FormattingOptions(tab_size, insert_spaces)

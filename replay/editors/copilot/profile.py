@@ -11,8 +11,8 @@ byte for byte.
 
 Options (`inp.options`): `multiline` (bool) pins the multiline decision; `cycling` (bool) asks
 three choices as the cycling command does; `tab_size` and `insert_spaces`, the
-`formattingOptions` the editor passes to `getInlineCompletions` (none unless `insert_spaces` is
-given; formatting.py).
+`formattingOptions` the editor passes to `getInlineCompletions` (none unless the input names one;
+`insert_spaces` null: none; formatting.py).
 
 Documents are named as the client names them (uris.py): `Path: <path in the workspace
 folder>`, percent-encoded as in its URI, or the file name outside it and with no `workspace`.

@@ -36,7 +36,7 @@ def test_what_each_client_passes_when_the_input_names_none() -> None:
     tabs = EditorInput(prefix="x = ", suffix="\n", language="python", options={"insert_spaces": False})
     assert formatting.options(tabs, None) == FormattingOptions(4, False)  # tabSize missing counts as 4
     only_size = EditorInput(prefix="x = ", suffix="\n", language="python", options={"tab_size": 2})
-    assert formatting.options(only_size, None) is None  # insertSpaces missing: nothing changes
+    assert formatting.options(only_size, None) == FormattingOptions(2, True)  # an editor passes both
     none = EditorInput(prefix="x = ", suffix="\n", language="python", options={"insert_spaces": None})
     assert formatting.options(none, language_server.FORMATTING) is None
     for bad in ({"tab_size": 0}, {"tab_size": True}, {"insert_spaces": 1}, {"insert_spaces": "yes"}):
