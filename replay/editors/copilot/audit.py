@@ -35,7 +35,8 @@ from typing import Any
 import msgspec
 
 from replay.editors.copilot import layout as lay
-from replay.editors.copilot.profile import context_blocks, engine_text, relative_path
+from replay.editors.copilot import uris
+from replay.editors.copilot.profile import context_blocks, engine_text
 from replay.records import EditorInput
 from replay.tokens.audit import Finding, Subject
 from replay.tokens.engine import engine_ids
@@ -106,7 +107,7 @@ def cuts(body: Body, inp: EditorInput) -> tuple[lay.Cut, ...] | None:
 def _origins(inp: EditorInput | None) -> dict[str, str]:
     if inp is None:
         return {}
-    return {(relative_path(f.filepath, inp.workspace) or f.filepath): lay.normalize_eol(f.text) for f in inp.open_files}
+    return {(uris.name(f.filepath, inp.workspace) or ""): lay.normalize_eol(f.text) for f in inp.open_files}
 
 
 def _group_parts(group: str, at: int, first: bool, files: dict[str, str]) -> list[Part]:

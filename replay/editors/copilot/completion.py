@@ -4,14 +4,21 @@ text it received (the rules and their sources: answer.py; a session's client: se
 from __future__ import annotations
 
 from replay.editors.copilot import answer, request
-from replay.editors.copilot.profile import request_body
+from replay.editors.copilot.formatting import formatted
+from replay.editors.copilot.profile import FORMATTING, request_body
 from replay.editors.stage import Shown, Steps, StreamStop, Timing
 from replay.records import EditorInput
 
 
 def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: str | None = None,
              timing: Timing | None = None) -> Shown:
-    """What Copilot shows of `raw`, the text its client received for this cursor."""
+    """What Copilot shows of `raw`, the text its client received for this cursor, re-indented
+    to the formatting options the editor passes (formatting.py)."""
+    return formatted(inp, raw, received(inp, raw, model=model, timing=timing), FORMATTING)
+
+
+def received(inp: EditorInput, raw: str, *, model: str | None = None, timing: Timing | None = None) -> Shown:
+    """What a fresh client makes of `raw` before the editor's formatting options apply."""
     body = request_body(inp)
     if body is None:  # the client sends no request here (request_body says why): nothing to show
         steps = Steps(raw)

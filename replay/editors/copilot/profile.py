@@ -10,16 +10,21 @@ the FIM prefix, and the suffix, in the target family's template. The request bod
 byte for byte.
 
 Options (`inp.options`): `multiline` (bool) pins the multiline decision; `cycling` (bool) asks
-three choices as the cycling command does.
+three choices as the cycling command does; `tab_size` and `insert_spaces`, the
+`formattingOptions` the editor passes to `getInlineCompletions` (none unless the input names one;
+`insert_spaces` null: none; formatting.py).
+
+Documents are named as the client names them (uris.py): `Path: <path in the workspace
+folder>`, percent-encoded as in its URI, or the file name outside it and with no `workspace`.
 """
 
 from __future__ import annotations
 
-import posixpath
 from typing import Any, Callable
 
+from replay.editors.copilot import formatting, request, uris
 from replay.editors.copilot import layout as lay
-from replay.editors.copilot import request
+from replay.editors.copilot.formatting import FormattingOptions
 from replay.editors.copilot.session import ClientState
 from replay.editors.copilot.similar import neighbors, similar_snippets
 from replay.editors.inputs import BadInputLine
@@ -32,7 +37,8 @@ from replay.tokens.tokenizer import default_tokenizer_spec, load_tokenizer
 CHAT_LIB = "0.66.0"
 PROFILE = f"copilot@{CHAT_LIB}"
 MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed
-OPTIONS = ("multiline", "cycling")
+OPTIONS = ("multiline", "cycling", *formatting.OPTIONS)
+FORMATTING: FormattingOptions | None = None  # getInlineCompletions' options: none unless the caller passes them
 
 
 class CopilotInputError(UsageError):
@@ -40,21 +46,8 @@ class CopilotInputError(UsageError):
     line is a BadInputLine (rejected on its own)."""
 
 
-def relative_path(filepath: str | None, workspace: str | None) -> str | None:
-    """The document's path relative to its workspace folder, as the client's document manager
-    gives it (None: no path)."""
-    if not filepath:
-        return None
-    path = filepath.removeprefix("file://")
-    if workspace:
-        root = workspace.removeprefix("file://").rstrip("/") + "/"
-        if path.startswith(root):
-            return path[len(root):]
-    return path if not posixpath.isabs(path) else None
-
-
 def check_input(inp: EditorInput, version: str | None, release: str = CHAT_LIB, client: str = "copilot profile models chat-lib",
-                options: tuple[str, ...] = OPTIONS) -> None:
+                options: tuple[str, ...] = OPTIONS, editor_formatting: FormattingOptions | None = FORMATTING) -> None:
     if version not in (None, "", release):
         raise CopilotInputError(f"the {client} {release} only, not {version!r}")
     unknown = sorted(set(inp.options) - set(options))
@@ -62,15 +55,17 @@ def check_input(inp: EditorInput, version: str | None, release: str = CHAT_LIB, 
         raise BadInputLine(f"unknown copilot option(s) {', '.join(unknown)} (known: {', '.join(options)})")
     if not inp.language:
         raise BadInputLine("the copilot profile needs the document's 'language' (a VS Code language id)")
+    formatting.options(inp, editor_formatting)
 
 
 def context_blocks(inp: EditorInput, document: str, cursor: int) -> list[lay.Block]:
     """The stable context: the document marker, then the similar files (two blocks each, one chunk)."""
     language = inp.language or ""
-    rel = relative_path(inp.filepath, inp.workspace)
-    blocks = [b for b in [lay.context_block(lay.document_marker(rel, language, document), 0.7)] if b]
-    chosen = neighbors(inp.open_files, inp.filepath or "", language)
-    files = [(relative_path(f.filepath, inp.workspace) or f.filepath, f.text) for f in chosen]
+    uri = uris.document_uri(inp.filepath, inp.workspace)
+    marker = lay.document_marker(uris.relative_path(uri, inp.workspace), language, document)
+    blocks = [b for b in [lay.context_block(marker, 0.7)] if b]
+    chosen = neighbors([(uris.document_uri(f.filepath, inp.workspace), f) for f in inp.open_files], uri, language)
+    files = [(uris.relative_path(at, inp.workspace) or "", f.text) for at, f in chosen]
     for chunk, snippet in enumerate(similar_snippets(document, cursor, files)):
         for text in (snippet.headline, snippet.text):
             block = lay.context_block(text, 0.8, chunk=chunk)
@@ -152,6 +147,7 @@ class Session:
         self.state = ClientState()
 
     name = PROFILE
+    editor_formatting = FORMATTING  # what the editor passes as formattingOptions when the input names none
 
     def _body(self, inp: EditorInput) -> dict[str, Any] | None:
         """This client's body at the cursor, with the session's state (a variant overrides it)."""
@@ -165,8 +161,9 @@ class Session:
 
     def complete(self, inp: EditorInput, received: str, timing: Timing | None = None) -> Shown:
         """What the client showed at this cursor: of `received` when it sent a request, else
-        from its cache (session.py)."""
-        return self.state.answer(inp, self._body(inp), received, timing, self.model)
+        from its cache (session.py); re-indented to the editor's formatting options."""
+        shown = self.state.answer(inp, self._body(inp), received, timing, self.model)
+        return formatting.formatted(inp, received, shown, self.editor_formatting)
 
 
 def session(model: str, version: str | None = None) -> Session:

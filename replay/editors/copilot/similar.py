@@ -3,10 +3,12 @@
 Sources (microsoft/vscode-copilot-chat, src/extension/completions-core/vscode-node/; checked
 against chat-lib 0.66.0's compiled dist):
 - lib/src/prompt/similarFiles/openTabFiles.ts `truncateDocs`: the open documents in the editor's
-  order (most recently focused first), skipping the current one, those of another language
-  (neighborFiles.ts `considerNeighborFile`: normalizeLanguageId equal) and any that would bring
-  the total past 200,000 characters (`MAX_NEIGHBOR_AGGREGATE_LENGTH`), at most 20
-  (`MAX_NEIGHBOR_FILES`).
+  order (most recently focused first), `file:` documents only and only for a `file:` document
+  (an untitled buffer gets no snippets, nor does an untitled tab give any), skipping the
+  current one (the same URI), those of another language (neighborFiles.ts
+  `considerNeighborFile`: normalizeLanguageId equal) and any that would bring the total past
+  200,000 characters (`MAX_NEIGHBOR_AGGREGATE_LENGTH`), at most 20 (`MAX_NEIGHBOR_FILES`);
+  each named by the document manager's `getRelativePath` (uris.py), wherever it lies.
 - prompt/src/snippetInclusion/similarFiles.ts `defaultSimilarFilesOptions` and
   `getSimilarSnippets`: files under 10,000 characters, the first 20, one snippet per file, a
   score above 0, the best 4, in ascending score order.
@@ -68,19 +70,21 @@ def words(text: str) -> set[str]:
     return {w for w in re.split(r"[^a-zA-Z0-9]", text) if w and w not in STOPS}
 
 
-def neighbors(open_files: tuple[OpenFile, ...], filepath: str, language: str) -> list[OpenFile]:
-    """openTabFiles.ts truncateDocs over the editor's open files."""
-    chosen: list[OpenFile] = []
+def neighbors(open_files: list[tuple[str, OpenFile]], uri: str, language: str) -> list[tuple[str, OpenFile]]:
+    """openTabFiles.ts truncateDocs over the editor's open files, each with its URI, for the
+    document at `uri`."""
+    chosen: dict[str, OpenFile] = {}  # by URI: a later file at the same URI takes the earlier's place
     total = 0
-    for doc in open_files:
+    for at, doc in open_files:
         if total + len(doc.text) > MAX_NEIGHBOR_AGGREGATE_LENGTH:
             continue
-        if doc.filepath != filepath and normalize_language(doc.language or "") == normalize_language(language):
-            chosen.append(doc)
+        if (at.startswith("file:") and uri.startswith("file:") and at != uri
+                and normalize_language(doc.language or "") == normalize_language(language)):
+            chosen[at] = doc
             total += len(doc.text)
         if len(chosen) >= MAX_NEIGHBOR_FILES:
             break
-    return chosen
+    return list(chosen.items())
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:

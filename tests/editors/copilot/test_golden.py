@@ -26,6 +26,12 @@ EXPECTED = [line for n in RECORDINGS for line in _load(f"expected{n}.jsonl")]
 # newline is split anew): these lines are read with the recorded chunks, not a model's tokens.
 SPLIT = {case["item_id"] for case in _load("cases5.jsonl")}
 
+# Two more (README.md): the editor's formatting options; documents and open files outside the
+# workspace folder, with none, and names the URI percent-encodes.
+NAMED = ("formatting", "paths")
+CASES += [case for name in NAMED for case in _load(f"cases_{name}.jsonl")]
+EXPECTED += [line for name in NAMED for line in _load(f"expected_{name}.jsonl")]
+
 
 def test_the_golden_data_is_line_for_line() -> None:
     assert [c["item_id"] for c in CASES] == [e["id"] for e in EXPECTED]
@@ -71,6 +77,16 @@ def test_the_golden_data_has_block_and_cache_cases() -> None:
     ids = {c["item_id"] for c in CASES}
     cached = [c for c, e in zip(CASES, EXPECTED) if e["request"] is None and e["shown"] is not None]
     assert {"b4-py-nested-for", "b4-rb-def-eof", "b4-rep-yes"} <= ids and len(cached) >= 5
+
+
+def test_the_golden_data_has_formatting_options_and_files_named_outside_the_workspace() -> None:
+    options = [c.get("options", {}) for c in CASES]
+    assert {2, 3, 4, 8} <= {o["tab_size"] for o in options if "tab_size" in o}
+    assert {True, False, None} <= {o["insert_spaces"] for o in options if "insert_spaces" in o}
+    contexts = [block for e in EXPECTED if e["request"] for block in e["request"]["extra"]["context"]]
+    assert any(block.startswith("Path: colors.py\n") for block in contexts)  # a document outside the workspace
+    assert any("Compare this snippet from bisect_notes.py:" in block for block in contexts)  # an open file outside it
+    assert any(not c.get("workspace") for c in CASES) and any("%20" in block for block in contexts)
 
 
 def test_the_golden_data_has_split_streams_in_every_trimmed_language() -> None:

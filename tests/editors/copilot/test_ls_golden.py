@@ -19,9 +19,19 @@ CHAT_LIB_CASES = [c for name in ("cases.jsonl", "cases2.jsonl", "cases3.jsonl") 
 CASES = load(DATA / "copilot_ls_golden" / "cases.jsonl") + CHAT_LIB_CASES
 EXPECTED = load(DATA / "copilot_ls_golden" / "expected.jsonl") + load(DATA / "copilot_ls_golden" / "expected_chat_lib_cases.jsonl")
 
+# Files outside the workspace folder and with none (its own cases, then chat-lib's formatting
+# and path cases run through it).
+CASES += load(DATA / "copilot_ls_golden" / "cases_paths.jsonl")
+CASES += [c for name in ("formatting", "paths") for c in load(DATA / "copilot_golden" / f"cases_{name}.jsonl")]
+EXPECTED += [e for name in ("paths", "chat_lib_formatting", "chat_lib_paths")
+             for e in load(DATA / "copilot_ls_golden" / f"expected_{name}.jsonl")]
+
 
 def test_the_golden_data_is_line_for_line() -> None:
     assert [c["item_id"] for c in CASES] == [e["id"] for e in EXPECTED]
+    prompts = [e["request"]["prompt"] for e in EXPECTED if e["request"]]
+    assert any(p.startswith("# Path: colors.py\n# Compare this snippet from bisect_notes.py:") for p in prompts)
+    assert any(p.startswith("// Language: go\npackage") for p in prompts)  # an untitled buffer: no open tab compared
     assert {"python", "typescript", "javascript", "solidity"} <= {c["language"] for c in CASES}
     assert {len(c.get("open_files", ())) for c in CASES} >= {0, 1, 2, 3}
     assert any(e["request"] is None for e in EXPECTED)  # a line the client answered from its cache

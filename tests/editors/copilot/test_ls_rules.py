@@ -8,14 +8,8 @@ from replay.editors import profile
 from replay.editors.copilot import inline_layout as inline
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot import tokens
-from replay.editors.copilot.language_server import (
-    PROFILE,
-    adjust_leading_whitespace,
-    complete,
-    normalize_indent,
-    render,
-    request_body,
-)
+from replay.editors.copilot.answer import adjust_leading_whitespace
+from replay.editors.copilot.language_server import PROFILE, complete, render, request_body
 from replay.editors.copilot.profile import CopilotInputError
 from replay.editors.copilot.profile import render as chat_lib_render
 from replay.editors.copilot.profile import request_body as chat_lib_body
@@ -94,22 +88,6 @@ def test_the_shown_item_carries_this_clients_multiline_decision() -> None:
     assert not complete(inp, "1;").multiline
 
 
-def test_with_spaces_leading_tabs_become_tab_size_spaces() -> None:
-    assert normalize_indent("\tx\n\t\ty", 2, True, blank_line=False) == "  x\n    y"
-    assert normalize_indent("a\tb", 4, True, blank_line=False) == "a\tb"  # only leading tabs
-
-
-def test_on_a_blank_line_an_off_grid_first_line_moves_every_line_to_the_next_stop() -> None:
-    assert normalize_indent("  total = 0\n  return total", 4, True, blank_line=True) == "    total = 0\n    return total"
-    assert normalize_indent("     a\n     b", 4, True, blank_line=True) == "        a\n        b"  # 5: runs of 1, to 8
-    assert normalize_indent("  x", 4, True, blank_line=False) == "  x"  # not on a blank line
-    assert normalize_indent("    x\n  y", 4, True, blank_line=True) == "    x\n  y"  # the first line is on the grid
-
-
-def test_with_tabs_leading_spaces_become_tabs_and_the_rest_stays() -> None:
-    assert normalize_indent("x\n    if a {\n      b\n", 4, False, blank_line=False) == "x\n\tif a {\n\t  b\n"
-
-
 def test_the_formatting_options_reach_the_shown_item() -> None:
     base = dict(prefix="func f() int {\n\t", suffix="\n}\n", language="go", filepath="/w/main.go", workspace="/w")
     assert complete(EditorInput(**base, options={"insert_spaces": False}), "x := 1\n    return x").text == "x := 1\n\treturn x"
@@ -124,8 +102,9 @@ def test_bad_formatting_options_reject_the_line() -> None:
     for options in ({"tab_size": 0}, {"tab_size": "4"}, {"insert_spaces": "yes"}, {"indent": 2}):
         with pytest.raises(BadInputLine):
             render(EditorInput(**inp, options=options), "qwen2.5-coder")
-    with pytest.raises(BadInputLine):  # chat-lib's profile takes no formatting options
-        chat_lib_render(EditorInput(**inp, options={"tab_size": 2}), "qwen2.5-coder")
+    for options in ({"tab_size": 0}, {"insert_spaces": 1}):  # chat-lib's profile checks them alike
+        with pytest.raises(BadInputLine):
+            chat_lib_render(EditorInput(**inp, options=options), "qwen2.5-coder")
 
 
 def test_the_display_text_is_cut_before_the_indentation_is_normalised() -> None:

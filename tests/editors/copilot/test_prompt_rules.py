@@ -77,8 +77,20 @@ def test_similar_files_pick_the_best_window_per_file() -> None:
     assert found[0].headline == "Compare this snippet from b.py:"
 
 
+def _opened(*files: OpenFile) -> list[tuple[str, OpenFile]]:
+    return [("file:///w/" + f.filepath if ":" not in f.filepath else f.filepath, f) for f in files]
+
+
 def test_neighbors_keep_the_editors_order_and_the_language() -> None:
-    files = (OpenFile("b.ts", "x", "typescriptreact"), OpenFile("a.py", "y", "python"), OpenFile("c.ts", "z", "typescript"))
-    assert [f.filepath for f in neighbors(files, "main.ts", "typescript")] == ["b.ts", "c.ts"]
-    big = (OpenFile("big.py", "x" * 200_001, "python"), OpenFile("small.py", "y", "python"))
-    assert [f.filepath for f in neighbors(big, "main.py", "python")] == ["small.py"]
+    files = _opened(OpenFile("b.ts", "x", "typescriptreact"), OpenFile("a.py", "y", "python"), OpenFile("c.ts", "z", "typescript"))
+    assert [f.filepath for _, f in neighbors(files, "file:///w/main.ts", "typescript")] == ["b.ts", "c.ts"]
+    big = _opened(OpenFile("big.py", "x" * 200_001, "python"), OpenFile("small.py", "y", "python"))
+    assert [f.filepath for _, f in neighbors(big, "file:///w/main.py", "python")] == ["small.py"]
+
+
+def test_neighbors_are_file_documents_of_a_file_document_but_the_document_itself() -> None:
+    files = _opened(OpenFile("untitled:Untitled-2", "x", "python"), OpenFile("a.py", "y", "python"), OpenFile("b.py", "z", "python"))
+    assert [f.filepath for _, f in neighbors(files, "file:///w/a.py", "python")] == ["b.py"]
+    assert neighbors(files, "untitled:Untitled-1", "python") == []  # an untitled buffer compares with none
+    twice = _opened(OpenFile("b.py", "old", "python"), OpenFile("c.py", "z", "python"), OpenFile("b.py", "new", "python"))
+    assert [f.text for _, f in neighbors(twice, "file:///w/a.py", "python")] == ["new", "z"]  # one URI, one tab
