@@ -131,3 +131,28 @@ def test_received_for_continue_keeps_its_client_side_stops(cli, tmp_path: Path) 
     assert [s["step"] for s in shown["trace"]] == ["stopAtStopTokens", "noDoubleNewLine"]
     nomodel = cli("postprocess", str(src), "--editor", "continue", "--received", "-o", str(out))
     assert nomodel.returncode == 2 and "--model is needed" in nomodel.stderr
+
+
+def test_tabby_names_the_config_keys_its_release_leaves_unread(cli, tmp_path: Path) -> None:
+    """A config.toml kept from an older agent: 1.8.0 reads neither switch (edb23ff99 removed them)
+    and runs as without them; both commands name the keys in `ignored_options`. A typo is refused."""
+    old = {"completion.prompt.experimentalStripAutoClosingCharacters": True,
+           "postprocess.limitScope.indentation.experimentalKeepBlockScopeWhenCompletingLine": True}
+    lines = [{"id": "old", "prefix": SOL, "suffix": SOL_AFTER, "language": "solidity", "raw": RAW, "options": old},
+             {"id": "plain", "prefix": SOL, "suffix": SOL_AFTER, "language": "solidity", "raw": RAW}]
+    src = write_lines(tmp_path / "in.jsonl", lines)
+    shown, rendered = tmp_path / "shown.jsonl", tmp_path / "rendered.jsonl"
+    proc = cli("postprocess", str(src), "--editor", "tabby", "--editor-version", "1.8.0", "--received", "-o", str(shown))
+    assert proc.returncode == 0, proc.stderr
+    inputs = write_lines(tmp_path / "render.jsonl", [{k: v for k, v in line.items() if k != "raw"} for line in lines])
+    proc = cli("render", str(inputs), "--editor", "tabby", "--editor-version", "1.8.0", "--model", "qwen2.5-coder", "-o", str(rendered))
+    assert proc.returncode == 0, proc.stderr
+    for path in (shown, rendered):
+        with_old, plain = rows_of(path)
+        assert with_old.pop("ignored_options") == sorted(old) and "ignored_options" not in plain
+        assert {k: v for k, v in with_old.items() if k not in ("id", "line")} == \
+            {k: v for k, v in plain.items() if k not in ("id", "line")}
+    typo = write_lines(tmp_path / "typo.jsonl", [{**lines[1], "options": {"postprocess.limitScope.indentaton": True}}])
+    proc = cli("postprocess", str(typo), "--editor", "tabby", "--editor-version", "1.8.0", "--received")
+    assert proc.returncode != 0 and "typo.jsonl:1" in proc.stderr and "unknown Tabby option" in proc.stderr
+    assert "Traceback" not in proc.stderr

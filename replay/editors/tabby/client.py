@@ -16,7 +16,8 @@ from typing import Any
 
 from replay.editors.js import js_is_blank, js_trim_end
 from replay.editors.tabby import request_rules as r
-from replay.editors.tabby.options import AGENT_DEFAULTS, TabbyInputError, options
+from replay.editors.tabby.agent_config import ignored_options
+from replay.editors.tabby.options import options
 from replay.editors.tabby.releases import AgentState, agent_state
 from replay.editors.tabby.request_rules import REQUEST_RULES, agent_defaults
 from replay.editors.tabby.request_snippets import context_segments
@@ -47,24 +48,9 @@ def split_lines(text: str) -> list[str]:
 
 
 def _agent_options(inp: EditorInput, config: Mapping[str, Any] | None, state: AgentState) -> dict[str, Any]:
-    """The state's request-side settings; a key of another agent state is an error."""
+    """The state's request-side settings; a key of another agent state is ignored (agent_config)."""
     merged = {**inp.options, **(config or {})}
-    defaults = agent_defaults(state)
-    options(merged, AGENT_DEFAULTS)  # unknown keys and wrong types are errors
-    flat: set[str] = set()
-
-    def walk(prefix: str, value: Any) -> None:
-        if isinstance(value, Mapping):
-            for key, sub in value.items():
-                walk(f"{prefix}.{key}" if prefix else str(key), sub)
-        else:
-            flat.add(prefix)
-
-    walk("", merged)
-    foreign = sorted(key for key in flat if key in AGENT_DEFAULTS and key not in defaults)
-    if foreign:
-        raise TabbyInputError(f"tabby-agent {state.label} has no option {', '.join(map(repr, foreign))}")
-    return options(merged, defaults)
+    return options(merged, agent_defaults(state), ignored=ignored_options(merged, state))
 
 
 def _line_end(first_line: str, state: AgentState) -> bool:
@@ -122,8 +108,8 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
     """The exact HTTP body tabby-agent at `state` (None: the newest, the freeze e61d780c) POSTs
     to /v1/completions first, or None when it sends nothing.
 
-    Options are the agent's config paths (`config` overrides `inp.options`); a key the state does
-    not have is an error. A manual trigger (`inp.trigger`, from 6480cedcf) fetches several
+    Options are the agent's config paths (`config` overrides `inp.options`); a key of another
+    release is ignored, as the agent's config loader does (agent_config). A manual trigger (`inp.trigger`, from 6480cedcf) fetches several
     choices; the first body carries `temperature` (completion.solution.temperature, 0.8). Over
     LSP "manual" is inlineCompletion's Invoked trigger; textDocument/completion treats every
     trigger but a typed trigger character as manual from 309edd172 (Invoked only before). Key order is the agent's: language, segments

@@ -1,12 +1,14 @@
 """Tabby's settings, keyed by their own config paths, and the one check every Tabby stage uses.
 
 Client keys are tabby-agent's (~/.tabby-client/agent/config.toml), server keys are the Tabby
-server's config.toml; an unknown key or a value of the wrong type is an error, never ignored.
+server's config.toml. A key that no modelled release has (a typo) or a value of the wrong type
+for a key the state reads is an error; a client key of another release is ignored, as every
+agent state does (replay.editors.tabby.agent_config).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from replay.editors.tabby.errors import TabbyInputError
@@ -39,8 +41,6 @@ SERVER_DEFAULTS: dict[str, Any] = {
     "completion.max_decoding_tokens": 64,
 }
 
-# ECMAScript WhiteSpace + LineTerminator: what String.prototype.trim/trimEnd remove. Python's
-
 # tabby-agent's completion stage, keyed like AGENT_DEFAULTS: every `postprocess` option some agent
 # state has (AgentConfig.ts defaultAgentConfig, later config/default.ts), with its type. Which of
 # them a state knows, and their defaults there, is replay.editors.tabby.rules.state_defaults:
@@ -54,10 +54,8 @@ COMPLETION_DEFAULTS: dict[str, Any] = {
 }
 
 
-
-
-def options(options: Mapping[str, Any] | None, defaults: Mapping[str, Any]) -> dict[str, Any]:
-    """Merge dotted-key (or nested) overrides into defaults; unknown keys are errors, not ignored."""
+def flatten(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Dotted-key (or nested, as TOML tables give them) settings as {dotted key: value}."""
     flat: dict[str, Any] = {}
 
     def walk(prefix: str, value: Any) -> None:
@@ -68,12 +66,22 @@ def options(options: Mapping[str, Any] | None, defaults: Mapping[str, Any]) -> d
             flat[prefix] = value
 
     walk("", options or {})
-    known = {**AGENT_DEFAULTS, **SERVER_DEFAULTS, **COMPLETION_DEFAULTS}
+    return flat
+
+
+# Every client key some modelled agent state reads (request side and completion stage).
+CLIENT_KEYS = frozenset({**AGENT_DEFAULTS, **COMPLETION_DEFAULTS})
+_KNOWN = {**AGENT_DEFAULTS, **SERVER_DEFAULTS, **COMPLETION_DEFAULTS}
+
+
+def options(options: Mapping[str, Any] | None, defaults: Mapping[str, Any],
+            ignored: Collection[str] = ()) -> dict[str, Any]:
+    """Merge dotted-key (or nested) overrides into defaults. A key no table has is an error; so is
+    a value of the wrong type, except for the `ignored` keys (client keys the state never reads)."""
+    flat = flatten(options)
     for key, value in flat.items():
-        if key not in known:
-            raise TabbyInputError(f"unknown Tabby option {key!r} (known: {', '.join(sorted(known))})")
-        if type(value) is not type(known[key]):
-            raise TabbyInputError(f"Tabby option {key!r} must be {type(known[key]).__name__}, got {value!r}")
+        if key not in _KNOWN:
+            raise TabbyInputError(f"unknown Tabby option {key!r} (known: {', '.join(sorted(_KNOWN))})")
+        if key not in ignored and type(value) is not type(_KNOWN[key]):
+            raise TabbyInputError(f"Tabby option {key!r} must be {type(_KNOWN[key]).__name__}, got {value!r}")
     return {key: flat.get(key, default) for key, default in defaults.items()}
-
-
