@@ -92,3 +92,18 @@ def test_every_state_has_its_commit_and_the_shared_cases() -> None:
     for label in states():
         data = golden(label)
         assert len(data["commit"]) == 40 and set(data["results"]) <= ids
+
+
+def test_every_case_is_taken_but_a_manual_trigger_where_the_lsp_has_none() -> None:
+    """A config with keys of other releases runs in every state (the agent leaves them unread), so
+    the only cases a state skips are manual triggers up to 1.6.0 (LspServer.ts serves
+    textDocument/completion with `manually = false`)."""
+    ids = {case["id"] for case in cases()}
+    manual = {case["id"] for case in cases() if case["trigger"] == "manual"}
+    foreign = [case["id"] for case in cases() if case["options"]]
+    assert foreign
+    for label in states():
+        data = golden(label)
+        assert set(data["results"]) | set(data["skipped"]) == ids, label
+        lsp_manual = tabby_version(label).agent.at > tabby_version("1.6.0").agent.at
+        assert set(data["skipped"]) == (set() if lsp_manual else manual), label
