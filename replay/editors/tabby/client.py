@@ -109,12 +109,15 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
     to /v1/completions first, or None when it sends nothing.
 
     Options are the agent's config paths (`config` overrides `inp.options`); a key of another
-    release is ignored, as the agent's config loader does (agent_config). A manual trigger (`inp.trigger`, from 6480cedcf) fetches several
-    choices; the first body carries `temperature` (completion.solution.temperature, 0.8). Over
-    LSP "manual" is inlineCompletion's Invoked trigger; textDocument/completion treats every
-    trigger but a typed trigger character as manual from 309edd172 (Invoked only before). Key order is the agent's: language, segments
+    release is ignored, as the agent's config loader leaves it unread (agent_config). A manual
+    trigger (`inp.trigger`, from 6480cedcf) fetches several choices; the first body carries
+    `temperature` (completion.solution.temperature, 0.8). Over LSP "manual" is inlineCompletion's
+    Invoked trigger; textDocument/completion treats every trigger but a typed trigger character
+    as manual from 309edd172 (Invoked only before). Key order is the agent's: language, segments
     (prefix, suffix, filepath, declarations, relevant_snippets_from_changed_files,
-    relevant_snippets_from_recently_opened_files, clipboard), temperature.
+    relevant_snippets_from_recently_opened_files, clipboard), temperature. A snippet collector
+    the agent runs itself over LSP (changed files from 7205b788b, opened files from 5dfe7a125)
+    that is on and found nothing sends its list empty until 309edd172 (request_snippets).
     """
     state = state or agent_state(None)
     opts = _agent_options(inp, config, state)

@@ -182,6 +182,15 @@ def test_empty_snippet_lists_over_lsp() -> None:
     off = {"completion.prompt.collectSnippetsFromRecentOpenedFiles.enabled": False}
     assert "relevant_snippets_from_recently_opened_files" not in body("1.8.0", prefix="a", suffix="", options=off)["segments"]
     assert set(body("1.9.0-dev", prefix="a", suffix="")["segments"]) == {"prefix", "suffix"}
+    # the in-tree states between: main on 2024-12-31 and 2025-02-19 send both lists empty, main
+    # from 2025-04-21 (309edd172) neither; a collector switched off sends no key in any state
+    for day in ("2024-12-31", "2025-02-19"):
+        seg = body(day, prefix="a", suffix="")["segments"]
+        assert seg["relevant_snippets_from_changed_files"] == [] == seg["relevant_snippets_from_recently_opened_files"]
+    assert set(body("2025-04-21", prefix="a", suffix="")["segments"]) == {"prefix", "suffix"}
+    changed_off = {"completion.prompt.collectSnippetsFromRecentChangedFiles.enabled": False}
+    for state in ("1.7.0", "1.8.0", "2024-12-31"):
+        assert "relevant_snippets_from_changed_files" not in body(state, prefix="a", suffix="", options=changed_off)["segments"]
 
 
 # --- golden bodies from the agent's own bundles ------------------------------------------------------
