@@ -53,6 +53,17 @@ def _agent_options(inp: EditorInput, config: Mapping[str, Any] | None, state: Ag
     return options(merged, agent_defaults(state), ignored=ignored_options(merged, state))
 
 
+def fetches_no_choice(inp: EditorInput, state: AgentState, config: Mapping[str, Any] | None = None) -> bool:
+    """Whether a manual trigger sends nothing because the config allows it no choice: from
+    6480cedcf the agent fetches while `items.length < completion.solution.maxItems && tries <
+    completion.solution.maxTries` (TabbyAgent.ts provideCompletions, from f4d9c75f0
+    codeCompletion/index.ts), so a maxItems or maxTries under 1 ends the loop before its first request."""
+    if inp.trigger != "manual" or not state.has(r.MANUAL_CHOICES):
+        return False
+    opts = _agent_options(inp, config, state)
+    return not (opts["completion.solution.maxItems"] > 0 and opts["completion.solution.maxTries"] > 0)
+
+
 def _line_end(first_line: str, state: AgentState) -> bool:
     """CompletionContext isAtLineEndExcludingAutoClosedChar: the trimmed rest of the cursor line is
     only closing characters."""
@@ -117,7 +128,8 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
     (prefix, suffix, filepath, declarations, relevant_snippets_from_changed_files,
     relevant_snippets_from_recently_opened_files, clipboard), temperature. A snippet collector
     the agent runs itself over LSP (changed files from 7205b788b, opened files from 5dfe7a125)
-    that is on and found nothing sends its list empty until 309edd172 (request_snippets).
+    that is on and found nothing sends its list empty until 309edd172 (request_snippets). A manual
+    trigger whose config allows no choice sends nothing (fetches_no_choice).
     """
     state = state or agent_state(None)
     opts = _agent_options(inp, config, state)
@@ -125,7 +137,7 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
         cut: tuple[str, str] | None = _segments_after_refactor(inp, opts)
     else:
         cut = _segments_before_refactor(inp, opts, state)
-    if cut is None:
+    if cut is None or fetches_no_choice(inp, state, config):
         return None
     segments: dict[str, Any] = {"prefix": cut[0], "suffix": cut[1]}
     segments.update(context_segments(inp, opts, state))
@@ -137,4 +149,4 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
     return body
 
 
-__all__ = ["REQUEST_RULES", "build_request", "split_lines"]
+__all__ = ["REQUEST_RULES", "build_request", "fetches_no_choice", "split_lines"]

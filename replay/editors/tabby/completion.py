@@ -18,10 +18,12 @@ rule a state runs is decided by the AgentRule constants of rules.py (`state.has(
 
 What a replay models is one fresh request:
 - the completion cache is empty, debounce and cancellation change when, not what, is shown; the
-  request timeout does (4 s until 84f27ce67, then 2 min), when measured timing is given;
+  request timeout does (completion.timeout, 4 s, until 84f27ce67, then server.requestTimeout, 2 min;
+  both from the user's config where the state has them), when measured timing is given;
 - the trigger: a manual request asks (from 6480cedcf) for several choices at the configured
   temperature, each post-processed alone exactly as an automatic one, so the shown text of one
-  received choice does not depend on it; before 6480cedcf `manually` only went to the statistics;
+  received choice does not depend on it (while completion.solution.maxItems and maxTries allow a
+  first request: under 1, nothing is sent); before 6480cedcf `manually` only went to the statistics;
 - the request carries no editor indentation (the LSP server asks only clients that declare the
   capability), so formatIndentation leaves the text as it is (`postprocess` takes one);
 - no completion item is selected in the editor (the selectedCompletionInfo / autoComplete path
@@ -47,7 +49,7 @@ import msgspec
 from replay.editors.js import js_is_blank
 from replay.editors.stage import Shown, Steps, StreamStop, Timing, TraceStep
 from replay.editors.tabby.agent_config import ignored_options
-from replay.editors.tabby.client import build_request
+from replay.editors.tabby.client import build_request, fetches_no_choice
 from replay.editors.tabby.context import CompletionContext
 from replay.editors.tabby.filters import (
     drop_blank,
@@ -81,6 +83,7 @@ from replay.editors.tabby.rules import (
     REMOVE_DUPLICATE_SUFFIX_LINES,
     completion_timeout,
     state_defaults,
+    timeout_defaults,
 )
 from replay.records import EditorInput
 
@@ -178,7 +181,10 @@ def _chains(prefix: str, suffix: str, raw: str, language: str | None, indentatio
 def _no_request(inp: EditorInput, state: AgentState) -> bool:
     """Whether the agent sends no request at this cursor: a blank prompt prefix (TabbyAgent.ts
     createSegments, the last maxPrefixLines lines) until 6480cedcf; a blank document prefix
-    (CompletionContext.isValid) from 6480cedcf; no such check from 309edd172."""
+    (CompletionContext.isValid) from 6480cedcf; no such check from 309edd172. A manual trigger
+    whose config allows no choice sends nothing either (client.fetches_no_choice)."""
+    if fetches_no_choice(inp, state):
+        return True
     if state.has(NON_WORD_LINE_END):
         return False
     if state.has(COMPLETION_ITEMS):
@@ -202,14 +208,16 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     leaves unread (agent_config)."""
     state = tabby_version(version).agent
     ignored = ignored_options(inp.options, state)
+    moved = state.at >= _MOVED_AT
     if _no_request(inp, state):
-        file = "codeCompletion/index.ts" if state.at >= _MOVED_AT else "TabbyAgent.ts"
-        nothing = TraceStep(step="createSegments", source=_REPO + file, text=None)
+        step = "provideCompletions" if fetches_no_choice(inp, state) else "createSegments"
+        nothing = TraceStep(step=step, source=_REPO + ("codeCompletion/index.ts" if moved else "TabbyAgent.ts"), text=None)
         return Shown(text=None, multiline=_multiline(inp, state), trace=(nothing,), ignored_options=ignored)
     if timing:
-        limit = completion_timeout(state)
-        if timing[-1][1] > limit:
-            step = TraceStep(step="requestTimeout", source=_REPO + "TabbyAgent.ts", text=None)
+        timeouts = options(inp.options, timeout_defaults(state), ignored=ignored)
+        if timing[-1][1] > completion_timeout(state, timeouts):
+            step = TraceStep(step="requestTimeout", source=_REPO + ("http/tabbyApiClient.ts" if moved else "TabbyAgent.ts"),
+                             text=None)
             return Shown(text=None, multiline=_multiline(inp, state), trace=(step,), timing_applied=True,
                          ignored_options=ignored)
     shown = _chains(inp.prefix, inp.suffix, raw, inp.language, None, inp.options, state)

@@ -8,9 +8,11 @@ agent state does (replay.editors.tabby.agent_config).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from replay.editors.tabby.config_keys import key_names, spans
 from replay.editors.tabby.errors import TabbyInputError
 
 # clients/tabby-agent/src/AgentConfig.ts defaultAgentConfig (later src/config/default.ts), keyed by
@@ -32,6 +34,9 @@ AGENT_DEFAULTS: dict[str, Any] = {
     "completion.prompt.collectSnippetsFromRecentOpenedFiles.maxOpenedFiles": 5,
     "completion.prompt.collectSnippetsFromRecentOpenedFiles.maxCharsPerOpenedFiles": 500,
     "completion.solution.temperature": 0.8,
+    # a manual trigger fetches choices while fewer than maxItems and tries < maxTries (6480cedcf)
+    "completion.solution.maxItems": 3,
+    "completion.solution.maxTries": 6,
 }
 
 # Tabby server settings (crates/tabby-common/src/config.rs CompletionConfig, config.toml
@@ -69,19 +74,39 @@ def flatten(options: Mapping[str, Any] | None) -> dict[str, Any]:
     return flat
 
 
-# Every client key some modelled agent state reads (request side and completion stage).
-CLIENT_KEYS = frozenset({**AGENT_DEFAULTS, **COMPLETION_DEFAULTS})
-_KNOWN = {**AGENT_DEFAULTS, **SERVER_DEFAULTS, **COMPLETION_DEFAULTS}
+# The request timeouts (ms) that abort the completion request, and so change what is shown when
+# measured timing is given: completion.timeout (4 s) until 84f27ce67, server.requestTimeout
+# (30 s, then 2 min from 84f27ce67). Which a state has: replay.editors.tabby.rules.timeout_defaults.
+TIMEOUT_DEFAULTS: dict[str, Any] = {
+    "completion.timeout": 4000,
+    "server.requestTimeout": 120000,
+}
+
+# Every client key whose value the replay models (request side, completion stage, timeouts); the
+# agent's other keys (config_keys: endpoint, token, debounce, logs, proxy, chat, ...) change neither
+# the body nor the shown text and are accepted unread.
+CLIENT_KEYS = frozenset({**AGENT_DEFAULTS, **COMPLETION_DEFAULTS, **TIMEOUT_DEFAULTS})
+_KNOWN = {**AGENT_DEFAULTS, **SERVER_DEFAULTS, **COMPLETION_DEFAULTS, **TIMEOUT_DEFAULTS}
+
+
+def unknown_key(key: str) -> str:
+    """Why `key` is refused: neither the Tabby server nor any tabby-agent state has it (a typo).
+    Only the key is named, never a value (a token may sit next to a mistyped key)."""
+    near = difflib.get_close_matches(key, [*_KNOWN, *key_names()], n=1)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    return f"unknown Tabby option {key!r}: no tabby-agent release nor the server's config has it{hint}"
 
 
 def options(options: Mapping[str, Any] | None, defaults: Mapping[str, Any],
             ignored: Collection[str] = ()) -> dict[str, Any]:
-    """Merge dotted-key (or nested) overrides into defaults. A key no table has is an error; so is
-    a value of the wrong type, except for the `ignored` keys (client keys the state never reads)."""
+    """Merge dotted-key (or nested) overrides into defaults. A key neither the server nor any
+    agent state has is an error; so is a value of the wrong type for a modelled key, except for
+    the `ignored` keys (client keys the state never reads). The agent's other keys are accepted."""
     flat = flatten(options)
     for key, value in flat.items():
         if key not in _KNOWN:
-            raise TabbyInputError(f"unknown Tabby option {key!r} (known: {', '.join(sorted(_KNOWN))})")
-        if key not in ignored and type(value) is not type(_KNOWN[key]):
+            if not spans(key):
+                raise TabbyInputError(unknown_key(key))
+        elif key not in ignored and type(value) is not type(_KNOWN[key]):
             raise TabbyInputError(f"Tabby option {key!r} must be {type(_KNOWN[key]).__name__}, got {value!r}")
     return {key: flat.get(key, default) for key, default in defaults.items()}
