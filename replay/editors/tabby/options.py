@@ -12,6 +12,7 @@ import difflib
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from replay import secrets
 from replay.editors.tabby.config_keys import key_names, spans
 from replay.editors.tabby.errors import TabbyInputError
 
@@ -89,11 +90,26 @@ CLIENT_KEYS = frozenset({**AGENT_DEFAULTS, **COMPLETION_DEFAULTS, **TIMEOUT_DEFA
 _KNOWN = {**AGENT_DEFAULTS, **SERVER_DEFAULTS, **COMPLETION_DEFAULTS, **TIMEOUT_DEFAULTS}
 
 
+def _near(key: str) -> str | None:
+    near = difflib.get_close_matches(key, [*_KNOWN, *key_names()], n=1)
+    return near[0] if near else None
+
+
+def _keep_credentials_secret(flat: Mapping[str, Any]) -> None:
+    """Register the values of the agent's credentials (server.token, proxy.authorization, an
+    Authorization header under server.requestHeaders; a mistyped key read as the credential it
+    is closest to) as secrets, so that no writer (a rejects file keeps the input line) stores them."""
+    for key, value in flat.items():
+        near = key if key in _KNOWN or spans(key) else _near(key)
+        if isinstance(value, str) and near and secrets.is_secret_key(near):
+            secrets.register(value)
+
+
 def unknown_key(key: str) -> str:
     """Why `key` is refused: neither the Tabby server nor any tabby-agent state has it (a typo).
     Only the key is named, never a value (a token may sit next to a mistyped key)."""
-    near = difflib.get_close_matches(key, [*_KNOWN, *key_names()], n=1)
-    hint = f"; did you mean {near[0]!r}?" if near else ""
+    near = _near(key)
+    hint = f"; did you mean {near!r}?" if near else ""
     return f"unknown Tabby option {key!r}: no tabby-agent release nor the server's config has it{hint}"
 
 
@@ -103,6 +119,7 @@ def options(options: Mapping[str, Any] | None, defaults: Mapping[str, Any],
     agent state has is an error; so is a value of the wrong type for a modelled key, except for
     the `ignored` keys (client keys the state never reads). The agent's other keys are accepted."""
     flat = flatten(options)
+    _keep_credentials_secret(flat)
     for key, value in flat.items():
         if key not in _KNOWN:
             if not spans(key):
