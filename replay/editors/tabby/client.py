@@ -53,15 +53,17 @@ def _agent_options(inp: EditorInput, config: Mapping[str, Any] | None, state: Ag
     return options(merged, agent_defaults(state), ignored=ignored_options(merged, state))
 
 
-def fetches_no_choice(inp: EditorInput, state: AgentState, config: Mapping[str, Any] | None = None) -> bool:
-    """Whether a manual trigger sends nothing because the config allows it no choice: from
-    6480cedcf the agent fetches while `items.length < completion.solution.maxItems && tries <
-    completion.solution.maxTries` (TabbyAgent.ts provideCompletions, from f4d9c75f0
-    codeCompletion/index.ts), so a maxItems or maxTries under 1 ends the loop before its first request."""
-    if inp.trigger != "manual" or not state.has(r.MANUAL_CHOICES):
-        return False
-    opts = _agent_options(inp, config, state)
-    return not (opts["completion.solution.maxItems"] > 0 and opts["completion.solution.maxTries"] > 0)
+def _no_choice(inp: EditorInput, opts: Mapping[str, Any], state: AgentState) -> bool:
+    """From 6480cedcf a manual trigger fetches while `items.length < completion.solution.maxItems
+    && tries < completion.solution.maxTries` (TabbyAgent.ts provideCompletions, from f4d9c75f0
+    codeCompletion/index.ts): a maxItems or maxTries under 1 ends the loop before its first request."""
+    return (inp.trigger == "manual" and state.has(r.MANUAL_CHOICES)
+            and not (opts["completion.solution.maxItems"] > 0 and opts["completion.solution.maxTries"] > 0))
+
+
+def fetches_no_choice(inp: EditorInput, state: AgentState) -> bool:
+    """Whether the agent at `state` sends nothing because its config allows the (manual) trigger no choice."""
+    return _no_choice(inp, _agent_options(inp, None, state), state)
 
 
 def _line_end(first_line: str, state: AgentState) -> bool:
@@ -137,7 +139,7 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
         cut: tuple[str, str] | None = _segments_after_refactor(inp, opts)
     else:
         cut = _segments_before_refactor(inp, opts, state)
-    if cut is None or fetches_no_choice(inp, state, config):
+    if cut is None or _no_choice(inp, opts, state):
         return None
     segments: dict[str, Any] = {"prefix": cut[0], "suffix": cut[1]}
     segments.update(context_segments(inp, opts, state))
