@@ -241,6 +241,8 @@ class RenderedPrompt(msgspec.Struct, frozen=True, omit_defaults=True):
     item_id: str | None = None
     logged_prompt: str | None = None  # what the editor's own log would show (Tabby: before clipping)
     version_why: str | None = None  # which release's rules were applied and why (a capture's user agent, its day)
+    # settings of the input that another release of the editor reads and this one leaves unread (dotted keys)
+    ignored_options: tuple[str, ...] = ()
 
 
 def rendered_prompt_of(obj: dict[str, Any]) -> RenderedPrompt:

@@ -4,7 +4,9 @@ Everything fimreplay writes (the store, rejects files, reports, results, logs, t
 captures) passes what came from outside through `scrub_text` / `scrub_obj` / `scrub_headers`
 first. What counts as a secret:
 
-- the values of credential-like keys, as JSON (`"api_key": "…"`) or as `key: value` lines:
+- the values of credential-like keys, as JSON (`"api_key": "…"`, also as the last part of a
+  dotted settings path such as tabby-agent's `"server.token"` or
+  `"server.requestHeaders.Authorization"`) or as `key: value` lines:
   Continue's dev data puts the IDE's user token in `userId` (continuedev/continue
   core/data/log.ts: `newBody.userId = ideSettings?.userToken`), and its output channel prints
   requestOptions, whose headers may carry an API key;
@@ -28,7 +30,7 @@ REDACTED = "<redacted>"
 _KEY = r"(?:user_?id|user_?token|api_?key|x-api-key|api-key|authorization|proxy-authorization|access_?token|password|secret|token|cookie|set-cookie)"
 _KEY_NAME = re.compile(_KEY, re.IGNORECASE)
 # A value cut before its closing quote (a line cut to a length) is redacted to the end.
-_JSON_PAIR = re.compile(rf'("{_KEY}"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)', re.IGNORECASE)
+_JSON_PAIR = re.compile(rf'("(?:[\w-]+\.)*{_KEY}"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|\\?$)', re.IGNORECASE)
 _LINE_PAIR = re.compile(rf"(?m)^(\s*{_KEY}: ).+$", re.IGNORECASE)
 _URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@\"']*):[^@/\s\"']*@")
 _BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")
@@ -54,8 +56,8 @@ def register(value: str | None) -> None:
 
 
 def is_secret_key(name: str) -> bool:
-    """Whether a field or header named `name` holds a credential."""
-    return bool(_KEY_NAME.fullmatch(name.strip()))
+    """Whether a field or header named `name` holds a credential (a dotted settings path: by its last part)."""
+    return bool(_KEY_NAME.fullmatch(name.strip().rsplit(".", 1)[-1]))
 
 
 def scrub_registered(text: str) -> str:

@@ -185,6 +185,8 @@ def output_row(rendered: RenderedPrompt, line: int, sends_body: bool = False) ->
         row["version_why"] = rendered.version_why
     if rendered.token_ids:
         row["token_ids"] = list(rendered.token_ids)
+    if rendered.ignored_options:
+        row["ignored_options"] = list(rendered.ignored_options)
     return row
 
 

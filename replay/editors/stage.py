@@ -42,6 +42,8 @@ class Shown(msgspec.Struct, frozen=True, omit_defaults=True):
     (tabby-agent's auto-closing range), 0 otherwise; `replace_before` those before it (Copilot's
     item replaces its line from the line's start), 0 otherwise. `multiline` is the editor's single/multi-line
     decision. `timing_applied` says whether time-based cuts were applied from measured timing.
+    `ignored_options` names the input's settings (dotted keys) that another release of the editor
+    reads and this one leaves unread (tabby-agent's config file), so a user sees they had no effect.
     """
 
     text: str | None
@@ -50,6 +52,7 @@ class Shown(msgspec.Struct, frozen=True, omit_defaults=True):
     trace: tuple[TraceStep, ...] = ()
     replace_before: int = 0
     timing_applied: bool = False
+    ignored_options: tuple[str, ...] = ()
 
 
 class Steps:

@@ -8,7 +8,9 @@ the editor's model call stops at the prompt's stop words before its completion s
 text; then the profile's completion stage runs. Each output line, in input order: `id`,
 `shown_text` (null when the editor shows nothing), `replace_after`, `multiline`, `trace` (one
 `{"step", "source"}` per rule that changed the text), for an editor whose item also replaces text
-before the cursor (Copilot) `replace_before`, and with `editor_timing` `timing_applied`.
+before the cursor (Copilot) `replace_before`, with `editor_timing` `timing_applied`, and where the
+line's options hold settings of another release that this one leaves unread (Tabby's agent config)
+`ignored_options`, their dotted keys.
 
 With `received`, `raw` is the text the editor's client received from its server (a Tabby event
 log's `choices` text, already cut by the server's stop words; a stream as it arrived): the line is
@@ -82,6 +84,8 @@ def postprocess_line(line: str, editor: str, model: str | None, version: str | N
         row["replace_before"] = shown.replace_before
     if editor_timing:
         row["timing_applied"] = shown.timing_applied
+    if shown.ignored_options:
+        row["ignored_options"] = list(shown.ignored_options)
     return row
 
 

@@ -131,3 +131,61 @@ def test_received_for_continue_keeps_its_client_side_stops(cli, tmp_path: Path) 
     assert [s["step"] for s in shown["trace"]] == ["stopAtStopTokens", "noDoubleNewLine"]
     nomodel = cli("postprocess", str(src), "--editor", "continue", "--received", "-o", str(out))
     assert nomodel.returncode == 2 and "--model is needed" in nomodel.stderr
+
+
+def test_tabby_names_the_config_keys_its_release_leaves_unread(cli, tmp_path: Path) -> None:
+    """A config.toml kept from an older agent: 1.8.0 reads neither switch (edb23ff99 removed them)
+    and runs as without them; both commands name the keys in `ignored_options`. A typo is refused."""
+    old = {"completion.prompt.experimentalStripAutoClosingCharacters": True,
+           "postprocess.limitScope.indentation.experimentalKeepBlockScopeWhenCompletingLine": True}
+    lines = [{"id": "old", "prefix": SOL, "suffix": SOL_AFTER, "language": "solidity", "raw": RAW, "options": old},
+             {"id": "plain", "prefix": SOL, "suffix": SOL_AFTER, "language": "solidity", "raw": RAW}]
+    src = write_lines(tmp_path / "in.jsonl", lines)
+    shown, rendered = tmp_path / "shown.jsonl", tmp_path / "rendered.jsonl"
+    proc = cli("postprocess", str(src), "--editor", "tabby", "--editor-version", "1.8.0", "--received", "-o", str(shown))
+    assert proc.returncode == 0, proc.stderr
+    inputs = write_lines(tmp_path / "render.jsonl", [{k: v for k, v in line.items() if k != "raw"} for line in lines])
+    proc = cli("render", str(inputs), "--editor", "tabby", "--editor-version", "1.8.0", "--model", "qwen2.5-coder", "-o", str(rendered))
+    assert proc.returncode == 0, proc.stderr
+    for path in (shown, rendered):
+        with_old, plain = rows_of(path)
+        assert with_old.pop("ignored_options") == sorted(old) and "ignored_options" not in plain
+        assert {k: v for k, v in with_old.items() if k not in ("id", "line")} == \
+            {k: v for k, v in plain.items() if k not in ("id", "line")}
+    typo = write_lines(tmp_path / "typo.jsonl", [{**lines[1], "options": {"postprocess.limitScope.indentaton": True}}])
+    proc = cli("postprocess", str(typo), "--editor", "tabby", "--editor-version", "1.8.0", "--received")
+    assert proc.returncode != 0 and "typo.jsonl:1" in proc.stderr and "unknown Tabby option" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_tabby_config_credentials_reach_no_output_reject_or_store(cli, home: Path, tmp_path: Path) -> None:
+    """A real config.toml holds the server token, an Authorization header and a proxy password;
+    the agent reads them (no effect on the body or the item) and so does the replay, but none
+    of them may be written: not in an output line, a trace, a rejects file (which keeps the
+    input line, here one with a mistyped `server.tokn`), stderr, nor the store of a run."""
+    token, header, proxy = "auth_4f0c2b7e9d1a46c38e5b0a7f21d9c6e3", "hdr-8b1d6f0e2c4a", "pw-4567-secret"
+    config = {"server": {"endpoint": "http://tabby.internal:8080", "token": token,
+                         "requestHeaders": {"Authorization": f"Bearer {header}", "X-Team": "infra"}},
+              "proxy.url": "http://proxy:3128", "proxy.authorization": f"alice:{proxy}", "logs.level": "debug",
+              "anonymousUsageTracking": {"disable": True}, "completion.debounce.mode": "adaptive"}
+    base = {"prefix": SOL, "suffix": SOL_AFTER, "language": "solidity"}
+    render_lines = [{"id": "real", **base, "options": config},
+                    {"id": "typo", **base, "options": {"server.tokn": token, "completion.prompt.maxPrefixLines": 5}}]
+    src = write_lines(tmp_path / "in.jsonl", render_lines)
+    raw_src = write_lines(tmp_path / "raw.jsonl", [{**line, "raw": RAW} for line in render_lines])
+    outs = [tmp_path / "rendered.jsonl", tmp_path / "shown.jsonl"]
+    procs = [cli("render", str(src), "--editor", "tabby", "--editor-version", "1.8.0", "--model", "qwen2.5-coder",
+                 "-o", str(outs[0])),
+             cli("postprocess", str(raw_src), "--editor", "tabby", "--editor-version", "1.8.0", "--received",
+                 "--keep-going", "-o", str(outs[1])),
+             cli("run", str(src), "--editor", "tabby@1.8.0", "--model", "default", "--max-new-tokens", "4",
+                 "--run-id", "secret-config", "--threads", "1", "--json")]
+    assert [p.returncode for p in procs[1:]] == [0, 0], [p.stderr for p in procs]
+    for path in outs:
+        rows = rows_of(path)
+        assert [row["id"] for row in rows] == ["real"] and "ignored_options" not in rows[0]
+    written = [p.stdout + p.stderr for p in procs] + [f.read_bytes().decode("utf-8", "replace")
+                                                     for f in [*tmp_path.rglob("*"), *home.rglob("*")] if f.is_file()
+                                                     and f not in (src, raw_src)]
+    assert any("server.tokn" in text for text in written)  # the typo line was kept, named
+    assert not [text[:80] for text in written if token in text or header in text or proxy in text]

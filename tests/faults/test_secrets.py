@@ -21,6 +21,10 @@ from replay.secrets import REDACTED, scrub_headers, scrub_obj, scrub_text
         ("hf_abcdefghijklmnopqrstuv", "hf_abcdefghijklmnopqrstuv"),
         ("ghp_abcdefghijklmnopqrstuvwxyz0123", "ghp_abcdefghijklmnopqrstuvwxyz0123"),
         ("aws AKIAABCDEFGHIJKLMNOP", "AKIAABCDEFGHIJKLMNOP"),
+        # tabby-agent's config as dotted paths in a render input's options
+        ('{"options": {"server.token": "auth_0f1e2d3c4b5a"}}', "auth_0f1e2d3c4b5a"),
+        ('{"server.requestHeaders.Authorization": "token9876543"}', "token9876543"),
+        ('{"proxy.authorization": "alice:pw4567"}', "alice:pw4567"),
     ],
 )
 def test_every_secret_shape_is_scrubbed(text: str, leaked: str) -> None:
@@ -43,3 +47,13 @@ def test_objects_and_headers() -> None:
     assert scrub_obj(obj) == {"headers": {"Authorization": REDACTED, "Accept": "json"}, "apiKey": REDACTED, "n": 3, "list": [REDACTED]}
     assert scrub_headers({"x-api-key": "abc", "Content-Type": "application/json", "Cookie": "s=1"}) == {
         "x-api-key": REDACTED, "Content-Type": "application/json", "Cookie": REDACTED}
+
+
+def test_dotted_settings_paths_are_judged_by_their_last_part() -> None:
+    """tabby-agent's config keys given as dotted paths: `server.token` is a credential, and a
+    path that only contains a credential word inside a part (`completion.max_tokens`) is not."""
+    obj = {"server.token": "auth_abc", "server.requestHeaders.Authorization": "x", "completion.max_tokens": 64,
+           "completion.prompt.maxPrefixLines": "20"}
+    assert scrub_obj(obj) == {"server.token": REDACTED, "server.requestHeaders.Authorization": REDACTED,
+                              "completion.max_tokens": 64, "completion.prompt.maxPrefixLines": "20"}
+    assert scrub_text('{"completion.max_tokens": "64"}') == '{"completion.max_tokens": "64"}'

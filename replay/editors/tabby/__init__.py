@@ -11,7 +11,9 @@ what tabby-agent shows of the model's answer, each by release.
 - completion.py, rules.py: the agent's completion stage by state and its changes; context.py
   (the completion context, single/multi-line mode), filters.py, indentation.py, ranges.py (the
   post-processing filters and the replace range);
-- options.py: the settings of both halves, keyed by Tabby's own config paths; errors.py;
+- options.py: the settings of both halves, keyed by Tabby's own config paths; config_keys.py:
+  every key of the agent's config file and the states that have it; agent_config.py: which keys
+  a state reads and which of another release's it ignores; errors.py;
 - history.py: every rule change of both halves (`fimreplay editors tabby --history`).
 """
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from replay.editors.js import js_is_blank, js_trim_end
 from replay.editors.tabby import request_rules as r
-from replay.editors.tabby.options import AGENT_DEFAULTS, TabbyInputError, options
+from replay.editors.tabby.agent_config import ignored_options
+from replay.editors.tabby.options import options
 from replay.editors.tabby.releases import AgentState, agent_state
 from replay.editors.tabby.request_rules import REQUEST_RULES, agent_defaults
 from replay.editors.tabby.request_snippets import context_segments
@@ -47,24 +48,22 @@ def split_lines(text: str) -> list[str]:
 
 
 def _agent_options(inp: EditorInput, config: Mapping[str, Any] | None, state: AgentState) -> dict[str, Any]:
-    """The state's request-side settings; a key of another agent state is an error."""
+    """The state's request-side settings; a key of another agent state is ignored (agent_config)."""
     merged = {**inp.options, **(config or {})}
-    defaults = agent_defaults(state)
-    options(merged, AGENT_DEFAULTS)  # unknown keys and wrong types are errors
-    flat: set[str] = set()
+    return options(merged, agent_defaults(state), ignored=ignored_options(merged, state))
 
-    def walk(prefix: str, value: Any) -> None:
-        if isinstance(value, Mapping):
-            for key, sub in value.items():
-                walk(f"{prefix}.{key}" if prefix else str(key), sub)
-        else:
-            flat.add(prefix)
 
-    walk("", merged)
-    foreign = sorted(key for key in flat if key in AGENT_DEFAULTS and key not in defaults)
-    if foreign:
-        raise TabbyInputError(f"tabby-agent {state.label} has no option {', '.join(map(repr, foreign))}")
-    return options(merged, defaults)
+def _no_choice(inp: EditorInput, opts: Mapping[str, Any], state: AgentState) -> bool:
+    """From 6480cedcf a manual trigger fetches while `items.length < completion.solution.maxItems
+    && tries < completion.solution.maxTries` (TabbyAgent.ts provideCompletions, from f4d9c75f0
+    codeCompletion/index.ts): a maxItems or maxTries under 1 ends the loop before its first request."""
+    return (inp.trigger == "manual" and state.has(r.MANUAL_CHOICES)
+            and not (opts["completion.solution.maxItems"] > 0 and opts["completion.solution.maxTries"] > 0))
+
+
+def fetches_no_choice(inp: EditorInput, state: AgentState) -> bool:
+    """Whether the agent at `state` sends nothing because its config allows the (manual) trigger no choice."""
+    return _no_choice(inp, _agent_options(inp, None, state), state)
 
 
 def _line_end(first_line: str, state: AgentState) -> bool:
@@ -122,13 +121,17 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
     """The exact HTTP body tabby-agent at `state` (None: the newest, the freeze e61d780c) POSTs
     to /v1/completions first, or None when it sends nothing.
 
-    Options are the agent's config paths (`config` overrides `inp.options`); a key the state does
-    not have is an error. A manual trigger (`inp.trigger`, from 6480cedcf) fetches several
-    choices; the first body carries `temperature` (completion.solution.temperature, 0.8). Over
-    LSP "manual" is inlineCompletion's Invoked trigger; textDocument/completion treats every
-    trigger but a typed trigger character as manual from 309edd172 (Invoked only before). Key order is the agent's: language, segments
+    Options are the agent's config paths (`config` overrides `inp.options`); a key of another
+    release is ignored, as the agent's config loader leaves it unread (agent_config). A manual
+    trigger (`inp.trigger`, from 6480cedcf) fetches several choices; the first body carries
+    `temperature` (completion.solution.temperature, 0.8). Over LSP "manual" is inlineCompletion's
+    Invoked trigger; textDocument/completion treats every trigger but a typed trigger character
+    as manual from 309edd172 (Invoked only before). Key order is the agent's: language, segments
     (prefix, suffix, filepath, declarations, relevant_snippets_from_changed_files,
-    relevant_snippets_from_recently_opened_files, clipboard), temperature.
+    relevant_snippets_from_recently_opened_files, clipboard), temperature. A snippet collector
+    the agent runs itself over LSP (changed files from 7205b788b, opened files from 5dfe7a125)
+    that is on and found nothing sends its list empty until 309edd172 (request_snippets). A manual
+    trigger whose config allows no choice sends nothing (fetches_no_choice).
     """
     state = state or agent_state(None)
     opts = _agent_options(inp, config, state)
@@ -136,7 +139,7 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
         cut: tuple[str, str] | None = _segments_after_refactor(inp, opts)
     else:
         cut = _segments_before_refactor(inp, opts, state)
-    if cut is None:
+    if cut is None or _no_choice(inp, opts, state):
         return None
     segments: dict[str, Any] = {"prefix": cut[0], "suffix": cut[1]}
     segments.update(context_segments(inp, opts, state))
@@ -148,4 +151,4 @@ def build_request(inp: EditorInput, config: Mapping[str, Any] | None = None,
     return body
 
 
-__all__ = ["REQUEST_RULES", "build_request", "split_lines"]
+__all__ = ["REQUEST_RULES", "build_request", "fetches_no_choice", "split_lines"]

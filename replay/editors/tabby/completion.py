@@ -18,10 +18,12 @@ rule a state runs is decided by the AgentRule constants of rules.py (`state.has(
 
 What a replay models is one fresh request:
 - the completion cache is empty, debounce and cancellation change when, not what, is shown; the
-  request timeout does (4 s until 84f27ce67, then 2 min), when measured timing is given;
+  request timeout does (completion.timeout, 4 s, until 84f27ce67, then server.requestTimeout, 2 min;
+  both from the user's config where the state has them), when measured timing is given;
 - the trigger: a manual request asks (from 6480cedcf) for several choices at the configured
   temperature, each post-processed alone exactly as an automatic one, so the shown text of one
-  received choice does not depend on it; before 6480cedcf `manually` only went to the statistics;
+  received choice does not depend on it (while completion.solution.maxItems and maxTries allow a
+  first request: under 1, nothing is sent); before 6480cedcf `manually` only went to the statistics;
 - the request carries no editor indentation (the LSP server asks only clients that declare the
   capability), so formatIndentation leaves the text as it is (`postprocess` takes one);
 - no completion item is selected in the editor (the selectedCompletionInfo / autoComplete path
@@ -46,7 +48,8 @@ import msgspec
 
 from replay.editors.js import js_is_blank
 from replay.editors.stage import Shown, Steps, StreamStop, Timing, TraceStep
-from replay.editors.tabby.client import build_request
+from replay.editors.tabby.agent_config import ignored_options
+from replay.editors.tabby.client import build_request, fetches_no_choice
 from replay.editors.tabby.context import CompletionContext
 from replay.editors.tabby.filters import (
     drop_blank,
@@ -63,7 +66,7 @@ from replay.editors.tabby.filters import (
     trim_multi_line_in_single_line_mode,
     trim_space,
 )
-from replay.editors.tabby.options import COMPLETION_DEFAULTS, TabbyInputError, options
+from replay.editors.tabby.options import TabbyInputError, options
 from replay.editors.tabby.ranges import replace_range
 from replay.editors.tabby.releases import AgentState
 from replay.editors.tabby.version import tabby_version
@@ -80,6 +83,7 @@ from replay.editors.tabby.rules import (
     REMOVE_DUPLICATE_SUFFIX_LINES,
     completion_timeout,
     state_defaults,
+    timeout_defaults,
 )
 from replay.records import EditorInput
 
@@ -93,7 +97,6 @@ SYNTAX_LANGUAGES = frozenset({"javascript", "typescript", "javascriptreact", "ty
 _SYNTAX_KEYS = ("postprocess.limitScope.experimentalSyntax", "postprocess.calculateReplaceRange.experimentalSyntax")
 
 Filter = Callable[[str, "CompletionContext"], "str | None"]
-_UNSET: Any = object()
 
 
 def _source(state: AgentState, file: str) -> str:
@@ -103,14 +106,9 @@ def _source(state: AgentState, file: str) -> str:
 
 def state_options(config: dict[str, Any] | None, state: AgentState) -> dict[str, Any]:
     """The state's postprocess config: its defaults (rules.state_defaults) overridden by
-    `config`. A key of another state (an experimental switch after edb23ff99,
-    minCompletionChars before 7227d0b17) is refused: that agent has no such option."""
-    given = options(config, dict.fromkeys(COMPLETION_DEFAULTS, _UNSET))
-    defaults = state_defaults(state)
-    for key, value in given.items():
-        if value is not _UNSET and key not in defaults:
-            raise TabbyInputError(f"tabby-agent {state.label} has no option {key!r}")
-    return {key: default if given[key] is _UNSET else given[key] for key, default in defaults.items()}
+    `config`. A key of another state (an experimental switch after edb23ff99, minCompletionChars
+    before 7227d0b17) is ignored, as that agent's config loader leaves it unread (agent_config)."""
+    return options(config, state_defaults(state), ignored=ignored_options(config, state))
 
 
 def _drop(state: AgentState, opts: dict[str, Any]) -> tuple[str, Filter]:
@@ -176,13 +174,17 @@ def _chains(prefix: str, suffix: str, raw: str, language: str | None, indentatio
         replace_after, file = replace_range(steps.text, ctx, state)
         if replace_after:
             steps.trace.append(TraceStep(step="calculateReplaceRange", source=_REPO + file, text=steps.text))
-    return steps.shown(multiline=ctx.mode == "default", replace_after=replace_after)
+    shown = steps.shown(multiline=ctx.mode == "default", replace_after=replace_after)
+    return msgspec.structs.replace(shown, ignored_options=ignored_options(config, state))
 
 
 def _no_request(inp: EditorInput, state: AgentState) -> bool:
     """Whether the agent sends no request at this cursor: a blank prompt prefix (TabbyAgent.ts
     createSegments, the last maxPrefixLines lines) until 6480cedcf; a blank document prefix
-    (CompletionContext.isValid) from 6480cedcf; no such check from 309edd172."""
+    (CompletionContext.isValid) from 6480cedcf; no such check from 309edd172. A manual trigger
+    whose config allows no choice sends nothing either (client.fetches_no_choice)."""
+    if fetches_no_choice(inp, state):
+        return True
     if state.has(NON_WORD_LINE_END):
         return False
     if state.has(COMPLETION_ITEMS):
@@ -201,17 +203,23 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     filtered out, no request sent, or the request timed out by `timing`). `replace_after` is how
     many characters after the cursor the item's range replaces. `multiline` is the context's
     mode ("default"/line end allows several lines). `model` does not change the client's rules;
-    the trigger (inp.trigger) changes how many choices are asked for, not how one is shown."""
+    the trigger (inp.trigger) changes how many choices are asked for, not how one is shown.
+    `ignored_options` names the keys of `inp.options` another agent release reads and this one
+    leaves unread (agent_config)."""
     state = tabby_version(version).agent
+    ignored = ignored_options(inp.options, state)
+    moved = state.at >= _MOVED_AT
     if _no_request(inp, state):
-        file = "codeCompletion/index.ts" if state.at >= _MOVED_AT else "TabbyAgent.ts"
-        nothing = TraceStep(step="createSegments", source=_REPO + file, text=None)
-        return Shown(text=None, multiline=_multiline(inp, state), trace=(nothing,))
+        step = "provideCompletions" if fetches_no_choice(inp, state) else "createSegments"
+        nothing = TraceStep(step=step, source=_REPO + ("codeCompletion/index.ts" if moved else "TabbyAgent.ts"), text=None)
+        return Shown(text=None, multiline=_multiline(inp, state), trace=(nothing,), ignored_options=ignored)
     if timing:
-        limit = completion_timeout(state)
-        if timing[-1][1] > limit:
-            step = TraceStep(step="requestTimeout", source=_REPO + "TabbyAgent.ts", text=None)
-            return Shown(text=None, multiline=_multiline(inp, state), trace=(step,), timing_applied=True)
+        timeouts = options(inp.options, timeout_defaults(state), ignored=ignored)
+        if timing[-1][1] > completion_timeout(state, timeouts):
+            step = TraceStep(step="requestTimeout", source=_REPO + ("http/tabbyApiClient.ts" if moved else "TabbyAgent.ts"),
+                             text=None)
+            return Shown(text=None, multiline=_multiline(inp, state), trace=(step,), timing_applied=True,
+                         ignored_options=ignored)
     shown = _chains(inp.prefix, inp.suffix, raw, inp.language, None, inp.options, state)
     return msgspec.structs.replace(shown, timing_applied=bool(timing))
 

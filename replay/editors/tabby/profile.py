@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from replay.editors.tabby.agent_config import ignored_options
 from replay.editors.tabby.client import build_request
 from replay.editors.tabby.options import SERVER_DEFAULTS, TabbyInputError, options
 from replay.editors.tabby import registry
@@ -28,19 +29,22 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     (`openai/completion`: the `<|FIM|>` template, prefix and suffix sent apart: route "fim").
     prefix_sent/suffix_sent: what went into the template (route "raw"), or the two parts the
     HTTP engine sends (route "fim"). A blank prefix gives route "raw" with an empty text and no
-    request, as the agent sends nothing.
+    request, as the agent sends nothing. `ignored_options`: the client keys of `inp.options`
+    that another agent release reads and this one leaves unread (agent_config).
     """
     chosen = tabby_version(version)
     rules = chosen.server
     family = _served_family(model, chosen)
     # a release's own decoding budget (128 before 0.11.0) unless the user's config sets one
-    opts = options(inp.options, {**SERVER_DEFAULTS, "completion.max_decoding_tokens": rules.max_decoding_tokens})
+    ignored = ignored_options(inp.options, chosen.agent)
+    opts = options(inp.options, {**SERVER_DEFAULTS, "completion.max_decoding_tokens": rules.max_decoding_tokens}, ignored)
     profile = f"tabby@{chosen.label}"
     request = build_request(inp, state=chosen.agent)
     max_new = opts["completion.max_decoding_tokens"]
     if request is None:
         return RenderedPrompt(profile=profile, family=family.name, text="", prefix_sent="", suffix_sent="",
-                              route="raw", stop=(), max_new_tokens=max_new, request=None, item_id=inp.item_id, version_why=chosen.why)
+                              route="raw", stop=(), max_new_tokens=max_new, request=None, item_id=inp.item_id,
+                              version_why=chosen.why, ignored_options=ignored)
     server = build_server_prompt(request["segments"], request.get("language"), family, rules,
                                  opts["completion.max_input_length"], template_date=chosen.day)
     stop = stop_words(request.get("language") or "unknown", rules)
@@ -49,11 +53,11 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
         return RenderedPrompt(profile=profile, family=family.name, text=server.engine_prompt, prefix_sent=head,
                               suffix_sent=tail or "", route="fim" if tail is not None else "raw", stop=stop,
                               max_new_tokens=max_new, request=request, item_id=inp.item_id,
-                              logged_prompt=server.logged_prompt, version_why=chosen.why)
+                              logged_prompt=server.logged_prompt, version_why=chosen.why, ignored_options=ignored)
     return RenderedPrompt(profile=profile, family=family.name, text=server.engine_prompt, prefix_sent=server.prefix,
                           suffix_sent=server.suffix, route="raw", stop=stop, max_new_tokens=max_new,
                           request=request, item_id=inp.item_id, logged_prompt=server.logged_prompt,
-                          version_why=chosen.why)
+                          version_why=chosen.why, ignored_options=ignored)
 
 
 def _served_family(model: str, chosen: TabbyVersion) -> Family:

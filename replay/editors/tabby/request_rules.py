@@ -98,7 +98,7 @@ def agent_defaults(state: AgentState) -> dict[str, Any]:
         keys += [f"completion.prompt.collectSnippetsFromRecentOpenedFiles.{k}"
                  for k in ("enabled", "maxOpenedFiles", "maxCharsPerOpenedFiles")]
     if state.has(MANUAL_CHOICES):
-        keys.append("completion.solution.temperature")
+        keys += [f"completion.solution.{k}" for k in ("temperature", "maxItems", "maxTries")]
     out = {key: AGENT_DEFAULTS[key] for key in keys}
     if "completion.prompt.experimentalStripAutoClosingCharacters" in out:  # on in 1.3.1 and 1.3.2
         out["completion.prompt.experimentalStripAutoClosingCharacters"] = state.has(STRIP_ON) and not state.has(STRIP_OFF)

@@ -154,8 +154,12 @@ def _snippet_lists(inp: EditorInput, root: str | None, opts: Mapping[str, Any],
             out["relevant_snippets_from_recently_opened_files"] = [
                 {"filepath": s.filepath, "body": js_slice(s.content, max_chars), "score": 1} for s in kind("opened")]
     # Over LSP before 309edd172 a collector that is on and found nothing still sends its list, empty
-    # (codeSearch collectRelevantSnippets returns [], collectSnippetsFromOpenedFiles an empty array);
-    # declarations are asked of the editor (languageSupport), which may answer nothing: left out.
+    # (codeSearch collectRelevantSnippets returns [] while no other file is indexed; from 5dfe7a125
+    # the engine exists from `initialize` on, and collectSnippetsFromOpenedFiles gives an empty
+    # array; CompletionContext / contexts.ts buildSegments maps either as is). The bundles of
+    # 1.7.0, 1.8.0, 2024-12-31 and 2025-02-19 send `[]` so (tests/data/tabby_agent_golden, the
+    # cases with a collector on). Declarations are asked of the editor (languageSupport), which
+    # may answer nothing: left out.
     keep_empty = state.has(r.LSP_CONTEXT) and not refactored
     return {key: value for key, value in out.items()
             if value or (keep_empty and key != "declarations")}

@@ -10,8 +10,10 @@ branches on them. COMPLETION_RULES lists them oldest first for `fimreplay editor
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from replay.editors.tabby.errors import TabbyInputError
 from replay.editors.tabby.releases import AgentRule, AgentState
 
 _SRC = "clients/tabby-agent/src/"
@@ -98,7 +100,25 @@ def state_defaults(state: AgentState) -> dict[str, Any]:
     }
 
 
-def completion_timeout(state: AgentState) -> float:
-    """Seconds after which the agent aborts the completion request: completion.timeout (4 s)
-    before 84f27ce67, then server.requestTimeout (2 min)."""
-    return 120.0 if state.has(TIMEOUT_REMOVED) else 4.0
+def timeout_defaults(state: AgentState) -> dict[str, Any]:
+    """The request timeouts (ms) of the state's config, with their defaults there (AgentConfig.ts):
+    completion.timeout 4000 and server.requestTimeout 30000 before 84f27ce67, then
+    server.requestTimeout 120000 alone."""
+    if state.has(TIMEOUT_REMOVED):
+        return {"server.requestTimeout": 120000}
+    return {"completion.timeout": 4000, "server.requestTimeout": 30000}
+
+
+def completion_timeout(state: AgentState, timeouts: dict[str, Any]) -> float:
+    """Seconds after which the agent aborts the completion request, from the state's
+    timeout_defaults overridden by the user's config: before 84f27ce67 TabbyAgent.ts
+    createAbortSignal takes `completion.timeout || server.requestTimeout` (a 0 falls back), from
+    84f27ce67 server.requestTimeout (later http/tabbyApiClient.ts createTimeOutAbortSignal); both
+    capped at 0x7fffffff ms and cut to whole ms as AbortSignal.timeout takes them. A negative
+    timeout makes AbortSignal.timeout throw: refused."""
+    ms = timeouts["server.requestTimeout"]
+    if not state.has(TIMEOUT_REMOVED):
+        ms = timeouts["completion.timeout"] or ms
+    if ms < 0:
+        raise TabbyInputError(f"a negative request timeout ({ms} ms) makes tabby-agent {state.label} fail every request")
+    return math.trunc(min(0x7FFFFFFF, ms)) / 1000

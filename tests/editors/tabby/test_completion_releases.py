@@ -431,10 +431,12 @@ def test_state_defaults() -> None:
     assert state_options(None, agent_state("1.3.3")) == {syntax: False, keep: False, replace: False}
     assert state_options(None, agent_state("1.7.0")) == {}
     assert state_options(None, agent_state("1.8.0")) == {"postprocess.minCompletionChars": 4}
-    with pytest.raises(TabbyInputError, match="has no option"):
-        state_options({syntax: True}, agent_state("1.6.0"))
-    with pytest.raises(TabbyInputError, match="has no option"):
-        state_options({"postprocess.minCompletionChars": 1}, agent_state("1.5.0"))
+    # a key of another release sits unread in the agent's merged config (configFile.ts validateConfig)
+    assert state_options({syntax: True}, agent_state("1.6.0")) == {}
+    assert state_options({"postprocess.minCompletionChars": 1}, agent_state("1.5.0")) == \
+        {syntax: False, keep: False, replace: False}
+    with pytest.raises(TabbyInputError, match="unknown Tabby option"):
+        state_options({"postprocess.minCompletionChar": 1}, agent_state("1.8.0"))
 
 
 def test_1_3_1_refuses_tree_sitter_languages_by_default_and_falls_back_elsewhere() -> None:

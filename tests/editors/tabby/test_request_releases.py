@@ -59,8 +59,24 @@ def test_defaults_by_state() -> None:
     assert agent_defaults(agent_state("2024-04-16"))[changed] is False  # f29d24a95, before a2db35be9
     assert agent_defaults(agent_state("1.5.0"))[changed] is True
     assert "completion.solution.temperature" not in agent_defaults(agent_state("1.5.0"))
-    with pytest.raises(TabbyInputError):
-        body("1.6.0", prefix="a", suffix="", options={strip: True})
+
+
+
+def test_a_key_of_another_release_is_ignored_and_a_typo_refused() -> None:
+    """configFile.ts validateConfig (every state) drops only mistyped keys of its schema and the
+    rest is deep-merged over the defaults: a key the state's code never reads changes nothing."""
+    strip = "completion.prompt.experimentalStripAutoClosingCharacters"
+    plain = body("1.6.0", prefix="f(", suffix=")\nnext\n")
+    assert body("1.6.0", prefix="f(", suffix=")\nnext\n", options={strip: True}) == plain
+    # ignored whatever its value: no code of that state reads it
+    assert body("1.6.0", prefix="f(", suffix=")\nnext\n", options={strip: "yes"}) == plain
+    newer = {"completion.solution.temperature": 0.2, "completion.prompt.collectSnippetsFromRecentOpenedFiles.enabled": True}
+    assert body("1.3.0", prefix="f(", suffix=")\n", options=newer, trigger="manual") == body("1.3.0", prefix="f(", suffix=")\n")
+    # a key the state reads is still checked
+    with pytest.raises(TabbyInputError, match="must be bool"):
+        body("1.3.0", prefix="a", suffix="", options={strip: "yes"})
+    with pytest.raises(TabbyInputError, match="unknown Tabby option"):
+        body("1.6.0", prefix="a", suffix="", options={"completion.prompt.experimentalStripAutoClosingCharacter": True})
 
 
 def test_strip_auto_closing_by_state() -> None:
@@ -166,6 +182,15 @@ def test_empty_snippet_lists_over_lsp() -> None:
     off = {"completion.prompt.collectSnippetsFromRecentOpenedFiles.enabled": False}
     assert "relevant_snippets_from_recently_opened_files" not in body("1.8.0", prefix="a", suffix="", options=off)["segments"]
     assert set(body("1.9.0-dev", prefix="a", suffix="")["segments"]) == {"prefix", "suffix"}
+    # the in-tree states between: main on 2024-12-31 and 2025-02-19 send both lists empty, main
+    # from 2025-04-21 (309edd172) neither; a collector switched off sends no key in any state
+    for day in ("2024-12-31", "2025-02-19"):
+        seg = body(day, prefix="a", suffix="")["segments"]
+        assert seg["relevant_snippets_from_changed_files"] == [] == seg["relevant_snippets_from_recently_opened_files"]
+    assert set(body("2025-04-21", prefix="a", suffix="")["segments"]) == {"prefix", "suffix"}
+    changed_off = {"completion.prompt.collectSnippetsFromRecentChangedFiles.enabled": False}
+    for state in ("1.7.0", "1.8.0", "2024-12-31"):
+        assert "relevant_snippets_from_changed_files" not in body(state, prefix="a", suffix="", options=changed_off)["segments"]
 
 
 # --- golden bodies from the agent's own bundles ------------------------------------------------------
