@@ -367,3 +367,43 @@ def test_an_unreadable_subfolder_is_reported_by_the_watch(tmp_path: Path, monkey
     assert [s.rejected for _, s, _ in seen.calls if s.rejected] == [1]  # once, not every rescan
     rej = json.loads((tmp_path / "rejects.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert rej["file"].endswith("locked") and "cannot read folder" in rej["reason"]
+
+
+def test_the_watch_does_not_read_again_what_only_its_own_reads_touched(tmp_path: Path) -> None:
+    """The worker's reads open and close the file (inotify IN_OPEN and IN_CLOSE_NOWRITE): they
+    must not bring it back to the file (each read caused the next: a core busy while idle), nor
+    may a rescan open a file unchanged since its last read. Counted in reads over rescans."""
+    d = tmp_path / "events"
+    d.mkdir()
+    (d / "2024-09-30.json").write_bytes(_completion("a"))
+    with Store(tmp_path / "s.db") as store:
+        w = Watcher(store, [d], rejects=Rejects(tmp_path / "rejects.jsonl"), rescan_s=0.05)
+        reads: list[Path] = []
+        scans: list[int] = []
+        poll, scan = w.poll, w._scan
+        w.poll = lambda p: (reads.append(p), poll(p))[1]  # type: ignore[method-assign]
+        w._scan = lambda: (scans.append(1), scan())[1]  # type: ignore[method-assign]
+        with w:
+            _wait(lambda: store.count_captures() == 1)
+            _wait(lambda: len(scans) >= 12 or len(reads) >= 12)
+            assert w.error is None
+        assert len(reads) == 1, f"{len(reads)} reads of a file written once, over {len(scans)} scans"
+
+
+def test_writes_after_an_idle_spell_are_read(tmp_path: Path) -> None:
+    """Rescans that only stat: a line appended after some of them is still read, at once."""
+    d = tmp_path / "events"
+    d.mkdir()
+    f = d / "2024-09-30.json"
+    f.write_bytes(_completion("a"))
+    with Store(tmp_path / "s.db") as store:
+        w = Watcher(store, [d], rejects=Rejects(tmp_path / "rejects.jsonl"), rescan_s=0.05)
+        scans: list[int] = []
+        scan = w._scan
+        w._scan = lambda: (scans.append(1), scan())[1]  # type: ignore[method-assign]
+        with w:
+            _wait(lambda: store.count_captures() == 1 and len(scans) >= 5)
+            with open(f, "ab") as fh:
+                fh.write(_completion("b"))
+            _wait(lambda: store.count_captures() == 2)
+        assert _ids(store) == ["a", "b"]
