@@ -161,7 +161,8 @@ def test_sigterm_loses_no_finished_exchange(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGTERM)  # right after the last answer: some are still queued
         out, _ = proc.communicate(timeout=30)
     assert proc.returncode == 0
-    assert json.loads(out.splitlines()[-1]) == {"stopped": {"address": f"127.0.0.1:{port}", "captures": 40, "outcomes": 0}}
+    assert json.loads(out.splitlines()[-1]) == {"stopped": {"address": f"127.0.0.1:{port}", "captures": 40, "outcomes": 0,
+                                                           "rejected": 0, "refused": 0, "unwritten": 0, "rejects_file": None}}
     store = Store(db)
     try:
         assert store.count_captures() == 40
