@@ -121,11 +121,12 @@ def main() -> int:
         t0 = time.monotonic()
         writer.start()
         killed: Counter[str] = Counter()
+        at_kills: list[int] = []  # captures in the store as each kill landed: the writers got on between kills
         try:
             for c in commands:
                 c.start()
             while sum(killed.values()) < args.kills:
-                time.sleep(rng.uniform(0.1, 0.8))
+                time.sleep(rng.uniform(0.2, 1.5))
                 for c in commands:
                     c.reap()
                     if not c.running():
@@ -133,6 +134,7 @@ def main() -> int:
                 target = rng.choice(commands)
                 if target.running():
                     target.kill()
+                    at_kills.append(len(stored(db)) if db.exists() else 0)
                     killed[target.name] += 1
                     target.proc = None
                     target.start()
@@ -167,6 +169,7 @@ def main() -> int:
         print(json.dumps({"target": name, "kills": n, "runs": next(c.runs for c in commands if c.name == name)}))
     totals = {
         "kills": sum(killed.values()), "kill_phase_s": round(kill_s, 1), "captures_expected": len(expected),
+        "stored_at_kills": [at_kills[0], at_kills[len(at_kills) // 2], at_kills[-1]] if at_kills else [],
         "stored": len(got), "lost": len(set(expected) - set(got)), "duplicated": len(got) - len(set(got)),
         "extra": len(set(got) - set(expected)), "integrity_check": integrity, "final_exit_codes": final,
         "tracebacks": sum("Traceback" in line for line in said), "locked_lines": len(locked),
