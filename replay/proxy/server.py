@@ -19,7 +19,7 @@ request too (so the model stops generating), and the capture says so.
 A request the proxy cannot take (a request line or header HTTP does not allow, a chunked body
 cut or malformed, a body over 1 GiB, a client gone before its body arrived) is never forwarded:
 the client gets aiohttp's 4xx answer where it still listens, and `warn` one line naming the
-request (its number, method, path and peer) and what was wrong, never a traceback nor an
+request (its number, method and path once they were read, its peer) and what was wrong, never a traceback nor an
 exception's name. aiohttp reports those faults through its server logger (web_protocol.py
 `handle_error`, "Error handling request"); each server gets a logger of its own that says them
 this way, and its event loop's exception handler does the same for anything asyncio would print.
