@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from replay.cli.app import Names, cli, db_option, emit_json, json_option, warn
+from replay.cli.app import Names, cli, db_option, emit_json, json_option, rejects_option, warn
 
 if TYPE_CHECKING:
     from replay.records import CaptureRecord, OutcomeEvent
@@ -31,9 +32,11 @@ def _ms(seconds: float | None) -> float | None:
               help="Record every capture as this editor's (default: told from each request).")
 @click.option("--max-body", type=int, default=1 << 20, show_default=True,
               help="Bytes of a body recorded; a larger one is forwarded whole and recorded cut, with a flag.")
+@rejects_option
 @db_option
 @json_option
-def proxy_cmd(upstream: str, listen: str, editor: str | None, max_body: int, store: Store, as_json: bool) -> None:
+def proxy_cmd(upstream: str, listen: str, editor: str | None, max_body: int, rejects_path: Path | None, store: Store,
+              as_json: bool) -> None:
     """Forward an editor's requests to its model server and record each completion (Ctrl-C stops)."""
     from replay.usecases.proxy import ProxyOptions, run_proxy
 
@@ -52,9 +55,11 @@ def proxy_cmd(upstream: str, listen: str, editor: str | None, max_body: int, sto
         else:
             click.echo("  ".join(f"{k}={v}" for k, v in line.items() if v is not None))
 
-    summary = run_proxy(store.path, ProxyOptions(upstream, listen, editor, max_body),
+    summary = run_proxy(store.path, ProxyOptions(upstream, listen, editor, max_body, rejects_path),
                         say=lambda s: click.echo(s, err=True), warn=warn, on_recorded=recorded)
     if as_json:
         emit_json({"stopped": summary.to_json()})
     else:
-        click.echo(f"recorded {summary.captures} captures, {summary.outcomes} outcomes", err=True)
+        click.echo(f"recorded {summary.captures} captures, {summary.outcomes} outcomes; rejected {summary.rejected}, "
+                   f"refused {summary.refused}" + (f"; rejects: {summary.rejects_file}" if summary.rejects_file else ""),
+                   err=True)

@@ -3,7 +3,21 @@
 Threads: watchdog's observer thread runs the handler, which only puts the changed path on a
 queue; one worker thread (started by `Watcher.start`) reads files and writes the store, and
 calls `on_imported` from there, never from the UI thread or watchdog's. The worker also rescans
-every known file when idle, so an event that the OS coalesced or dropped is caught up.
+every known file when idle, so an event that the OS coalesced or dropped is caught up; a file
+whose inode, size, mtime and ctime are those of its last read is not opened by a rescan (an
+idle watch only stats its files).
+
+Only what a writer does wakes the worker: creations, writes, attribute changes, moves and a
+close after writing (watchdog's FileCreatedEvent, FileModifiedEvent, FileMovedEvent and
+FileClosedEvent, asked of inotify as IN_CREATE, IN_MODIFY, IN_ATTRIB, IN_MOVE and
+IN_CLOSE_WRITE: watchdog 7.1.0 observers/inotify.py get_event_mask_from_filter). Opens and
+closes without a write (FileOpenedEvent, FileClosedNoWriteEvent) are never asked for: the
+worker's own reads cause them, and answering them made each read cause the next, a core busy
+for as long as the watch ran.
+
+A store another program holds past the lock wait (or a full disk) is said in one line through
+`warn`, once until a write succeeds again, and the file is read again at the next rescan: its
+offset was not moved, so nothing is lost or read twice.
 
 Per JSON Lines file the store keeps (inode, byte offset, line number, marks) in
 `watch_offsets`: only complete lines are read (Tabby flushes a BufWriter every 5 s, so a
@@ -25,7 +39,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO
 
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
 from watchdog.observers import Observer
 
 from replay.importers.common import BadRecord, open_binary
@@ -33,15 +54,18 @@ from replay.importers.detect import HEAD_BYTES, EmptyLog, read_head
 from replay.importers.formats import LINE_FORMATS
 from replay.importers.importer import Importer, ImportSummary, expand_paths
 from replay.rejects import Rejects, stamped
-from replay.store import Store
+from replay.store import Store, StoreFailed
 
 HEAD_LEN = 64
 TAIL_LEN = 64 * 1024
 OnImported = Callable[[Path, ImportSummary], None]
+# What a writer's changes raise (see the module's docstring): the observer's event filter.
+WRITES: list[type[FileSystemEvent]] = [FileCreatedEvent, FileModifiedEvent, FileMovedEvent, FileClosedEvent]
 
 
 class _Handoff(FileSystemEventHandler):
-    """Runs on watchdog's thread: hands the paths over and does nothing else."""
+    """Runs on watchdog's thread: hands the paths over and does nothing else (the observer
+    passes it only the WRITES events)."""
 
     def __init__(self, q: queue.Queue[str | None]) -> None:
         self.q = q
@@ -59,7 +83,8 @@ class Watcher:
     """`Watcher(store, [dir], on_imported=cb).start()` ... `.stop()`; `total` sums every import."""
 
     def __init__(self, store: Store, dirs: Iterable[Path], on_imported: OnImported | None = None,
-                 fmt: str | None = None, rejects: Rejects | None = None, rescan_s: float = 1.0) -> None:
+                 fmt: str | None = None, rejects: Rejects | None = None, rescan_s: float = 1.0,
+                 warn: Callable[[str], None] | None = None) -> None:
         self.store = store
         self.dirs = [Path(d).resolve() for d in dirs]
         self.on_imported = on_imported
@@ -72,11 +97,14 @@ class Watcher:
         self._worker: threading.Thread | None = None
         self._unrecognized: dict[str, tuple[int, int]] = {}
         self._unreadable: set[str] = set()
+        self._read_at: dict[str, tuple[int, int, int, int]] = {}  # path -> its stat at its last read
+        self._store_fault: str | None = None  # the store failure said last (said once until a write succeeds)
+        self.warn = warn
         self.error: BaseException | None = None
 
     def start(self) -> None:
         for d in self.dirs:
-            self._observer.schedule(_Handoff(self._q), str(d), recursive=True)
+            self._observer.schedule(_Handoff(self._q), str(d), recursive=True, event_filter=WRITES)
         self._observer.start()
         self._worker = threading.Thread(target=self._run, name="fimreplay-watch", daemon=True)
         self._worker.start()
@@ -125,17 +153,28 @@ class Watcher:
         for folder, why in errors:  # a folder that cannot be listed: reported once, not skipped silently
             self._report_unreadable(folder, f"cannot read folder: {why}")
         for p in files:
-            self._poll_safely(p)
+            if _stat_key(p) != self._read_at.get(str(p)):
+                self._poll_safely(p)
 
     def _poll_safely(self, path: Path) -> None:
         """poll(), with a file that cannot be read (gone between two calls, no permission)
-        reported once as a reject instead of ending the watch."""
+        reported once as a reject, and a store that cannot be written now said once, instead of
+        ending the watch. The file's stat before the read is kept: a rescan reads it again only
+        once it changed."""
+        before = _stat_key(path)
         try:
             self.poll(path)
         except OSError as exc:
             self._report_unreadable(path, f"cannot read: {exc.strerror or exc}")
+        except StoreFailed as exc:  # locked by another writer past the lock wait, a full disk
+            if str(exc) != self._store_fault and self.warn is not None:
+                self.warn(f"{exc} (the watch goes on and reads {path.name} again)")
+            self._store_fault = str(exc)
         else:
             self._unreadable.discard(str(path.resolve()))
+            self._store_fault = None
+            if before is not None:
+                self._read_at[str(path)] = before
 
     def _report_unreadable(self, path: Path, reason: str) -> None:
         key = str(path.resolve())
@@ -212,11 +251,12 @@ class Watcher:
 
 
 def watch_folders(store: Store, dirs: Iterable[Path], stop: Callable[[], bool], on_imported: OnImported | None = None,
-                  fmt: str | None = None, rejects: Rejects | None = None, check_s: float = 0.2) -> ImportSummary:
+                  fmt: str | None = None, rejects: Rejects | None = None, check_s: float = 0.2,
+                  warn: Callable[[str], None] | None = None) -> ImportSummary:
     """Watch until `stop()` is true (checked every `check_s` s), for a caller that gives this a
     thread of its own (the TUI's worker, the CLI's main thread). Returns the sum of every import;
     an error on the watcher's thread is raised here."""
-    watcher = Watcher(store, dirs, on_imported=on_imported, fmt=fmt, rejects=rejects)
+    watcher = Watcher(store, dirs, on_imported=on_imported, fmt=fmt, rejects=rejects, warn=warn)
     watcher.start()
     try:
         while not stop() and watcher.error is None:
@@ -226,6 +266,16 @@ def watch_folders(store: Store, dirs: Iterable[Path], stop: Callable[[], bool], 
     if watcher.error is not None:
         raise watcher.error
     return watcher.total
+
+
+def _stat_key(path: Path) -> tuple[int, int, int, int] | None:
+    """What changes whenever a file is written, replaced or truncated (None: it cannot be
+    stat'ed): a write moves mtime and ctime, a replacement the inode."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 def _marks(path: Path, offset: int) -> bytes:

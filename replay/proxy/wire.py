@@ -97,10 +97,29 @@ def last_user_message(messages: Any) -> str | None:
 
 def decode_json(data: bytes) -> Any:
     """A JSON document, or None when it is not one."""
+    return body_fault(data)[0]
+
+
+def body_fault(data: bytes) -> tuple[Any, str | None]:
+    """(the JSON document, None), or (None, why the bytes are not one) in one line: not UTF-8
+    (where), or msgspec's word on the JSON (a lone UTF-16 surrogate escape, `"\\ud83d"` without
+    its pair, is malformed JSON to msgspec, as to serde_json and Go's decoder: it is refused, not
+    decoded into text the store could not keep)."""
     try:
-        return _decode.decode(data)
-    except (msgspec.DecodeError, UnicodeDecodeError):
-        return None
+        return _decode.decode(data), None
+    except UnicodeDecodeError:
+        at = _first_invalid_utf8(data)  # msgspec's own offset is within the string it was reading
+        return None, f"not UTF-8: byte 0x{data[at]:02x} at offset {at} is invalid there"
+    except msgspec.DecodeError as exc:
+        return None, f"not JSON: {str(exc).splitlines()[0] if str(exc) else 'malformed'}"
+
+
+def _first_invalid_utf8(data: bytes) -> int:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return 0
 
 
 def answer_objects(content_type: str, body: bytes) -> Iterator[dict[str, Any]]:
@@ -129,16 +148,22 @@ def answer_objects(content_type: str, body: bytes) -> Iterator[dict[str, Any]]:
             yield obj
 
 
-def decoded_body(chunks: list[bytes], encoding: str) -> bytes | None:
-    """The answer's bytes with its Content-Encoding undone (gzip, deflate); None for an
-    encoding the proxy does not read (the answer is still forwarded as it came)."""
+MAX_DECODED = 64 << 20  # the most bytes a compressed body is undone to (a compression bomb is not)
+
+
+def decoded_body(chunks: list[bytes], encoding: str, limit: int = MAX_DECODED) -> bytes | None:
+    """A body's bytes with its Content-Encoding undone (gzip, deflate); None for an encoding the
+    proxy does not read, bytes that are not of that encoding, or more than `limit` bytes once
+    undone (a compression bomb). The body is forwarded as it came whatever this says."""
     data = b"".join(chunks)
     encoding = encoding.strip().lower()
     if encoding in ("", "identity"):
         return data
     if encoding in ("gzip", "x-gzip", "deflate"):
+        inflate = zlib.decompressobj(zlib.MAX_WBITS | 32)
         try:
-            return zlib.decompressobj(zlib.MAX_WBITS | 32).decompress(data)
+            out = inflate.decompress(data, limit)
         except zlib.error:
             return None
+        return None if inflate.unconsumed_tail else out
     return None

@@ -75,13 +75,15 @@ class CaptureStore(Database):
                 f" SELECT id, ?, ?, ? FROM captures WHERE {CAPTURE_KEY} = COALESCE(?, '') AND hash = ?", bodies)
         return new, len(rows) - new
 
-    def add_captures_with_ids(self, records: list[CaptureRecord]) -> list[int]:
-        """Insert captures (add_captures) and return the ids the new ones got, in order."""
+    def add_captures_with_ids(self, records: list[CaptureRecord | StoredCapture]) -> list[int]:
+        """Insert captures (add_captures) and return the ids the new ones got, in order: in one
+        transaction, so that another writer's rows are not among them."""
         if not records:
             return []
-        before = self.query("SELECT COALESCE(MAX(id), 0) FROM captures")[0][0]
-        self.add_captures(records)
-        return [r[0] for r in self.query("SELECT id FROM captures WHERE id > ? ORDER BY id", (before,))]
+        with self.transaction():
+            before = self.query("SELECT COALESCE(MAX(id), 0) FROM captures")[0][0]
+            self.add_captures(records)
+            return [r[0] for r in self.query("SELECT id FROM captures WHERE id > ? ORDER BY id", (before,))]
 
     def add_outcome_events(self, events: Iterable[OutcomeEvent | EventRow]) -> tuple[int, int]:
         """Insert view/select/dismiss events; return (new, duplicates). Joined by completion_id,

@@ -86,7 +86,7 @@ def watch(store: Store, dirs: Sequence[Path], stop: Callable[[], bool], on_impor
     say(f"watching {', '.join(str(d) for d in dirs)} (Ctrl-C stops)")
     with _rejects(rejects_path, warn) as rejects:
         try:
-            return watch_folders(store, dirs, stop=stop, on_imported=on_imported, fmt=fmt, rejects=rejects)
+            return watch_folders(store, dirs, stop=stop, on_imported=on_imported, fmt=fmt, rejects=rejects, warn=warn)
         except KeyboardInterrupt:  # Ctrl-C is how a watch from a terminal ends
             return ImportSummary()
         except FimreplayError:

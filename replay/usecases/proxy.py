@@ -16,6 +16,7 @@ from replay.proxy.clients import CLIENTS, UNKNOWN
 from replay.proxy.exchange import DEFAULT_MAX_BODY
 from replay.proxy.recorder import OnRecorded, Recorder
 from replay.proxy.server import ProxyServer, ProxyThread
+from replay.rejects import Rejects, stamped
 from replay.secrets import scrub_text
 from replay.usecases.base import Say, quiet
 
@@ -31,16 +32,32 @@ class ProxyOptions:
     listen: str = DEFAULT_LISTEN
     editor: str | None = None
     max_body: int = DEFAULT_MAX_BODY
+    rejects_path: Path | None = None  # where bodies that cannot be recorded go (default: the data dir's rejects/)
 
 
 @dataclass(frozen=True)
 class ProxySummary:
+    """What a proxy recorded: captures and outcome events; `rejected` exchanges whose body could
+    not be recorded (forwarded all the same; each in `rejects_file` with why), `refused` requests
+    never forwarded (malformed on the wire; each said in one line), `unwritten` exchanges the
+    store could not take before the proxy stopped (said in one line)."""
+
     address: str
     captures: int
     outcomes: int
+    rejected: int = 0
+    refused: int = 0
+    unwritten: int = 0
+    rejects_file: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"address": self.address, "captures": self.captures, "outcomes": self.outcomes}
+        return {"address": self.address, "captures": self.captures, "outcomes": self.outcomes, "rejected": self.rejected,
+                "refused": self.refused, "unwritten": self.unwritten, "rejects_file": self.rejects_file}
+
+    @classmethod
+    def of(cls, address: str, recorder: Recorder, server: ProxyServer) -> ProxySummary:
+        return cls(address, recorder.captures, recorder.events, len(recorder.rejects), server.refused, recorder.unwritten,
+                   recorder.rejects.file)
 
 
 def _checked(opts: ProxyOptions) -> tuple[str, str, int]:
@@ -80,9 +97,11 @@ def _exposed_warning(host: str) -> str:
 
 def _parts(store_path: Path, opts: ProxyOptions, on_recorded: OnRecorded | None, warn: Say) -> tuple[Recorder, ProxyServer]:
     upstream, host, port = _checked(opts)
+    # Added to, as `import` and `watch` do with a rejects file the user named.
+    rejects = Rejects(opts.rejects_path, name=stamped("proxy"), echo=warn, append=True)
     recorder = Recorder(store_path, source_name=f"proxy:{scrub_text(upstream)}", editor=opts.editor,
-                        max_body=opts.max_body, on_recorded=on_recorded, on_error=warn)
-    return recorder, ProxyServer(upstream, recorder.put, host, port, opts.max_body)
+                        max_body=opts.max_body, on_recorded=on_recorded, on_error=warn, rejects=rejects)
+    return recorder, ProxyServer(upstream, recorder.put, host, port, opts.max_body, warn=warn)
 
 
 def run_proxy(store_path: Path, opts: ProxyOptions, say: Say = quiet, warn: Say = quiet,
@@ -117,7 +136,7 @@ def run_proxy(store_path: Path, opts: ProxyOptions, say: Say = quiet, warn: Say 
         address = asyncio.run(serve())
     finally:
         recorder.close()
-    return ProxySummary(address, recorder.captures, recorder.events)
+    return ProxySummary.of(address, recorder, server)
 
 
 class ProxyHandle:
@@ -141,7 +160,7 @@ class ProxyHandle:
     def stop(self) -> ProxySummary:
         self._thread.stop()
         self._recorder.close()
-        return ProxySummary(self.address, self._recorder.captures, self._recorder.events)
+        return ProxySummary.of(self.address, self._recorder, self._thread.server)
 
 
 def start_proxy(store_path: Path, opts: ProxyOptions, on_recorded: OnRecorded | None = None,

@@ -18,6 +18,7 @@ from replay.backends.models import ModelRef, resolve_model
 from replay.backends.openai_compat import OpenAICompatBackend
 from replay.records import RenderedPrompt
 from tests.conftest import free_port
+from tests.support.processes import start, stop
 
 PROMPT = RenderedPrompt(profile="standard", family="qwen2.5-coder",
                         text="<|fim_prefix|>def fibonacci(n):\n    <|fim_suffix|>\n    return a\n<|fim_middle|>",
@@ -51,7 +52,7 @@ def server(ref: ModelRef, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     port = free_port()
     log_path = tmp_path_factory.mktemp("llama-server") / "server.log"
     log = log_path.open("w")  # a file, not a pipe: the server's verbose start-up would fill a pipe
-    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(ref.path), "--host", "127.0.0.1",
+    proc = start([sys.executable, "-m", "llama_cpp.server", "--model", str(ref.path), "--host", "127.0.0.1",
                              "--port", str(port), "--n_ctx", "2048", "--n_threads", "1"],
                             stdout=subprocess.DEVNULL, stderr=log, text=True)
     url = f"http://127.0.0.1:{port}"
@@ -70,11 +71,7 @@ def server(ref: ModelRef, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             time.sleep(0.3)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc, grace=10)
         log.close()
 
 

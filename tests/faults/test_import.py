@@ -21,6 +21,7 @@ from replay.importers.importer import Importer
 from replay.rejects import Rejects
 from replay.store import Store
 from tests.conftest import CAPTURES, ROOT, refuse_folders, run_cli
+from tests.support.processes import spawned
 
 SECRET = "sk-planted0123456789abcdefghijklmn"
 
@@ -221,9 +222,9 @@ def test_fault_import_leaves_no_process_running(tmp_path: Path, home: Path) -> N
     assert big.stat().st_size >= 16 * 1024 * 1024
     db = tmp_path / "s.db"
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen([sys.executable, "-m", "replay", "import", str(big), "--db", str(db), "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
-    stdout, stderr = proc.communicate(timeout=300)
+    with spawned([sys.executable, "-m", "replay", "import", str(big), "--db", str(db), "--json"],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True) as proc:
+        stdout, stderr = proc.communicate(timeout=300)
     assert proc.returncode == 0, stderr
     left = [p for p in os.listdir("/proc") if p.isdigit() and _sid(p) == proc.pid]
     for p in left:

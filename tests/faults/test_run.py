@@ -31,6 +31,7 @@ import pytest
 
 from replay.records import RenderedPrompt
 from tests.conftest import PLANTED_INPUTS, PLANTED_KEY, PLANTED_KEY_ENV, ROOT, run_cli
+from tests.support.processes import spawned
 
 Handler = Callable[[BaseHTTPRequestHandler, dict[str, Any]], None]
 
@@ -212,11 +213,11 @@ def test_interrupted_run_is_said_and_resumed(tmp_path: Path, home: Path, how: st
     db = tmp_path / "s.db"
     with slow_server(0.15) as url:
         env = {"PYTHONPATH": str(ROOT)}
-        proc = subprocess.Popen([sys.executable, "-m", "replay", *run_args(src, url, db, "--run-id", "r1", "--concurrency", "1")],
-                                cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        wait_for(db, "r1", 4)
-        proc.send_signal(signal.SIGKILL if how == "kill -9" else signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
+        with spawned([sys.executable, "-m", "replay", *run_args(src, url, db, "--run-id", "r1", "--concurrency", "1")],
+                     cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+            wait_for(db, "r1", 4)
+            proc.send_signal(signal.SIGKILL if how == "kill -9" else signal.SIGINT)
+            _, err = proc.communicate(timeout=60)
         assert proc.returncode == (-9 if how == "kill -9" else 130), err
         if how == "ctrl-c":
             assert err.strip().splitlines()[-1] == "fimreplay: interrupted" and "Traceback" not in err

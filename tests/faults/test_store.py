@@ -23,6 +23,7 @@ import pytest
 from replay.records import Completion
 from replay.store import SCHEMA_VERSION, Store
 from tests.conftest import CAPTURES, ROOT, run_cli
+from tests.support.processes import start, stop
 
 TABBY = CAPTURES / "tabby"
 
@@ -156,7 +157,7 @@ def test_store_full_disk(good_store: Path, tmp_path: Path) -> None:
 
 
 def test_store_locked(good_store: Path, tmp_path: Path) -> None:
-    holder = subprocess.Popen([sys.executable, "-c", (
+    holder = start([sys.executable, "-c", (
         "import sqlite3, sys, time\n"
         f"con = sqlite3.connect({str(good_store)!r}, isolation_level=None)\n"
         "con.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(60)\n")],
@@ -184,11 +185,15 @@ def test_new_store_migration_race(tmp_path: Path, home: Path) -> None:
             f"while not os.path.exists({str(go)!r}): time.sleep(0.001)\n"
             "from replay.store import Store\n"
             f"Store({str(db)!r}).close()\n")
-    procs = [subprocess.Popen([sys.executable, "-c", "import replay.store\n" + code], cwd=ROOT,
-                              stderr=subprocess.PIPE, text=True) for _ in range(8)]
-    time.sleep(1.5)  # all of them imported and waiting
-    go.touch()
-    results = [(p.wait(timeout=120), p.stderr.read() if p.stderr else "") for p in procs]
+    procs = [start([sys.executable, "-c", "import replay.store\n" + code], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+             for _ in range(8)]
+    try:
+        time.sleep(1.5)  # all of them imported and waiting
+        go.touch()
+        results = [(p.wait(timeout=120), p.stderr.read() if p.stderr else "") for p in procs]
+    finally:
+        for p in procs:
+            stop(p)
     assert all(rc == 0 for rc, _ in results), [err for rc, err in results if rc]
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

@@ -20,6 +20,7 @@ from replay.importers.importer import ImportSummary
 from replay.importers.watch import Watcher
 from replay.store import Store
 from tests.conftest import ROOT, refuse_folders
+from tests.support.processes import spawned
 
 
 def _completion(cid: str, ts: int = 1727740790000, text: str = "1") -> bytes:
@@ -151,16 +152,14 @@ def test_watch_cli_imports_and_stops_on_sigint(tmp_path: Path, home: Path) -> No
     (d / "2024-09-30.json").write_bytes(_completion("a"))
     env = dict(os.environ, PYTHONPATH=str(ROOT), FIMREPLAY_HOME=str(home))
     db = tmp_path / "s.db"
-    proc = subprocess.Popen([sys.executable, "-m", "replay", "watch", str(d), "--db", str(db), "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    try:
+    with spawned([sys.executable, "-m", "replay", "watch", str(d), "--db", str(db), "--json"],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT) as proc:
         first = json.loads(proc.stdout.readline())
         assert first["imported"] == 1 and first["file"].endswith("2024-09-30.json")
         with open(d / "2024-09-30.json", "ab") as fh:
             fh.write(_select("a"))
         second = json.loads(proc.stdout.readline())
         assert second["outcomes"] == 1
-    finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
@@ -220,12 +219,14 @@ def test_watch_folders_runs_until_stop_on_the_callers_thread(tmp_path: Path) -> 
     result: list[ImportSummary] = []
     with Store(tmp_path / "s.db") as store:
         t = threading.Thread(target=lambda: result.append(watch_folders(
-            store, [d], stop=stop.is_set, rejects=Rejects(tmp_path / "r.jsonl"), check_s=0.05)))
+            store, [d], stop=stop.is_set, rejects=Rejects(tmp_path / "r.jsonl"), check_s=0.05)), daemon=True)
         t.start()
-        (d / "2024-09-30.json").write_bytes(_completion("a") + _select("a"))
-        _wait(lambda: store.count_captures() == 1)
-        stop.set()
-        t.join(timeout=10)
+        try:
+            (d / "2024-09-30.json").write_bytes(_completion("a") + _select("a"))
+            _wait(lambda: store.count_captures() == 1)
+        finally:  # the watch stops even when the wait failed
+            stop.set()
+            t.join(timeout=10)
         assert not t.is_alive()
     assert (result[0].imported, result[0].outcomes) == (1, 1)
 
@@ -235,11 +236,9 @@ def test_watch_cli_stops_on_sigterm(tmp_path: Path, home: Path) -> None:
     d.mkdir()
     (d / "2024-09-30.json").write_bytes(_completion("a"))
     env = dict(os.environ, PYTHONPATH=str(ROOT), FIMREPLAY_HOME=str(home))
-    proc = subprocess.Popen([sys.executable, "-m", "replay", "watch", str(d), "--db", str(tmp_path / "s.db")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    try:
+    with spawned([sys.executable, "-m", "replay", "watch", str(d), "--db", str(tmp_path / "s.db")],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT) as proc:
         assert "imported 1" in proc.stdout.readline()
-    finally:
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=20)
     assert proc.returncode == 0 and "watching" in err
@@ -367,3 +366,74 @@ def test_an_unreadable_subfolder_is_reported_by_the_watch(tmp_path: Path, monkey
     assert [s.rejected for _, s, _ in seen.calls if s.rejected] == [1]  # once, not every rescan
     rej = json.loads((tmp_path / "rejects.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert rej["file"].endswith("locked") and "cannot read folder" in rej["reason"]
+
+
+def test_the_watch_does_not_read_again_what_only_its_own_reads_touched(tmp_path: Path) -> None:
+    """The worker's reads open and close the file (inotify IN_OPEN and IN_CLOSE_NOWRITE): they
+    must not bring it back to the file (each read caused the next: a core busy while idle), nor
+    may a rescan open a file unchanged since its last read. Counted in reads over rescans."""
+    d = tmp_path / "events"
+    d.mkdir()
+    (d / "2024-09-30.json").write_bytes(_completion("a"))
+    with Store(tmp_path / "s.db") as store:
+        w = Watcher(store, [d], rejects=Rejects(tmp_path / "rejects.jsonl"), rescan_s=0.05)
+        reads: list[Path] = []
+        scans: list[int] = []
+        poll, scan = w.poll, w._scan
+        w.poll = lambda p: (reads.append(p), poll(p))[1]  # type: ignore[method-assign]
+        w._scan = lambda: (scans.append(1), scan())[1]  # type: ignore[method-assign]
+        with w:
+            _wait(lambda: store.count_captures() == 1)
+            _wait(lambda: len(scans) >= 12 or len(reads) >= 12)
+            assert w.error is None
+        assert len(reads) == 1, f"{len(reads)} reads of a file written once, over {len(scans)} scans"
+
+
+def test_writes_after_an_idle_spell_are_read(tmp_path: Path) -> None:
+    """Rescans that only stat: a line appended after some of them is still read, at once."""
+    d = tmp_path / "events"
+    d.mkdir()
+    f = d / "2024-09-30.json"
+    f.write_bytes(_completion("a"))
+    with Store(tmp_path / "s.db") as store:
+        w = Watcher(store, [d], rejects=Rejects(tmp_path / "rejects.jsonl"), rescan_s=0.05)
+        scans: list[int] = []
+        scan = w._scan
+        w._scan = lambda: (scans.append(1), scan())[1]  # type: ignore[method-assign]
+        with w:
+            _wait(lambda: store.count_captures() == 1 and len(scans) >= 5)
+            with open(f, "ab") as fh:
+                fh.write(_completion("b"))
+            _wait(lambda: store.count_captures() == 2)
+        assert _ids(store) == ["a", "b"]
+
+
+def test_a_store_locked_past_the_lock_wait_is_said_once_and_the_watch_goes_on(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another program holds the store longer than the lock wait: one line naming the store and
+    what to do (not once per rescan), the watch goes on, and the file is read once the lock goes."""
+    import sqlite3
+
+    monkeypatch.setenv("FIMREPLAY_LOCK_WAIT", "0.2")
+    d = tmp_path / "events"
+    d.mkdir()
+    (d / "2024-09-30.json").write_bytes(_completion("a"))
+    db = tmp_path / "s.db"
+    said: list[str] = []
+    with Store(db) as store:
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        w = Watcher(store, [d], rejects=Rejects(tmp_path / "rejects.jsonl"), rescan_s=0.05, warn=said.append)
+        scans: list[int] = []
+        scan = w._scan
+        w._scan = lambda: (scans.append(1), scan())[1]  # type: ignore[method-assign]
+        try:
+            with w:
+                _wait(lambda: len(scans) >= 6)  # rescans while the store is held
+                holder.execute("COMMIT")
+                _wait(lambda: store.count_captures() == 1)
+        finally:
+            holder.close()
+        assert w.error is None
+    assert len(said) == 1 and "\n" not in said[0], said
+    assert said[0].startswith(f"{db}: the store is locked by another program writing to it: wait for it to finish")

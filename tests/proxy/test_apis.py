@@ -149,6 +149,9 @@ def test_other_requests_forwarded_not_recorded(tmp_path: Path) -> None:
         got = httpx.get(f"http://{proxy.address}/v1/models?x=1")
         posted = httpx.post(f"http://{proxy.address}/v1/embeddings", json={"input": "x"})
         odd = httpx.post(f"http://{proxy.address}/v1/completions", content=b"not json")
-    assert got.status_code == 200 and got.json() == {"status": "ok"} and posted.status_code == 200 and odd.status_code == 500
+    assert got.status_code == 200 and got.json() == {"status": "ok"} and posted.status_code == 200 and odd.status_code == 400
     assert [s.path for s in up.seen] == ["/v1/models?x=1", "/v1/embeddings", "/v1/completions"]
     assert captures(tmp_path / "s.db") == []
+    # The body a completion route could not record: forwarded as sent, and a reject saying why.
+    [reject] = [json.loads(line) for line in (tmp_path / "s.db.rejects.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert reject["where"].endswith("/v1/completions:3") and reject["reason"].startswith("not JSON") and reject["raw"] == "not json"

@@ -24,6 +24,7 @@ import pytest
 from replay.assets import DEMO_MODEL, asset_path
 from replay.records import Segments
 from tests.conftest import free_port
+from tests.support.processes import start, stop
 from tests.support.proxy_helpers import captures, running_proxy
 from tests.support.tabby_agent_lsp import tabby_agent
 
@@ -34,7 +35,7 @@ pytestmark = pytest.mark.slow
 def llama_server() -> Iterator[str]:
     gguf = asset_path(DEMO_MODEL.name)
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
+    proc = start([sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
                              "--port", str(port), "--n_ctx", "1024", "--n_threads", "2", "--seed", "0"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
@@ -51,8 +52,7 @@ def llama_server() -> Iterator[str]:
             time.sleep(0.3)
         yield url
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        stop(proc)
 
 
 def _streamed_text(raw: str, chat: bool) -> str:

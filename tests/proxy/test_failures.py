@@ -17,6 +17,7 @@ import httpx
 
 from replay.store import Store
 from tests.conftest import free_port, wait_listening
+from tests.support.processes import spawned
 from tests.support.proxy_helpers import captures, running_proxy
 from tests.support.proxy_upstream import Behaviour, ShapeUpstream
 
@@ -124,9 +125,9 @@ def test_no_secret_reaches_the_store_the_log_or_the_listing(tmp_path: Path) -> N
     port = free_port()
     env = {**os.environ, "FIMREPLAY_HOME": str(tmp_path / "home")}
     with ShapeUpstream() as up:
-        proc = subprocess.Popen([sys.executable, "-m", "replay", "proxy", "--upstream", up.url, "--listen", f"127.0.0.1:{port}",
-                                 "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
-        try:
+        with spawned([sys.executable, "-m", "replay", "proxy", "--upstream", up.url, "--listen", f"127.0.0.1:{port}",
+                      "--db", str(db)], sig=signal.SIGINT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                     text=True) as proc:
             wait_listening(port)
             headers = {"Authorization": f"Bearer {SECRETS[0]}", "X-Api-Key": SECRETS[2], "Cookie": SECRETS[3],
                        "User-Agent": f"Continue/1.0.0 (key {SECRETS[0]})"}
@@ -135,7 +136,6 @@ def test_no_secret_reaches_the_store_the_log_or_the_listing(tmp_path: Path) -> N
                                 ("/v1/events", {"type": "view", "completion_id": "c", "choice_index": 0, "token": SECRETS[1]})):
                 assert httpx.post(f"http://127.0.0.1:{port}{route}", json=body, headers=headers).status_code == 200
             assert up.seen[0].headers["Authorization"] == f"Bearer {SECRETS[0]}" and up.seen[0].headers["X-Api-Key"] == SECRETS[2]
-        finally:
             proc.send_signal(signal.SIGINT)
             out, err = proc.communicate(timeout=30)
     listing = subprocess.run([sys.executable, "-m", "replay", "captures", "--json", "--full", "--db", str(db)],
@@ -151,17 +151,18 @@ def test_sigterm_loses_no_finished_exchange(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     port = free_port()
     with ShapeUpstream() as up:
-        proc = subprocess.Popen([sys.executable, "-m", "replay", "proxy", "--upstream", up.url, "--listen", f"127.0.0.1:{port}",
-                                 "--db", str(db), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, "FIMREPLAY_HOME": str(tmp_path / "home")})
-        wait_listening(port)
-        with httpx.Client() as client:
-            for i in range(40):
-                assert client.post(f"http://127.0.0.1:{port}/v1/completions", json={**STREAM, "prompt": str(i)}).status_code == 200
-        proc.send_signal(signal.SIGTERM)  # right after the last answer: some are still queued
-        out, _ = proc.communicate(timeout=30)
+        with spawned([sys.executable, "-m", "replay", "proxy", "--upstream", up.url, "--listen", f"127.0.0.1:{port}",
+                      "--db", str(db), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                     env={**os.environ, "FIMREPLAY_HOME": str(tmp_path / "home")}) as proc:
+            wait_listening(port)
+            with httpx.Client() as client:
+                for i in range(40):
+                    assert client.post(f"http://127.0.0.1:{port}/v1/completions", json={**STREAM, "prompt": str(i)}).status_code == 200
+            proc.send_signal(signal.SIGTERM)  # right after the last answer: some are still queued
+            out, _ = proc.communicate(timeout=30)
     assert proc.returncode == 0
-    assert json.loads(out.splitlines()[-1]) == {"stopped": {"address": f"127.0.0.1:{port}", "captures": 40, "outcomes": 0}}
+    assert json.loads(out.splitlines()[-1]) == {"stopped": {"address": f"127.0.0.1:{port}", "captures": 40, "outcomes": 0,
+                                                           "rejected": 0, "refused": 0, "unwritten": 0, "rejects_file": None}}
     store = Store(db)
     try:
         assert store.count_captures() == 40
@@ -174,7 +175,8 @@ def test_listening_beyond_loopback_is_said_loudly(tmp_path: Path) -> None:
     from replay.usecases.proxy import ProxyOptions, start_proxy
 
     with ShapeUpstream() as up:
-        handle = start_proxy(tmp_path / "s.db", ProxyOptions(up.url, "0.0.0.0:0"), warn=warnings.append)
+        handle = start_proxy(tmp_path / "s.db", ProxyOptions(up.url, "0.0.0.0:0", rejects_path=tmp_path / "r.jsonl"),
+                             warn=warnings.append)
         handle.stop()
     assert len(warnings) == 1 and warnings[0].startswith("WARNING: listening on 0.0.0.0, not on loopback")
 

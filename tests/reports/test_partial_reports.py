@@ -20,6 +20,7 @@ from replay.store import Store
 from tests.cli.test_leaderboard_until_decided import write_items
 from tests.conftest import ROOT, run_cli
 from tests.faults.test_run import completions, fault_server, ok, send, wait_for
+from tests.support.processes import spawned
 
 
 def slow_items_server(delay: float) -> Any:
@@ -38,13 +39,13 @@ def test_a_run_killed_with_sigkill_says_how_incomplete_on_every_page(tmp_path: P
     with Store(db) as store:
         store.add_items(items)  # the references (as evalgen keeps them)
     with slow_items_server(0.15) as url:
-        proc = subprocess.Popen([sys.executable, "-m", "replay", "run", str(path), "--backend", "openai", "--model", "qwen2.5-coder-m",
-                                 "--endpoint", url, "--db", str(db), "--run-id", "r1", "--concurrency", "1", "--json"],
-                                cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-        wait_for(db, "r1", 3)
-        proc.send_signal(signal.SIGKILL)
-        proc.communicate(timeout=60)
+        with spawned([sys.executable, "-m", "replay", "run", str(path), "--backend", "openai", "--model", "qwen2.5-coder-m",
+                      "--endpoint", url, "--db", str(db), "--run-id", "r1", "--concurrency", "1", "--json"],
+                     cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True) as proc:
+            wait_for(db, "r1", 3)
+            proc.send_signal(signal.SIGKILL)
+            proc.communicate(timeout=60)
     assert proc.returncode == -9
     done = len(completions(db, "r1"))
     assert 3 <= done < len(items)

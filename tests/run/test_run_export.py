@@ -19,6 +19,7 @@ from tests.support.backend_stubs import Reply, Request, StubServer, openai_reply
 from tests.conftest import ROOT
 from replay.editors.tabby.server import TabbyRules
 from replay.records import RenderedPrompt
+from tests.support.processes import spawned
 
 
 def write_prompts(path: Path, n: int, stop: tuple[str, ...] = ()) -> list[RenderedPrompt]:
@@ -86,14 +87,14 @@ def test_sigkill_mid_run_then_resume_redoes_nothing_finished(home: Path, tmp_pat
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with StubServer(handler) as srv:
         cmd[cmd.index("--endpoint") + 1] = srv.url
-        proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if db.exists() and len(_safe_completions(db, "killed")) >= 4:
-                break
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        with spawned(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                if db.exists() and len(_safe_completions(db, "killed")) >= 4:
+                    break
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
         before = {item for item, _ in _safe_completions(db, "killed")}
         assert 4 <= len(before) < 12
         asked_before = len(srv.requests)

@@ -3,7 +3,7 @@ captures it wrote, read back from the store."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -13,8 +13,13 @@ from replay.usecases.proxy import ProxyHandle, ProxyOptions, start_proxy
 
 
 @contextmanager
-def running_proxy(db: Path, upstream: str, **options: object) -> Iterator[ProxyHandle]:
-    handle = start_proxy(db, ProxyOptions(upstream, "127.0.0.1:0", **options))  # type: ignore[arg-type]
+def running_proxy(db: Path, upstream: str, warn: Callable[[str], None] | None = None,
+                  **options: object) -> Iterator[ProxyHandle]:
+    """A proxy whose bodies that cannot be recorded go to DB.rejects.jsonl beside the store
+    (not the user's data dir); stopped when the block ends, whatever ends it."""
+    options.setdefault("rejects_path", db.with_name(db.name + ".rejects.jsonl"))
+    handle = start_proxy(db, ProxyOptions(upstream, "127.0.0.1:0", **options),  # type: ignore[arg-type]
+                         warn=warn if warn is not None else (lambda _: None))
     try:
         yield handle
     finally:

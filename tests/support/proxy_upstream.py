@@ -11,13 +11,16 @@ shaped), Tabby (`id` + `choices`; `/v1/events` answered empty; `/v1/health`). Th
 is `pieces`, one piece per chunk, `gap` seconds apart; `first_byte_delay` before anything;
 `status` other than 200 answers that status with a one-line JSON error; `slots` caps the
 answers under way at once, the others wait their turn (an engine's parallel slots). Every request is kept
-(path, headers, raw body); `disconnects` counts streams the client closed before their end.
+(path, headers, raw body); `disconnects` counts streams the client closed before their end. A POST
+body that is not a JSON object is answered 400 with a one-line JSON error, as the servers do.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
+import zlib
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,8 +85,13 @@ class ShapeUpstream:
         self.url = ""
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        raw = await request.read()
+        raw = await request.read()  # as sent (auto_decompress off): a gzip body is inflated below
         self.seen.append(Seen(request.method, request.path_qs, dict(request.headers), raw))
+        if request.headers.get("Content-Encoding", "").lower() == "gzip":
+            try:
+                raw = gzip.decompress(raw)
+            except (OSError, EOFError, zlib.error):
+                return web.json_response({"error": "the body is not gzip"}, status=400)
         if self._slots is None:
             return await self._answer(request, raw)
         async with self._slots:
@@ -98,7 +106,12 @@ class ShapeUpstream:
                 else web.Response(status=200)
         if b.status != 200:
             return web.json_response({"error": f"upstream failed with {b.status}"}, status=b.status)
-        body = json.loads(raw) if raw else {}
+        try:
+            body = json.loads(raw) if raw else {}
+        except ValueError:  # not UTF-8, not JSON
+            body = None
+        if not isinstance(body, dict):
+            return web.json_response({"error": "the body is not a JSON object"}, status=400)
         ctype, chunks, whole = _events(request.path, body, b.pieces)
         streaming = body.get("stream", request.path.startswith("/api/")) is not False and chunks
         if not streaming:
@@ -125,7 +138,7 @@ class ShapeUpstream:
             self._slots = asyncio.Semaphore(self.behaviour.slots) if self.behaviour.slots else None
             app = web.Application(client_max_size=1 << 30)
             app.router.add_route("*", "/{tail:.*}", self._handle)
-            self._runner = web.AppRunner(app, access_log=None)
+            self._runner = web.AppRunner(app, access_log=None, auto_decompress=False)
             await self._runner.setup()
             site = web.TCPSite(self._runner, "127.0.0.1", 0)
             await site.start()
