@@ -69,6 +69,5 @@ def verify(store: Store, editor: str | None = None, model: str | None = None,
     records none."""
     from replay.usecases.verify import verify as verify_captures
 
-    where, params = ("editor = ?", (editor,)) if editor else ("", ())
-    return verify_captures(((cid, rec) for cid, rec, _ in store.captures(where, params)), model=model,
+    return verify_captures(((cid, rec) for cid, rec, _ in store.captures(editor=editor or None)), model=model,
                            version=editor_version)
