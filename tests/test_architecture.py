@@ -327,3 +327,18 @@ def test_every_import_is_one_the_module_map_allows() -> None:
         allowed = library if row_of[own] is None else row_of[own]
         outside = deps - row_mates[own] - allowed
         assert not outside, f"{own} imports {sorted(outside)}: not in its row of docs/architecture.md"
+
+
+def test_no_layer_takes_the_store_untyped() -> None:
+    """What a layer reads of the store is named: the store itself, or a Protocol of
+    replay.reading (RunReader, ScoreKeeper) for the layers that may not import it; never a
+    parameter `store: Any`, which would let any layer call any of the store's methods."""
+    untyped = []
+    for module, path in [*modules().items(), *(("tui", p) for p in (ROOT / "tui").rglob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+                untyped += [f"{module}.{node.name}" for a in args if "store" in a.arg and
+                            (a.annotation is None or ast.unparse(a.annotation) in ("Any", "object", "'Any'"))
+                            and a.arg != "self"]
+    assert not untyped, untyped
