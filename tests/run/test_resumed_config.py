@@ -48,3 +48,19 @@ def test_the_runner_adds_the_backend_its_parameters_and_versions_to_the_config()
     assert (got.backend, got.model, got.model_id, got.endpoints, got.api_key_env) == ("http", "m", "m@1", ["http://e"], None)
     assert got.params is not None and got.params["max_new_tokens"] == 9
     assert got.versions is not None and "fimreplay" in got.versions and (got.early_stop, got.editor_timing) == (True, False)
+
+
+def test_every_backend_description_is_a_field_of_the_run_config() -> None:
+    """A key a backend's describe() adds that RunConfig does not name would not be kept with the
+    run: each one the backends write is a field."""
+    import ast
+
+    from tests.conftest import ROOT
+
+    keys = {node.value for path in (ROOT / "replay" / "backends").glob("*.py")
+            for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(fn, ast.FunctionDef) and fn.name == "describe"
+            for d in ast.walk(fn) if isinstance(d, ast.Dict)
+            for node in d.keys if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    assert {"backend", "model", "model_id", "ctx", "endpoints"} <= keys  # the walk found them
+    assert keys <= set(RunConfig.__struct_fields__)
