@@ -138,6 +138,22 @@ def test_sql_is_written_only_in_the_store() -> None:
                 raise AssertionError(f"{module}: {node.value[:60]!r}")
 
 
+def test_no_sql_condition_is_handed_to_the_store() -> None:
+    """What a caller wants of the store it says in the store's own terms (keyword filters such as
+    `captures(editor=..., after=..., ids=...)`), never as a condition with a placeholder for the
+    store to splice into its statement."""
+    import re
+
+    condition = re.compile(r"\b\w+ (=|<|>|<=|>=|!=|IN|LIKE) \(?\?")
+    assert condition.search("id > ?") and condition.search("editor = ?")
+    for module, path in modules().items():
+        if module == "replay.store" or module.startswith("replay.store."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and condition.search(node.value):
+                raise AssertionError(f"{module}: {node.value[:60]!r}")
+
+
 def test_the_library_never_names_the_tui() -> None:
     for module, path in modules().items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
