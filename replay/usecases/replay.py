@@ -208,7 +208,7 @@ def check_sentinels(prompts: Sequence[RenderedPrompt], ref: ModelRef) -> None:
     if held:
         ids = list(dict.fromkeys(i for found in held.values() for i in found))
         raise ForeignSentinels(
-            f"{len(ids)} of {len(prompts)} prompts (first: {ids[0]}) hold template sentinels that are not tokens of "
+            f"{len(ids)} of {len(prompts)} prompts (first: {ids[0]}) hold template sentinels that are not one token of "
             f"{ref.name}'s vocabulary ({', '.join(held)}): the model would read them as text; render them with the "
             "model's own template, or replay them as they are with --allow-foreign-sentinels")
 
