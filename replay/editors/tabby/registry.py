@@ -153,15 +153,15 @@ def served_template(model: str, day: str, release: Release | None = None) -> Ser
     Before 0.5.0 the model repository's tabby.json; from it the registry entry of that exact
     name that day (from 0.22.0 one with a template). NoTemplateKnown when there is none."""
     name = registry_name(model)
+    shown = name if name is not None else model.replace("\\", "/").rsplit("/", 1)[-1]
     if release is not None and release < Release.parse(REGISTRY_SINCE):
         if name in MODEL_REPO_TEMPLATES:
             return ServedTemplate(MODEL_REPO_TEMPLATES[name], f"tabby.json of the model repository TabbyML/{name}")
-        raise NoTemplateKnown(f"no tabby.json known for a model repository TabbyML/{name}")
+        raise NoTemplateKnown(f"{shown} is not a TabbyML model repository with a known tabby.json")
     entry = entry_on(model, day)
     if entry is None:
         if day[:10] < FIRST_REGISTRY_DAY and name in MODEL_REPO_TEMPLATES:
             return ServedTemplate(MODEL_REPO_TEMPLATES[name], f"tabby.json of the model repository TabbyML/{name}")
-        shown = name if name is not None else model.replace("\\", "/").rsplit("/", 1)[-1]
         raise NoTemplateKnown(f"{shown} was not a model of registry-tabby on {day[:10]}")
     if entry.template is None and release is not None and release >= Release.parse(COMPLETION_CHECK_SINCE):
         raise NoTemplateKnown(f"Tabby {release} refuses {entry.why()} as a completion model: it has no prompt_template")

@@ -267,6 +267,8 @@ def test_an_entry_is_found_by_its_exact_name_only() -> None:
     for other in ("codeqwen-7b", "CodeQwen-7B-GGUF", "Qwen/CodeQwen-7B", "/models/TabbyML/CodeQwen-7B", "qwen2.5-coder",
                   "Qwen2.5-Coder-7B", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"):
         assert registry.entry_on(other, "2024-09-30") is None, other
+    with pytest.raises(registry.NoTemplateKnown, match=r"^qwen2.5-coder-0.5b-instruct-q4_k_m.gguf is not a TabbyML model"):
+        template("/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", "2023-09-01", "0.3.0")
 
 
 # --- release candidates --------------------------------------------------------------------------------
