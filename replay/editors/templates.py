@@ -8,9 +8,8 @@ in front (`tokenizer.ggml.add_bos_token` of the family's GGUF vocabulary).
 
 Sources (read 2026-11-22):
 - TabbyML/registry-tabby models.json and meta/models.yaml: the `prompt_template` of every
-  completion model. A family holds the template its models are trained on; what one registry
-  entry had on a given day (Qwen2.5-Coder-7B-Instruct's StarCoder sentinels of 2024-10-26..28,
-  commits b522d7e and f7a78a1) belongs to that exact entry, not to the family
+  completion model. A family holds the template its models are trained on, whatever the day:
+  what one registry entry had on a given day is that exact entry's, never its family's
   (replay/editors/tabby/registry.py).
 - TabbyML/tabby crates/http-api-bindings/src/completion/mod.rs: FIM_TEMPLATE
   `{prefix}<|FIM|>{suffix}` for the HTTP kinds mistral/completion, openai/completion,
@@ -222,7 +221,7 @@ REGISTRY_MODELS: dict[str, str] = {
     "CodeQwen-7B": "codeqwen",
     "Qwen2.5-Coder-0.5B": "qwen2.5-coder", "Qwen2.5-Coder-1.5B": "qwen2.5-coder", "Qwen2.5-Coder-3B": "qwen2.5-coder",
     "Qwen2.5-Coder-7B": "qwen2.5-coder", "Qwen2.5-Coder-14B": "qwen2.5-coder",
-    "Qwen2.5-Coder-7B-Instruct": "qwen2.5-coder",  # completion entry 2024-10-26..2024-11-08 (registry 683a33a)
+    "Qwen2.5-Coder-7B-Instruct": "qwen2.5-coder",  # a completion entry 2024-10-29..2024-11-08 (registry-tabby merges 9fe0d5e, 750bec7)
     "Codestral-22B": "codestral",
 }
 

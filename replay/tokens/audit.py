@@ -63,7 +63,6 @@ KINDS: dict[str, str] = {
 }
 
 
-
 @dataclass(frozen=True)
 class Finding:
     kind: str

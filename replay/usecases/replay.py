@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 EXPORT_FORMATS = ("openai-batch",)
 
 __all__ = ["BACKENDS", "EDITORS", "EXPORT_FORMATS", "ExportResult", "ForeignSentinels", "GenParams", "ImportedResults", "OpenBackends",
-           "RunRequest", "SourceRun", "check_sentinels", "export", "import_results", "new_run_id", "run"]
+           "RunRequest", "SourceRun", "export", "import_results", "new_run_id", "run"]
 
 
 @dataclass(frozen=True)
