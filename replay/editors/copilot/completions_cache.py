@@ -132,6 +132,7 @@ class RadixTrie(Generic[V]):
         if parent.parent is None:
             return
         grandparent, parent_edge = parent.parent
+        self._touch(parent)  # radix.ts reads `parent.value` through its getter, which touches
         if parent.value is None and len(parent.children) == 1:
             child_edge, child = next(iter(parent.children.items()))
             parent.remove(child_edge)
