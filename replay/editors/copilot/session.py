@@ -140,7 +140,8 @@ class ClientState:
             processed = None
             if choice is not None:
                 self.cache.append(prefix, body["suffix"], choice)
-                self.completed.add(prefix, body["suffix"], choice)
+                if body["n"] == 1:  # ghostText.ts queues only a request that is not cycling
+                    self.completed.add(prefix, body["suffix"], choice)
                 processed = answer.in_context(inp, steps, choice.chunks_on_arrival)
             for added, part in parts:  # the statement splitter's later parts
                 self.cache.append(prefix + added, body["suffix"], part)

@@ -72,7 +72,7 @@ def _inp(prefix: str):
     return parse_object({"prefix": prefix, "suffix": "\n", "language": "python", "filepath": "a.py"})
 
 
-SINGLE_LINE = {"stop": ["\n"], "suffix": ""}  # what `answer` reads of a body
+SINGLE_LINE = {"stop": ["\n"], "suffix": "", "n": 1}  # what `answer` reads of a body
 
 
 def _sent(state: ClientState, prefix: str, raw: str) -> None:
@@ -96,3 +96,13 @@ def test_a_line_the_cache_finds_only_a_dropped_choice_for_shows_nothing_and_send
     assert state.cached("limit = min(va", "")
     shown = state.answer(_inp("limit = min(va"), None, None)
     assert shown.text == "limit = min(value, 50)" and shown.trace[0].step == "AsyncCompletionManager"
+
+
+def test_a_cycling_request_is_kept_in_the_cache_but_not_by_the_async_manager() -> None:
+    """ghostText.ts queues only a request that is not cycling with the async manager."""
+    state = ClientState()
+    state.cached("limit = ", "")
+    state.answer(_inp("limit = "), {**SINGLE_LINE, "n": 3}, "min(a, b)\n")
+    assert _texts(state.from_cache("limit = m", "")) == ["in(a, b)"] and state.completed.requests == []
+    _sent(state, "limit = ", "max(a, b)\n")
+    assert _texts(state.from_async("limit = m", "")) == ["ax(a, b)"]
