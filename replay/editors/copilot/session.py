@@ -35,9 +35,9 @@ from typing import Any
 from rapidfuzz.distance import Levenshtein
 
 from replay.editors.copilot import answer, request, tokens
-from replay.editors.copilot.completions_cache import CompletedRequests, CompletionsCache
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot.answer import Choice
+from replay.editors.copilot.completions_cache import CompletedRequests, CompletionsCache
 from replay.editors.stage import Shown, Timing
 from replay.records import EditorInput
 
