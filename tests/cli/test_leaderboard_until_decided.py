@@ -48,7 +48,7 @@ def test_replayed_until_decided_then_resumed(cli, tmp_path: Path, home: Path) ->
         assert len(asked) == calls
         text = cli(*args)
     board = json.loads(res.stdout)
-    assert board["until_decided"] and board["method"].startswith("betting confidence sequence")
+    assert board["until_decided"] and board["method"].startswith("asymptotic confidence sequence")
     best, second = board["standings"]
     assert (best["model"], best["rank"]) == ("qwen2.5-coder-good", 1)
     seq = best["sequential"]
