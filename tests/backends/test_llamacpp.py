@@ -121,7 +121,7 @@ def test_llama_cpp_server_gives_the_in_process_greedy_text(engine: LlamaCppBacke
 
 
 def test_streaming_without_a_stop_is_the_same_generation(engine: LlamaCppBackend) -> None:
-    """complete_streaming runs create_completion's loop token by token: with nothing stopping it
+    """complete_streaming runs complete()'s generation loop, asked after each token: with nothing stopping it
     the text, token count and finish reason are complete()'s, and each token's arrival is timed."""
     params = GenParams(max_new_tokens=16)
     whole = engine.complete(PROMPT, params)
