@@ -39,6 +39,7 @@ class RunConfig(msgspec.Struct, frozen=True, omit_defaults=True):
     model_name: str | None = None  # the resolved model's own name (a GGUF's general.name)
     model_sha256: str | None = None
     rejects: int | None = None  # input lines rejected
+    allow_foreign_sentinels: bool | None = None  # True: sent although the prompts hold sentinels the model lacks
     cutoff: str | None = None  # the training-data cutoff the run was started with (ISO date)
     backend: str | None = None  # the backend's name ("hf", "http", "llamacpp", ...)
     model: str | None = None  # what the backend was asked for

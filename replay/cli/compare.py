@@ -32,6 +32,22 @@ def _sequential_methods() -> tuple[str, ...]:
     return tuple(METHODS)
 
 
+def _default_method() -> str:
+    from replay.usecases.compare import DEFAULT_METHOD
+
+    return DEFAULT_METHOD
+
+
+def method_option(flag: str) -> Any:
+    """`--method`: the confidence sequence of a comparison file by file (`flag` names the option
+    it goes with); the default read from the statistics module when used."""
+    return click.option("--method", type=Names(_sequential_methods), default=_default_method,
+                        help=f"{flag}: asymptotic (the default: as wide as the per-file differences' spread, it decides at "
+                        "the few dozen files comparisons have; valid as files grow many, its error rate at 10-60 files "
+                        "measured) or betting (valid at any number of files, assuming only that differences are bounded; "
+                        "needs at least log(1/alpha)/log(1+|d|) files for a difference d).")
+
+
 def _backends() -> tuple[str, ...]:
     from replay.backends import BACKENDS
 
@@ -53,9 +69,7 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
 @click.option("--sequential", is_flag=True, help="Look at the files one by one in a seeded order and stop when decided "
               "(an anytime-valid confidence sequence).")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="--sequential: the error rate allowed.")
-@click.option("--method", type=Names(_sequential_methods), default="betting", show_default=True,
-              help="--sequential: betting (valid at any number of files) or asymptotic (valid as files grow many; "
-              "narrower when the per-file differences are spread far less than their range).")
+@method_option("--sequential")
 @click.option("--margin", type=float, default=None,
               help="--sequential: also stop when the difference lies within ±MARGIN (default: never).")
 @json_option
@@ -97,8 +111,7 @@ def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, s
 @click.option("--until-decided", is_flag=True, help="Replay file by file in a seeded order (--seed) and stop each model's "
               "replay once its anytime-valid comparison with the best is decided.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="--until-decided: the error rate allowed.")
-@click.option("--method", type=Names(_sequential_methods), default="betting", show_default=True,
-              help="--until-decided: the confidence sequence, as `compare --sequential --method` takes it.")
+@method_option("--until-decided")
 @click.option("--margin", type=float, default=None,
               help="--until-decided: also stop when the difference lies within ±MARGIN (default: never).")
 @click.option("--format", "fmt", type=Names(_formats), default="text", show_default=True)

@@ -36,6 +36,10 @@ model_option = click.option("--model", required=True, help="Model name (registry
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                              help="Output JSONL (default: stdout).")
 keep_going_option = click.option("--keep-going", is_flag=True, help="Count and keep bad lines in a rejects file instead of stopping.")
+foreign_sentinels_option = click.option(
+    "--allow-foreign-sentinels", is_flag=True,
+    help="Replay prompts whose template sentinels are not tokens of the model's vocabulary (another model's template: "
+         "the model reads them as text) instead of stopping.")
 
 
 def file_summary(summary: LineFileSummary, done: str, as_json: bool) -> None:
@@ -122,12 +126,13 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
 @click.option("--editor-timing", is_flag=True,
               help="Apply the editor's time-based cuts from the stream's measured timing (off: deterministic).")
 @cutoff_option
+@foreign_sentinels_option
 @json_option
 @db_option
 def run_cmd(source: str, backend: str, model: str, editor: str | None, family: str | None, ctx: int, max_new_tokens: int | None,
             run_id: str | None, endpoints: tuple[str, ...], concurrency: int, timeout: float, max_response_mb: float, retries: int,
             api_key_env: str | None, send_ids: bool, threads: int | None, no_cache: bool, full_generation: bool,
-            editor_timing: bool, cutoff: str | None, as_json: bool, store: Store) -> None:
+            editor_timing: bool, cutoff: str | None, allow_foreign_sentinels: bool, as_json: bool, store: Store) -> None:
     """Replay items, rendered prompts or `captures` against a model into a run (resumable: give the
     run's id as SOURCE to resume it with its own input and settings)."""
     from replay.usecases.replay import GenParams, RunRequest, run
@@ -136,7 +141,7 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
                "max_response_bytes": int(max_response_mb * 1024 * 1024)}
     req = RunRequest(source, backend, model, editor, family, GenParams(ctx=ctx, max_new_tokens=max_new_tokens), run_id,
                      endpoints, concurrency, not no_cache, options, early_stop=not full_generation, editor_timing=editor_timing,
-                     cutoff=cutoff)
+                     cutoff=cutoff, allow_foreign_sentinels=allow_foreign_sentinels)
     result = run(store, req, on_progress=Progress.on_terminal(as_json), warn=warn)
     s = result.summary
     if as_json:
@@ -197,15 +202,17 @@ def import_results_cmd(results: Path, run_id: str, as_json: bool, store: Store) 
               help="Tokens to generate (default: each profile's own: 128 standard, 64 Tabby).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="llama.cpp CPU threads.")
 @click.option("--tui", "with_tui", is_flag=True, help="Show the demo live in the TUI.")
+@foreign_sentinels_option
 @json_option
 @db_option
 def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: int | None, threads: int | None,
-             with_tui: bool, as_json: bool, store: Store) -> None:
+             with_tui: bool, allow_foreign_sentinels: bool, as_json: bool, store: Store) -> None:
     """The main job on the embedded defaults: import captures/, verify, audit, build a Solidity
     benchmark, replay both against the local model, score and report."""
     from replay.usecases.demo import DEMO_TOKENIZER, DemoOptions, run_demo
 
-    opts = DemoOptions(files=files, per_file=per_file, seed=seed, model=model, max_new_tokens=max_new_tokens, threads=threads)
+    opts = DemoOptions(files=files, per_file=per_file, seed=seed, model=model, max_new_tokens=max_new_tokens, threads=threads,
+                       allow_foreign_sentinels=allow_foreign_sentinels)
     if with_tui:
         app_factory()(store=store, demo=opts, tokenizer=DEMO_TOKENIZER).run()
         return

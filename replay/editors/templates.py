@@ -8,8 +8,9 @@ in front (`tokenizer.ggml.add_bos_token` of the family's GGUF vocabulary).
 
 Sources (read 2026-11-22):
 - TabbyML/registry-tabby models.json and meta/models.yaml: the `prompt_template` of every
-  completion model; its history gives the dated Qwen2.5-Coder change (commit f7a78a1,
-  2024-10-29, "fix: update qwen2.5 coder fim token format").
+  completion model. A family holds the template its models are trained on, whatever the day:
+  what one registry entry had on a given day is that exact entry's, never its family's
+  (replay/editors/tabby/registry.py).
 - TabbyML/tabby crates/http-api-bindings/src/completion/mod.rs: FIM_TEMPLATE
   `{prefix}<|FIM|>{suffix}` for the HTTP kinds mistral/completion, openai/completion,
   openai/legacy_completion, deepseek/completion, split on the first `<|FIM|>`.
@@ -42,15 +43,6 @@ class UnknownFamily(UsageError):
 
 
 @dataclass(frozen=True)
-class TemplateEra:
-    """A template a family used until a date (registry history), for versioned replays."""
-
-    until: str  # ISO date (UTC) on which the next template took over
-    template: str
-    source: str
-
-
-@dataclass(frozen=True)
 class Family:
     """One FIM family: how a model of it wants prefix and suffix, and where its output ends.
 
@@ -70,28 +62,18 @@ class Family:
     bos: str | None
     adds_bos: bool | None
     source: str
-    history: tuple[TemplateEra, ...] = ()
     aliases: tuple[str, ...] = field(default=())
 
-    def template_at(self, date: str | None = None) -> str | None:
-        """The template in force on `date` (ISO, UTC); the newest one when no date is given."""
-        if date is not None:
-            for era in sorted(self.history, key=lambda e: e.until):
-                if date < era.until:
-                    return era.template
-        return self.template
-
-    def render(self, prefix: str, suffix: str, date: str | None = None) -> str:
+    def render(self, prefix: str, suffix: str) -> str:
         """Fill the template as Tabby's `strfmt!(template, prefix =>, suffix =>)` does.
 
         Values are substituted once, never re-read as placeholders, so a `{suffix}` inside user
         code stays literal (str.format has the same one-pass semantics as strfmt). No template:
         the prompt is the prefix (TabbyML/tabby completion_prompt.rs `build_prompt`).
         """
-        template = self.template_at(date)
-        if template is None:
+        if self.template is None:
             return prefix
-        return template.format(prefix=prefix, suffix=suffix)
+        return self.template.format(prefix=prefix, suffix=suffix)
 
     def sentinels(self) -> tuple[str, ...]:
         return tuple(t for t in (self.prefix_token, self.suffix_token, self.middle_token) if t)
@@ -146,11 +128,6 @@ _FAMILIES: tuple[Family, ...] = (
         eos="<|endoftext|>", bos=None, adds_bos=False,
         source=(f"{_REGISTRY} (Qwen2.5-Coder-0.5B..14B); stops: {_CONTINUE} qwenCoderFimTemplate; "
                 "BOS: qwen2.5-coder-0.5b-instruct-q4_k_m.gguf add_bos_token=false"),
-        history=(TemplateEra(
-            until="2024-10-29",
-            template="<fim_prefix>{prefix}<fim_suffix>{suffix}<fim_middle>",
-            source="TabbyML/registry-tabby commit f7a78a1 (2024-10-29) replaced this Qwen2.5-Coder template",
-        ),),
         aliases=("qwen2.5", "qwen-coder"),
     ),
     Family(
@@ -244,7 +221,7 @@ REGISTRY_MODELS: dict[str, str] = {
     "CodeQwen-7B": "codeqwen",
     "Qwen2.5-Coder-0.5B": "qwen2.5-coder", "Qwen2.5-Coder-1.5B": "qwen2.5-coder", "Qwen2.5-Coder-3B": "qwen2.5-coder",
     "Qwen2.5-Coder-7B": "qwen2.5-coder", "Qwen2.5-Coder-14B": "qwen2.5-coder",
-    "Qwen2.5-Coder-7B-Instruct": "qwen2.5-coder",  # completion entry 2024-10-26..2024-11-08 (registry 683a33a)
+    "Qwen2.5-Coder-7B-Instruct": "qwen2.5-coder",  # a completion entry 2024-10-29..2024-11-08 (registry-tabby merges 9fe0d5e, 750bec7)
     "Codestral-22B": "codestral",
 }
 

@@ -107,6 +107,12 @@ def _table(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
                   for s in board.standings]
 
 
+def _undecided(board: Leaderboard) -> list[str]:
+    """Why each comparison replayed until decided that ended undecided did, by its method's bound."""
+    return [f"{s.model}: undecided against {s.vs_model}: {s.sequential.shortfall.reason}"
+            for s in board.standings if s.sequential is not None and s.sequential.shortfall is not None]
+
+
 def to_text(board: Leaderboard) -> str:
     head, rows = _table(board)
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
@@ -119,6 +125,7 @@ def to_text(board: Leaderboard) -> str:
         if s.vs_best is not None and (s.vs_best.only_a or s.vs_best.only_b):
             out.append(f"{s.model}: {len(s.vs_best.only_a)} items only in the best's run, {len(s.vs_best.only_b)} only in its own")
         out.append(f"{s.model}: {s.overlap.message}")
+    out += _undecided(board)
     if board.method is not None:
         out.append(f"replayed until decided, files in a seeded order: {board.method}")
     out.append(f"wall time {board.wall_s:.1f} s")
@@ -136,6 +143,7 @@ def to_html(board: Leaderboard) -> str:
     rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in [*row[:2], s.name, *row[2:], s.overlap.message])
                    + "</tr>" for row, s in zip(cells, board.standings))
     method = "" if board.method is None else f" Replayed until decided, files in a seeded order: {html.escape(board.method)}."
+    undecided = "".join(f"<p>{html.escape(line)}</p>" for line in _undecided(board))
     best = board.standings[0].model if board.standings else ""
     plots = "".join(f"<figure>{svg_file_diffs(s.vs_best.per_file, f'{s.model} − {best}')}<figcaption>{html.escape(s.model)} − "
                     f"{html.escape(best)}: {board.metric} difference per file</figcaption></figure>"
@@ -147,6 +155,7 @@ def to_html(board: Leaderboard) -> str:
 <h1>fimreplay leaderboard</h1>
 <p>{board.n_items} items from <code>{html.escape(board.items)}</code>, editor {html.escape(board.editor)}. Scored: {html.escape(board.scored)}. Wall time {board.wall_s:.1f} s.{method}</p>
 <table><tr>{"".join(f"<th>{html.escape(h)}</th>" for h in head)}</tr>{rows}</table>
+{undecided}
 <h2>Per-file differences to the best</h2>
 {plots}
 </body></html>

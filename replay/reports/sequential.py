@@ -3,17 +3,20 @@
 Peeking at a fixed-size interval (replay.reports.compare's bootstrap) after every item and stopping
 when it excludes zero is not valid: every look is another chance of a false verdict. A confidence
 sequence is an interval valid at every look at once (time-uniform), so a comparison may stop at
-the first look where it decides, whenever that is. Two are offered (`METHODS`):
+the first look where it decides, whenever that is. Two are offered (`METHODS`, in
+replay.reports.confidence_sequences):
 
-- "betting" (the default), valid at every number of files with nothing assumed but that the
-  differences are bounded: `ConfidenceSequence`, a betting confidence sequence of Waudby-Smith and
-  Ramdas (JRSS B 2024). Its price is the bound itself: no method that assumes only boundedness
-  can decide much faster (see the class), some 27 files for a difference of 0.12 at alpha 0.05.
-- "asymptotic": `AsymptoticSequence`, the asymptotic confidence sequence of Waudby-Smith, Arbour,
-  Sinha, Kennedy and Ramdas (Annals of Statistics 2024), valid as the number of files grows (a time-uniform
-  central limit theorem) and as wide as the differences' spread, not their range: on per-file
-  differences spread far less than their range it decides with about half the files. Its error
-  rate at a few dozen files is measured by simulation in the tests, not proved.
+- "asymptotic" (the default): `AsymptoticSequence`, the asymptotic confidence sequence of
+  Waudby-Smith, Arbour, Sinha, Kennedy and Ramdas (Annals of Statistics 2024), valid as the number
+  of files grows (a time-uniform central limit theorem) and as wide as the differences' spread, not
+  their range: on per-file differences spread far less than their range it decides with about
+  half the files or fewer, which is what decides at the few dozen files comparisons have (and
+  agrees there with the fixed-size bootstrap). Its error rate at a few dozen files is measured by
+  simulation in the tests, not proved.
+- "betting", valid at every number of files with nothing assumed but that the differences are
+  bounded: `ConfidenceSequence`, a betting confidence sequence of Waudby-Smith and Ramdas (JRSS B
+  2024). Its price is the bound itself: no method that assumes only boundedness can decide much
+  faster (see the class), some 27 files for a difference of 0.12 at alpha 0.05, 35 for 0.09.
 
 The unit treated as independent is the file: items of one file share its code and are
 correlated, so each file's mean difference B − A over its paired items (in [-1, 1] for metrics in
@@ -27,12 +30,13 @@ interval is about too.
 Verdicts, at the first look where one holds: "B better" (the interval lies above 0), "A better"
 (below), "no difference beyond ±M" (it lies inside (−M, M); only with a margin); else, when the
 files run out, "undecided". All verdicts are read off the one sequence, so together they are
-wrong with probability at most alpha (for "asymptotic": about alpha, as the files grow many).
+wrong with probability at most alpha (for "asymptotic": about alpha, as the files grow many). An
+undecided comparison says why by its method's bound (`Shortfall`): how many files would decide a
+difference of the size it saw.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,166 +44,11 @@ from typing import Any
 import numpy as np
 
 from replay.reports.compare import paired_files
+from replay.reports.confidence_sequences import DEFAULT_METHOD, METHODS, Shortfall, describe
 from replay.scoring import HEADLINE, ScoredItem
 
 UNIT = "file"
-GRID = 2000  # candidate means on [0, 1]: a step of 0.001 on the difference scale
-TRUNCATION = 0.9  # c of the bets' truncation to [-c/(1 - m), c/m]
-T_OPT = 10  # files where the asymptotic sequence is narrowest
-PRIOR_VAR = 0.25  # the asymptotic sequence's fake observation's variance
-MIN_FILES = 5  # files before the asymptotic sequence draws an interval
 VERDICTS = ("A better", "B better", "no difference beyond ±M", "undecided")
-
-
-class IntervalSequence:
-    """What every confidence sequence here shares: its level, the interval after the looks so far
-    (all of [-1, 1] before any), and the observations' range."""
-
-    name: str
-    description: str
-
-    def __init__(self, alpha: float = 0.05) -> None:
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha must be between 0 and 1, got {alpha}")
-        self.alpha = alpha
-        self.t = 0
-        self.interval = (-1.0, 1.0)
-
-    def update(self, difference: float) -> tuple[float, float]:
-        """Take one observation (a difference in [-1, 1]) and return the interval after it."""
-        if not -1.0 <= difference <= 1.0:
-            raise ValueError(f"a difference must lie in [-1, 1], got {difference}")
-        self.t += 1
-        return self._look(difference)
-
-    def _look(self, difference: float) -> tuple[float, float]:
-        raise NotImplementedError
-
-
-class ConfidenceSequence(IntervalSequence):
-    """The betting confidence sequence for the mean of observations in [-1, 1], updated one
-    observation at a time.
-
-    The method: a betting confidence sequence of Waudby-Smith and Ramdas, "Estimating means of
-    bounded random variables by betting", JRSS B 86(1), 2024 (arXiv:2010.09686): their Theorem 3 (a
-    capital process with predictable bets is a test martingale for each candidate mean, and the
-    candidates it has not rejected form a confidence sequence) with their aGRAPA bets (Section 5,
-    "approximate growth rate adaptive to the particular alternative"), computed on a grid of
-    candidate means as their Section 5 does. For observations X_t in [0, 1] and a candidate mean m:
-
-    - K_t(m) = prod (1 + l_i(m) (X_i - m)); under mean m it is a nonnegative martingale, so by
-      Ville's inequality P(exists t: K_t(m) >= 1/alpha) <= alpha, and the set {m : K_t(m) < 1/alpha}
-      covers the mean at every t at once with probability at least 1 - alpha;
-    - the bets are predictable (they use X_1..X_{i-1} only): l_i(m) = (mu_{i-1} - m) / (s2_{i-1} +
-      (mu_{i-1} - m)^2), with mu_t = (1/2 + sum X) / (t + 1) and s2_t = (1/4 + sum (X_i - mu_i)^2) /
-      (t + 1) (one fake observation of mean 1/2 and variance 1/4), truncated to [-c/(1 - m), c/m];
-      c = 0.9 (the authors' package below truncates its hedged bets at 1/2 and these at 1): a file
-      multiplies a candidate's capital by 1 + c (X - m) / m at most, the per-file differences of two
-      models lie near 0 (m near 1/2), and there c = 1/2 needs half again as many files (simulated);
-      c < 1 keeps one file at the end of the range from zeroing a candidate's capital for good;
-    - the grid has GRID steps; a candidate once rejected stays rejected (the running intersection,
-      valid since the sets are time-uniform), and the interval is the hull of the candidates left,
-      widened by one step on each side (the boundary lies between a rejected and a kept point).
-    The same facts (the fake observation's mean and variance, the bets' form and truncation, the
-    grid and its one-step widening) are those of the authors' `confseq` package
-    (github.com/gostevehoward/confseq, src/confseq/betting_strategies.py `lambda_aKelly`,
-    src/confseq/betting.py `cs_from_martingale`).
-
-    No method that assumes only that the differences are bounded can decide much faster: the capital
-    of a candidate m grows by at most E log(X / m) a file (the bet l = 1/m), so a difference of 0.12
-    on [-1, 1] (m = 1/2, X near 0.56) needs about log(1/alpha) / 0.11, some 27 files, at alpha 0.05.
-    """
-
-    name = "betting"
-    description = "betting confidence sequence, aGRAPA bets (Waudby-Smith & Ramdas 2024, JRSS B)"
-
-    def __init__(self, alpha: float = 0.05) -> None:
-        super().__init__(alpha)
-        self.m = np.linspace(0.0, 1.0, GRID + 1)
-        with np.errstate(divide="ignore"):
-            self._low = -TRUNCATION / (1.0 - self.m)  # -inf at m = 1
-            self._high = TRUNCATION / self.m  # inf at m = 0
-        self._log_capital = np.zeros_like(self.m)
-        self._kept = np.ones_like(self.m, dtype=bool)
-        self._threshold = math.log(1 / alpha)
-        self._sum = 0.0
-        self._sum_sq = 0.0  # sum of (X_i - mu_i)^2
-        self._mean, self._var = 0.5, 0.25  # mu_0, s2_0: the fake observation
-
-    def _look(self, difference: float) -> tuple[float, float]:
-        x = (difference + 1.0) / 2.0
-        gap = self._mean - self.m
-        bets = np.clip(gap / (self._var + gap * gap), self._low, self._high)
-        self._log_capital += np.log1p(bets * (x - self.m))
-        self._kept &= self._log_capital < self._threshold
-        self._sum += x
-        self._mean = (0.5 + self._sum) / (self.t + 1)
-        self._sum_sq += (x - self._mean) ** 2
-        self._var = (0.25 + self._sum_sq) / (self.t + 1)
-        kept = np.flatnonzero(self._kept)
-        if len(kept):  # none kept: the 1 - alpha event failed; the last interval stays
-            step = 1.0 / GRID
-            lo, hi = max(0.0, self.m[kept[0]] - step), min(1.0, self.m[kept[-1]] + step)
-            self.interval = (2 * lo - 1, 2 * hi - 1)
-        return self.interval
-
-
-class AsymptoticSequence(IntervalSequence):
-    """The asymptotic confidence sequence for the mean of observations in [-1, 1]: Waudby-Smith,
-    Arbour, Sinha, Kennedy and Ramdas, "Time-uniform central limit theory and asymptotic confidence
-    sequences", Annals of Statistics 52(6), 2024 (arXiv:2103.06476), their Theorem 2.2 (the
-    Gaussian mixture boundary of Robbins, with the sample variance in place of the known one):
-
-        mean_t ± s_t · sqrt(2 (t r² + 1) / (t² r²) · log(sqrt(t r² + 1) / alpha))
-
-    covers the mean at every t at once with probability tending to 1 - alpha as the start of the
-    looks grows. It is a CLT's interval made time-uniform: its width follows the differences'
-    spread, where a bound-only method (`ConfidenceSequence`) pays for their range. The tuning
-    r² = (-2 log alpha + log(-2 log alpha + 1)) / T_OPT makes it narrowest near T_OPT files (the
-    authors' closed form of the optimal r²; any r² keeps the guarantee).
-
-    Three choices make it more cautious than the theorem needs at a few dozen files, where the
-    sample variance of a handful of files can be far too small (two files with the same difference
-    would give a zero-width interval): the variance counts one fake observation with variance
-    PRIOR_VAR (a quarter of the largest a difference in [-1, 1] can have) — s_t² = (PRIOR_VAR +
-    sum (D_i - mean_t)²) / (t + 1) —, no interval is drawn before MIN_FILES files, and, as for the
-    betting sequence, the running intersection is kept (the interval never widens). Its error rate
-    at 20–60 files is measured in the tests (A/A comparisons), not proved.
-    """
-
-    name = "asymptotic"
-    description = "asymptotic confidence sequence (Waudby-Smith, Arbour, Sinha, Kennedy & Ramdas 2024, Ann. Statist.)"
-
-    def __init__(self, alpha: float = 0.05) -> None:
-        super().__init__(alpha)
-        a = -2 * math.log(alpha)
-        self._r2 = (a + math.log(a + 1)) / T_OPT
-        self._mean = 0.0
-        self._m2 = 0.0  # sum of squared deviations from the running mean (Welford)
-
-    def _look(self, difference: float) -> tuple[float, float]:
-        step = difference - self._mean
-        self._mean += step / self.t
-        self._m2 += step * (difference - self._mean)
-        if self.t < MIN_FILES:
-            return self.interval
-        t, r2 = self.t, self._r2
-        spread = math.sqrt((PRIOR_VAR + self._m2) / (t + 1))
-        width = spread * math.sqrt(2 * (t * r2 + 1) / (t * t * r2) * math.log(math.sqrt(t * r2 + 1) / self.alpha))
-        lo, hi = max(self.interval[0], self._mean - width), min(self.interval[1], self._mean + width)
-        if lo <= hi:  # empty: the 1 - alpha event failed; the last interval stays
-            self.interval = (lo, hi)
-        return self.interval
-
-
-METHODS: dict[str, type[IntervalSequence]] = {
-    c.name: c for c in (ConfidenceSequence, AsymptoticSequence)}
-DEFAULT_METHOD = "betting"
-
-
-def describe(method: str) -> str:
-    """The method's name as reports print it (with its reference)."""
-    return METHODS[method].description
 
 
 def decide(interval: tuple[float, float], margin: float | None) -> str | None:
@@ -240,6 +89,7 @@ class Sequential:
     n_only_b: int = 0
     method: str = DEFAULT_METHOD
     unit: str = UNIT
+    shortfall: Shortfall | None = None  # undecided: why, by the method's bound
 
     def verdict_text(self, a: str = "A", b: str = "B") -> str:
         if self.verdict == "no difference beyond ±M":
@@ -252,7 +102,7 @@ class Sequential:
                 "mean_diff": self.mean_diff, "metric": self.metric, "method": self.method,
                 "method_reference": describe(self.method), "unit": self.unit,
                 "alpha": self.alpha, "margin": self.margin, "seed": self.seed, "n_only_a": self.n_only_a,
-                "n_only_b": self.n_only_b}
+                "n_only_b": self.n_only_b, "why_undecided": self.shortfall.to_json() if self.shortfall else None}
 
     def summary(self, a: str = "A", b: str = "B") -> str:
         line = (f"{self.metric} {b} − {a}: {self.mean_diff:+.4f}, {1 - self.alpha:.0%} confidence sequence "
@@ -261,6 +111,8 @@ class Sequential:
                 f"{self.verdict_text(a, b)}; {describe(self.method)}")
         if self.n_only_a or self.n_only_b:
             line += f"; unpaired: {self.n_only_a} only in {a}, {self.n_only_b} only in {b}"
+        if self.shortfall is not None:
+            line += f"\nundecided: {self.shortfall.reason}"
         return line
 
 
@@ -291,7 +143,7 @@ class SequentialTest:
         return Sequential(metric=metric, verdict=self.verdict or "undecided", interval=self.cs.interval, mean_diff=mean,
                           items_used=self.items, n_items=n_items, units_used=len(self.diffs), n_units=n_units,
                           alpha=self.cs.alpha, margin=self.margin, seed=seed, n_only_a=only[0], n_only_b=only[1],
-                          method=self.method)
+                          method=self.method, shortfall=None if self.verdict else self.cs.shortfall(mean))
 
 
 def sequential(a: Iterable[ScoredItem], b: Iterable[ScoredItem], metric: str = HEADLINE, alpha: float = 0.05,

@@ -37,6 +37,7 @@ from typing import Any
 from replay.records import CaptureRecord, RenderedPrompt
 from replay.tokens.diff import first_difference
 from replay.tokens.engine import EngineIds, engine_ids
+from replay.tokens.sentinels import SENTINEL_SETS, not_single, template_hits, user_spans
 from replay.tokens.tokenizer import Tokenizer
 
 SEVERITIES = ("error", "warning", "info")
@@ -60,22 +61,6 @@ KINDS: dict[str, str] = {
     "block-seam-shift": "warning",
     "budget-mismatch": "info",
 }
-
-# FIM sentinel sets in the order a template writes them (first one opens the prompt). Facts from
-# TabbyML/tabby crates/tabby/src/services/completion/completion_prompt.rs + registry-tabby
-# models.json and continuedev/continue core/autocomplete/templating/AutocompleteTemplate.ts.
-SENTINEL_SETS: tuple[tuple[str, ...], ...] = (
-    ("<fim_prefix>", "<fim_suffix>", "<fim_middle>"),
-    ("<|fim_prefix|>", "<|fim_suffix|>", "<|fim_middle|>"),
-    ("<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>"),
-    ("<PRE>", "<SUF>", "<MID>"),
-    ("[SUFFIX]", "[PREFIX]"),
-    ("<[fim-prefix]>", "<[fim-suffix]>", "<[fim-middle]>"),
-)
-# Other template tokens editors write as text (Continue's Qwen multi-file template, Tabby stop words).
-TEMPLATE_TOKENS: tuple[str, ...] = ("<|repo_name|>", "<|file_sep|>", "<repo_name>", "<file_sep>", "<|fim_pad|>", "<fim_pad>")
-_SENTINELS = sorted({s for group in SENTINEL_SETS for s in group} | set(TEMPLATE_TOKENS), key=len, reverse=True)
-_SENTINEL_RE = re.compile("|".join(re.escape(s) for s in _SENTINELS))
 
 
 @dataclass(frozen=True)
@@ -141,18 +126,6 @@ class Report:
         return {"summary": self.summary(), "findings": [asdict(f) for f in self.findings]}
 
 
-def _span_of(text: str, part: str | None, start: int = 0) -> tuple[int, int] | None:
-    """Where the user's code sits in the prompt (LF-normalised as a fallback: Tabby logs
-    segments with CRLF and the prompt with LF)."""
-    if not part:
-        return None
-    for candidate in (part, part.replace("\r\n", "\n")):
-        at = text.find(candidate, start)
-        if at >= 0:
-            return at, at + len(candidate)
-    return None
-
-
 def _token_at(spans: Sequence[tuple[int, int]], char: int, shift: int) -> int:
     for i, (a, b) in enumerate(spans):
         if a <= char < b or (a == b == char):
@@ -203,23 +176,19 @@ class Auditor:
         text = s.text
         ids, spans = self.tok.encode_with_offsets(text)
         eng = engine_ids(self.tok, text, self.engine)
-        pre_span = _span_of(text, s.prefix)
-        suf_span = _span_of(text, s.suffix, pre_span[1] if pre_span else 0) or _span_of(text, s.suffix)
-        user = [sp for sp in (pre_span, suf_span) if sp]
+        pre_span, user = user_spans(text, s.prefix, s.suffix)
         seen = _Seen(s, ids, spans, eng, 1 if eng.bos_added else 0, pre_span, user, [])
-        seen.template_hits = [m for m in _SENTINEL_RE.finditer(text) if not seen.in_user(*m.span())]
+        seen.template_hits = template_hits(text, user)
         return seen
 
     def _sentinels(self, seen: _Seen) -> None:
         """sentinel-not-special and sentinel-in-user-code."""
         tok, ids, spans, shift = self.tok, seen.ids, seen.spans, seen.shift
         for m in seen.template_hits:
-            a, b = m.span()
-            covering = [i for i, (x, y) in enumerate(spans) if x < b and y > a]
-            pieces = tok.pieces([ids[i] for i in covering])
-            single = len(covering) == 1 and pieces[0].strip() == m.group(0)
-            if not single:
-                seen.add("sentinel-not-special", a, (covering[0] + shift) if covering else -1,
+            split = not_single(tok, m, ids, spans)
+            if split is not None:
+                covering, pieces = split
+                seen.add("sentinel-not-special", m.start(), (covering[0] + shift) if covering else -1,
                          f"sentinel {m.group(0)!r} is {len(covering)} tokens {pieces} for {tok.spec}, not one special id")
         for i, (tid, (a, b)) in enumerate(zip(ids, spans)):
             if tok.is_special(tid) and seen.in_user(a, b):

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from replay.reports.compare import Paired, paired
-from replay.reports.sequential import DEFAULT_METHOD, METHODS, Sequential, sequential
+from replay.reports.confidence_sequences import DEFAULT_METHOD, METHODS
+from replay.reports.sequential import Sequential, sequential
 from replay.errors import UsageError
 from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Text
 from replay.store import Store

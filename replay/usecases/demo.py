@@ -46,6 +46,7 @@ class DemoOptions:
     cap_new_tokens: int = 128  # ... but never more than the standard 128 (Continue's own is 4096)
     corpus: str = ""  # "" = replay.corpus.sources.DEMO_CORPUS
     threads: int | None = None
+    allow_foreign_sentinels: bool = False  # replay prompts whose sentinels the model reads as text (run's option)
 
 
 @dataclass
@@ -160,7 +161,8 @@ def _replay(store: Store, opts: DemoOptions, label: str, source: str, editor: st
     out = run(store, RunRequest(source, "llamacpp", model=opts.model, editor=editor,
                                 params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens,
                                                  cap_new_tokens=opts.cap_new_tokens),
-                                backend_options={"n_threads": opts.threads}), on_progress=on_progress)
+                                backend_options={"n_threads": opts.threads},
+                                allow_foreign_sentinels=opts.allow_foreign_sentinels), on_progress=on_progress)
     r = out.summary
     result.runs.append(r.run)
     result.steps[f"run_{label}"] = {"run": r.run, "items": r.items, "completed": r.completed, "cached": r.cached,

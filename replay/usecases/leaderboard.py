@@ -23,7 +23,8 @@ from typing import Any
 
 from replay.backends import GenParams
 from replay.reports.compare import paired
-from replay.reports.sequential import DEFAULT_METHOD, Sequential, SequentialTest, describe, file_difference, file_order
+from replay.reports.confidence_sequences import DEFAULT_METHOD, describe
+from replay.reports.sequential import Sequential, SequentialTest, file_difference, file_order
 from replay.errors import UsageError, WorkError
 from replay.reports.leaderboard import RENDERERS, Leaderboard, Standing
 from replay.run.runner import ProgressFn
@@ -230,7 +231,8 @@ def until_decided(store: Store, req: LeaderboardRequest, items: Sequence[Any], s
         for n, model in enumerate(req.models[1:], 2):
             say(f"model {n}/{len(req.models)}: {model} against {best}, until decided")
             result = compare_until_decided(store, req, seq, best, model, on_progress, warn)
-            say(f"{model} − {best}: {result.verdict_text(best, model)} after {result.items_used} items")
+            why = f" ({result.shortfall.reason})" if result.shortfall else ""
+            say(f"{model} − {best}: {result.verdict_text(best, model)} after {result.items_used} items{why}")
             results[model] = (best, result)
             if result.verdict == "B better":
                 best = model

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -16,15 +16,19 @@ from replay.cutoffs import Overlap
 from replay.editors import EDITORS, profile
 from replay.errors import UsageError
 from replay.reading import CAPTURES_OWN, RunConfig
+from replay.records import RenderedPrompt
 from replay.rejects import Rejects, default_path, stamped
 from replay.run.runner import ProgressFn, RunSummary, new_run_id
 from replay.store import Store
 from replay.usecases.base import Say
 
+if TYPE_CHECKING:
+    from replay.tokens.tokenizer import Tokenizer
+
 EXPORT_FORMATS = ("openai-batch",)
 
-__all__ = ["BACKENDS", "EDITORS", "EXPORT_FORMATS", "ExportResult", "GenParams", "ImportedResults", "OpenBackends", "RunRequest",
-           "SourceRun", "export", "import_results", "new_run_id", "run"]
+__all__ = ["BACKENDS", "EDITORS", "EXPORT_FORMATS", "ExportResult", "ForeignSentinels", "GenParams", "ImportedResults", "OpenBackends",
+           "RunRequest", "SourceRun", "export", "import_results", "new_run_id", "run"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ class RunRequest:
     early_stop: bool = True
     editor_timing: bool = False
     cutoff: str | None = None  # the model's training-data cutoff (ISO date) when the table has none
+    allow_foreign_sentinels: bool = False  # replay prompts whose sentinels the model reads as text
 
     def check(self) -> None:
         """Bad usage found before anything is loaded or started."""
@@ -108,7 +113,8 @@ def resumed(store: Store, req: RunRequest) -> RunRequest:
                       endpoints=tuple(c.endpoints or req.endpoints), concurrency=req.concurrency,
                       use_cache=req.use_cache, backend_options=options,
                       early_stop=req.early_stop if c.early_stop is None else c.early_stop,
-                      editor_timing=req.editor_timing if c.editor_timing is None else c.editor_timing)
+                      editor_timing=req.editor_timing if c.editor_timing is None else c.editor_timing,
+                      allow_foreign_sentinels=req.allow_foreign_sentinels or bool(c.allow_foreign_sentinels))
 
 
 class OpenBackends:
@@ -162,10 +168,13 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
     if not inputs.prompts:
         kept = f" (kept in {rejects.file})" if rejects else ""
         raise UsageError(f"{req.source}: nothing to run: {len(rejects)} input lines rejected{kept}, none usable")
+    if not req.allow_foreign_sentinels:
+        check_sentinels(inputs.prompts, ref)
     config = RunConfig(source=req.source, input_kind=inputs.kind, corpus_hash=inputs.corpus_hash,
                        editor=req.editor or (CAPTURES_OWN if req.source == "captures" else "standard"),
                        family=ref.family, model_spec=req.model, model_name=ref.name, model_sha256=ref.sha256,
-                       rejects=len(rejects), cutoff=req.cutoff or None)
+                       rejects=len(rejects), cutoff=req.cutoff or None,
+                       allow_foreign_sentinels=True if req.allow_foreign_sentinels else None)
     with OpenBackends() if backends is None else nullcontext(backends) as held:
         backend = held.get(req.backend, ref, req.params.ctx, req.endpoints, req.backend_options)
         summary = replay_prompts(store, inputs.prompts, backend, req.params, run_id=run_id, config=config,
@@ -174,6 +183,48 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
                                  early_stop=req.early_stop, editor_timing=req.editor_timing, references=inputs.references)
     return SourceRun(summary=summary, rejected=len(rejects), rejects_file=rejects.file,
                      overlap=run_overlap(store, run_id, req.cutoff))
+
+
+class ForeignSentinels(UsageError):
+    """Prompts hold template sentinels that the target model does not hold as one token."""
+
+
+def check_sentinels(prompts: Sequence[RenderedPrompt], ref: ModelRef) -> None:
+    """Stop before anything is sent when a prompt holds a template sentinel that is not one
+    token of the target model (another model's template: the model would read `<fim_prefix>`
+    as text and answer a template it was never trained on). The model's vocabulary is its GGUF
+    file or its folder's tokenizer.json, else its family's installed tokenizer; with none at
+    hand there is nothing to check against."""
+    from replay.tokens.sentinels import foreign_sentinels
+
+    tok = _model_vocabulary(ref)
+    if tok is None:
+        return
+    held: dict[str, list[str]] = {}
+    for prompt in prompts:
+        for sentinel in foreign_sentinels(tok, prompt.text, prompt.prefix_sent, prompt.suffix_sent):
+            held.setdefault(sentinel, []).append(prompt.item_id or "")
+    if held:
+        ids = list(dict.fromkeys(i for found in held.values() for i in found))
+        raise ForeignSentinels(
+            f"{len(ids)} of {len(prompts)} prompts (first: {ids[0]}) hold template sentinels that are not one token of "
+            f"{ref.name}'s vocabulary ({', '.join(held)}): the model would read them as text; render them with the "
+            "model's own template, or replay them as they are with --allow-foreign-sentinels")
+
+
+def _model_vocabulary(ref: ModelRef) -> Tokenizer | None:
+    """The target model's vocabulary where one is at hand (see check_sentinels)."""
+    from replay.tokens.tokenizer import MissingAsset, TokenizerError, default_tokenizer_spec, load_tokenizer
+
+    try:
+        if ref.path is not None:
+            path = Path(ref.path)
+            if path.suffix == ".gguf":
+                return load_tokenizer(f"gguf:{path}")
+            return load_tokenizer(f"file:{path}") if (path / "tokenizer.json").is_file() else None
+        return load_tokenizer(default_tokenizer_spec(ref.family)) if ref.family else None
+    except (MissingAsset, TokenizerError):
+        return None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -117,7 +118,7 @@ def test_llama_cpp_server_gives_the_in_process_greedy_text(engine: LlamaCppBacke
 
 
 def test_streaming_without_a_stop_is_the_same_generation(engine: LlamaCppBackend) -> None:
-    """complete_streaming runs create_completion's loop token by token: with nothing stopping it
+    """complete_streaming runs complete()'s generation loop, asked after each token: with nothing stopping it
     the text, token count and finish reason are complete()'s, and each token's arrival is timed."""
     params = GenParams(max_new_tokens=16)
     whole = engine.complete(PROMPT, params)
@@ -165,3 +166,57 @@ def test_llama_cpp_server_stream_cancelled_where_the_editor_stops(server: str, r
     assert whole.raw_text.startswith(early.raw_text) and early.n_tokens < whole.n_tokens
     assert early.timing and early.timing[-1][0] == len(early.raw_text)
     http.close()
+
+
+BANNER = RenderedPrompt(profile="standard", family="qwen2.5-coder",
+                        text="<|fim_prefix|>pragma solidity ^0.8.20;\n\n" + "/" * 62 + "\n// Token\n" + "/" * 62
+                        + "\n\ncontract A {}\n\n<|fim_suffix|>\n// Vault\n" + "/" * 62 + "\n<|fim_middle|>",
+                        prefix_sent="", suffix_sent="", item_id="banner")
+FRAKTUR = RenderedPrompt(profile="standard", family="qwen2.5-coder",
+                         text="<|fim_prefix|>// Fraktur: 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𝔘𝔫𝔦𝔠𝔬𝔡𝔢\nconst a = \"𝔘𝔫𝔦𝔠𝔬𝔡𝔢\";\nconst b = \"<|fim_suffix|>\";\n<|fim_middle|>",
+                         prefix_sent="", suffix_sent="", item_id="fraktur")
+
+
+def test_a_banner_comment_keeps_its_sixty_slashes_token(engine: LlamaCppBackend) -> None:
+    """The greedy answer to a Solidity banner is "contract B {}\\n\\n" then token 64575 (sixty
+    slashes), which llama-cpp-python's detokenize returns as nothing: the text has them all,
+    streamed or not."""
+    whole = engine.complete(BANNER, GenParams(max_new_tokens=6))
+    assert whole.raw_text == "contract B {}\n\n" + "/" * 60 + "//\n//" and whole.n_tokens == 6
+    streamed = engine.complete_streaming(BANNER, GenParams(max_new_tokens=6), lambda text: "")
+    assert streamed.raw_text == whole.raw_text and [n for n, _ in streamed.timing] == [8, 10, 15, 75, 78, 80]
+
+
+def test_a_character_split_across_tokens_is_joined_not_dropped(engine: LlamaCppBackend) -> None:
+    """The model copies "𝔘𝔫𝔦…", whose characters come as two tokens each (the first three bytes,
+    then the fourth). The stream sends each character once its last byte has come (the text so
+    far never ends in half a character); an answer cut by the budget inside a character is, as
+    the server writes it unstreamed, U+FFFD there, and streamed, without it."""
+    whole = engine.complete(FRAKTUR, GenParams(max_new_tokens=12))
+    assert whole.raw_text == "𝔘𝔫𝔦𝔠𝔬𝔡𝔢\";\n" and whole.n_tokens == 12
+    seen: list[str] = []
+    streamed = engine.complete_streaming(FRAKTUR, GenParams(max_new_tokens=12), lambda text: seen.append(text) or "")
+    assert streamed.raw_text == whole.raw_text and "\ufffd" not in "".join(seen)
+    assert seen[:6] == ["", "𝔘", "𝔘", "𝔘𝔫", "𝔘𝔫𝔦", "𝔘𝔫𝔦"] and [n for n, _ in streamed.timing][:6] == [0, 1, 1, 2, 3, 3]
+    cut = engine.complete(FRAKTUR, GenParams(max_new_tokens=3))
+    assert (cut.raw_text, cut.n_tokens, cut.finish_reason) == ("𝔘\ufffd", 3, "length")
+    cut_stream = engine.complete_streaming(FRAKTUR, GenParams(max_new_tokens=3), lambda text: "")
+    assert (cut_stream.raw_text, cut_stream.n_tokens) == ("𝔘", 3)
+    line = engine.complete_streaming(FRAKTUR, GenParams(max_new_tokens=16), editor_stops_at_newline())
+    assert (line.raw_text, line.n_tokens, line.finish_reason) == ("𝔘𝔫𝔦𝔠𝔬𝔡𝔢\";\n", 12, "stop_word")
+
+
+def editor_stops_at_newline() -> Any:
+    from replay.run.runner import editor_stops
+
+    return editor_stops(("\n",), None)
+
+
+def test_completions_cached_before_the_whole_pieces_are_not_read(engine: LlamaCppBackend) -> None:
+    """The engine's cache key names how ids became text: a completion cached under the key of
+    before (its text from the 32-byte detokenize) is another key, so it is generated again."""
+    from replay.run.cache import backend_cache_extra, cache_key
+
+    params = GenParams(max_new_tokens=6)
+    assert backend_cache_extra(engine) == {"text": "server-pieces"}
+    assert cache_key(engine, BANNER, params) != cache_key(engine, BANNER, params, extra={})

@@ -48,7 +48,7 @@ def test_replayed_until_decided_then_resumed(cli, tmp_path: Path, home: Path) ->
         assert len(asked) == calls
         text = cli(*args)
     board = json.loads(res.stdout)
-    assert board["until_decided"] and board["method"].startswith("betting confidence sequence")
+    assert board["until_decided"] and board["method"].startswith("asymptotic confidence sequence")
     best, second = board["standings"]
     assert (best["model"], best["rank"]) == ("qwen2.5-coder-good", 1)
     seq = best["sequential"]
@@ -112,6 +112,29 @@ def test_three_models_each_against_the_best_so_far(cli, tmp_path: Path, home: Pa
               "qwen2.5-coder-good-twin": twin["sequential"]["items_used"], "qwen2.5-coder-bad": good["sequential"]["items_used"]}
     for model, used in needed.items():
         assert by_model[model]["n_replayed"] == used, model
+
+
+def test_an_undecided_comparison_says_why(cli, tmp_path: Path, home: Path) -> None:
+    """Two models that answer alike, no margin: every file is replayed, the comparison ends
+    undecided, and the table says why (a mean difference of 0: no number of files decides a
+    side) in its text and JSON."""
+    path, items = write_items(tmp_path, files=8)
+
+    def answer(r: Request) -> Reply:
+        item = next(it for it in items if r.body["prompt"].split("<|fim_suffix|>")[0].endswith(it.prefix[-200:]))
+        return openai_reply(item.middle[: len(item.middle) // 2] + "\n\n")
+
+    with StubServer(answer) as srv:
+        args = ("leaderboard", str(path), "--backend", "openai", "--endpoint", srv.url, "--concurrency", "1", "--model",
+                "qwen2.5-coder-a", "--model", "qwen2.5-coder-b", "--until-decided", "--db", str(tmp_path / "s.db"))
+        res = cli(*args, "--format", "json")
+        text = cli(*args)
+    assert res.returncode == 0 and text.returncode == 0, res.stderr + text.stderr
+    seq = {s["model"]: s for s in json.loads(res.stdout)["standings"]}["qwen2.5-coder-b"]["sequential"]
+    assert seq["verdict"] == "undecided" and seq["method"] == "asymptotic" and seq["units_used"] == seq["n_units"] == 8
+    why = seq["why_undecided"]
+    assert why["files_needed"] is None and "no number of files decides a side" in why["reason"]
+    assert f"qwen2.5-coder-b: undecided against qwen2.5-coder-a: {why['reason']}" in text.stdout
 
 
 def counted_opens(monkeypatch) -> tuple[list[str], list[str]]:

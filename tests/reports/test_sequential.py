@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from replay.reports.compare import paired
-from replay.reports.sequential import (MIN_FILES, AsymptoticSequence, ConfidenceSequence, SequentialTest, decide, file_order,
-                                       sequential)
+from replay.reports.confidence_sequences import DEFAULT_METHOD, MIN_FILES, AsymptoticSequence, ConfidenceSequence
+from replay.reports.sequential import SequentialTest, decide, file_order, sequential
 from replay.scoring import ScoredItem
 
 ALPHA = 0.05
@@ -38,7 +38,16 @@ def halves(rows: list[ScoredItem]) -> tuple[list[ScoredItem], list[ScoredItem]]:
     return rows[: len(rows) // 2], rows[len(rows) // 2 :]
 
 
-@pytest.mark.parametrize("method", ["betting", "asymptotic"])
+def method_of(method: str) -> dict[str, str]:
+    """`sequential`'s keyword for a method; none for "default" (what `compare --sequential` uses)."""
+    return {} if method == "default" else {"method": method}
+
+
+def test_the_default_is_the_asymptotic_sequence() -> None:
+    assert DEFAULT_METHOD == "asymptotic" and SequentialTest(ALPHA).method == "asymptotic"
+
+
+@pytest.mark.parametrize("method", ["default", "betting"])
 def test_a_against_a_declares_a_winner_at_most_at_the_rate_alpha(method: str) -> None:
     """400 A/A comparisons (exchangeable models, 40 files of 3 correlated items, looked at after
     every file): the share that names a winner stays under alpha plus three binomial standard
@@ -48,7 +57,9 @@ def test_a_against_a_declares_a_winner_at_most_at_the_rate_alpha(method: str) ->
     winners = 0
     for n in range(runs):
         a, b = halves(stream(rng, 40, 0.0))
-        winners += sequential(a, b, "indel", ALPHA, seed=n, method=method).verdict in ("A better", "B better")
+        result = sequential(a, b, "indel", ALPHA, seed=n, **method_of(method))
+        winners += result.verdict in ("A better", "B better")
+        assert (result.shortfall is None) == (result.verdict != "undecided")
     assert winners / runs <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / runs)
 
 
@@ -109,7 +120,7 @@ def test_the_sequence_covers_the_mean_at_every_look() -> None:
     assert missed / 200 <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / 200)
 
 
-@pytest.mark.parametrize("method", ["betting", "asymptotic"])
+@pytest.mark.parametrize("method", ["default", "betting"])
 @pytest.mark.parametrize("shift", [0.25, -0.25])
 def test_a_clear_difference_names_the_right_winner_with_at_most_half_the_items(shift: float, method: str) -> None:
     """A clear difference (0.25 on 60 files of 3 items): in each of 50 streams the right model
@@ -119,12 +130,99 @@ def test_a_clear_difference_names_the_right_winner_with_at_most_half_the_items(s
     right = "B better" if shift > 0 else "A better"
     for n in range(50):
         a, b = halves(stream(rng, 60, shift))
-        result = sequential(a, b, "indel", ALPHA, seed=n, method=method)
-        assert result.verdict == right and result.method == method
+        result = sequential(a, b, "indel", ALPHA, seed=n, **method_of(method))
+        assert result.verdict == right and result.method == ("asymptotic" if method == "default" else method)
+        assert result.shortfall is None
         assert result.items_used <= result.n_items / 2 and result.units_used <= result.n_units / 2
         assert paired(a, b, "indel", seed=n).verdict == right
         lo, hi = result.interval
         assert (lo > 0) if shift > 0 else (hi < 0)
+
+
+def test_a_small_difference_the_fixed_size_interval_sees_is_decided_by_default() -> None:
+    """Per-file differences of 0.09 spread 0.1 over 40 files: the fixed-size bootstrap says "B
+    better" far from zero; the default sequence says so too, while betting cannot (a difference of
+    0.09 needs at least log(20) / log(1.09), 35 files, and more as they spread) and says why."""
+    z = np.random.default_rng(9).normal(size=40)
+    diffs = 0.09 + 0.1 * (z - z.mean()) / z.std()  # mean 0.09 exactly, spread 0.1
+    a = [ScoredItem(f"i{f}", f"f{f}.sol", {"indel": 0.5}) for f in range(40)]
+    b = [ScoredItem(f"i{f}", f"f{f}.sol", {"indel": 0.5 + d}) for f, d in enumerate(diffs)]
+    fixed = paired(a, b, "indel", seed=0)
+    assert fixed.verdict == "B better" and fixed.ci95[0] > 0.05
+    default = sequential(a, b, "indel", ALPHA, seed=0)
+    assert default.verdict == "B better" and default.method == "asymptotic" and default.units_used < 40
+    betting = sequential(a, b, "indel", ALPHA, seed=0, method="betting")
+    assert betting.verdict == "undecided" and betting.units_used == 40
+    why = betting.shortfall
+    assert why is not None and why.files_needed == math.ceil(math.log(1 / ALPHA) / math.log1p(abs(betting.mean_diff))) == 35
+    assert "fewer than 35" not in why.reason and "at least 35 files" in why.reason and "--method asymptotic" in why.reason
+    out = betting.to_json()["why_undecided"]
+    assert out["files_needed"] == 35 and out["half_width"] == pytest.approx((betting.interval[1] - betting.interval[0]) / 2)
+    assert out["bound"].startswith("log(1/alpha) / log(1 + |d|)") and out["reason"] == why.reason
+    assert betting.summary().splitlines()[1] == f"undecided: {why.reason}"
+    assert default.to_json()["why_undecided"] is None and "\n" not in default.summary()
+
+
+@pytest.mark.parametrize("d", [0.05, 0.09, 0.12, 0.3])
+def test_betting_never_decides_before_its_bound(d: float) -> None:
+    """The betting bound is a floor: fed the same difference d on every file (no spread at all,
+    its easiest case), the sequence decides no sooner than log(1/alpha) / log(1 + d) files, and
+    a run cut short before that says it needs that many."""
+    cs = ConfidenceSequence(ALPHA)
+    need = cs.files_to_decide(d)
+    assert need == math.ceil(math.log(1 / ALPHA) / math.log1p(d))
+    t = 0
+    while decide(cs.interval, None) is None:
+        cs.update(d)
+        t += 1
+        if t == need - 1:
+            short = cs.shortfall(d)
+            assert short.files_needed == need and f"fewer than {need} files" in short.reason
+    assert t >= need
+    assert cs.files_to_decide(-d) == need and cs.files_to_decide(0.0) is None
+
+
+def test_the_asymptotic_shortfall_says_about_how_many_files_would_decide() -> None:
+    """An undecided asymptotic comparison (differences of 0.06 spread 0.15, 20 files) names the
+    files that would decide a difference of that size at that spread: its half-width there falls
+    below the mean and not one file sooner, and streams of the same shape run that long decide in
+    about half of the cases (it is the point where the interval just clears zero)."""
+    rng = np.random.default_rng(21)
+    decided, needs = 0, []
+    for _ in range(200):
+        diffs = np.clip(rng.normal(0.06, 0.15, 2000), -1, 1)
+        cs = AsymptoticSequence(ALPHA)
+        for d in diffs[:20]:
+            cs.update(float(d))
+        if decide(cs.interval, None):
+            continue
+        mean = float(np.mean(diffs[:20]))
+        if mean <= 0:
+            continue
+        need = cs.files_to_decide(mean)
+        short = cs.shortfall(mean)
+        assert need is not None and need > 20 and short.files_needed == need
+        assert cs.width(need, cs.spread(need)) < mean <= cs.width(need - 1, cs.spread(need - 1))
+        assert f"about {need} files" in short.reason and "wider than the observed difference" in short.reason
+        needs.append(need)
+        for d in diffs[20:need]:
+            cs.update(float(d))
+        decided += decide(cs.interval, None) == "B better"
+    assert len(needs) >= 100
+    assert 0.25 <= decided / len(needs) <= 0.9
+
+
+def test_too_few_files_or_no_difference_say_so() -> None:
+    cs = AsymptoticSequence(ALPHA)
+    for d in (0.2, 0.3):
+        cs.update(d)
+    short = cs.shortfall(0.25)
+    assert f"no interval is drawn before {MIN_FILES} files; it had 2" in short.reason and short.files_needed >= MIN_FILES
+    assert short.half_width == 1.0
+    flat = ConfidenceSequence(ALPHA)
+    flat.update(0.0)
+    assert flat.shortfall(0.0).files_needed is None and "no number of files" in flat.shortfall(0.0).reason
+    assert AsymptoticSequence(ALPHA).shortfall(0.0).files_needed is None
 
 
 def test_no_difference_within_a_margin() -> None:
@@ -188,17 +286,26 @@ def test_compare_sequential_end_to_end(cli, tmp_path: Path) -> None:
     res = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--seed", "7", "--json", "--db", db)
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
-    assert out["verdict"] == "B better" and out["items_used"] < out["n_items"] == 180 and out["n_units"] == 60
+    assert out["verdict"] == "B better" and out["items_used"] <= out["n_items"] / 2 and out["n_items"] == 180 and out["n_units"] == 60
     assert out["unit"] == "file" and out["alpha"] == 0.05 and out["margin"] is None and out["seed"] == 7
-    assert out["method"] == "betting" and out["method_reference"].startswith("betting confidence sequence")
+    assert out["method"] == "asymptotic" and "Ann. Statist." in out["method_reference"] and out["why_undecided"] is None
     assert out["items_used"] == 3 * out["units_used"] and out["interval"][0] > 0
-    asym = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--seed", "7",
-               "--method", "asymptotic", "--json", "--db", db)
-    assert asym.returncode == 0, asym.stderr
-    fast = json.loads(asym.stdout)
-    assert fast["verdict"] == "B better" and fast["method"] == "asymptotic" and fast["units_used"] < out["units_used"]
-    assert "Ann. Statist." in fast["method_reference"]
+    bet = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--seed", "7",
+              "--method", "betting", "--json", "--db", db)
+    assert bet.returncode == 0, bet.stderr
+    slow = json.loads(bet.stdout)
+    assert slow["verdict"] == "B better" and slow["method"] == "betting" and slow["units_used"] > out["units_used"]
+    assert slow["method_reference"].startswith("betting confidence sequence")
+    same = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "a.jsonl"), "--sequential", "--json", "--db", db)
+    undecided = json.loads(same.stdout)
+    assert undecided["verdict"] == "undecided" and undecided["why_undecided"]["files_needed"] is None
+    assert "no number of files" in undecided["why_undecided"]["reason"]
     text = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--db", db)
     assert text.returncode == 0 and "b.jsonl better" in text.stdout and "confidence sequence" in text.stdout
+    assert "undecided:" not in text.stdout
+    aa = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "a.jsonl"), "--sequential", "--method", "betting", "--db", db)
+    assert aa.returncode == 0 and ": undecided; betting" in aa.stdout and "\nundecided: the per-file differences average 0" in aa.stdout
+    helped = cli("compare", "--help")
+    assert "asymptotic (the default" in " ".join(helped.stdout.split())
     bad = cli("compare", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--sequential", "--margin", "0", "--db", db)
     assert bad.returncode == 2 and "--margin" in bad.stderr

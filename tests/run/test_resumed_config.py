@@ -19,7 +19,8 @@ def test_a_stored_run_resumes_with_its_own_settings(tmp_path: Path, monkeypatch:
     with Store(tmp_path / "s.db") as store:
         store.create_run("caps", RunConfig(source="captures", editor=CAPTURES_OWN, backend="openai", model_spec="default",
                                            family="qwen2.5-coder", params={"max_new_tokens": 7}, endpoints=["http://e"],
-                                           api_key_env="MY_KEY", early_stop=False, editor_timing=True))
+                                           api_key_env="MY_KEY", early_stop=False, editor_timing=True,
+                                           allow_foreign_sentinels=True))
         store.create_run("items", RunConfig(source="items.jsonl", editor="tabby@1.5.0", api_key_env="GONE_KEY"))
         store.create_run("lost", RunConfig(backend="openai"))
         caps = resumed(store, RunRequest(source="caps", backend="llamacpp", model="other", editor="continue"))
@@ -30,6 +31,7 @@ def test_a_stored_run_resumes_with_its_own_settings(tmp_path: Path, monkeypatch:
         ("captures", None, "openai", "default", "qwen2.5-coder", "caps")
     assert caps.params == GenParams(max_new_tokens=7) and caps.endpoints == ("http://e",)
     assert caps.backend_options["api_key_env"] == "MY_KEY" and (caps.early_stop, caps.editor_timing) == (False, True)
+    assert caps.allow_foreign_sentinels and not items.allow_foreign_sentinels
     assert (items.source, items.editor, items.backend, items.model) == ("items.jsonl", "tabby@1.5.0", "llamacpp", "default")
     assert items.backend_options["api_key_env"] is None and (items.early_stop, items.editor_timing) == (True, False)
 

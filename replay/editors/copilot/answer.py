@@ -41,8 +41,10 @@ A line the client answers locally (ghostText/ghostText.ts `getLocalInlineSuggest
 choices from the item on screen typed as suggested (ghostText/current.ts
 `getCompletionsForUserTyping`: the post-processed choices, less what was typed) then from the
 cache (ghostText/completionsCache.ts `findAll`: the choices kept after step 1, longest key
-first, less what was typed; forced to their first line when this request is single-line,
-completionsFromNetwork.ts `makeGhostAPIChoice`); each goes through step 2 twice (before and
+first, less what was typed), or when neither has one from the first completed request that goes
+on from here (ghostText/asyncCompletions.ts); a cache or async choice is forced to its first
+line when this request is single-line (completionsFromNetwork.ts `makeGhostAPIChoice`); each
+goes through step 2 twice (before and
 after the decision to go to the network), the first left goes through steps 3 and 4; none left,
 nothing is shown (and nothing sent).
 
@@ -308,14 +310,18 @@ def force_single_line(text: str) -> str:
     return lead + text.split("\n")[1] if lead else text.split("\n")[0]
 
 
+# Where a locally answered line's choices come from (session.py), and the file that holds each.
+LOCAL_SOURCES = {"getCompletionsForUserTyping": "ghostText/current.ts", "getCompletionsFromCache": "ghostText/completionsCache.ts",
+                 "AsyncCompletionManager": "ghostText/asyncCompletions.ts"}
+
+
 def local(inp: EditorInput, candidates: list[tuple[str, Choice]], multiline: bool) -> tuple[Shown, list[Choice]]:
     """A locally answered line (the module's docstring): the item shown, and the post-processed
     choices (the item now on screen). `candidates` are (where from, choice less what was typed)."""
     kept: list[tuple[Steps, Choice]] = []
     for source, choice in candidates:
         steps = Steps(None)
-        where = "ghostText/current.ts" if source == "getCompletionsForUserTyping" else "ghostText/completionsCache.ts"
-        steps.set(source, SRC + where, choice.text)
+        steps.set(source, SRC + LOCAL_SOURCES[source], choice.text)
         for _ in range(2):
             in_context(inp, steps, choice.chunks)
         if steps.text is not None:

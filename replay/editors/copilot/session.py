@@ -7,18 +7,24 @@ against chat-lib 0.66.0's compiled dist):
   and the edit distance of those tokens (prompt/src/suffixMatchCriteria.ts
   `findEditDistanceScore`) is under 10% (DEFAULT_SUFFIX_MATCH_THRESHOLD) of the new suffix's
   token count (since 0836ed053, 2026-02-16: before it, no first-token check).
-- lib/src/ghostText/completionsCache.ts + ghostText.ts `getLocalInlineSuggestion`: every
-  choice received is kept (completionsFromNetwork.ts: as `postProcessChoices` leaves it, after
-  the stream's block-end cut) under the request's prefix (the text before the cursor, trailing
-  blanks of a blank last line removed) and sent suffix; a later request whose prefix extends a
-  kept one by text the kept choice starts with (and goes beyond), with the same suffix, is
-  answered from it and sends nothing. current.ts `getCompletionsForUserTyping`: the item on
-  screen (the post-processed choices of the last request answered from the network or the
-  cache, `setGhostText`), typed as suggested, answers first. The item such a line shows:
-  answer.py `local`. The cache is an LRU trie of 100 prefixes (helpers/radix.ts): sessions
-  here are shorter, nothing is evicted.
+- ghostText/ghostText.ts `getLocalInlineSuggestion`: a request is answered locally, and sends
+  nothing, by the item on screen typed as suggested (current.ts `getCompletionsForUserTyping`:
+  the post-processed choices of the last request answered from the network, the cache or the
+  async manager, `setGhostText`; its first choice must start with what was typed since and go
+  beyond it), then by the completions cache (completions_cache.py: every choice received, as
+  completionsFromNetwork.ts `postProcessChoices` leaves it after the stream's cut, and the
+  statement splitter's later parts, by prefix and prompt suffix, found along one path of a radix
+  trie, the longest kept prefix first); when neither has a choice, by the first completed
+  request whose choice goes on from here (asyncCompletions.ts). A cache or async choice is cut
+  to one line for a single-line request. The item such a line shows: answer.py `local`. So
+  after an item, each line typed as it was shown (Enter, the next line's indentation, its first
+  characters) is answered by the item on screen, or, once another item has replaced it, by the
+  cached choice that goes on from there.
 - current.ts `hasAcceptedCurrentCompletion`: what was typed since the item on screen is its
   first choice, whole: the next request is made as after an accept (request.py `after_accept`).
+  ghostText.ts calls `setGhostText` only for a result with a choice: a request whose stream
+  gave none (nothing left once trimmed) leaves the item on screen as it was, so asking again at
+  the end of an accepted item is again a request after an accept.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from rapidfuzz.distance import Levenshtein
 from replay.editors.copilot import answer, request, tokens
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot.answer import Choice
+from replay.editors.copilot.completions_cache import CompletedRequests, CompletionsCache
 from replay.editors.stage import Shown, Timing
 from replay.records import EditorInput
 
@@ -50,14 +57,21 @@ def _less_typed(choices: list[Choice], typed: str) -> list[Choice]:
     return [Choice(c.text[len(typed):], c.chunks) for c in choices if c.text.startswith(typed) and len(c.text) > len(typed)]
 
 
+def _one_line(choice: Choice, multiline: bool) -> Choice:
+    """A cache or async choice as a single-line request takes it (completionsFromNetwork.ts
+    makeGhostAPIChoice with forceSingleLine)."""
+    return choice if multiline else Choice(answer.force_single_line(choice.text), choice.chunks)
+
+
 @dataclass
 class ClientState:
-    """One session's state: the suffix AfterCursor holds, the completions cache (prefix -> the
-    (suffix, choice) pairs kept under it, in order), the item on screen (prefix, suffix,
-    choices), and the cache lookup that answered the current request locally."""
+    """One session's state: the suffix AfterCursor holds, the completions cache, the completed
+    requests the async manager holds, the item on screen (prefix, suffix, choices), and the
+    lookup that answered the current request locally."""
 
     cached_suffix: str = ""
-    cache: dict[str, list[tuple[str, Choice]]] = field(default_factory=dict)
+    cache: CompletionsCache = field(default_factory=CompletionsCache)
+    completed: CompletedRequests = field(default_factory=CompletedRequests)
     current: tuple[str, str, list[Choice]] | None = None
     lookup: tuple[str, bool] | None = None
 
@@ -76,11 +90,8 @@ class ClientState:
         return use
 
     def from_cache(self, prefix: str, suffix: str) -> list[Choice]:
-        """completionsCache.ts findAll: the longest kept prefix first."""
-        found: list[Choice] = []
-        for key in sorted((k for k in self.cache if prefix.startswith(k)), key=len, reverse=True):
-            found += _less_typed([c for kept, c in self.cache[key] if kept == suffix], prefix[len(key):])
-        return found
+        """completionsCache.ts findAll (completions_cache.py)."""
+        return self.cache.find(prefix, suffix)
 
     def _typed(self, prefix: str, suffix: str) -> tuple[str, list[Choice]] | None:
         """What was typed since the item on screen was shown, and its choices (None: no item on
@@ -102,10 +113,15 @@ class ClientState:
         on_screen = self._typed(prefix, suffix)
         return on_screen is not None and on_screen[0] == on_screen[1][0].text
 
+    def from_async(self, prefix: str, suffix: str) -> list[Choice]:
+        """asyncCompletions.ts: the first completed request's choice that goes on from here."""
+        found = self.completed.first_match(prefix, suffix)
+        return [found] if found is not None else []
+
     def cached(self, prefix: str, suffix: str, multiline: bool = False) -> bool:
         """Would the client answer this request locally (and send nothing)? `multiline` is the
         request's decision (a cached choice is cut to one line for a single-line one)."""
-        found = bool(self.from_typing(prefix, suffix) or self.from_cache(prefix, suffix))
+        found = bool(self.from_typing(prefix, suffix) or self.from_cache(prefix, suffix) or self.from_async(prefix, suffix))
         self.lookup = (suffix, multiline) if found else None
         return found
 
@@ -123,19 +139,25 @@ class ClientState:
             steps, choice, parts = answer.received(inp, received, request.stream_cut(body, inp.language or ""), timing, model)
             processed = None
             if choice is not None:
-                self.cache.setdefault(prefix, []).append((body["suffix"], choice))
+                self.cache.append(prefix, body["suffix"], choice)
+                if body["n"] == 1:  # ghostText.ts queues only a request that is not cycling
+                    self.completed.add(prefix, body["suffix"], choice)
                 processed = answer.in_context(inp, steps, choice.chunks_on_arrival)
             for added, part in parts:  # the statement splitter's later parts
-                self.cache.setdefault(prefix + added, []).append((body["suffix"], part))
-            self.current = (prefix, body["suffix"], [Choice(processed, choice.chunks)] if choice and processed else [])
+                self.cache.append(prefix + added, body["suffix"], part)
+            if choice is not None:  # a stream that gave no choice is an empty result: the item on screen stays
+                self.current = (prefix, body["suffix"], [Choice(processed, choice.chunks)] if processed else [])
             return answer.item(inp, steps, multiline)
         if lookup is None:
             return Shown(text=None, multiline=False)
         suffix, multiline = lookup
         typing = self.from_typing(prefix, suffix)
-        cache = [c if multiline else Choice(answer.force_single_line(c.text), c.chunks) for c in self.from_cache(prefix, suffix)]
-        candidates = [("getCompletionsForUserTyping", c) for c in typing]
-        candidates += [("getCompletionsFromCache", c) for c in cache if all(c.text != t.text for t in typing)]
+        cache = [_one_line(c, multiline) for c in self.from_cache(prefix, suffix)]
+        if typing or cache:
+            candidates = [("getCompletionsForUserTyping", c) for c in typing]
+            candidates += [("getCompletionsFromCache", c) for c in cache if all(c.text != t.text for t in typing)]
+        else:
+            candidates = [("AsyncCompletionManager", _one_line(c, multiline)) for c in self.from_async(prefix, suffix)]
         shown, processed = answer.local(inp, candidates, multiline)
         if processed and not typing:
             self.current = (prefix, suffix, processed)

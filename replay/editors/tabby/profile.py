@@ -34,7 +34,8 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     """
     chosen = tabby_version(version)
     rules = chosen.server
-    family = _served_family(model, chosen)
+    family, template_why = _served_family(model, chosen)
+    why = f"{chosen.why}; template: {template_why}"
     # a release's own decoding budget (128 before 0.11.0) unless the user's config sets one
     ignored = ignored_options(inp.options, chosen.agent)
     opts = options(inp.options, {**SERVER_DEFAULTS, "completion.max_decoding_tokens": rules.max_decoding_tokens}, ignored)
@@ -44,34 +45,38 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     if request is None:
         return RenderedPrompt(profile=profile, family=family.name, text="", prefix_sent="", suffix_sent="",
                               route="raw", stop=(), max_new_tokens=max_new, request=None, item_id=inp.item_id,
-                              version_why=chosen.why, ignored_options=ignored)
+                              version_why=why, ignored_options=ignored)
     server = build_server_prompt(request["segments"], request.get("language"), family, rules,
-                                 opts["completion.max_input_length"], template_date=chosen.day)
+                                 opts["completion.max_input_length"])
     stop = stop_words(request.get("language") or "unknown", rules)
     if family.name == "tabby-http":
         head, tail = split_fim_prompt(server.engine_prompt)
         return RenderedPrompt(profile=profile, family=family.name, text=server.engine_prompt, prefix_sent=head,
                               suffix_sent=tail or "", route="fim" if tail is not None else "raw", stop=stop,
                               max_new_tokens=max_new, request=request, item_id=inp.item_id,
-                              logged_prompt=server.logged_prompt, version_why=chosen.why, ignored_options=ignored)
+                              logged_prompt=server.logged_prompt, version_why=why, ignored_options=ignored)
     return RenderedPrompt(profile=profile, family=family.name, text=server.engine_prompt, prefix_sent=server.prefix,
                           suffix_sent=server.suffix, route="raw", stop=stop, max_new_tokens=max_new,
                           request=request, item_id=inp.item_id, logged_prompt=server.logged_prompt,
-                          version_why=chosen.why, ignored_options=ignored)
+                          version_why=why, ignored_options=ignored)
 
 
-def _served_family(model: str, chosen: TabbyVersion) -> Family:
-    """The model's family with the template the server read for it on the day it ran: a registry
-    model's `prompt_template` as registry-tabby (before 0.5.0 the model repository) had it that
-    day (registry.py); any other model, or no day known, the family's own (dated) template."""
+def _served_family(model: str, chosen: TabbyVersion) -> tuple[Family, str]:
+    """The model's family with the template the server read for it on the day it ran, and
+    where that template came from: the registry entry of that exact model name on that day
+    (before 0.5.0 its model repository's tabby.json; registry.py); any other model (a GGUF
+    file, another name, a family), or no day known, runs with its family's own template, as
+    the server runs a model given by path with the template of its own tabby.json. An entry
+    is never taken for a model that merely shares a family word with it."""
     family = _family(model)
+    own = f"the {family.name} family's own"
     if chosen.day is None:
-        return family
+        return family, own
     try:
-        template = registry.template_for(model, chosen.day, chosen.server.release)
-    except registry.NoTemplateKnown:
-        return family
-    return dataclasses.replace(family, template=template, history=())
+        served = registry.served_template(model, chosen.day, chosen.server.release)
+    except registry.NoTemplateKnown as exc:
+        return family, f"{own} ({exc})"
+    return dataclasses.replace(family, template=served.template), served.why
 
 
 def _family(model: str) -> Family:

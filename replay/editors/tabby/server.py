@@ -280,12 +280,12 @@ def _contains_crlf(segments: Mapping[str, Any]) -> bool:
 
 
 def build_server_prompt(segments: Mapping[str, Any], language: str | None, family: Family,
-                        rules: TabbyRules, max_input_length: int = SERVER_DEFAULTS["completion.max_input_length"],
-                        template_date: str | None = None) -> ServerPrompt:
+                        rules: TabbyRules, max_input_length: int = SERVER_DEFAULTS["completion.max_input_length"]
+                        ) -> ServerPrompt:
     """completion.rs CompletionService::generate for a segments request (no code search: it
     needs an indexed repository matching git_url, which a replay does not have). `family` is
-    the model's template as the server had it (registry.py tells which one a release and day
-    had); `template_date` picks a family's dated template."""
+    the model's template as the server had it (profile.py picks it: the registry entry of that
+    exact model on the server's day, registry.py, else the family's own)."""
     lang = language or "unknown"  # completion.rs language_or_unknown
     prefix = build_prefix(lang, segments["prefix"], _select_snippets(segments, rules), rules)
     suffix = segments.get("suffix")
@@ -296,7 +296,7 @@ def build_server_prompt(segments: Mapping[str, Any], language: str | None, famil
     if rules.blank_suffix_prefix_only and not suffix.rstrip():
         prompt = prefix  # 0.3.0-rc.0/rc.1 prompt.rs build_prompt(prefix, None)
     else:
-        prompt = family.render(prefix, suffix, date=template_date)
+        prompt = family.render(prefix, suffix)
     if rules.crlf_to_lf and _contains_crlf(segments):
         prompt = prompt.replace("\r\n", "\n")
         prefix, suffix = prefix.replace("\r\n", "\n"), suffix.replace("\r\n", "\n")

@@ -53,7 +53,8 @@ SERVER_RULES: tuple[ServerRule, ...] = (
     _R("languages-toml", "99a7053b6", "2023-10-15", "0.4.0", "crates/tabby-common/src/languages.rs, assets/languages.toml",
        "stops = \\n+line_comment, \\n+each top-level keyword, then DEFAULT; unknown: comment \"\" so \\n stops; +go, ruby"),
     _R("template-from-registry", "0e4a2d2a1", "2023-11-02", "0.5.0", "crates/tabby-common/src/registry.rs",
-       "prompt_template from TabbyML/registry-tabby models.json, fetched at every start (see registry.py)"),
+       "prompt_template of the models.json entry named exactly as the model (registry-tabby main, fetched at every "
+       "start; see registry.py); a model given by path: its own tabby.json"),
     _R("languages-java-kotlin", "3fb844574", "2023-11-08", "0.6.0", "crates/tabby-common/assets/languages.toml",
        "java (3fb844574), kotlin (b9cb5a025)"),
     _R("languages-c-cpp-csharp-php", "5c4f8de46", "2023-12-16", "0.8.0", "crates/tabby-common/assets/languages.toml",
@@ -88,6 +89,8 @@ SERVER_RULES: tuple[ServerRule, ...] = (
     _R("crlf-to-lf", "0e75cb296", "2024-10-28", "0.20.0", "crates/tabby/src/services/completion.rs",
        "a prefix or suffix with CRLF: the whole prompt gets LF"),
     _R("language-txt", "4787ef78a", "2024-11-15", "0.21.0", "crates/tabby-common/assets/languages.toml", "txt"),
+    _R("completion-model-check", "0314db632", "2024-12-14", "0.22.0", "crates/tabby-download/src/lib.rs",
+       "validate_model_kind: a registry entry without prompt_template is refused as the completion model"),
     _R("language-gdscript", "6824ddcbc", "2025-02-10", "0.25.0", "crates/tabby-common/assets/languages.toml", "gdscript"),
     _R("clip-last-1536-bytes", "863b78854", "2025-02-11", "0.25.0", "crates/tabby-inference/src/lib.rs, code.rs",
        "clip_prompt keeps the last max_input_length BYTES (to a character boundary) before the engine"),

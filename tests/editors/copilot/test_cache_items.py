@@ -9,7 +9,7 @@ from replay.editors.copilot.answer import chunk_ends, read_stream, take_lines
 from replay.editors.copilot.session import ClientState
 from replay.editors.inputs import parse_object
 
-MULTILINE = {"stop": ["\ndef ", "\nclass ", "\nif ", "\n\n#"], "suffix": "\n"}  # what `answer` reads of a body
+MULTILINE = {"stop": ["\ndef ", "\nclass ", "\nif ", "\n\n#"], "suffix": "\n", "n": 1}  # what `answer` reads of a body
 RAW = "    x = 1\n    return x\n"
 
 
@@ -70,7 +70,7 @@ def test_typing_the_item_whole_is_accepting_it() -> None:
     """current.ts hasAcceptedCurrentCompletion, and the request after it (ghostTextStrategy.ts):
     stop ["\\n\\n"], 20 tokens and one more line read for a language not trimmed by default."""
     state = ClientState()
-    state.answer(_inp("import os\n"), {"stop": ["\n"], "suffix": "\n"}, "import sys\n")
+    state.answer(_inp("import os\n"), {"stop": ["\n"], "suffix": "\n", "n": 1}, "import sys\n")
     assert state.accepted("import os\nimport sys", "\n")
     assert not state.accepted("import os\nimport sy", "\n") and not state.accepted("import os\nimport sys", "")
     assert request.after_accept("python", False) == ("parsing", ["\n\n"], 20)

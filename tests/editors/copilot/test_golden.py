@@ -18,8 +18,8 @@ def _load(name: str) -> list[dict]:
     return load(DATA / "copilot_golden" / name)
 
 
-# Five recordings (README.md says what each holds); ids are unique across them.
-RECORDINGS = ("", "2", "3", "4", "5")
+# Six recordings (README.md says what each holds); ids are unique across them.
+RECORDINGS = ("", "2", "3", "4", "5", "6")
 CASES = [case for n in RECORDINGS for case in _load(f"cases{n}.jsonl")]
 EXPECTED = [line for n in RECORDINGS for line in _load(f"expected{n}.jsonl")]
 # The statement splitter's parts depend on where the stream's chunks end (each chunk with a
@@ -87,6 +87,16 @@ def test_the_golden_data_has_formatting_options_and_files_named_outside_the_work
     assert any(block.startswith("Path: colors.py\n") for block in contexts)  # a document outside the workspace
     assert any("Compare this snippet from bisect_notes.py:" in block for block in contexts)  # an open file outside it
     assert any(not c.get("workspace") for c in CASES) and any("%20" in block for block in contexts)
+
+
+def test_the_golden_data_has_typing_on_after_an_item() -> None:
+    """cases6: after a multi-line item, the lines typed on it (Enter, the next line's first
+    characters) in every block mode, most of them answered without a request."""
+    typing = [(c, e) for c, e in zip(CASES, EXPECTED) if c["item_id"].startswith("t6")]
+    assert {"python", "ruby", "cpp", "java", "javascript", "typescript", "go", "php"} <= {c["language"] for c, _ in typing}
+    on_next_line = [e for c, e in typing if e["request"] is None and c["prefix"].split("\n")[-1].strip()]
+    assert len(on_next_line) >= 100
+    assert any("\r\n" in c["prefix"] for c, _ in typing)
 
 
 def test_the_golden_data_has_split_streams_in_every_trimmed_language() -> None:

@@ -10,14 +10,17 @@ import pytest
 
 from replay.editors.copilot.language_server import Session, complete
 from replay.editors.inputs import parse_object
-from tests.support.copilot_golden import (DATA, cli_rows, in_session, load, recorded_edit, row_edit,
+from tests.support.copilot_golden import (DATA, cli_rows, in_session, load, recorded_chunks, recorded_edit, row_edit,
                                           session_edit, session_key, shown_edit)
 
 
 
 CHAT_LIB_CASES = [c for name in ("cases.jsonl", "cases2.jsonl", "cases3.jsonl") for c in load(DATA / "copilot_golden" / name)]
-CASES = load(DATA / "copilot_ls_golden" / "cases.jsonl") + CHAT_LIB_CASES
-EXPECTED = load(DATA / "copilot_ls_golden" / "expected.jsonl") + load(DATA / "copilot_ls_golden" / "expected_chat_lib_cases.jsonl")
+# chat-lib's typing sessions (an item, then the lines typed on after it) run through the server.
+TYPING_CASES = load(DATA / "copilot_golden" / "cases6.jsonl")
+CASES = load(DATA / "copilot_ls_golden" / "cases.jsonl") + CHAT_LIB_CASES + TYPING_CASES
+EXPECTED = (load(DATA / "copilot_ls_golden" / "expected.jsonl") + load(DATA / "copilot_ls_golden" / "expected_chat_lib_cases.jsonl")
+            + load(DATA / "copilot_ls_golden" / "expected_typing.jsonl"))
 
 # Files outside the workspace folder and with none (its own cases, then chat-lib's formatting
 # and path cases run through it).
@@ -69,21 +72,22 @@ ASKED = [i for i, e in enumerate(EXPECTED) if e["request"] is not None]
 
 @pytest.mark.parametrize("index", ASKED, ids=[CASES[i]["item_id"] for i in ASKED])
 def test_shown_edit_equals_the_language_servers_item(index: int) -> None:
-    """What a fresh client shows of the text the server received."""
+    """What a fresh client shows of the text the server received, in the chunks it was streamed."""
     case, expected = CASES[index], EXPECTED[index]
-    shown = complete(parse_object(case), expected["raw"])
+    shown = complete(parse_object(case), expected["raw"], timing=recorded_chunks(expected["raw"]))
     assert shown_edit(shown) == recorded_edit(case, expected["shown"])
 
 
 def test_cli_render_and_postprocess(tmp_path: Path, cli) -> None:
     """`fimreplay render --editor copilot-ls --keep-going` gives the bodies (the received text
-    as `raw`); `postprocess --received` the shown edits (a session's lines through its client,
-    those answered from the cache included)."""
+    as `raw`); `postprocess --received --editor-timing` the shown edits, the stream read in the
+    recorded chunks (a session's lines through its client, those answered from the cache included)."""
     picked = list(zip(CASES, EXPECTED))
     rows = cli_rows(cli, tmp_path, picked, "render", "--editor", "copilot-ls", "--model", "qwen2.5-coder", "--keep-going")
     assert [row["request"] for row in rows] == [e["request"] for e in EXPECTED]
     assert rows[0]["prompt"].startswith("<|fim_prefix|>#!/usr/bin/env python3\nimport sys")  # the inline prompt, Qwen's template
-    shown = cli_rows(cli, tmp_path, picked, "postprocess", "--editor", "copilot-ls", "--received", "--keep-going")
+    shown = cli_rows(cli, tmp_path, picked, "postprocess", "--editor", "copilot-ls", "--received", "--editor-timing",
+                     "--keep-going", timing=True)
     for row, case, expected in zip(shown, CASES, EXPECTED, strict=True):
         assert row_edit(row) == recorded_edit(case, expected["shown"]), case["item_id"]
 

@@ -83,7 +83,7 @@ def test_edit_distance_is_the_clients() -> None:
 
 def test_completions_cache_answers_typing_as_suggested() -> None:
     state = ClientState()
-    state.cache["def f():\n"] = [("", Choice("    return 1", ()))]
+    state.cache.append("def f():\n", "", Choice("    return 1", ()))
     assert state.cached("def f():\n    ret", "")
     assert not state.cached("def f():\n    return 1", "")  # nothing left to show
     assert not state.cached("def f():\n    ret", "other suffix")

@@ -219,20 +219,56 @@ def test_stop_words_from_languages_toml() -> None:
 
 # --- the registry's templates ------------------------------------------------------------------------------
 
+def template(model: str, day: str, release: str | None = None) -> str | None:
+    return registry.served_template(model, day, Release.parse(release) if release else None).template
+
+
 def test_templates_by_source_and_day() -> None:
-    assert registry.template_for("TabbyML/StarCoder-1B", "2023-10-01", Release.parse("0.3.1")) == registry.STARCODER
-    assert registry.template_for("TabbyML/J-350M", "2023-10-01", Release.parse("0.3.1")) is None
+    assert template("TabbyML/StarCoder-1B", "2023-10-01", "0.3.1") == registry.STARCODER
+    assert template("TabbyML/J-350M", "2023-10-01", "0.3.1") is None
     with pytest.raises(registry.NoTemplateKnown):
-        registry.template_for("TabbyML/SantaCoder-1B", "2023-09-01", Release.parse("0.0.1"))
-    assert registry.template_for("Qwen2.5-Coder-7B-Instruct", "2024-10-27") == registry.STARCODER
-    assert registry.template_for("Qwen2.5-Coder-7B-Instruct", "2024-10-30") == registry.PIPE_FIM
-    assert registry.template_for("Qwen2.5-Coder-7B-Instruct", "2024-11-20") is None  # a chat entry then
-    assert registry.template_for("DeepseekCoder-1.3B", "2024-06-01") == registry.DEEPSEEK
+        template("TabbyML/SantaCoder-1B", "2023-09-01", "0.0.1")
+    assert template("DeepseekCoder-1.3B", "2024-06-01") == registry.DEEPSEEK
     with pytest.raises(registry.NoTemplateKnown):
-        registry.template_for("DeepseekCoder-1.3B", "2025-03-01")  # renamed DeepSeekCoder-1.3B
-    assert registry.template_for("Codestral-22B", "2024-06-01") == registry.CODESTRAL
+        template("DeepseekCoder-1.3B", "2025-03-01")  # renamed DeepSeekCoder-1.3B (d57d6c6)
+    assert template("Codestral-22B", "2024-06-01") == registry.CODESTRAL
     with pytest.raises(registry.NoTemplateKnown):
-        registry.template_for("CodeGemma-2B", "2024-04-01", Release.parse("0.10.0"))
+        template("CodeGemma-2B", "2024-04-01", "0.10.0")
+    assert template("CodeGemma-2B", "2024-04-17", "0.10.0") == registry.PIPE_FIM  # merge 43000c6, that day
+
+
+def test_the_registry_is_mains_models_json_day_by_day() -> None:
+    """The server reads main's models.json: a pull request counts from its merge. PR #18's
+    branch gave Qwen2.5-Coder-7B-Instruct the StarCoder sentinels (b522d7e, 2024-10-26) and
+    fixed them (f7a78a1) before its merge 9fe0d5e (2024-10-29): no server read them."""
+    with pytest.raises(registry.NoTemplateKnown, match="not a model of registry-tabby on 2024-10-27"):
+        template("Qwen2.5-Coder-7B-Instruct", "2024-10-27")
+    with pytest.raises(registry.NoTemplateKnown):
+        template("Qwen2.5-Coder-7B-Instruct-GGUF", "2024-10-01")  # cee1907 lived only on that branch
+    assert template("Qwen2.5-Coder-7B-Instruct", "2024-10-29") == registry.PIPE_FIM
+    assert template("Qwen2.5-Coder-7B", "2024-11-09") == registry.PIPE_FIM  # renamed (750bec7) ...
+    with pytest.raises(registry.NoTemplateKnown):
+        template("Qwen2.5-Coder-7B", "2024-11-13")  # ... a chat entry again from c029427 to 01bdb3b
+    assert template("Qwen2.5-Coder-7B-Instruct", "2024-11-20", "0.21.0") is None  # a chat entry: the prompt is the prefix
+    assert template("Qwen2.5-Coder-0.5B", "2024-11-14") == registry.PIPE_FIM
+
+
+def test_from_0_22_the_server_refuses_an_entry_without_a_template() -> None:
+    """tabby-download validate_model_kind (0314db632, first in 0.22.0): "is not a completion model"."""
+    assert template("Qwen2.5-Coder-7B-Instruct", "2025-01-10", "0.21.2") is None
+    with pytest.raises(registry.NoTemplateKnown, match="refuses .*Qwen2.5-Coder-7B-Instruct"):
+        template("Qwen2.5-Coder-7B-Instruct", "2025-01-10", "0.22.0")
+    assert template("Qwen2.5-Coder-7B", "2025-01-10", "0.22.0") == registry.PIPE_FIM
+
+
+def test_an_entry_is_found_by_its_exact_name_only() -> None:
+    """registry.rs parse_model_id + get_model_info: `Name` or `TabbyML/Name`, `x.name == name`."""
+    assert registry.entry_on("TabbyML/CodeQwen-7B", "2024-09-30").model == "CodeQwen-7B"
+    for other in ("codeqwen-7b", "CodeQwen-7B-GGUF", "Qwen/CodeQwen-7B", "/models/TabbyML/CodeQwen-7B", "qwen2.5-coder",
+                  "Qwen2.5-Coder-7B", "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"):
+        assert registry.entry_on(other, "2024-09-30") is None, other
+    with pytest.raises(registry.NoTemplateKnown, match=r"^qwen2.5-coder-0.5b-instruct-q4_k_m.gguf is not a TabbyML model"):
+        template("/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", "2023-09-01", "0.3.0")
 
 
 # --- release candidates --------------------------------------------------------------------------------

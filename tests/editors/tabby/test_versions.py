@@ -88,15 +88,36 @@ def test_history_lists_both_halves_with_their_first_release(cli) -> None:
 
 
 def test_a_registry_model_gets_the_template_the_registry_had_on_the_servers_day() -> None:
-    """registry-tabby gave Qwen2.5-Coder-7B-Instruct the StarCoder sentinels on 2024-10-26 (fixed
-    on 2024-10-29), and made it a chat model on 2024-11-12: the server then had no FIM template
-    for it and the prompt is the prefix."""
+    """registry-tabby's main models.json had Qwen2.5-Coder-7B-Instruct with the Qwen sentinels
+    from 2024-10-29 (merge 9fe0d5e) and as a chat entry from 2024-11-12 (c029427): a server of
+    0.21 then had no FIM template for it and the prompt is the prefix; 0.22 refused it. Before
+    the merge, and whenever it was refused, the model runs with its family's own template."""
     from replay.editors.tabby.profile import render
     from replay.records import EditorInput
 
     inp = EditorInput(prefix="def f(x):\n    ", suffix="\n", language="python")
     model = "TabbyML/Qwen2.5-Coder-7B-Instruct"
-    assert render(inp, model, "2024-10-27").text.startswith("<fim_prefix>def f(x):")
     assert render(inp, model, "2024-11-01").text.startswith("<|fim_prefix|>def f(x):")
+    assert "registry-tabby's TabbyML/Qwen2.5-Coder-7B-Instruct of 2024-10-29" in render(inp, model, "2024-11-01").version_why
     assert render(inp, model, "2024-12-01").text == "def f(x):\n    "
-    assert render(inp, model, None).text.startswith("<|fim_prefix|>")  # no day: the family's own
+    for day in ("2024-10-27", "2025-01-10", None):  # not on main yet; refused by 0.22.0; no day: the family's own
+        rendered = render(inp, model, day)
+        assert rendered.text.startswith("<|fim_prefix|>def f(x):") and "qwen2.5-coder family's own" in rendered.version_why
+
+
+def test_another_model_never_takes_a_registry_entry_for_sharing_a_family_word() -> None:
+    """A capture of 2024-04-12 or 2024-09-30 replayed against Qwen2.5-Coder (not in the registry
+    then) gets Qwen2.5-Coder's own sentinels, not those of the CodeQwen-7B entry of that day;
+    CodeQwen-7B itself gets its entry's."""
+    from replay.editors.tabby.profile import render
+    from replay.records import EditorInput
+
+    inp = EditorInput(prefix="contract A {\n  ", suffix="\n}\n", language="solidity")
+    for day in ("2024-04-12", "2024-09-30"):
+        for model in ("qwen2.5-coder", "/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf", "Qwen/Qwen2.5-Coder-7B",
+                      "Qwen2.5-Coder-7B"):
+            rendered = render(inp, model, day)
+            assert rendered.text.startswith("<|fim_prefix|>contract A") and "<fim_" not in rendered.text, (day, model)
+            assert "qwen2.5-coder family's own" in (rendered.version_why or "")
+    own = render(inp, "TabbyML/CodeQwen-7B", "2024-09-30")
+    assert own.text.startswith("<fim_prefix>contract A") and "CodeQwen-7B of 2024-04-17 (commit 43000c6)" in own.version_why

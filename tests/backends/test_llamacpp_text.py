@@ -1,0 +1,90 @@
+"""Generated ids to text as llama.cpp's server makes it (replay.backends.llamacpp_text), on every
+token of the demo model's vocabulary (a vocab_only load: no weights, about a second)."""
+
+from __future__ import annotations
+
+import codecs
+import ctypes
+from functools import lru_cache
+from typing import Any
+
+import llama_cpp  # the pinned engine (the `engines` extra): never skipped, CI installs it
+import pytest
+
+from replay.assets import DEMO_MODEL, asset_path
+from replay.backends.llamacpp_text import FIRST_BUFFER, GeneratedText, Pieces, complete_length
+from replay.tokens.gguf_vocab import TOKEN_UNUSED, read_vocab
+from replay.tokens.tokenizer import load_tokenizer
+
+SLASHES = 64575  # Qwen2.5-Coder: sixty "/", the Solidity banner comment's token
+FRAKTUR_U = (124026, 246)  # "𝔘" (U+1D518, F0 9D 94 98): its first three bytes, then the fourth
+
+
+@lru_cache(maxsize=1)
+def vocab_only() -> Any:
+    return llama_cpp.Llama(model_path=str(asset_path(DEMO_MODEL.name)), vocab_only=True, verbose=False)
+
+
+@pytest.fixture(scope="module")
+def pieces() -> Pieces:
+    return Pieces(vocab_only()._model.vocab)
+
+
+def test_every_token_of_the_vocabulary_is_its_whole_piece(pieces: Pieces) -> None:
+    """For each of the 151,936 ids: the piece is what llama_token_to_piece writes into a buffer
+    large enough at once, what llama_detokenize gives for the id alone, and the bytes of the GGUF's
+    own token text (byte-level BPE, read by the project's tokenizer), empty for the control tokens
+    and the unused padding ids (llama.cpp renders neither without `special`)."""
+    llm = vocab_only()
+    vocab = llm._model.vocab
+    path = asset_path(DEMO_MODEL.name)
+    ours = load_tokenizer(f"gguf:{path}")
+    types = read_vocab(path).token_types
+    n = llama_cpp.llama_vocab_n_tokens(vocab)
+    assert n == ours.vocab_size == len(types) == 151936
+    big = ctypes.create_string_buffer(1024)
+    one = (llama_cpp.llama_token * 1)()
+    longer = 0
+    for token in range(n):
+        piece = pieces(token)
+        size = llama_cpp.llama_token_to_piece(vocab, token, big, len(big), 0, False)
+        assert piece == big.raw[:size], token
+        one[0] = token
+        size = llama_cpp.llama_detokenize(vocab, one, 1, big, len(big), False, False)
+        assert piece == big.raw[:size], token
+        text = b"" if ours.is_special(token) or types[token] == TOKEN_UNUSED else ours.token_bytes(token)
+        assert piece == text, token
+        longer += len(piece) > 32
+    assert longer == 240  # the ids llama-cpp-python's 32-byte detokenize returns nothing for
+    assert max(len(pieces(t)) for t in range(n)) > FIRST_BUFFER  # the buffer was grown on the way
+
+
+def test_the_sixty_slashes_token_is_kept(pieces: Pieces) -> None:
+    assert pieces(SLASHES) == b"/" * 60
+    text = GeneratedText()
+    for token in vocab_only().tokenize(b"/*" + b"/" * 60, add_bos=False, special=False):
+        text.add(pieces(token))
+    assert text.answer() == text.streamed() == "/*" + "/" * 60
+
+
+def test_a_character_split_across_tokens_waits_for_its_last_byte(pieces: Pieces) -> None:
+    """"𝔘" comes as two tokens: after the first the stream has sent nothing of it (the server
+    holds the three bytes back), a non-streamed answer cut there shows U+FFFD (the server's JSON
+    writes bytes that are not UTF-8 so), and after the second both are the character."""
+    assert vocab_only().tokenize("𝔘".encode(), add_bos=False, special=False) == list(FRAKTUR_U)
+    text = GeneratedText()
+    text.add(b"a")
+    text.add(pieces(FRAKTUR_U[0]))
+    assert (text.streamed(), text.answer()) == ("a", "a\ufffd")
+    text.add(pieces(FRAKTUR_U[1]))
+    assert text.streamed() == text.answer() == "a𝔘"
+
+
+def test_complete_length_is_the_whole_characters_of_any_prefix() -> None:
+    """validate_utf8 on every prefix of a text of 1- to 4-byte characters: the bytes up to the
+    last whole character, as an incremental UTF-8 decoder would have decoded them."""
+    data = "a/é—✓𝔘 🦙x".encode()
+    for end in range(len(data) + 1):
+        whole = codecs.getincrementaldecoder("utf-8")().decode(data[:end])
+        assert complete_length(data[:end]) == len(whole.encode()), end
+    assert complete_length(b"") == 0 and complete_length(b"\xf0\x9d\x94") == 0
