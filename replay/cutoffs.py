@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any
 
 from replay.errors import UsageError
+from replay.reading import RunConfig, RunReader
 
 @dataclass(frozen=True)
 class Cutoff:
@@ -130,18 +131,12 @@ def overlap(dates: Sequence[dt.date | None], cutoff: Cutoff | None) -> Overlap:
     return Overlap(cutoff, len(dates), len(dated), n_not_newer)
 
 
-def run_model_names(config: dict[str, Any]) -> list[str]:
-    """The names a stored run's model goes by: the resolved name (a GGUF's general.name), what the
-    user gave, what the backend was asked for."""
-    return [str(config[k]) for k in ("model_name", "model_spec", "model") if config.get(k)]
-
-
-def run_overlap(store: Any, run_id: str, cutoff: str | dt.date | None = None) -> Overlap:
+def run_overlap(store: RunReader, run_id: str, cutoff: str | dt.date | None = None) -> Overlap:
     """The overlap of a stored run's items with its model's training data. The cutoff is `cutoff`
     (a --cutoff now), else the one the run was started with, else the table's for its model."""
     run = store.run(run_id)
-    config = run.config if run is not None else {}
-    found = find_cutoff(run_model_names(config), cutoff or config.get("cutoff"))
+    config = run.config if run is not None else RunConfig()
+    found = find_cutoff(config.model_names(), cutoff or config.cutoff)
     ids = sorted({c.item_id for c in store.completions(run_id)})
     items = {it.id: it for it in store.items(ids)}
     return overlap([item_date(items[i]) if i in items else None for i in ids], found)

@@ -138,6 +138,22 @@ def test_sql_is_written_only_in_the_store() -> None:
                 raise AssertionError(f"{module}: {node.value[:60]!r}")
 
 
+def test_no_sql_condition_is_handed_to_the_store() -> None:
+    """What a caller wants of the store it says in the store's own terms (keyword filters such as
+    `captures(editor=..., after=..., ids=...)`), never as a condition with a placeholder for the
+    store to splice into its statement."""
+    import re
+
+    condition = re.compile(r"\b\w+ (=|<|>|<=|>=|!=|IN|LIKE) \(?\?")
+    assert condition.search("id > ?") and condition.search("editor = ?")
+    for module, path in modules().items():
+        if module == "replay.store" or module.startswith("replay.store."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and condition.search(node.value):
+                raise AssertionError(f"{module}: {node.value[:60]!r}")
+
+
 def test_the_library_never_names_the_tui() -> None:
     for module, path in modules().items():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -327,3 +343,18 @@ def test_every_import_is_one_the_module_map_allows() -> None:
         allowed = library if row_of[own] is None else row_of[own]
         outside = deps - row_mates[own] - allowed
         assert not outside, f"{own} imports {sorted(outside)}: not in its row of docs/architecture.md"
+
+
+def test_no_layer_takes_the_store_untyped() -> None:
+    """What a layer reads of the store is named: the store itself, or a Protocol of
+    replay.reading (RunReader, ScoreKeeper) for the layers that may not import it; never a
+    parameter `store: Any`, which would let any layer call any of the store's methods."""
+    untyped = []
+    for module, path in [*modules().items(), *(("tui", p) for p in (ROOT / "tui").rglob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+                untyped += [f"{module}.{node.name}" for a in args if "store" in a.arg and
+                            (a.annotation is None or ast.unparse(a.annotation) in ("Any", "object", "'Any'"))
+                            and a.arg != "self"]
+    assert not untyped, untyped

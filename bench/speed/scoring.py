@@ -43,6 +43,7 @@ from bench.speed.scoring_pairs import Pair, pairs_of, solady_items
 from bench.support import ROOT
 from replay import scoring
 from replay.cores import usable_cores
+from replay.reading import RunConfig
 
 
 def timed(fn: Callable[[], object]) -> tuple[float, float]:
@@ -109,7 +110,7 @@ def stored_run(path: Path, pairs: list[Pair], items: list) -> Path:
     comps = {p[0]: p[4] for p in pairs}
     with Store(path) as store:
         store.add_items(items)
-        store.create_run("bench", {"backend": "llamacpp", "model": "m", "profile": "standard"})
+        store.create_run("bench", RunConfig(backend="llamacpp", model="m", editor="standard"))
         with store.transaction():
             for it in items:
                 store.add_completion("bench", Completion(item_id=it.id, text=comps[it.id], raw_text=comps[it.id],

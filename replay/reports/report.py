@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.cutoffs import Overlap, run_overlap
+from replay.reading import ScoreKeeper
 from replay.reports.compare import Paired, paired
 from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Summary, Text, aggregate, scored_run, scored_what
 
@@ -65,7 +66,7 @@ def partial_notes(reports: list[RunReport]) -> list[str]:
     return [f"run {r.run_id} holds {r.coverage}: its figures are of those" for r in reports if r.coverage]
 
 
-def load_run(store: Any, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
+def load_run(store: ScoreKeeper, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
              workers: int | None = None, cutoff: str | None = None) -> RunReport:
     """Score one stored run (what the store holds is reused: a scored run is not scored again)
     and summarise it; `cutoff` is a training-data cutoff given now (else the run's own or the

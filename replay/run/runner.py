@@ -19,7 +19,6 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
-from typing import Any
 
 import msgspec
 
@@ -27,6 +26,7 @@ from replay import __version__
 from replay.backends.base import EDITOR_CANCEL, STOP_WORD, Backend, BackendError, GenParams
 from replay.editors.stage import StreamStop, apply_stop
 from replay.errors import UsageError, one_line
+from replay.reading import RunConfig
 from replay.records import Completion, Reference, RenderedPrompt
 from replay.run.cache import cache_key, remember
 from replay.run.inputs import RenderedFrom
@@ -83,7 +83,7 @@ def check_prompts(prompts: Sequence[RenderedPrompt]) -> None:
 
 
 def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Backend, params: GenParams | None = None,
-                   run_id: str | None = None, config: dict[str, Any] | None = None, concurrency: int = 1,
+                   run_id: str | None = None, config: RunConfig | None = None, concurrency: int = 1,
                    batch_size: int = 8, use_cache: bool = True, on_progress: ProgressFn | None = None,
                    rendered_from: Mapping[str, RenderedFrom] | None = None, editor_model: str = "",
                    early_stop: bool = True, editor_timing: bool = False,
@@ -108,8 +108,7 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
     check_prompts(prompts)
     run_id = run_id or new_run_id()
     streams = early_stop and hasattr(backend, "complete_streaming")
-    run_config = {**(config or {}), **backend.describe(), "params": msgspec.to_builtins(params), "versions": versions(),
-                  "early_stop": streams, "editor_timing": editor_timing}
+    run_config = run_settings(config or RunConfig(), backend, params, streams, editor_timing)
     check_resume(store, run_id, run_config)
     store.create_run(run_id, run_config)
     store.add_run_prompts(run_id, prompts)
@@ -135,15 +134,26 @@ def replay_prompts(store: Store, prompts: Sequence[RenderedPrompt], backend: Bac
                       resumed=total - len(todo), wall_s=round(time.perf_counter() - started, 3))
 
 
-def check_resume(store: Store, run_id: str, run_config: dict[str, Any]) -> None:
+def run_settings(config: RunConfig, backend: Backend, params: GenParams, streams: bool, editor_timing: bool) -> RunConfig:
+    """`config` with what the runner adds: the backend's description (over what `config` says of
+    the backend), the parameters, the library versions, whether the stream is stopped early and
+    the editor's timing rules read it."""
+    described = msgspec.convert(backend.describe(), RunConfig)
+    return msgspec.structs.replace(
+        config, **{f: getattr(described, f) for f in described.__struct_fields__ if getattr(described, f) is not None},
+        params=msgspec.to_builtins(params), versions=versions(), early_stop=streams, editor_timing=editor_timing)
+
+
+def check_resume(store: Store, run_id: str, run_config: RunConfig) -> None:
     """A run that exists is resumed only with the backend, model and parameters it was started with."""
     existing = store.run(run_id)
     if existing is None:
         return
     before = existing.config
     for key in ("backend", "model_id", "params"):
-        if key in before and before[key] != run_config[key]:
-            raise RunMismatch(f"run {run_id} was started with {key} {before[key]!r}, not {run_config[key]!r}: "
+        was, now = getattr(before, key), getattr(run_config, key)
+        if was is not None and was != now:
+            raise RunMismatch(f"run {run_id} was started with {key} {was!r}, not {now!r}: "
                              "resume it with the same settings or give a new --run-id")
 
 

@@ -41,6 +41,7 @@ from typing import Any
 from replay.assets import asset_path
 from replay.errors import WorkError
 from replay.paths import cache_dir, data_dir
+from replay.reading import RunReader
 from replay.records import FimItem
 from replay.store.compiles import CompilerErrors, CompilerResults
 
@@ -216,7 +217,7 @@ def compiles_many(cases: Iterable[tuple[FimItem, str]], cache: Path | None = Non
     return out
 
 
-def add_compiles(store: Any, rows: Sequence[Any]) -> None:
+def add_compiles(store: RunReader, rows: Sequence[Any]) -> None:
     """Add `compiles` to the values of scored rows (scoring.ScoredItem) of benchmark items; rows
     of captures, and items whose value is n/a, get none (the mean is over the judged items)."""
     wanted = {r.item_id for r in rows}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from replay.reading import ScoreKeeper
 from replay.rejects import Reject
 
 if TYPE_CHECKING:
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 RunEntry = tuple[str, str, str, str, Any]  # item id, file, language, reference, Completion
 
 
-def run_entries(store: Any, run_id: str,
+def run_entries(store: ScoreKeeper, run_id: str,
                 completions: list[tuple[Any, ItemReference | None]] | None = None
                 ) -> tuple[list[RunEntry], list[Reject], dict[str, int]]:
     """A stored run's completions with their references: the items' middles, or a replayed
@@ -62,7 +63,7 @@ def run_entries(store: Any, run_id: str,
     return entries, rejects, counts
 
 
-def capture_reference(store: Any, capture_id: int) -> tuple[tuple[str, str, str] | None, str]:
+def capture_reference(store: ScoreKeeper, capture_id: int) -> tuple[tuple[str, str, str] | None, str]:
     """(file, language, reference) of a replayed capture, or None and why not.
 
     A capture has a reference only when the user accepted the editor's completion: the accepted

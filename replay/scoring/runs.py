@@ -26,7 +26,7 @@ from replay.scoring.metrics import (
 from replay.scoring.entries import RunEntry, run_entries
 from replay.scoring.pool import collector_paused, score_many
 from replay.store import StoreError
-from replay.store.runs import ScoreSet
+from replay.reading import RunConfig, ScoreKeeper, ScoreSet
 
 
 def scores_key(text: Text, lines: Lines) -> str:
@@ -87,7 +87,7 @@ class RunScores:
     vouched: tuple[str, bytes, dict[str, Any]] | None = None
 
 
-def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "auto", workers: int | None = None,
+def run_scores(store: ScoreKeeper, run_id: str, text: Text = "shown", lines: Lines = "auto", workers: int | None = None,
                compiles: bool = False) -> RunScores:
     """The per-item scores of a run for a text and line window.
 
@@ -108,7 +108,7 @@ def run_scores(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
         return _run_scores(store, run_id, text, lines, workers, compiles)
 
 
-def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int | None, compiles: bool) -> RunScores:
+def _run_scores(store: ScoreKeeper, run_id: str, text: Text, lines: Lines, workers: int | None, compiles: bool) -> RunScores:
     completions = store.scored_completions(run_id)
     entries, rejects, counts = run_entries(store, run_id, completions)
     middles = [reference for *_, reference, _ in entries]
@@ -158,7 +158,7 @@ def _run_scores(store: Any, run_id: str, text: Text, lines: Lines, workers: int 
                      n_done=sum(comp.error is None for comp, _ in completions), vouched=vouched)
 
 
-def run_aggregate(store: Any, run_id: str, scores: RunScores, seed: int = 0) -> Summary:
+def run_aggregate(store: ScoreKeeper, run_id: str, scores: RunScores, seed: int = 0) -> Summary:
     """aggregate(scores.rows, seed) as a Summary: kept with the set vouched for whose values the
     rows hold, and taken from there while the set is unchanged (the same values, files and order
     make the same aggregate: a second score under another window that cuts every pair the same
@@ -270,7 +270,7 @@ def _stored(found: dict[str, tuple[bytes, dict[str, float]]], item_id: str, dige
     return stored
 
 
-def _add_compiles(store: Any, run_id: str, rows: list[ScoredItem], judged: ScoreSet, text: Text, judge: bool) -> None:
+def _add_compiles(store: ScoreKeeper, run_id: str, rows: list[ScoredItem], judged: ScoreSet, text: Text, judge: bool) -> None:
     """Add `compiles` to the rows whose text the store holds a judgement of; with `judge`, judge
     the other benchmark items' texts (replay.scoring.compiles) and keep every judgement, n/a ones as
     an entry without a value (captures and items of languages without a judge get none)."""
@@ -351,7 +351,7 @@ class RunScore(Summary, frozen=True):
     rejects_file: str | msgspec.UnsetType = msgspec.UNSET
 
 
-def scored_run(store: Any, run_id: str, text: Text = "shown", lines: Lines = "auto", seed: int = 0,
+def scored_run(store: ScoreKeeper, run_id: str, text: Text = "shown", lines: Lines = "auto", seed: int = 0,
                workers: int | None = None, compiles: bool = False) -> ScoredRun:
     """Score a stored run (run_scores: what the store holds is reused) and aggregate it, the
     aggregate too with the collector paused (run_scores); KeyError for a run the store does not
@@ -366,11 +366,10 @@ def scored_run(store: Any, run_id: str, text: Text = "shown", lines: Lines = "au
     return ScoredRun(run_id, run.backend, run.model, run_profile(store, run_id, run.config), text, lines, scores, summary)
 
 
-def run_profile(store: Any, run_id: str, config: dict[str, Any]) -> str:
+def run_profile(store: ScoreKeeper, run_id: str, config: RunConfig) -> str:
     """The editor profile of a run: from its config, else from the prompts it replayed
     (RenderedPrompt.profile, kept by the runner), joined with "+" if they differ."""
-    for key in ("profile", "editor_profile", "editor"):
-        if config.get(key):
-            return str(config[key])
+    if config.editor:
+        return config.editor
     profiles = sorted({p.profile for p in store.run_prompts(run_id)})
     return "+".join(profiles) or "?"

@@ -7,7 +7,7 @@ one object for its callers, made of one part per group of tables:
     encoding  how a capture and an outcome event become rows; the line codecs
     schema    the append-only migrations
     captures  captures, outcome events, the TUI's captures listing
-    runs      items, runs (RunRecord), run prompts, completions, score sets, what scoring
+    runs      items, runs (read as replay.reading's RunRecord), run prompts, completions, score sets, what scoring
               reads of a run (kept under stamps that the schema's triggers raise)
     references  each run input's reference: an item's middle or a capture's accepted text
     cache     the completion cache, the watch offsets
@@ -38,7 +38,8 @@ from replay.store.encoding import (
     stored_capture,
 )
 from replay.store.references import ReferenceStore
-from replay.store.runs import RunRecord, RunStore, ScoreSet
+from replay.reading import RunRecord, ScoreSet
+from replay.store.runs import RunStore
 from replay.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [

@@ -115,20 +115,29 @@ class CaptureStore(Database):
     def count_captures(self) -> int:
         return self.query("SELECT COUNT(*) FROM captures")[0][0]
 
-    def captures(self, where: str = "", params: Sequence[Any] = (), limit: int | None = None, offset: int = 0,
-                 page: int = 500) -> Iterator[tuple[int, CaptureRecord, str]]:
+    def captures(self, editor: str | None = None, after: int | None = None, ids: Sequence[int] | None = None,
+                 limit: int | None = None, offset: int = 0, page: int = 500) -> Iterator[tuple[int, CaptureRecord, str]]:
         """Yield (id, record, outcome) in import order; the outcome column is the joined one.
+        Only the captures of `editor`, after the id `after`, or among `ids`, when given.
 
         Read `page` rows at a time (keyset on id), so walking a store of any size holds one
         page of bodies, not the whole table."""
         sql = ("SELECT id, record, codec, source_offset, source_file, source_line, outcome, outcome_detail"
                " FROM captures JOIN capture_records USING (id) WHERE id > ?")
-        if where:
-            sql += f" AND ({where})"
+        params: list[Any] = []
+        if editor is not None:
+            sql += " AND editor = ?"
+            params.append(editor)
+        if ids is not None:
+            wanted = sorted({int(i) for i in ids})
+            if not wanted:
+                return
+            sql += " AND id IN (SELECT value FROM json_each(?))"
+            params.append(msgspec.json.encode(wanted).decode())
         sql += " ORDER BY id LIMIT ?"
         remaining = None if limit is None else int(limit)
         skip = int(offset)
-        last = -1
+        last = -1 if after is None else int(after)
         while remaining is None or remaining > 0:
             size = page if remaining is None else min(page, remaining + skip)
             rows = self.query(sql, (last, *params, size))
@@ -151,7 +160,7 @@ class CaptureStore(Database):
                 return
 
     def capture(self, capture_id: int) -> CaptureRecord | None:
-        for _, rec, _ in self.captures("id = ?", (capture_id,)):
+        for _, rec, _ in self.captures(ids=(capture_id,)):
             return rec
         return None
 

@@ -1,8 +1,9 @@
 """Benchmark items and replay runs: a run's config and status, the prompts it replays, the
 completions it got and their scores (one set per text and line window).
 
-A run is returned as a RunRecord; its config stays the free-form JSON the runner wrote (the
-backend's description, the generation parameters, versions), read through a few accessors.
+A run is returned as a RunRecord (replay.reading); its config, a RunConfig, is kept as the JSON
+object the runner wrote (the input, the editor, the backend's description, the generation
+parameters, versions).
 """
 
 from __future__ import annotations
@@ -24,55 +25,11 @@ from replay.records import (
     ItemReference,
     RenderedPrompt,
 )
+from replay.reading import RunConfig, RunRecord, ScoreSet
 from replay.store.db import Database, StoreError
 from replay.store.schema import INSERT_ITEM_REFERENCE
 
 T = TypeVar("T")
-
-
-class RunRecord(msgspec.Struct, frozen=True):
-    """One replay run: its id, when it was created (epoch seconds), its status ("running",
-    "done", "done_with_errors", "interrupted", or "decided": stopped by a leaderboard once its
-    sequential comparison was decided) and the config the runner kept."""
-
-    id: str
-    created: float
-    status: str
-    config: dict[str, Any]
-
-    @property
-    def model(self) -> str | None:
-        """The model the run asked its backend for (None: not recorded)."""
-        return _setting(self.config, "model")
-
-    @property
-    def backend(self) -> str | None:
-        """The backend's name ("hf", "http", "llamacpp", ...; None: not recorded)."""
-        return _setting(self.config, "backend")
-
-    @property
-    def editor(self) -> str | None:
-        """The editor the prompts were rendered for ("standard", "captures' own", a profile; None:
-        not recorded)."""
-        return _setting(self.config, "editor")
-
-
-def _setting(config: dict[str, Any], key: str) -> str | None:
-    value = config.get(key)
-    return None if value is None else str(value)
-
-
-class ScoreSet(msgspec.Struct):
-    """A run's scores of one text and line window (or another kind of score the caller names):
-    `entries`, item id -> (digest of the texts its values were computed on, metric -> value);
-    `inputs`, set by a scorer that found an entry for each of the run's items, computed on
-    them: its digest of all of them at once (b"": none), so that a later score of unchanged
-    inputs takes the set whole instead of checking each item; `aggregates`, what was made of
-    the values of a set so vouched for (the same values, files and order make the same)."""
-
-    entries: dict[str, tuple[bytes, dict[str, float]]] = {}
-    inputs: bytes = b""
-    aggregates: dict[str, Any] = {}  # while vouched for: aggregates of its values, by their parameters
 
 
 _SCORE_SET = msgspec.msgpack.Decoder(ScoreSet)
@@ -106,11 +63,11 @@ class RunStore(Database):
         return self._decoded(rows, FimItem, lambda r: f"items row {r[0]!r}")
 
     # -- runs, completions, scores ------------------------------------------------------
-    def create_run(self, run_id: str, config: dict[str, Any]) -> None:
+    def create_run(self, run_id: str, config: RunConfig) -> None:
         with self.transaction():
             self._db.execute(
                 "INSERT OR IGNORE INTO runs (id, created, status, config) VALUES (?,?,?,?)",
-                (run_id, time.time(), "running", msgspec.json.encode(secrets.scrub_obj(config))),
+                (run_id, time.time(), "running", msgspec.json.encode(secrets.scrub_obj(msgspec.to_builtins(config)))),
             )
             if self._db.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()[0] == "running":
                 self._own(run_id)
@@ -304,9 +261,7 @@ class RunStore(Database):
         """A runs row as a RunRecord. A run still marked "running" whose process is gone (killed,
         the machine restarted) is reported as "interrupted": nothing else would ever mark it."""
         try:
-            config = msgspec.json.decode(row["config"])
-            if not isinstance(config, dict):
-                raise ValueError("its config is not a JSON object")
+            config = msgspec.json.decode(row["config"], type=RunConfig)
             status = str(row["status"])
             if status == "running":
                 owner = self.query("SELECT value FROM meta WHERE key = ?", (_OWNER + str(row["id"]),))

@@ -231,9 +231,9 @@ def audit_findings(store: Store, capture_id: int | None, override: str | None = 
     last = 0
     while True:
         if capture_id is not None:
-            captures = list(store.captures("id = ?", (capture_id,)))
+            captures = list(store.captures(ids=(capture_id,)))
         else:
-            captures = list(store.captures("id > ?", (last,), limit=batch))
+            captures = list(store.captures(after=last, limit=batch))
         rows = [FindingRow(cid, f.token if f.token >= 0 else None, f"{f.severity}: {f.kind}", f.message)
                 for cid, capture, _ in captures for f in audit_capture(capture, override)]
         done = capture_id is not None or len(captures) < batch

@@ -14,14 +14,13 @@ from pathlib import Path
 import msgspec
 
 from replay.editors.copilot.audit import Body, LayoutAudit, body_of, with_middle
-from replay.editors.inputs import load_object, parse_object, read_lines
+from replay.editors.inputs import read_lines
 from replay.errors import UsageError
 from replay.records import EditorInput
 from replay.rejects import Rejects
 from replay.tokens.audit import Finding, Subject
 from replay.tokens.tokenizer import Tokenizer
-
-_RENDER_KEYS = frozenset({"raw"})  # what render reads of a session line beside the input (render_file)
+from replay.usecases.render_file import RENDER_KEYS, decode_line
 
 
 def render_inputs(path: Path, rejects: Rejects) -> dict[int, EditorInput]:
@@ -33,7 +32,7 @@ def render_inputs(path: Path, rejects: Rejects) -> dict[int, EditorInput]:
     found: dict[int, EditorInput] = {}
     for number, line in read_lines(data):
         try:
-            found[number] = parse_object(load_object(line), _RENDER_KEYS)
+            found[number] = decode_line(line, RENDER_KEYS, "the text the client received").input
         except UsageError as exc:
             rejects.at(path, number, f"not a render input: {exc}", line)
     return found

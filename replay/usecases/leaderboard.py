@@ -129,7 +129,7 @@ def standing(store: Store, req: LeaderboardRequest, rank: int, model: str, rep: 
     from replay.cutoffs import run_overlap
 
     stored = store.run(rep.run_id)
-    name = str((stored.config if stored else {}).get("model_name") or rep.model)
+    name = str((stored.config.model_name if stored else None) or rep.model)
     s = rep.summary
     return Standing(rank=rank, model=model, name=name, run_id=rep.run_id, mean=s.mean.get(req.metric, 0.0),
                     ci95=s.ci95.get(req.metric, (0.0, 0.0)), n_items=s.n_items, n_files=s.n_files,

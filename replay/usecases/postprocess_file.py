@@ -26,47 +26,28 @@ and the reason, or with keep_going count them and keep them in a rejects file.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 from replay.editors.stage import apply_stop
 from replay.editors import profile
-from replay.editors.inputs import BadInputLine, load_object, parse_object
+from replay.editors.inputs import BadInputLine
 from replay.errors import UsageError
-from replay.usecases.render_file import RenderFailure, map_file
+from replay.usecases.render_file import LineFileSummary, RenderFailure, decode_line, map_file
 
 _OWN_KEYS = frozenset({"raw", "timing"})
-
-
-def _raw(obj: dict[str, Any]) -> str:
-    raw = obj.get("raw")
-    if not isinstance(raw, str):
-        raise BadInputLine("missing 'raw' (the model's text, a string)" if raw is None else "'raw' must be a string")
-    return raw
-
-
-def _timing(obj: dict[str, Any]) -> list[tuple[int, float]] | None:
-    timing = obj.get("timing")
-    if timing is None:
-        return None
-    ok = isinstance(timing, list) and all(
-        isinstance(t, list) and len(t) == 2 and type(t[0]) is int and isinstance(t[1], (int, float)) and not isinstance(t[1], bool)
-        for t in timing)
-    if not ok:
-        raise BadInputLine("'timing' must be a list of [characters, seconds] pairs")
-    return [(int(chars), float(secs)) for chars, secs in timing]
 
 
 def postprocess_line(line: str, editor: str, model: str | None, version: str | None, editor_timing: bool,
                      received: bool = False, sessions: dict[str, Any] | None = None) -> dict[str, Any]:
     """One input line -> its output row (BadInputLine / ValueError for a bad line); `sessions`
     holds the session clients of the lines read so far (with `received`)."""
-    obj = load_object(line)
-    inp = parse_object(obj, _OWN_KEYS)
-    raw = _raw(obj)
-    timing = _timing(obj)  # a bad `timing` rejects the line, read or not
-    if not editor_timing:
-        timing = None
+    got = decode_line(line, _OWN_KEYS, "the model's text")  # a bad `timing` rejects the line, read or not
+    inp, raw = got.input, got.raw
+    if raw is None:
+        raise BadInputLine("missing 'raw' (the model's text, a string)")
+    timing = got.timing if editor_timing else None
     prof, _ = profile(editor)
     if received and sessions is not None and inp.session is not None and prof.keeps_sessions:
         if inp.session not in sessions:
@@ -90,7 +71,7 @@ def postprocess_line(line: str, editor: str, model: str | None, version: str | N
 
 
 def postprocess_file(input_path: Path, editor: str, model: str | None, version: str | None, output: Path | None,
-                     keep_going: bool, editor_timing: bool = False, received: bool = False) -> dict[str, Any]:
+                     keep_going: bool, editor_timing: bool = False, received: bool = False) -> LineFileSummary:
     """Post-process every line of `input_path`; returns the summary (done, shown, rejected, files)."""
     try:
         prof, _ = profile(editor)
@@ -108,6 +89,5 @@ def postprocess_file(input_path: Path, editor: str, model: str | None, version: 
         shown += row["shown_text"] is not None
         return row
 
-    written, summary = map_file(input_path, output, keep_going, "postprocess", convert)
-    return {"input": summary["input"], "output": summary["output"], "postprocessed": written, "shown": shown,
-            "nothing_shown": written - shown, "rejected": summary["rejected"], "rejects_file": summary["rejects_file"]}
+    summary = map_file(input_path, output, keep_going, "postprocess", "postprocessed", convert)
+    return dataclasses.replace(summary, shown=shown)

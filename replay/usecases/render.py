@@ -3,41 +3,14 @@ editor showed, and verify the profiles against the prompts editors logged."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from replay.editors import EDITORS, LOGGING_EDITORS
+from replay.usecases.render_file import LineFileSummary
 from replay.usecases.verify import VerifyReport
 from replay.store import Store
 
 __all__ = ["EDITORS", "LOGGING_EDITORS", "LineFileSummary", "VerifyReport", "postprocess", "render", "verify"]
-
-
-@dataclass(frozen=True)
-class LineFileSummary:
-    """What a line-by-line command did: lines written (`done`, named by the command: `rendered`,
-    `postprocessed`), lines rejected and their file; `shown` counts postprocessed lines the
-    editor showed something for."""
-
-    command: str
-    input: str
-    output: str  # "-": stdout
-    done: int
-    rejected: int
-    rejects_file: str | None
-    shown: int | None = None
-
-    @property
-    def to_stdout(self) -> bool:
-        return self.output == "-"
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"input": self.input, "output": self.output, self.command: self.done}
-        if self.shown is not None:
-            out.update(shown=self.shown, nothing_shown=self.done - self.shown)
-        out.update(rejected=self.rejected, rejects_file=self.rejects_file)
-        return out
 
 
 def render(input_path: Path, editor: str, model: str, editor_version: str | None = None, output: Path | None = None,
@@ -46,8 +19,7 @@ def render(input_path: Path, editor: str, model: str, editor_version: str | None
     (RenderFailure, usage) unless `keep_going`, which keeps it in the rejects file instead."""
     from replay.usecases.render_file import render_file
 
-    s = render_file(input_path, editor, model, editor_version, output, keep_going)
-    return LineFileSummary("rendered", s["input"], s["output"], s["rendered"], s["rejected"], s["rejects_file"])
+    return render_file(input_path, editor, model, editor_version, output, keep_going)
 
 
 def postprocess(input_path: Path, editor: str, model: str | None, editor_version: str | None = None,
@@ -57,9 +29,7 @@ def postprocess(input_path: Path, editor: str, model: str | None, editor_version
     (`received`: `raw` is what the editor's client received, so only its own stage runs)."""
     from replay.usecases.postprocess_file import postprocess_file
 
-    s = postprocess_file(input_path, editor, model, editor_version, output, keep_going, editor_timing, received)
-    return LineFileSummary("postprocessed", s["input"], s["output"], s["postprocessed"], s["rejected"],
-                           s["rejects_file"], shown=s["shown"])
+    return postprocess_file(input_path, editor, model, editor_version, output, keep_going, editor_timing, received)
 
 
 def verify(store: Store, editor: str | None = None, model: str | None = None,
@@ -69,6 +39,5 @@ def verify(store: Store, editor: str | None = None, model: str | None = None,
     records none."""
     from replay.usecases.verify import verify as verify_captures
 
-    where, params = ("editor = ?", (editor,)) if editor else ("", ())
-    return verify_captures(((cid, rec) for cid, rec, _ in store.captures(where, params)), model=model,
+    return verify_captures(((cid, rec) for cid, rec, _ in store.captures(editor=editor or None)), model=model,
                            version=editor_version)

@@ -13,8 +13,9 @@ fault: it stops the run as a work failure whatever keep_going says.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from replay.assets import MissingAsset
@@ -29,7 +30,12 @@ from replay.editors.inputs import (
     to_json_line,
 )
 from replay.errors import EXIT_USAGE, EXIT_WORK, FimreplayError, UsageError
+from replay.records import EditorInput
 from replay.rejects import Rejects, beside
+
+
+# What render reads of a session line beside the cursor: the text its client received.
+RENDER_KEYS = frozenset({"raw"})
 
 
 class RenderFailure(FimreplayError):
@@ -41,10 +47,69 @@ class RenderFailure(FimreplayError):
         self.exit_code = EXIT_USAGE if usage else EXIT_WORK
 
 
-def map_file(input_path: Path, output: Path | None, keep_going: bool, command: str,
-             convert: Callable[[str, int], dict[str, Any]]) -> tuple[int, dict[str, Any]]:
-    """Write `convert(line, line number)` as one JSON line per input line, in input order; returns how many
-    were written and the summary (input, output, rejected, rejects_file). A bad line (a UsageError such
+@dataclass(frozen=True)
+class FileLine:
+    """One line of a render or postprocess input, decoded once: the cursor, and what the command
+    reads beside it: `raw` (render: the text a session's client received for its request;
+    postprocess: the model's text) and `timing` (postprocess: [characters, seconds] per chunk)."""
+
+    input: EditorInput
+    raw: str | None = None
+    timing: list[tuple[int, float]] | None = None
+
+
+def decode_line(line: str, own: frozenset[str], raw_is: str) -> FileLine:
+    """One input line -> its FileLine; BadInputLine says what is wrong with it. `own` names the
+    keys the command reads beside the cursor; `raw_is` what `raw` holds, for the message."""
+    obj = load_object(line)
+    inp = parse_object(obj, own)
+    raw = obj.get("raw")
+    if raw is not None and not isinstance(raw, str):
+        raise BadInputLine(f"'raw' must be a string ({raw_is})")
+    return FileLine(inp, raw, _timing(obj.get("timing")))
+
+
+def _timing(timing: Any) -> list[tuple[int, float]] | None:
+    if timing is None:
+        return None
+    ok = isinstance(timing, list) and all(
+        isinstance(t, list) and len(t) == 2 and type(t[0]) is int and isinstance(t[1], (int, float)) and not isinstance(t[1], bool)
+        for t in timing)
+    if not ok:
+        raise BadInputLine("'timing' must be a list of [characters, seconds] pairs")
+    return [(int(chars), float(secs)) for chars, secs in timing]
+
+
+@dataclass(frozen=True)
+class LineFileSummary:
+    """What a line-by-line command did: lines written (`done`, named by the command: `rendered`,
+    `postprocessed`), lines rejected and their file; `shown` counts postprocessed lines the
+    editor showed something for."""
+
+    command: str
+    input: str
+    output: str  # "-": stdout
+    done: int
+    rejected: int
+    rejects_file: str | None
+    shown: int | None = None
+
+    @property
+    def to_stdout(self) -> bool:
+        return self.output == "-"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"input": self.input, "output": self.output, self.command: self.done}
+        if self.shown is not None:
+            out.update(shown=self.shown, nothing_shown=self.done - self.shown)
+        out.update(rejected=self.rejected, rejects_file=self.rejects_file)
+        return out
+
+
+def map_file(input_path: Path, output: Path | None, keep_going: bool, command: str, counted: str,
+             convert: Callable[[str, int], dict[str, Any]]) -> LineFileSummary:
+    """Write `convert(line, line number)` as one JSON line per input line, in input order; returns the
+    summary (the lines written, counted as `counted`; those rejected and their file). A bad line (a UsageError such
     as BadInputLine, or a ValueError or KeyError from the data) stops the run with its file:line, or with keep_going is kept in the
     rejects file; a missing asset stops the run as a work failure."""
     try:
@@ -75,17 +140,13 @@ def map_file(input_path: Path, output: Path | None, keep_going: bool, command: s
             out.close()
         else:
             out.flush()
-    summary: dict[str, Any] = {"input": str(input_path), "output": str(output) if output else "-",
-                               "rejected": len(rejects), "rejects_file": rejects.file}
-    return written, summary
+    return LineFileSummary(counted, str(input_path), str(output) if output else "-", written, len(rejects), rejects.file)
 
 
 def render_file(input_path: Path, editor: str, model: str, version: str | None, output: Path | None,
-                keep_going: bool) -> dict[str, Any]:
+                keep_going: bool) -> LineFileSummary:
     """Render every line of `input_path`; returns the summary (rendered, rejected, files)."""
-    written, summary = map_file(input_path, output, keep_going, "render", _renderer(editor, model, version))
-    return {"input": summary["input"], "output": summary["output"], "rendered": written,
-            "rejected": summary["rejected"], "rejects_file": summary["rejects_file"]}
+    return map_file(input_path, output, keep_going, "render", "rendered", _renderer(editor, model, version))
 
 
 def _renderer(editor: str, model: str, version: str | None) -> Callable[[str, int], dict[str, Any]]:
@@ -97,15 +158,12 @@ def _renderer(editor: str, model: str, version: str | None) -> Callable[[str, in
     sessions: dict[str, Any] = {}
 
     def convert(line: str, number: int) -> dict[str, Any]:
-        obj = load_object(line)
-        inp = parse_object(obj, frozenset({"raw"}))
-        received = obj.get("raw")
-        if received is not None and not isinstance(received, str):
-            raise BadInputLine("'raw' must be a string (the text the client received)")
+        got = decode_line(line, RENDER_KEYS, "the text the client received")
+        inp = got.input
         if inp.session is None:
             return output_row(render(editor, inp, model, version), number, prof.sends_body)
         if inp.session not in sessions:
             sessions[inp.session] = prof.session(model, version)
-        return output_row(sessions[inp.session].render(inp, received), number, prof.sends_body)
+        return output_row(sessions[inp.session].render(inp, got.raw), number, prof.sends_body)
 
     return convert

@@ -15,6 +15,7 @@ from replay.backends import BACKENDS, Backend, GenParams, ModelRef, backend_kind
 from replay.cutoffs import Overlap
 from replay.editors import EDITORS, profile
 from replay.errors import UsageError
+from replay.reading import CAPTURES_OWN, RunConfig
 from replay.records import RenderedPrompt
 from replay.rejects import Rejects, default_path, stamped
 from replay.run.runner import ProgressFn, RunSummary, new_run_id
@@ -103,19 +104,17 @@ def resumed(store: Store, req: RunRequest) -> RunRequest:
     if stored is None:
         return req
     c = stored.config
-    if not c.get("source"):
+    if not c.source:
         raise UsageError(f"run {stored.id}: its input is not recorded, so it cannot be resumed from here")
-    editor = c.get("editor")
     options = {**req.backend_options}
-    key_env = c.get("api_key_env")
-    options["api_key_env"] = key_env if key_env and os.environ.get(key_env) else None
-    return RunRequest(source=c["source"], backend=c.get("backend") or req.backend, model=c.get("model_spec") or req.model,
-                      editor=None if editor in (None, "captures' own") else editor, family=c.get("family"),
-                      params=msgspec.convert(c.get("params") or {}, GenParams), run_id=stored.id,
-                      endpoints=tuple(c.get("endpoints") or req.endpoints), concurrency=req.concurrency,
-                      use_cache=req.use_cache, backend_options=options, early_stop=bool(c.get("early_stop", req.early_stop)),
-                      editor_timing=bool(c.get("editor_timing", req.editor_timing)),
-                      allow_foreign_sentinels=req.allow_foreign_sentinels or bool(c.get("allow_foreign_sentinels")))
+    options["api_key_env"] = c.api_key_env if c.api_key_env and os.environ.get(c.api_key_env) else None
+    return RunRequest(source=c.source, backend=c.backend or req.backend, model=c.model_spec or req.model,
+                      editor=c.profile, family=c.family, params=msgspec.convert(c.params or {}, GenParams), run_id=stored.id,
+                      endpoints=tuple(c.endpoints or req.endpoints), concurrency=req.concurrency,
+                      use_cache=req.use_cache, backend_options=options,
+                      early_stop=req.early_stop if c.early_stop is None else c.early_stop,
+                      editor_timing=req.editor_timing if c.editor_timing is None else c.editor_timing,
+                      allow_foreign_sentinels=req.allow_foreign_sentinels or bool(c.allow_foreign_sentinels))
 
 
 class OpenBackends:
@@ -171,11 +170,11 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
         raise UsageError(f"{req.source}: nothing to run: {len(rejects)} input lines rejected{kept}, none usable")
     if not req.allow_foreign_sentinels:
         check_sentinels(inputs.prompts, ref)
-    config = {"source": req.source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash,
-              "editor": req.editor or ("captures' own" if req.source == "captures" else "standard"),
-              "family": ref.family, "model_spec": req.model, "model_name": ref.name, "model_sha256": ref.sha256,
-              "rejects": len(rejects), **({"cutoff": req.cutoff} if req.cutoff else {}),
-              **({"allow_foreign_sentinels": True} if req.allow_foreign_sentinels else {})}
+    config = RunConfig(source=req.source, input_kind=inputs.kind, corpus_hash=inputs.corpus_hash,
+                       editor=req.editor or (CAPTURES_OWN if req.source == "captures" else "standard"),
+                       family=ref.family, model_spec=req.model, model_name=ref.name, model_sha256=ref.sha256,
+                       rejects=len(rejects), cutoff=req.cutoff or None,
+                       allow_foreign_sentinels=True if req.allow_foreign_sentinels else None)
     with OpenBackends() if backends is None else nullcontext(backends) as held:
         backend = held.get(req.backend, ref, req.params.ctx, req.endpoints, req.backend_options)
         summary = replay_prompts(store, inputs.prompts, backend, req.params, run_id=run_id, config=config,

@@ -165,7 +165,7 @@ def test_run_goes_on_after_item_errors_and_keys_never_leak(tmp_path: Path, monke
         errors = [c for c in store.completions("r1") if c.error]
         assert len(errors) == 1 and "HTTP 500" in errors[0].error and "<redacted>" in errors[0].error
         assert srv.requests[0].headers["authorization"] == f"Bearer {SECRET}"
-        assert store.run("r1").config["api_key_env"] == "MY_KEY"
+        assert store.run("r1").config.api_key_env == "MY_KEY"
     dump = (tmp_path / "s.db").read_bytes() + b"".join(p.read_bytes() for p in tmp_path.glob("s.db-*"))
     assert SECRET.encode() not in dump
     assert SECRET not in caplog.text

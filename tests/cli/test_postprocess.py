@@ -189,3 +189,23 @@ def test_tabby_config_credentials_reach_no_output_reject_or_store(cli, home: Pat
                                                      and f not in (src, raw_src)]
     assert any("server.tokn" in text for text in written)  # the typo line was kept, named
     assert not [text[:80] for text in written if token in text or header in text or proxy in text]
+
+
+def test_a_line_is_decoded_once_into_its_cursor_raw_and_timing() -> None:
+    """render and postprocess read a line through one decoding: the cursor, `raw` and `timing`
+    checked there (a bad one names what it should be), nothing read twice."""
+    import pytest
+
+    from replay.editors.inputs import BadInputLine
+    from replay.usecases.render_file import RENDER_KEYS, FileLine, decode_line
+
+    own = frozenset({"raw", "timing"})
+    got = decode_line(json.dumps({"prefix": "a", "suffix": "b", "raw": "x", "timing": [[1, 0.5], [3, 1]]}), own, "the model's text")
+    assert isinstance(got, FileLine) and (got.input.prefix, got.raw, got.timing) == ("a", "x", [(1, 0.5), (3, 1.0)])
+    assert decode_line(json.dumps({"prefix": "a", "suffix": ""}), RENDER_KEYS, "the text the client received").raw is None
+    with pytest.raises(BadInputLine, match=r"'raw' must be a string \(the text the client received\)"):
+        decode_line(json.dumps({"prefix": "a", "suffix": "", "raw": 3}), RENDER_KEYS, "the text the client received")
+    with pytest.raises(BadInputLine, match="'timing' must be a list"):
+        decode_line(json.dumps({"prefix": "a", "suffix": "", "raw": "x", "timing": [[1, True]]}), own, "the model's text")
+    with pytest.raises(BadInputLine, match="timing"):  # not a key render reads
+        decode_line(json.dumps({"prefix": "a", "suffix": "", "timing": []}), RENDER_KEYS, "the text the client received")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from replay.corpus.evalgen import EvalgenOptions, collect_files, generate
+from replay.reading import RunConfig
 from replay.records import Completion
 from replay.store import Store
 from tests.corpus.test_evalgen import write_corpus
@@ -24,8 +25,8 @@ def make_store(tmp_path: Path) -> tuple[Path, list]:
     db = tmp_path / "s.db"
     with Store(db) as store:
         store.add_items(items)
-        store.create_run("good", {"backend": "llamacpp", "model": "qwen2.5-coder-0.5b", "profile": "standard"})
-        store.create_run("half", {"backend": "llamacpp", "model": "tiny", "profile": "tabby@0.25"})
+        store.create_run("good", RunConfig(backend="llamacpp", model="qwen2.5-coder-0.5b", editor="standard"))
+        store.create_run("half", RunConfig(backend="llamacpp", model="tiny", editor="tabby@0.25"))
         for it in items:
             store.add_completion("good", Completion(item_id=it.id, text=it.middle, raw_text=it.middle + "\n\nfoo", backend="llamacpp", model="qwen"))
             half = it.middle[: len(it.middle) // 2]
@@ -164,7 +165,7 @@ def test_profile_comes_from_the_replayed_prompts_when_the_config_has_none(tmp_pa
 
     db, items = make_store(tmp_path)
     with Store(db) as store:
-        store.create_run("bare", {"backend": "llamacpp", "model": "m"})
+        store.create_run("bare", RunConfig(backend="llamacpp", model="m"))
         store.add_run_prompts("bare", [RenderedPrompt(profile="continue@1.0", family="qwen2.5-coder", text="p",
                                                       prefix_sent=it.prefix, suffix_sent=it.suffix, item_id=it.id) for it in items[:2]])
         for it in items[:2]:

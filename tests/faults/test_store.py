@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from replay.reading import RunConfig
 from replay.records import Completion
 from replay.store import SCHEMA_VERSION, Store
 from tests.conftest import CAPTURES, ROOT, run_cli
@@ -54,7 +55,7 @@ def good_store(tmp_path: Path, home: Path) -> Path:
     db = tmp_path / "good.db"
     assert run_cli("import", str(TABBY), "--db", str(db)).returncode == 0
     with Store(db) as store:
-        store.create_run("r1", {"backend": "openai", "model": "m"})
+        store.create_run("r1", RunConfig(backend="openai", model="m"))
         for n in range(3):
             store.add_completion("r1", Completion(item_id=f"i{n}", text=f"t{n}", raw_text=f"t{n}", backend="openai", model="m"))
         store.set_run_status("r1", "done")

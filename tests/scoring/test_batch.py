@@ -15,6 +15,7 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from replay import scoring
+from replay.reading import RunConfig
 from replay.records import Completion, FimItem
 from replay.scoring import pool
 from replay.scoring.runs import same_cuts
@@ -178,7 +179,7 @@ def _store(tmp_path: Path) -> tuple[Path, list[FimItem]]:
     db = tmp_path / "s.db"
     with Store(db) as store:
         store.add_items(items)
-        store.create_run("r", {"backend": "llamacpp", "model": "m", "profile": "standard"})
+        store.create_run("r", RunConfig(backend="llamacpp", model="m", editor="standard"))
         for n, it in enumerate(items):
             raw = it.middle.rstrip("\n") + "\n    next();\n}"
             shown = it.middle[: len(it.middle) // 2] if n % 3 == 0 else raw

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from replay.reading import RunConfig
 from replay.scoring import compiles
 from replay.corpus import sources
 from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, items_for_text
@@ -111,7 +112,7 @@ def test_score_compiles_beside_indel(corpus: Path, tmp_path: Path, cli) -> None:
     db = tmp_path / "s.db"
     with Store(db) as store:
         store.add_items(items)
-        store.create_run("r", {"backend": "llamacpp", "model": "m", "profile": "standard"})
+        store.create_run("r", RunConfig(backend="llamacpp", model="m", editor="standard"))
         for k, it in enumerate(items):
             text = it.middle if k % 2 else "function ;\n"
             store.add_completion("r", Completion(item_id=it.id, text=text, raw_text=text, backend="llamacpp", model="m"))

@@ -9,6 +9,7 @@ from pathlib import Path
 import msgspec
 
 from replay import scoring
+from replay.reading import RunConfig
 from replay.records import Completion, FimItem
 from replay.scoring import ScoredItem, aggregate, summary_of
 from replay.store import Store
@@ -27,7 +28,7 @@ def test_a_summary_kept_as_json_reads_back_as_itself() -> None:
 def test_a_kept_aggregate_that_is_not_one_is_made_again(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
         store.add_items([FimItem(id=f"i{n}", file=f"F{n}.sol", prefix="p", middle="x;\n", suffix="s", mode="line") for n in range(3)])
-        store.create_run("r", {"backend": "b", "model": "m"})
+        store.create_run("r", RunConfig(backend="b", model="m"))
         for n in range(3):
             store.add_completion("r", Completion(item_id=f"i{n}", text="x;", raw_text="x;", backend="b", model="m"))
         first, _ = score_json(store, "r", seed=1)
@@ -44,7 +45,7 @@ def test_a_kept_aggregate_that_is_not_one_is_made_again(tmp_path: Path) -> None:
 def test_a_run_score_prints_its_fields_in_order(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
         store.add_items([FimItem(id="i", file="F.sol", prefix="p", middle="x;\n", suffix="s", mode="line")])
-        store.create_run("r", {"backend": "b", "model": "m", "profile": "standard"})
+        store.create_run("r", RunConfig(backend="b", model="m", editor="standard"))
         store.add_completion("r", Completion(item_id="i", text="x;", raw_text="x;", backend="b", model="m"))
         result = scoring.scored_run(store, "r").result()
         assert list(result.to_json()) == ["n_items", "n_files", "per_file", "total", "mean", "ci95", "bootstrap", "source",

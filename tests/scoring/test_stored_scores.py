@@ -13,6 +13,7 @@ import msgspec
 import pytest
 
 from replay import scoring
+from replay.reading import RunConfig
 from replay.records import Completion, CompletionTexts, FimItem
 from replay.scoring import runs
 from replay.store import MIGRATIONS, ScoreSet, Store, StoreError
@@ -28,7 +29,7 @@ def _items() -> list[FimItem]:
 
 
 def _run(store: Store, texts: list[str], run_id: str = "r") -> None:
-    store.create_run(run_id, {"backend": "llamacpp", "model": "m", "profile": "standard"})
+    store.create_run(run_id, RunConfig(backend="llamacpp", model="m", editor="standard"))
     for it, text in zip(_items(), texts):
         store.add_completion(run_id, Completion(item_id=it.id, text=text, raw_text=text, backend="llamacpp", model="m"))
     store.set_run_status(run_id, "done")
@@ -93,7 +94,7 @@ def test_a_set_vouched_for_is_taken_whole_while_nothing_changed(db: Path, monkey
         # Another window that cuts every pair the same: a run of one-line middles, scored with
         # `--lines 1` after `auto`: the set, whole.
         one_line = [it for it in _items() if it.middle.count("\n") == 1]
-        store.create_run("one", {"backend": "llamacpp", "model": "m"})
+        store.create_run("one", RunConfig(backend="llamacpp", model="m"))
         for it in one_line:
             store.add_completion("one", Completion(item_id=it.id, text=it.middle + "next();", raw_text=it.middle, backend="b", model="m"))
         monkeypatch.setattr(runs, "_item_by_item", one_by_one)
@@ -119,7 +120,7 @@ def test_the_aggregate_of_a_set_taken_whole_is_the_one_kept_with_it(db: Path, mo
     pair the same reads it back, equal to a fresh one (msgpack keeps floats, ints and order);
     any change to the set drops it."""
     with Store(db) as store:
-        store.create_run("one", {"backend": "llamacpp", "model": "m"})
+        store.create_run("one", RunConfig(backend="llamacpp", model="m"))
         for it in _items():
             if it.middle.count("\n") == 1:
                 store.add_completion("one", Completion(item_id=it.id, text=it.middle + "x", raw_text=it.middle, backend="b", model="m"))

@@ -78,11 +78,17 @@ def test_a_record_that_is_not_its_raw_line_is_kept_whole(tmp_path: Path) -> None
 
 def test_captures_pages_through_the_store(tmp_path: Path) -> None:
     with Store(tmp_path / "s.db") as store:
-        store.add_captures([_record(i) for i in range(23)])
+        store.add_captures([_record(i, editor="continue" if i in (4, 9) else "tabby") for i in range(23)])
         whole = [cid for cid, _, _ in store.captures()]
         assert [cid for cid, _, _ in store.captures(page=4)] == whole == list(range(1, 24))
         assert [cid for cid, _, _ in store.captures(limit=5, offset=2, page=3)] == whole[2:7]
-        assert [cid for cid, _, _ in store.captures("id % 2 = 0", page=2, limit=3)] == [2, 4, 6]
+        assert [cid for cid, _, _ in store.captures(ids=range(2, 24, 2), page=2, limit=3)] == [2, 4, 6]
+        assert [cid for cid, _, _ in store.captures(after=20, page=2)] == [21, 22, 23]
+        assert [cid for cid, _, _ in store.captures(ids=[7, 3, 99], after=3)] == [7]
+        assert list(store.captures(ids=[])) == []
+        assert [cid for cid, _, _ in store.captures(editor="continue", page=1)] == [5, 10]
+        assert [cid for cid, _, _ in store.captures(editor="continue", after=5)] == [10]
+        assert len(list(store.captures(editor="tabby"))) == 21
         assert list(store.captures(limit=0)) == []
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import msgspec
 
 from replay import scoring
+from replay.reading import RunConfig
 from replay.records import Completion, FimItem, Reference, RenderedPrompt
 from replay.rejects import Rejects
 from replay.run.inputs import load_inputs
@@ -49,7 +50,7 @@ def test_the_references_are_kept_with_the_run_not_read_from_item_ids(tmp_path: P
     """An item named like a replayed capture is an item: only the run's reference makes a capture."""
     with make_store(tmp_path / "s.db", 8) as store:
         add_runs(store)
-        store.create_run("named", {"model": "m", "backend": "b"})
+        store.create_run("named", RunConfig(model="m", backend="b"))
         store.add_completion("named", Completion(item_id="capture-1", text="0 + 1", raw_text="0 + 1", backend="b", model="m"))
         scores = scoring.run_scores(store, "named")
         assert scores.rows == [] and [r.reason for r in scores.rejects] == ["no such item in the store"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from replay.reading import RunConfig
 from replay.records import CaptureRecord, Completion, FimItem, Reference, Segments, Source, TraceStep
 from replay.store import Store
 
@@ -48,11 +49,11 @@ def add_runs(store: Store) -> None:
                     for i, f, m in ITEMS)
     answers = {"run-a": ("x = 1;", "return x;", "emit E();"), "run-b": ("x = 2;", "return y;", "")}
     for run_id, model in (("run-a", "qwen2.5-coder-0.5b"), ("run-b", "starcoder2-3b")):
-        store.create_run(run_id, {"model": model, "backend": "llamacpp", "editor": "standard"})
+        store.create_run(run_id, RunConfig(model=model, backend="llamacpp", editor="standard"))
         for (item_id, _, _), text in zip(ITEMS, answers[run_id]):
             store.add_completion(run_id, Completion(item_id=item_id, text=text, raw_text=text, backend="llamacpp", model=model))
         store.set_run_status(run_id, "done")
-    store.create_run("run-cap", {"model": "qwen2.5-coder-0.5b", "backend": "llamacpp", "editor": "tabby"})
+    store.create_run("run-cap", RunConfig(model="qwen2.5-coder-0.5b", backend="llamacpp", editor="tabby"))
     store.add_run_references("run-cap", [(f"capture-{i}", Reference(kind="capture", capture_id=i)) for i in (1, 2, 3)])
     trim = "TabbyML/tabby clients/tabby-agent/src/postprocess/trimMultiLineInSingleLineMode.ts"
     for i in range(3):

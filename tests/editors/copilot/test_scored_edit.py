@@ -10,6 +10,7 @@ import msgspec
 
 from replay.editors.copilot.completion import complete
 from replay.editors.inputs import parse_object
+from replay.reading import RunConfig
 from replay.records import Completion, CompletionTexts, FimItem
 from replay.scoring import run_scores
 from replay.store import Store
@@ -116,7 +117,7 @@ def test_a_stored_re_indented_item_scores_its_line(tmp_path: Path) -> None:
     moved = msgspec.structs.replace(_shown("return a + b", "    "), item_id="blank")
     with Store(tmp_path / "s.db") as store:
         store.add_items([FimItem(**item) for item in ITEMS])
-        store.create_run("r", {"backend": "b", "model": "m", "profile": "copilot"})
+        store.create_run("r", RunConfig(backend="b", model="m", editor="copilot"))
         store.add_completion("r", kept)
         store.add_completion("r", moved)
         rows = {row.item_id: row for row in run_scores(store, "r").rows}
