@@ -8,8 +8,19 @@ from typing import TYPE_CHECKING
 
 import click
 
-from replay.cli.app import Names, Progress, app_factory, cli, cutoff_option, db_option, emit_json, json_option, warn
-from replay.editors import EDITORS
+from replay.cli.app import (
+    EDITOR_HELP,
+    Names,
+    Progress,
+    app_factory,
+    cli,
+    cutoff_option,
+    db_option,
+    editor_option,
+    emit_json,
+    json_option,
+    warn,
+)
 from replay.errors import WorkError
 
 if TYPE_CHECKING:
@@ -30,8 +41,6 @@ def _export_formats() -> tuple[str, ...]:
 
 
 input_argument = click.argument("input_path", metavar="IN.jsonl", type=click.Path(dir_okay=False, path_type=Path))
-editor_option = click.option("--editor", type=click.Choice(EDITORS), required=True, help="The editor profile.")
-version_option = click.option("--editor-version", default=None, help="The editor release whose rules apply (default: the newest).")
 model_option = click.option("--model", required=True, help="Model name (registry id, HF or GGUF name, GGUF path) or FIM family.")
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                              help="Output JSONL (default: stdout).")
@@ -54,8 +63,7 @@ def file_summary(summary: LineFileSummary, done: str, as_json: bool) -> None:
 @cli.task("render", "replay")
 @db_option
 @input_argument
-@editor_option
-@version_option
+@editor_option(required=True)
 @model_option
 @output_option
 @keep_going_option
@@ -74,8 +82,7 @@ def render_cmd(store: Store, input_path: Path, editor: str, editor_version: str 
 @cli.task("postprocess", "replay")
 @db_option
 @input_argument
-@editor_option
-@version_option
+@editor_option(required=True)
 @click.option("--model", default=None,
               help="Model name or FIM family (needed unless --received with an editor whose client stage reads no model, as Tabby's).")
 @output_option
@@ -103,8 +110,7 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
 @click.option("--backend", type=Names(_backends), default="llamacpp", show_default=True)
 @click.option("--model", default="default", show_default=True,
               help="`default` (the demo GGUF), a GGUF file, an HF folder, or a name the server knows.")
-@click.option("--editor", default=None,
-              help="Editor profile: standard, tabby[@V], continue[@V] (default: standard for items, the capture's own editor for captures).")
+@editor_option(joined=True, help=EDITOR_HELP.removesuffix(".") + " (default: standard for items, the capture's own editor for captures).")
 @click.option("--family", default=None, help="FIM family when the model's metadata does not say it.")
 @click.option("--ctx", type=click.IntRange(min=16), default=1024, show_default=True, help="Context length (tokens).")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
@@ -160,7 +166,7 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
 @click.option("--format", "fmt", type=Names(_export_formats), default="openai-batch", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 @click.option("--model", default=None, help="Model name for the batch body (default: the run's).")
-@click.option("--editor", default=None, help="Editor profile (when SOURCE is items or captures; default as for `run`).")
+@editor_option(joined=True, help=EDITOR_HELP.removesuffix(".") + " (when SOURCE is items or captures; default as for `run`).")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None)
 @click.option("--send-ids", is_flag=True, help="Token ids as the prompt (vLLM).")
 @json_option

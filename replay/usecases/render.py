@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from replay.backends.models import editor_model
 from replay.editors import EDITORS, LOGGING_EDITORS
 from replay.usecases.verify import VerifyReport
 from replay.store import Store
@@ -46,7 +47,7 @@ def render(input_path: Path, editor: str, model: str, editor_version: str | None
     (RenderFailure, usage) unless `keep_going`, which keeps it in the rejects file instead."""
     from replay.usecases.render_file import render_file
 
-    s = render_file(input_path, editor, model, editor_version, output, keep_going)
+    s = render_file(input_path, editor, editor_model(model), editor_version, output, keep_going)
     return LineFileSummary("rendered", s["input"], s["output"], s["rendered"], s["rejected"], s["rejects_file"])
 
 
@@ -57,7 +58,8 @@ def postprocess(input_path: Path, editor: str, model: str | None, editor_version
     (`received`: `raw` is what the editor's client received, so only its own stage runs)."""
     from replay.usecases.postprocess_file import postprocess_file
 
-    s = postprocess_file(input_path, editor, model, editor_version, output, keep_going, editor_timing, received)
+    s = postprocess_file(input_path, editor, None if model is None else editor_model(model), editor_version, output,
+                         keep_going, editor_timing, received)
     return LineFileSummary("postprocessed", s["input"], s["output"], s["postprocessed"], s["rejected"],
                            s["rejects_file"], shown=s["shown"])
 
@@ -70,5 +72,6 @@ def verify(store: Store, editor: str | None = None, model: str | None = None,
     from replay.usecases.verify import verify as verify_captures
 
     where, params = ("editor = ?", (editor,)) if editor else ("", ())
-    return verify_captures(((cid, rec) for cid, rec, _ in store.captures(where, params)), model=model,
+    return verify_captures(((cid, rec) for cid, rec, _ in store.captures(where, params)),
+                           model=None if model is None else editor_model(model),
                            version=editor_version)
