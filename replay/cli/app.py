@@ -107,18 +107,21 @@ def main(argv: list[str] | None = None) -> None:
 
 # -- what commands share -----------------------------------------------------------------------
 def db_option(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Add `--db PATH` and pass an open Store as `store` (closed when the command ends)."""
+    """Add `--db PATH` and pass an open Store as `store` (closed when the command ends); the
+    command's rejects files that were given no path go beside that store."""
 
     @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                  help="The store file (default: fimreplay.db in the user data dir; $FIMREPLAY_DB).")
+                  help="The store file (default: fimreplay.db in the user data dir; $FIMREPLAY_DB); rejects/ beside it.")
     @functools.wraps(fn)
     def wrapper(*args: Any, db_path: Path | None, **kwargs: Any) -> Any:
+        from replay.rejects import beside_store
         from replay.store import open_store
         from replay.usecases.base import store_failure
 
         store = open_store(db_path)
         try:
-            return fn(*args, store=store, **kwargs)
+            with beside_store(store.path):
+                return fn(*args, store=store, **kwargs)
         except Exception as exc:
             failure = store_failure(store, exc)
             if failure is exc:
@@ -231,7 +234,7 @@ def cutoff_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def rejects_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--rejects", "rejects_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                        help="Where rejected inputs go (JSONL; default: rejects/ in the user data dir).")(fn)
+                        help="Where rejected inputs go (JSONL; default: rejects/ beside the store).")(fn)
 
 
 def emit_json(obj: Any, err: bool = False) -> None:

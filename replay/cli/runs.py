@@ -52,12 +52,17 @@ foreign_sentinels_option = click.option(
 
 
 def file_summary(summary: LineFileSummary, done: str, as_json: bool) -> None:
-    """The summary of a line-by-line command: with the rows on stdout, it goes to stderr."""
+    """The summary of a line-by-line command: with the rows on stdout, it goes to stderr. Rejected
+    lines (each already told on stderr) are counted there with their file, whatever the format;
+    a file none of whose lines could be used is a failed command (exit 1)."""
     if as_json:
         emit_json(summary.to_json(), err=summary.to_stdout)
-    elif not summary.to_stdout or summary.rejected:
-        click.echo(f"{done}, rejected {summary.rejected}" + (f" (kept in {summary.rejects_file})" if summary.rejected else ""),
-                   err=summary.to_stdout)
+    elif not summary.to_stdout:
+        click.echo(done)
+    if summary.rejected:
+        warn(f"rejected {summary.rejected} of the {summary.lines} lines of {summary.input} (kept in {summary.rejects_file})")
+    if summary.rejected and not summary.done:
+        raise WorkError(f"{summary.input}: every line was rejected, nothing {summary.command}")
 
 
 @cli.task("render", "replay")
@@ -75,7 +80,7 @@ def render_cmd(store: Store, input_path: Path, editor: str, editor_version: str 
     Takes --db like every command (the CLI contract); rendering itself reads nothing from the store."""
     from replay.usecases.render import render
 
-    summary = render(input_path, editor, model, editor_version, output, keep_going)
+    summary = render(input_path, editor, model, editor_version, output, keep_going, warn)
     file_summary(summary, f"rendered {summary.done}", as_json)
 
 
@@ -101,7 +106,7 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
     Out: id, shown_text (null: nothing shown), replace_after, multiline, trace. Takes --db like every command."""
     from replay.usecases.render import postprocess
 
-    s = postprocess(input_path, editor, model, editor_version, output, keep_going, editor_timing, received)
+    s = postprocess(input_path, editor, model, editor_version, output, keep_going, editor_timing, received, warn)
     file_summary(s, f"postprocessed {s.done} ({s.done - (s.shown or 0)} shown nothing)", as_json)
 
 

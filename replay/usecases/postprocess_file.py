@@ -26,6 +26,7 @@ and the reason, or with keep_going count them and keep them in a rejects file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +91,8 @@ def postprocess_line(line: str, editor: str, model: str | None, version: str | N
 
 
 def postprocess_file(input_path: Path, editor: str, model: str | None, version: str | None, output: Path | None,
-                     keep_going: bool, editor_timing: bool = False, received: bool = False) -> dict[str, Any]:
+                     keep_going: bool, editor_timing: bool = False, received: bool = False,
+                     echo: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Post-process every line of `input_path`; returns the summary (done, shown, rejected, files)."""
     try:
         prof, _ = profile(editor)
@@ -108,6 +110,6 @@ def postprocess_file(input_path: Path, editor: str, model: str | None, version: 
         shown += row["shown_text"] is not None
         return row
 
-    written, summary = map_file(input_path, output, keep_going, "postprocess", convert)
+    written, summary = map_file(input_path, output, keep_going, "postprocess", convert, echo)
     return {"input": summary["input"], "output": summary["output"], "postprocessed": written, "shown": shown,
             "nothing_shown": written - shown, "rejected": summary["rejected"], "rejects_file": summary["rejects_file"]}

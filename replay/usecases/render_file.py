@@ -5,8 +5,9 @@ one stateful renderer per session, in file order; such a line may also give `raw
 client received for its request (what the client then caches for the lines after it).
 
 A bad line stops the run with its file:line and reason (a usage error), or, with keep_going,
-is counted and kept, with its reason, in a rejects file beside the output (OUT.rejects.jsonl;
-without -o, in the data dir's rejects/ folder; replay.rejects). A missing asset (tokenizer) is not the line's
+is counted, told to `echo` (file:line and reason) and kept, with its reason, in a rejects file
+beside the output (OUT.rejects.jsonl; without -o, in the rejects/ folder beside the store;
+replay.rejects). A missing asset (tokenizer) is not the line's
 fault: it stops the run as a work failure whatever keep_going says.
 """
 
@@ -42,16 +43,17 @@ class RenderFailure(FimreplayError):
 
 
 def map_file(input_path: Path, output: Path | None, keep_going: bool, command: str,
-             convert: Callable[[str, int], dict[str, Any]]) -> tuple[int, dict[str, Any]]:
+             convert: Callable[[str, int], dict[str, Any]],
+             echo: Callable[[str], None] | None = None) -> tuple[int, dict[str, Any]]:
     """Write `convert(line, line number)` as one JSON line per input line, in input order; returns how many
     were written and the summary (input, output, rejected, rejects_file). A bad line (a UsageError such
     as BadInputLine, or a ValueError or KeyError from the data) stops the run with its file:line, or with keep_going is kept in the
-    rejects file; a missing asset stops the run as a work failure."""
+    rejects file (and told to `echo`); a missing asset stops the run as a work failure."""
     try:
         data = input_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RenderFailure(f"{input_path}: cannot read: {exc}", usage=True) from exc
-    rejects = Rejects(beside(output) if output is not None else None, name=f"{command}-{input_path.name}")
+    rejects = Rejects(beside(output) if output is not None else None, name=f"{command}-{input_path.stem}", echo=echo)
     written = 0
     out: TextIO = open(output, "w", encoding="utf-8") if output is not None else sys.stdout  # noqa: SIM115
     try:
@@ -81,9 +83,9 @@ def map_file(input_path: Path, output: Path | None, keep_going: bool, command: s
 
 
 def render_file(input_path: Path, editor: str, model: str, version: str | None, output: Path | None,
-                keep_going: bool) -> dict[str, Any]:
+                keep_going: bool, echo: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Render every line of `input_path`; returns the summary (rendered, rejected, files)."""
-    written, summary = map_file(input_path, output, keep_going, "render", _renderer(editor, model, version))
+    written, summary = map_file(input_path, output, keep_going, "render", _renderer(editor, model, version), echo)
     return {"input": summary["input"], "output": summary["output"], "rendered": written,
             "rejected": summary["rejected"], "rejects_file": summary["rejects_file"]}
 

@@ -149,7 +149,7 @@ class OpenBackends:
 def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, warn: Say | None = None,
         backends: OpenBackends | None = None) -> SourceRun:
     """Resolve the model, read and render the inputs, replay them into a run (new, or resumed
-    when `req.run_id` exists). Unusable input lines go to the data dir's rejects/RUN.jsonl, each
+    when `req.run_id` exists). Unusable input lines go to rejects/RUN.jsonl beside the store, each
     told to `warn`. The run config records what makes the run repeatable: backend, model and its
     sha256, family, editor profile, parameters, library versions and the input's hash; and the
     model's own name and `req.cutoff`, which say whether the items may be in its training data.
@@ -283,7 +283,7 @@ class ImportedResults:
 
 def import_results(store: Store, results: Path, run_id: str, warn: Say | None = None) -> ImportedResults:
     """Read `vllm run-batch` / OpenAI batch results into the run whose prompts were exported;
-    unusable lines go to the data dir's rejects/RUN-import.jsonl, each told to `warn`."""
+    unusable lines go to rejects/RUN-import.jsonl beside the store, each told to `warn`."""
     from replay.run.batch import import_openai_batch
 
     with Rejects(name=f"{run_id}-import", echo=warn) as rejects:
