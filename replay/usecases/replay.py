@@ -171,6 +171,10 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
         raise UsageError(f"{req.source}: nothing to run: {len(rejects)} input lines rejected{kept}, none usable")
     if not req.allow_foreign_sentinels:
         check_sentinels(inputs.prompts, ref)
+    if req.source != "captures":
+        from replay.usecases.score import file_items
+
+        store.add_items(file_items(Path(req.source)))  # benchmark lines: the references `score` reads
     config = {"source": req.source, "input_kind": inputs.kind, "corpus_hash": inputs.corpus_hash,
               "editor": req.editor or ("captures' own" if req.source == "captures" else "standard"),
               "family": ref.family, "model_spec": req.model, "model_name": ref.name, "model_sha256": ref.sha256,
