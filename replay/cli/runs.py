@@ -21,7 +21,7 @@ from replay.cli.app import (
     json_option,
     warn,
 )
-from replay.errors import WorkError
+from replay.errors import UsageError, WorkError
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -54,7 +54,7 @@ foreign_sentinels_option = click.option(
 def file_summary(summary: LineFileSummary, done: str, as_json: bool) -> None:
     """The summary of a line-by-line command: with the rows on stdout, it goes to stderr. Rejected
     lines (each already told on stderr) are counted there with their file, whatever the format;
-    a file none of whose lines could be used is a failed command (exit 1)."""
+    a file none of whose lines could be used is bad input (exit 2), as for `run`."""
     if as_json:
         emit_json(summary.to_json(), err=summary.to_stdout)
     elif not summary.to_stdout:
@@ -62,7 +62,7 @@ def file_summary(summary: LineFileSummary, done: str, as_json: bool) -> None:
     if summary.rejected:
         warn(f"rejected {summary.rejected} of the {summary.lines} lines of {summary.input} (kept in {summary.rejects_file})")
     if summary.rejected and not summary.done:
-        raise WorkError(f"{summary.input}: every line was rejected, nothing {summary.command}")
+        raise UsageError(f"{summary.input}: every line was rejected, nothing {summary.command}")
 
 
 @cli.task("render", "replay")

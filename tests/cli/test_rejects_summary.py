@@ -1,6 +1,6 @@
 """Rejected lines are said on stderr, counted with where they are kept, and kept beside the
 store the command was given (`--db`), not in the user data folder; a file none of whose lines
-could be used is a failed command."""
+could be used is bad input (exit 2, as for `run`)."""
 
 from __future__ import annotations
 
@@ -41,14 +41,14 @@ def test_json_summary_keeps_stdout_for_the_rows_and_says_the_rejects(cli, tmp_pa
     assert "rejected 1 of the 2 lines" in proc.stderr
 
 
-def test_a_file_of_rejected_lines_only_is_a_failure(cli, tmp_path: Path) -> None:
+def test_a_file_of_rejected_lines_only_is_bad_input(cli, tmp_path: Path) -> None:
     src = _write(tmp_path, BAD, BAD)
     proc = cli("render", str(src), "--editor", "tabby", "--model", "qwen2.5-coder", "--keep-going")
-    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.returncode == 2 and proc.stdout == ""
     assert f"fimreplay: {src}: every line was rejected, nothing rendered" in proc.stderr
     raw = _write(tmp_path, {**GOOD, "raw": 3})
     proc = cli("postprocess", str(raw), "--editor", "tabby", "--received", "--keep-going")
-    assert proc.returncode == 1 and "nothing postprocessed" in proc.stderr and "'raw' must be a string" in proc.stderr
+    assert proc.returncode == 2 and "nothing postprocessed" in proc.stderr and "'raw' must be a string" in proc.stderr
 
 
 def test_import_rejects_follow_the_store(cli, tmp_path: Path, home: Path) -> None:
