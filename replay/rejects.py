@@ -22,7 +22,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import IO
 
@@ -83,8 +82,12 @@ def _cut(scrubbed: str, total: int) -> str:
 _PARTIAL_WORD = re.compile(r"(?<![A-Za-z0-9_\-+/=.~:])[A-Za-z0-9_\-+/=.~:]{1,256}$")
 
 
-# The folder of the store a command works on (`--db`): rejects of its tasks go beside it.
-_STORE_FOLDER: ContextVar[Path | None] = ContextVar("store_folder", default=None)
+class _StoreFolder:
+    """The folder of the store the running command works on (`--db`): rejects of its tasks go
+    beside it. Process-wide, not a context variable: the tasks' worker threads (a run's, the
+    TUI's) make rejects files too."""
+
+    folder: Path | None = None
 
 
 @contextmanager
@@ -92,11 +95,12 @@ def beside_store(store_path: Path | str) -> Iterator[None]:
     """While a command works on the store at `store_path`, the rejects files of its tasks that
     were given none go to `rejects/` beside that store: a store kept apart (`--db`) keeps its
     rejects apart too, and the default store's are the data dir's as before."""
-    token = _STORE_FOLDER.set(Path(store_path).parent)
+    before = _StoreFolder.folder
+    _StoreFolder.folder = Path(store_path).parent
     try:
         yield
     finally:
-        _STORE_FOLDER.reset(token)
+        _StoreFolder.folder = before
 
 
 def default_path(name: str, folder: Path | None = None) -> Path:
@@ -104,7 +108,7 @@ def default_path(name: str, folder: Path | None = None) -> Path:
     the command works on (`folder`, else the one beside_store names), else in the data dir."""
     from replay.paths import data_dir
 
-    base = folder or _STORE_FOLDER.get() or data_dir()
+    base = folder or _StoreFolder.folder or data_dir()
     return base / "rejects" / f"{name}.jsonl"
 
 
@@ -137,7 +141,7 @@ class Rejects:
         self.name = name
         self.echo = echo
         self.shown_per_source = shown_per_source
-        self.store_folder = _STORE_FOLDER.get()  # read now: the first reject may come on another thread
+        self.store_folder = _StoreFolder.folder  # read now: the first reject may come after the command
         self.count = 0
         self._held: list[Reject] = []
         self._per_source: dict[str, int] = {}

@@ -41,7 +41,10 @@ def _export_formats() -> tuple[str, ...]:
 
 
 input_argument = click.argument("input_path", metavar="IN.jsonl", type=click.Path(dir_okay=False, path_type=Path))
-model_option = click.option("--model", required=True, help="Model name (registry id, HF or GGUF name, GGUF path) or FIM family.")
+model_option = click.option("--model", required=True,
+                            help="The model, named as for `run`: `default` (the demo GGUF), a model asset (`fimreplay assets "
+                                 "list`) or a GGUF file; else a name the editor matches on (registry id, HF or GGUF name) "
+                                 "or a FIM family.")
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                              help="Output JSONL (default: stdout).")
 keep_going_option = click.option("--keep-going", is_flag=True, help="Count and keep bad lines in a rejects file instead of stopping.")
@@ -89,7 +92,8 @@ def render_cmd(store: Store, input_path: Path, editor: str, editor_version: str 
 @input_argument
 @editor_option(required=True)
 @click.option("--model", default=None,
-              help="Model name or FIM family (needed unless --received with an editor whose client stage reads no model, as Tabby's).")
+              help="The model, named as for `render` (needed unless --received with an editor whose client stage reads no "
+                   "model, as Tabby's).")
 @output_option
 @keep_going_option
 @click.option("--editor-timing", is_flag=True,
@@ -114,7 +118,8 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
 @click.argument("source")
 @click.option("--backend", type=Names(_backends), default="llamacpp", show_default=True)
 @click.option("--model", default="default", show_default=True,
-              help="`default` (the demo GGUF), a GGUF file, an HF folder, or a name the server knows.")
+              help="`default` (the demo GGUF), a model asset (`fimreplay assets list`), a GGUF file, an HF folder, or a "
+                   "name the server knows.")
 @editor_option(joined=True, help=EDITOR_HELP.removesuffix(".") + " (default: standard for items, the capture's own editor for captures).")
 @click.option("--family", default=None, help="FIM family when the model's metadata does not say it.")
 @click.option("--ctx", type=click.IntRange(min=16), default=1024, show_default=True, help="Context length (tokens).")
