@@ -21,6 +21,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -81,11 +82,34 @@ def _cut(scrubbed: str, total: int) -> str:
 _PARTIAL_WORD = re.compile(r"(?<![A-Za-z0-9_\-+/=.~:])[A-Za-z0-9_\-+/=.~:]{1,256}$")
 
 
-def default_path(name: str) -> Path:
-    """The rejects file of a task that was given none: `<data dir>/rejects/<name>.jsonl`."""
+class _StoreFolder:
+    """The folder of the store the running command works on (`--db`): rejects of its tasks go
+    beside it. Process-wide, not a context variable: the tasks' worker threads (a run's, the
+    TUI's) make rejects files too."""
+
+    folder: Path | None = None
+
+
+@contextmanager
+def beside_store(store_path: Path | str) -> Iterator[None]:
+    """While a command works on the store at `store_path`, the rejects files of its tasks that
+    were given none go to `rejects/` beside that store: a store kept apart (`--db`) keeps its
+    rejects apart too, and the default store's are the data dir's as before."""
+    before = _StoreFolder.folder
+    _StoreFolder.folder = Path(store_path).parent
+    try:
+        yield
+    finally:
+        _StoreFolder.folder = before
+
+
+def default_path(name: str, folder: Path | None = None) -> Path:
+    """The rejects file of a task that was given none: `rejects/<name>.jsonl` beside the store
+    the command works on (`folder`, else the one beside_store names), else in the data dir."""
     from replay.paths import data_dir
 
-    return data_dir() / "rejects" / f"{name}.jsonl"
+    base = folder or _StoreFolder.folder or data_dir()
+    return base / "rejects" / f"{name}.jsonl"
 
 
 def beside(output: Path) -> Path:
@@ -117,6 +141,7 @@ class Rejects:
         self.name = name
         self.echo = echo
         self.shown_per_source = shown_per_source
+        self.store_folder = _StoreFolder.folder  # read now: the first reject may come after the command
         self.count = 0
         self._held: list[Reject] = []
         self._per_source: dict[str, int] = {}
@@ -128,7 +153,7 @@ class Rejects:
             self.count += 1
             if self._fh is None:
                 if self.path is None:
-                    self.path = default_path(self.name or stamped("rejects"))
+                    self.path = default_path(self.name or stamped("rejects"), self.store_folder)
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._fh = open(self.path, "ab" if self.append else "wb")  # noqa: SIM115 - closed by close()
             self._fh.write(msgspec.json.encode(reject) + b"\n")

@@ -163,12 +163,29 @@ def model_ref(name: str, model_id: str, family: str | None, path: Path | None = 
     return ModelRef(name=name, model_id=model_id, editor_model=model, family=family, path=where, sha256=sha256)
 
 
-def resolve_model(spec: str, family: str | None = None, revision: str | None = None) -> ModelRef:
-    """Turn `--model` into a ModelRef. `default` is the demo GGUF and a model asset's name its
-    installed GGUF; a path must exist; anything else is a server-side name."""
+def model_path(spec: str) -> Path:
+    """Where `--model` points: `default` is the demo GGUF (ModelError when it is not installed), a
+    model asset's name its installed GGUF, anything else taken as a path (which may not exist:
+    then `spec` is a name, the server's or a family's)."""
     path = default_model_path() if spec == "default" else (model_asset_path(spec) or Path(spec).expanduser())
     if spec == "default" and not path.is_file():
         raise ModelError(f"{path}: the default model is not installed (run `fimreplay assets install`)")
+    return path
+
+
+def editor_model(spec: str) -> str:
+    """`--model` as the editor profiles take it, for the commands that render or post-process
+    without loading a model: the same names as `run` (`default`, a model asset's name, a GGUF
+    path), each becoming the GGUF path whose name picks the template and whose vocabulary gives
+    the ids; anything else stays a name (Continue matches on it) or a FIM family."""
+    path = model_path(spec)
+    return str(path) if path.is_file() and path.suffix == ".gguf" else spec
+
+
+def resolve_model(spec: str, family: str | None = None, revision: str | None = None) -> ModelRef:
+    """Turn `--model` into a ModelRef. `default` is the demo GGUF and a model asset's name its
+    installed GGUF; a path must exist; anything else is a server-side name."""
+    path = model_path(spec)
     if path.is_file():
         meta = gguf_metadata(path)
         sha = sha256_file(path)

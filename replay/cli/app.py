@@ -107,18 +107,21 @@ def main(argv: list[str] | None = None) -> None:
 
 # -- what commands share -----------------------------------------------------------------------
 def db_option(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Add `--db PATH` and pass an open Store as `store` (closed when the command ends)."""
+    """Add `--db PATH` and pass an open Store as `store` (closed when the command ends); the
+    command's rejects files that were given no path go beside that store."""
 
     @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                  help="The store file (default: fimreplay.db in the user data dir; $FIMREPLAY_DB).")
+                  help="The store file (default: fimreplay.db in the user data dir; $FIMREPLAY_DB); rejects/ beside it.")
     @functools.wraps(fn)
     def wrapper(*args: Any, db_path: Path | None, **kwargs: Any) -> Any:
+        from replay.rejects import beside_store
         from replay.store import open_store
         from replay.usecases.base import store_failure
 
         store = open_store(db_path)
         try:
-            return fn(*args, store=store, **kwargs)
+            with beside_store(store.path):
+                return fn(*args, store=store, **kwargs)
         except Exception as exc:
             failure = store_failure(store, exc)
             if failure is exc:
@@ -150,6 +153,75 @@ class Names(click.Choice):
         pass  # always the registry's
 
 
+class EditorSpec(click.ParamType):
+    """`NAME` or `NAME@VERSION`, NAME one of a registry list (replay.editors: all editors, or those
+    whose captures can be verified). The version is everything after the first `@`, as each
+    editor's rule book reads it (Tabby's own may hold a day: `1.9.0-dev@2024-12-31`)."""
+
+    name = "editor"
+
+    def __init__(self, names: Callable[[], Sequence[str]]) -> None:
+        self.names = names
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "NAME[@VERSION]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        name, at, version = str(value).partition("@")
+        if name not in self.names():
+            self.fail(f"{name!r} is not an editor here (one of: {', '.join(self.names())})", param, ctx)
+        if at and not version.strip():
+            self.fail(f"{value!r}: no version after '@'", param, ctx)
+        return str(value)
+
+
+def _all_editors() -> Sequence[str]:
+    from replay.editors import EDITORS
+
+    return EDITORS
+
+
+EDITOR_HELP = "The editor profile and release: NAME@VERSION, or NAME for its newest release; NAME one of {names}."
+
+
+def editor_option(required: bool = False, names: Callable[[], Sequence[str]] = _all_editors, joined: bool = False,
+                  help: str = EDITOR_HELP) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`--editor NAME[@VERSION]`, with `--editor-version V` kept as another way to give the version.
+
+    The command gets `editor` (the name) and `editor_version` (None: the newest), or with `joined`
+    one `editor` spec, `NAME` or `NAME@VERSION`, as `run` stores it. The help lists the registry's
+    names (`{names}` in `help`), so a new editor shows up in every command that takes one."""
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @click.option("--editor", "editor_spec", type=EditorSpec(names), required=required, default=None,
+                      help=help.format(names=", ".join(names())))
+        @click.option("--editor-version", "version_flag", default=None, metavar="VERSION",
+                      help="The editor release whose rules apply, as after --editor NAME@ (default: the newest).")
+        @functools.wraps(fn)
+        def wrapper(*args: Any, editor_spec: str | None, version_flag: str | None, **kwargs: Any) -> Any:
+            name, version = split_editor(editor_spec, version_flag)
+            if joined:
+                if version is not None and name is None:
+                    raise click.UsageError("--editor-version needs --editor NAME (or give --editor NAME@VERSION)")
+                return fn(*args, editor=name if version is None else f"{name}@{version}", **kwargs)
+            return fn(*args, editor=name, editor_version=version, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def split_editor(spec: str | None, version_flag: str | None) -> tuple[str | None, str | None]:
+    """`--editor NAME[@VERSION]` and `--editor-version` -> (name, version); a version given both
+    ways must be the same one."""
+    if spec is None:
+        return None, version_flag
+    name, _, version = spec.partition("@")
+    if version and version_flag is not None and version_flag != version:
+        raise click.UsageError(f"two editor versions: --editor {spec} and --editor-version {version_flag}")
+    return name, version or version_flag
+
+
 def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")(fn)
 
@@ -162,7 +234,7 @@ def cutoff_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def rejects_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--rejects", "rejects_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                        help="Where rejected inputs go (JSONL; default: rejects/ in the user data dir).")(fn)
+                        help="Where rejected inputs go (JSONL; default: rejects/ beside the store).")(fn)
 
 
 def emit_json(obj: Any, err: bool = False) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from replay.cli.app import Names, Progress, cli, cutoff_option, db_option, emit_json, json_option, warn
+from replay.cli.app import EDITOR_HELP, Names, Progress, cli, cutoff_option, db_option, editor_option, emit_json, json_option, warn
 from replay.cli.score import lines_option, text_option
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, s
 @cli.task("leaderboard", "score")
 @click.argument("items", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--model", "models", multiple=True, required=True, help="A model as `run --model` takes it (repeat).")
-@click.option("--editor", default=None, help="Editor profile: standard (default), tabby[@V], continue[@V].")
+@editor_option(joined=True, help=EDITOR_HELP.removesuffix(".") + " (default: standard).")
 @click.option("--backend", type=Names(_backends), default="llamacpp", show_default=True)
 @click.option("--endpoint", "endpoints", multiple=True, help="Server base URL (HTTP backends).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="Requests in flight (HTTP backends).")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from replay.cli.app import app_factory, cli, db_option, emit_json, json_option, rejects_option, warn
+from replay.cli.app import app_factory, cli, db_option, editor_option, emit_json, json_option, rejects_option, warn
 from replay.editors import EDITORS, LOGGING_EDITORS
 
 if TYPE_CHECKING:
@@ -18,9 +18,10 @@ if TYPE_CHECKING:
 @cli.task("verify", "inspect")
 @db_option
 @json_option
-@click.option("--editor", type=click.Choice(LOGGING_EDITORS), default=None, help="Only this editor's captures.")
+@editor_option(names=lambda: LOGGING_EDITORS,
+               help="Only the captures of this editor, NAME one of {names}; VERSION (or --editor-version alone) "
+                    "stands for the release of captures that record none.")
 @click.option("--model", default=None, help="Template model for captures whose log names none (Tabby's never does).")
-@click.option("--editor-version", default=None, help="Editor release for captures that do not record one.")
 def verify_cmd(store: Store, as_json: bool, editor: str | None, model: str | None, editor_version: str | None) -> None:
     """Rebuild every captured prompt from its logged segments and compare byte for byte (exit 1 on a mismatch)."""
     from replay.usecases.render import verify

@@ -8,9 +8,20 @@ from typing import TYPE_CHECKING
 
 import click
 
-from replay.cli.app import Names, Progress, app_factory, cli, cutoff_option, db_option, emit_json, json_option, warn
-from replay.editors import EDITORS
-from replay.errors import WorkError
+from replay.cli.app import (
+    EDITOR_HELP,
+    Names,
+    Progress,
+    app_factory,
+    cli,
+    cutoff_option,
+    db_option,
+    editor_option,
+    emit_json,
+    json_option,
+    warn,
+)
+from replay.errors import UsageError, WorkError
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -30,9 +41,10 @@ def _export_formats() -> tuple[str, ...]:
 
 
 input_argument = click.argument("input_path", metavar="IN.jsonl", type=click.Path(dir_okay=False, path_type=Path))
-editor_option = click.option("--editor", type=click.Choice(EDITORS), required=True, help="The editor profile.")
-version_option = click.option("--editor-version", default=None, help="The editor release whose rules apply (default: the newest).")
-model_option = click.option("--model", required=True, help="Model name (registry id, HF or GGUF name, GGUF path) or FIM family.")
+model_option = click.option("--model", required=True,
+                            help="The model, named as for `run`: `default` (the demo GGUF), a model asset (`fimreplay assets "
+                                 "list`) or a GGUF file; else a name the editor matches on (registry id, HF or GGUF name) "
+                                 "or a FIM family.")
 output_option = click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
                              help="Output JSONL (default: stdout).")
 keep_going_option = click.option("--keep-going", is_flag=True, help="Count and keep bad lines in a rejects file instead of stopping.")
@@ -43,19 +55,23 @@ foreign_sentinels_option = click.option(
 
 
 def file_summary(summary: LineFileSummary, done: str, as_json: bool) -> None:
-    """The summary of a line-by-line command: with the rows on stdout, it goes to stderr."""
+    """The summary of a line-by-line command: with the rows on stdout, it goes to stderr. Rejected
+    lines (each already told on stderr) are counted there with their file, whatever the format;
+    a file none of whose lines could be used is bad input (exit 2), as for `run`."""
     if as_json:
         emit_json(summary.to_json(), err=summary.to_stdout)
-    elif not summary.to_stdout or summary.rejected:
-        click.echo(f"{done}, rejected {summary.rejected}" + (f" (kept in {summary.rejects_file})" if summary.rejected else ""),
-                   err=summary.to_stdout)
+    elif not summary.to_stdout:
+        click.echo(done)
+    if summary.rejected:
+        warn(f"rejected {summary.rejected} of the {summary.lines} lines of {summary.input} (kept in {summary.rejects_file})")
+    if summary.rejected and not summary.done:
+        raise UsageError(f"{summary.input}: every line was rejected, nothing {summary.command}")
 
 
 @cli.task("render", "replay")
 @db_option
 @input_argument
-@editor_option
-@version_option
+@editor_option(required=True)
 @model_option
 @output_option
 @keep_going_option
@@ -67,17 +83,17 @@ def render_cmd(store: Store, input_path: Path, editor: str, editor_version: str 
     Takes --db like every command (the CLI contract); rendering itself reads nothing from the store."""
     from replay.usecases.render import render
 
-    summary = render(input_path, editor, model, editor_version, output, keep_going)
+    summary = render(input_path, editor, model, editor_version, output, keep_going, warn)
     file_summary(summary, f"rendered {summary.done}", as_json)
 
 
 @cli.task("postprocess", "replay")
 @db_option
 @input_argument
-@editor_option
-@version_option
+@editor_option(required=True)
 @click.option("--model", default=None,
-              help="Model name or FIM family (needed unless --received with an editor whose client stage reads no model, as Tabby's).")
+              help="The model, named as for `render` (needed unless --received with an editor whose client stage reads no "
+                   "model, as Tabby's).")
 @output_option
 @keep_going_option
 @click.option("--editor-timing", is_flag=True,
@@ -94,7 +110,7 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
     Out: id, shown_text (null: nothing shown), replace_after, multiline, trace. Takes --db like every command."""
     from replay.usecases.render import postprocess
 
-    s = postprocess(input_path, editor, model, editor_version, output, keep_going, editor_timing, received)
+    s = postprocess(input_path, editor, model, editor_version, output, keep_going, editor_timing, received, warn)
     file_summary(s, f"postprocessed {s.done} ({s.done - (s.shown or 0)} shown nothing)", as_json)
 
 
@@ -102,9 +118,9 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
 @click.argument("source")
 @click.option("--backend", type=Names(_backends), default="llamacpp", show_default=True)
 @click.option("--model", default="default", show_default=True,
-              help="`default` (the demo GGUF), a GGUF file, an HF folder, or a name the server knows.")
-@click.option("--editor", default=None,
-              help="Editor profile: standard, tabby[@V], continue[@V] (default: standard for items, the capture's own editor for captures).")
+              help="`default` (the demo GGUF), a model asset (`fimreplay assets list`), a GGUF file, an HF folder, or a "
+                   "name the server knows.")
+@editor_option(joined=True, help=EDITOR_HELP.removesuffix(".") + " (default: standard for items, the capture's own editor for captures).")
 @click.option("--family", default=None, help="FIM family when the model's metadata does not say it.")
 @click.option("--ctx", type=click.IntRange(min=16), default=1024, show_default=True, help="Context length (tokens).")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
@@ -160,7 +176,7 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
 @click.option("--format", "fmt", type=Names(_export_formats), default="openai-batch", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 @click.option("--model", default=None, help="Model name for the batch body (default: the run's).")
-@click.option("--editor", default=None, help="Editor profile (when SOURCE is items or captures; default as for `run`).")
+@editor_option(joined=True, help=EDITOR_HELP.removesuffix(".") + " (when SOURCE is items or captures; default as for `run`).")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None)
 @click.option("--send-ids", is_flag=True, help="Token ids as the prompt (vLLM).")
 @json_option

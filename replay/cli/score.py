@@ -183,13 +183,19 @@ def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
 @workers_option
 @cutoff_option
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object on stdout (--format json).")
 @db_option
 def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, seed: int, workers: int | None,
-               cutoff: str | None, store: Store) -> None:
+               cutoff: str | None, as_json: bool, store: Store) -> None:
     """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML
     page); two runs are also compared pair by pair (the second minus the first)."""
     from replay.usecases.score import report
 
+    if as_json:
+        ctx = click.get_current_context()
+        if ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT and fmt != "json":
+            raise click.UsageError(f"--json prints the report as JSON: not with --format {fmt}")
+        fmt = "json"
     done = report(store, runs, fmt, output, lines, text, seed, workers, cutoff)  # type: ignore[arg-type]
     for note in done.notes:
         warn(note)

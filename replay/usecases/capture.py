@@ -30,7 +30,7 @@ def _rejects(path: Path | None, warn: Say | None) -> Rejects:
 def import_captures(store: Store, paths: Sequence[Path], fmt: str | None = None, rejects_path: Path | None = None,
                     warn: Say | None = None) -> ImportSummary:
     """Import capture files and folders (each file's format detected unless `fmt` forces one).
-    Rejected records go to `rejects_path` (default: the data dir's rejects/), each told to `warn`."""
+    Rejected records go to `rejects_path` (default: rejects/ beside the store), each told to `warn`."""
     for p in paths:
         if not p.exists():
             raise UsageError(f"{p}: no such file or directory")

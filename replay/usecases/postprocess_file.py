@@ -27,6 +27,7 @@ and the reason, or with keep_going count them and keep them in a rejects file.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,8 @@ def postprocess_line(line: str, editor: str, model: str | None, version: str | N
 
 
 def postprocess_file(input_path: Path, editor: str, model: str | None, version: str | None, output: Path | None,
-                     keep_going: bool, editor_timing: bool = False, received: bool = False) -> LineFileSummary:
+                     keep_going: bool, editor_timing: bool = False, received: bool = False,
+                     echo: Callable[[str], None] | None = None) -> LineFileSummary:
     """Post-process every line of `input_path`; returns the summary (done, shown, rejected, files)."""
     try:
         prof, _ = profile(editor)
@@ -89,5 +91,5 @@ def postprocess_file(input_path: Path, editor: str, model: str | None, version: 
         shown += row["shown_text"] is not None
         return row
 
-    summary = map_file(input_path, output, keep_going, "postprocess", "postprocessed", convert)
+    summary = map_file(input_path, output, keep_going, "postprocess", "postprocessed", convert, echo)
     return dataclasses.replace(summary, shown=shown)

@@ -32,7 +32,7 @@ class ProxyOptions:
     listen: str = DEFAULT_LISTEN
     editor: str | None = None
     max_body: int = DEFAULT_MAX_BODY
-    rejects_path: Path | None = None  # where bodies that cannot be recorded go (default: the data dir's rejects/)
+    rejects_path: Path | None = None  # where bodies that cannot be recorded go (default: rejects/ beside the store)
 
 
 @dataclass(frozen=True)

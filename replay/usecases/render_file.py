@@ -5,8 +5,9 @@ one stateful renderer per session, in file order; such a line may also give `raw
 client received for its request (what the client then caches for the lines after it).
 
 A bad line stops the run with its file:line and reason (a usage error), or, with keep_going,
-is counted and kept, with its reason, in a rejects file beside the output (OUT.rejects.jsonl;
-without -o, in the data dir's rejects/ folder; replay.rejects). A missing asset (tokenizer) is not the line's
+is counted, told to `echo` (file:line and reason) and kept, with its reason, in a rejects file
+beside the output (OUT.rejects.jsonl; without -o, in the rejects/ folder beside the store;
+replay.rejects). A missing asset (tokenizer) is not the line's
 fault: it stops the run as a work failure whatever keep_going says.
 """
 
@@ -98,6 +99,11 @@ class LineFileSummary:
     def to_stdout(self) -> bool:
         return self.output == "-"
 
+    @property
+    def lines(self) -> int:
+        """The input's lines (blank lines aside): each was written or rejected."""
+        return self.done + self.rejected
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"input": self.input, "output": self.output, self.command: self.done}
         if self.shown is not None:
@@ -107,16 +113,17 @@ class LineFileSummary:
 
 
 def map_file(input_path: Path, output: Path | None, keep_going: bool, command: str, counted: str,
-             convert: Callable[[str, int], dict[str, Any]]) -> LineFileSummary:
+             convert: Callable[[str, int], dict[str, Any]],
+             echo: Callable[[str], None] | None = None) -> LineFileSummary:
     """Write `convert(line, line number)` as one JSON line per input line, in input order; returns the
     summary (the lines written, counted as `counted`; those rejected and their file). A bad line (a UsageError such
     as BadInputLine, or a ValueError or KeyError from the data) stops the run with its file:line, or with keep_going is kept in the
-    rejects file; a missing asset stops the run as a work failure."""
+    rejects file (and told to `echo`); a missing asset stops the run as a work failure."""
     try:
         data = input_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RenderFailure(f"{input_path}: cannot read: {exc}", usage=True) from exc
-    rejects = Rejects(beside(output) if output is not None else None, name=f"{command}-{input_path.name}")
+    rejects = Rejects(beside(output) if output is not None else None, name=f"{command}-{input_path.stem}", echo=echo)
     written = 0
     out: TextIO = open(output, "w", encoding="utf-8") if output is not None else sys.stdout  # noqa: SIM115
     try:
@@ -144,9 +151,9 @@ def map_file(input_path: Path, output: Path | None, keep_going: bool, command: s
 
 
 def render_file(input_path: Path, editor: str, model: str, version: str | None, output: Path | None,
-                keep_going: bool) -> LineFileSummary:
+                keep_going: bool, echo: Callable[[str], None] | None = None) -> LineFileSummary:
     """Render every line of `input_path`; returns the summary (rendered, rejected, files)."""
-    return map_file(input_path, output, keep_going, "render", "rendered", _renderer(editor, model, version))
+    return map_file(input_path, output, keep_going, "render", "rendered", _renderer(editor, model, version), echo)
 
 
 def _renderer(editor: str, model: str, version: str | None) -> Callable[[str, int], dict[str, Any]]:

@@ -148,7 +148,7 @@ class OpenBackends:
 def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, warn: Say | None = None,
         backends: OpenBackends | None = None) -> SourceRun:
     """Resolve the model, read and render the inputs, replay them into a run (new, or resumed
-    when `req.run_id` exists). Unusable input lines go to the data dir's rejects/RUN.jsonl, each
+    when `req.run_id` exists). Unusable input lines go to rejects/RUN.jsonl beside the store, each
     told to `warn`. The run config records what makes the run repeatable: backend, model and its
     sha256, family, editor profile, parameters, library versions and the input's hash; and the
     model's own name and `req.cutoff`, which say whether the items may be in its training data.
@@ -170,6 +170,10 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
         raise UsageError(f"{req.source}: nothing to run: {len(rejects)} input lines rejected{kept}, none usable")
     if not req.allow_foreign_sentinels:
         check_sentinels(inputs.prompts, ref)
+    if req.source != "captures":
+        from replay.usecases.score import file_items
+
+        store.add_items(file_items(Path(req.source)))  # benchmark lines: the references `score` reads
     config = RunConfig(source=req.source, input_kind=inputs.kind, corpus_hash=inputs.corpus_hash,
                        editor=req.editor or (CAPTURES_OWN if req.source == "captures" else "standard"),
                        family=ref.family, model_spec=req.model, model_name=ref.name, model_sha256=ref.sha256,
@@ -282,7 +286,7 @@ class ImportedResults:
 
 def import_results(store: Store, results: Path, run_id: str, warn: Say | None = None) -> ImportedResults:
     """Read `vllm run-batch` / OpenAI batch results into the run whose prompts were exported;
-    unusable lines go to the data dir's rejects/RUN-import.jsonl, each told to `warn`."""
+    unusable lines go to rejects/RUN-import.jsonl beside the store, each told to `warn`."""
     from replay.run.batch import import_openai_batch
 
     with Rejects(name=f"{run_id}-import", echo=warn) as rejects:

@@ -109,7 +109,7 @@ def test_missing_path_exits_2_with_one_line(cli, tmp_path: Path) -> None:
     assert json.loads(cli("import", str(CAPTURES / "tabby"), "--db", str(tmp_path / "s.db"), "--json").stdout)["imported"] == 9
 
 
-def test_format_forced_and_default_rejects_dir(cli, home: Path, tmp_path: Path) -> None:
+def test_format_forced_and_default_rejects_dir(cli, tmp_path: Path) -> None:
     odd = tmp_path / "events.log"  # Tabby lines with a leading blank line and unusual key order
     odd.write_bytes(b"\n" + COMPLETION.replace(b'{"user":null,"ts":1732200000000,', b'{"ts":1732200000000,"user":null,') + b"\n")
     db = str(tmp_path / "s.db")
@@ -118,7 +118,7 @@ def test_format_forced_and_default_rejects_dir(cli, home: Path, tmp_path: Path) 
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"{not json}\n")
     out = json.loads(cli("import", str(bad), "--db", db, "--json", "--format", "tabby").stdout)
-    assert out["rejected"] == 1 and out["rejects_file"].startswith(str(home / "data" / "rejects"))
+    assert out["rejected"] == 1 and out["rejects_file"].startswith(str(tmp_path / "rejects"))  # beside the store
     out = json.loads(cli("import", str(CAPTURES / "bad" / "empty.json"), "--db", db, "--json", "--format", "tabby").stdout)
     assert out["rejected"] == 0 and out["by_format"]["empty"]["files"] == 1  # counted, not an error, forced or not
 

@@ -273,7 +273,7 @@ def test_run_with_nothing_usable(tmp_path: Path, home: Path) -> None:
     assert out.returncode == 2 and len(lines) == 1 and "nothing to run" in lines[0] and str(src) in lines[0], out.stderr
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
-    kept = (home / "data" / "rejects" / "r1.jsonl").read_text()
+    kept = (tmp_path / "rejects" / "r1.jsonl").read_text()  # beside the store
     assert "<redacted>" in kept and PLANTED_KEY not in kept
 
 
