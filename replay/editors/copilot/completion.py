@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from replay.editors.copilot import answer, request
 from replay.editors.copilot.formatting import formatted
+from replay.editors.copilot.languages import detected
 from replay.editors.copilot.profile import FORMATTING, request_body
 from replay.editors.stage import Shown, Steps, StreamStop, Timing
 from replay.records import EditorInput
@@ -18,7 +19,9 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
 
 
 def received(inp: EditorInput, raw: str, *, model: str | None = None, timing: Timing | None = None) -> Shown:
-    """What a fresh client makes of `raw` before the editor's formatting options apply."""
+    """What a fresh client makes of `raw` before the editor's formatting options apply (the
+    client reads the document in the language it detects, languages.py)."""
+    inp = detected(inp)
     body = request_body(inp)
     if body is None:  # the client sends no request here (request_body says why): nothing to show
         steps = Steps(raw)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from replay.editors.copilot import formatting, request, uris
+from replay.editors.copilot.languages import detected
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot.formatting import FormattingOptions
 from replay.editors.copilot.session import ClientState
@@ -60,6 +61,7 @@ def check_input(inp: EditorInput, version: str | None, release: str = CHAT_LIB, 
 
 def context_blocks(inp: EditorInput, document: str, cursor: int) -> list[lay.Block]:
     """The stable context: the document marker, then the similar files (two blocks each, one chunk)."""
+    inp = detected(inp)
     language = inp.language or ""
     uri = uris.document_uri(inp.filepath, inp.workspace)
     marker = lay.document_marker(uris.relative_path(uri, inp.workspace), language, document)
@@ -86,6 +88,7 @@ def request_body(inp: EditorInput, state: ClientState | None = None,
                  prompt_layout: PromptLayout = split_layout) -> dict[str, Any] | None:
     """The body Copilot sends at this cursor (None: it sends none). `state` carries a session;
     `prompt_layout` is the client's (the language server's is inline_layout.py's)."""
+    inp = detected(inp)
     state = state if state is not None else ClientState()
     document = inp.prefix + inp.suffix
     cursor = len(inp.prefix)
@@ -155,6 +158,7 @@ class Session:
         return request_body(inp, self.state)
 
     def render(self, inp: EditorInput, received: str | None = None) -> RenderedPrompt:
+        inp = detected(inp)
         body = self._body(inp)
         self.state.answer(inp, body, received, model=self.model)
         return rendered(inp, self.model, body, self.name)
@@ -162,6 +166,7 @@ class Session:
     def complete(self, inp: EditorInput, received: str, timing: Timing | None = None) -> Shown:
         """What the client showed at this cursor: of `received` when it sent a request, else
         from its cache (session.py); re-indented to the editor's formatting options."""
+        inp = detected(inp)
         shown = self.state.answer(inp, self._body(inp), received, timing, self.model)
         return formatting.formatted(inp, received, shown, self.editor_formatting)
 
