@@ -116,7 +116,7 @@ def detected(inp: EditorInput) -> EditorInput:
     """The input as the client reads it: the document's and every open file's language the
     detected one (an open file named with no language and no known extension matches none)."""
     files = [msgspec.structs.replace(f, language=detect_language(uris.document_uri(f.filepath, inp.workspace),
-                                                                 f.language or ""))
+                                                                 f.language or "") or f.language)
              for f in inp.open_files]
     language = detect_language(uris.document_uri(inp.filepath, inp.workspace), inp.language or "")
     return msgspec.structs.replace(inp, language=language, open_files=files)

@@ -23,10 +23,11 @@ EXPECTED = (load(DATA / "copilot_ls_golden" / "expected.jsonl") + load(DATA / "c
             + load(DATA / "copilot_ls_golden" / "expected_typing.jsonl"))
 
 # Files outside the workspace folder and with none (its own cases, then chat-lib's formatting
-# and path cases run through it).
+# and path cases run through it), then chat-lib's language cases (the language it names a
+# document by: its file name's, C grouped with C++).
 CASES += load(DATA / "copilot_ls_golden" / "cases_paths.jsonl")
-CASES += [c for name in ("formatting", "paths") for c in load(DATA / "copilot_golden" / f"cases_{name}.jsonl")]
-EXPECTED += [e for name in ("paths", "chat_lib_formatting", "chat_lib_paths")
+CASES += [c for name in ("formatting", "paths", "language") for c in load(DATA / "copilot_golden" / f"cases_{name}.jsonl")]
+EXPECTED += [e for name in ("paths", "chat_lib_formatting", "chat_lib_paths", "chat_lib_language")
              for e in load(DATA / "copilot_ls_golden" / f"expected_{name}.jsonl")]
 
 
