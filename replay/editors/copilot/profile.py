@@ -16,6 +16,8 @@ three choices as the cycling command does; `tab_size` and `insert_spaces`, the
 
 Documents are named as the client names them (uris.py): `Path: <path in the workspace
 folder>`, percent-encoded as in its URI, or the file name outside it and with no `workspace`.
+Their language is the one the client detects from the file's name (languages.py: `.c` and `.h`
+are `cpp`), not the input's `language` where the two differ.
 """
 
 from __future__ import annotations
