@@ -29,7 +29,7 @@ from replay.editors.copilot.languages import detected
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot.formatting import FormattingOptions
 from replay.editors.copilot.session import ClientState
-from replay.editors.copilot.similar import neighbors, similar_snippets
+from replay.editors.copilot.similar import neighbors, options_for, similar_snippets
 from replay.editors.inputs import BadInputLine
 from replay.editors.stage import Shown, Timing
 from replay.editors.templates import Family, family_for_model
@@ -70,7 +70,7 @@ def context_blocks(inp: EditorInput, document: str, cursor: int) -> list[lay.Blo
     blocks = [b for b in [lay.context_block(marker, 0.7)] if b]
     chosen = neighbors([(uris.document_uri(f.filepath, inp.workspace), f) for f in inp.open_files], uri, language)
     files = [(uris.relative_path(at, inp.workspace) or "", f.text) for at, f in chosen]
-    for chunk, snippet in enumerate(similar_snippets(document, cursor, files)):
+    for chunk, snippet in enumerate(similar_snippets(document, cursor, files, options_for(language))):
         for text in (snippet.headline, snippet.text):
             block = lay.context_block(text, 0.8, chunk=chunk)
             if block:
