@@ -24,7 +24,11 @@ items the language server itself sent and returned (tests/data/copilot_ls_golden
 `split_context`, and the editor's formatting options `tab_size` (default 4) and
 `insert_spaces` (default true; null: the editor sends none, and nothing is normalised).
 Documents and open files are named as chat-lib names them (uris.py): the workspace folder is
-`initialize`'s `workspaceFolders` (null: none, and every file is named by its file name).
+`initialize`'s `workspaceFolders` (null: none, and every file is named by its file name). Their
+language is detected as chat-lib detects it (languages.py: main.js bundles the same
+`detectLanguage`, `GroupingLanguageDetection` and tables, in two copies, both read in
+`CopilotTextDocument.create`), so the inline prompt's comment markers are those of the detected
+language, not of the language id `textDocument/didOpen` gave.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ against chat-lib 0.66.0's compiled dist):
   order (most recently focused first), `file:` documents only and only for a `file:` document
   (an untitled buffer gets no snippets, nor does an untitled tab give any), skipping the
   current one (the same URI), those of another language (neighborFiles.ts
-  `considerNeighborFile`: normalizeLanguageId equal) and any that would bring the total past
+  `considerNeighborFile`: normalizeLanguageId of the detected languages equal, languages.py) and any that would bring the total past
   200,000 characters (`MAX_NEIGHBOR_AGGREGATE_LENGTH`), at most 20 (`MAX_NEIGHBOR_FILES`);
   each named by the document manager's `getRelativePath` (uris.py), wherever it lies.
 - prompt/src/snippetInclusion/similarFiles.ts `defaultSimilarFilesOptions` and
