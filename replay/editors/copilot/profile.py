@@ -25,9 +25,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from replay.editors.copilot import formatting, request, uris
-from replay.editors.copilot.languages import detected
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot.formatting import FormattingOptions
+from replay.editors.copilot.languages import detected
 from replay.editors.copilot.session import ClientState
 from replay.editors.copilot.similar import neighbors, options_for, similar_snippets
 from replay.editors.inputs import BadInputLine
