@@ -39,7 +39,8 @@ from replay.tokens.tokenizer import default_tokenizer_spec, load_tokenizer
 
 CHAT_LIB = "0.66.0"
 PROFILE = f"copilot@{CHAT_LIB}"
-MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed
+MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed,
+MIN_PROMPT_EXCLUDED_LANGUAGE_IDS = ("scminput",)  # but for these detected languages (the commit message box)
 OPTIONS = ("multiline", "cycling", *formatting.OPTIONS)
 FORMATTING: FormattingOptions | None = None  # getInlineCompletions' options: none unless the caller passes them
 
@@ -86,15 +87,18 @@ def split_layout(context: list[lay.Block], before_cursor: str, suffix: str, lang
     return lay.layout(context, before_cursor, suffix)
 
 
-def request_body(inp: EditorInput, state: ClientState | None = None,
-                 prompt_layout: PromptLayout = split_layout) -> dict[str, Any] | None:
+def request_body(inp: EditorInput, state: ClientState | None = None, prompt_layout: PromptLayout = split_layout,
+                 short_ok: tuple[str, ...] = MIN_PROMPT_EXCLUDED_LANGUAGE_IDS) -> dict[str, Any] | None:
     """The body Copilot sends at this cursor (None: it sends none). `state` carries a session;
-    `prompt_layout` is the client's (the language server's is inline_layout.py's)."""
+    `prompt_layout` is the client's (the language server's is inline_layout.py's); `short_ok`
+    the languages it completes in a document under MIN_PROMPT_CHARS."""
     inp = detected(inp)
     state = state if state is not None else ClientState()
     document = inp.prefix + inp.suffix
     cursor = len(inp.prefix)
-    if len(document) < MIN_PROMPT_CHARS or request.inline_position(inp.suffix.split("\n")[0]) is None:
+    # componentsCompletionsPromptFactory.ts `failFastPrompt`: the whole text counts (suffixPercent > 0).
+    too_short = len(document) < MIN_PROMPT_CHARS and inp.language not in short_ok
+    if too_short or request.inline_position(inp.suffix.split("\n")[0]) is None:
         return None
     suffix = state.suffix(lay.suffix_text(inp.suffix))
     result = prompt_layout(context_blocks(inp, document, cursor), inp.prefix, suffix, inp.language or "")
