@@ -99,7 +99,7 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     indentation normalised to the editor's formatting options, with the multiline flag of
     this client's own request."""
     _check(inp, version)
-    shown = completion.received(inp, raw, model=model, timing=timing)
+    shown = completion.received(inp, raw, model=model, timing=timing, request_of=request_body)
     body = request_body(inp)
     shown = msgspec.structs.replace(shown, multiline=body is not None and body["stop"] != ["\n"])
     return formatted(inp, raw, shown, FORMATTING)
