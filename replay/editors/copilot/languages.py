@@ -2,13 +2,16 @@
 editor's language id.
 
 Source: microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/language/
-languageDetection.ts (checked against `@vscode/chat-lib` 0.66.0's compiled dist of the same path;
-`@github/copilot-language-server` 1.539.0's dist/main.js bundles the same classes and tables):
+languageDetection.ts, generatedLanguages.ts and languages.ts (the folder as 3d428a95d left it,
+unchanged at 31acd00a8; checked against `@vscode/chat-lib` 0.66.0's compiled dist of the same
+paths, whose tables are equal; `@github/copilot-language-server` 1.539.0's dist/main.js bundles
+the same classes and tables):
 - textDocument.ts `CopilotTextDocument.create`: every document and open file gets
   `detectedLanguageId = detectLanguage({uri, languageId})`; the completion path reads only that
   one (the request's `extra.language`, the `Language:` marker, the comment markers of the
   language server's prompt, the neighbor files' language match, the block mode and stops, the
-  block parsers, the statement splitter, the multiline model). The editor's own id is read only
+  block parsers, the statement splitter, the multiline model, the similar-file options, the
+  languages spared the short-document rule). The editor's own id is read only
   by parts not modelled here (the related-files providers, recent edits).
 - `detectLanguage` asks the detector with the language id "UNKNOWN" and gives the editor's id
   back only when the detector answers "UNKNOWN": for an `untitled:` or `vscode-notebook-cell:`
