@@ -3,8 +3,11 @@ text it received (the rules and their sources: answer.py; a session's client: se
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from replay.editors.copilot import answer, request
 from replay.editors.copilot.formatting import formatted
+from replay.editors.copilot.languages import detected
 from replay.editors.copilot.profile import FORMATTING, request_body
 from replay.editors.stage import Shown, Steps, StreamStop, Timing
 from replay.records import EditorInput
@@ -17,9 +20,13 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     return formatted(inp, raw, received(inp, raw, model=model, timing=timing), FORMATTING)
 
 
-def received(inp: EditorInput, raw: str, *, model: str | None = None, timing: Timing | None = None) -> Shown:
-    """What a fresh client makes of `raw` before the editor's formatting options apply."""
-    body = request_body(inp)
+def received(inp: EditorInput, raw: str, *, model: str | None = None, timing: Timing | None = None,
+             request_of: Callable[[EditorInput], dict[str, Any] | None] = request_body) -> Shown:
+    """What a fresh client makes of `raw` before the editor's formatting options apply (the
+    client reads the document in the language it detects, languages.py); `request_of` gives
+    the client's body at the cursor (the language server's differs)."""
+    inp = detected(inp)
+    body = request_of(inp)
     if body is None:  # the client sends no request here (request_body says why): nothing to show
         steps = Steps(raw)
         steps.set("getGhostText", answer.SRC + "ghostText/ghostText.ts", None)

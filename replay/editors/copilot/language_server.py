@@ -13,6 +13,7 @@ key when set, else that flag), with which the server sends chat-lib's split-cont
 0.66.0 and is modelled here:
 - the prompt is the inline, commented layout, with no `extra.context` in the body
   (inline_layout.py), unless `split_context`;
+- a document under 10 characters is never completed (chat-lib completes one in `scminput`);
 - the editor sends its formatting options with each request (copilot.vim: `expandtab`,
   `shiftwidth`): where the input names none, 4 and spaces, to which the item is re-indented as
   chat-lib re-indents it to the options its caller passes (formatting.py).
@@ -24,7 +25,11 @@ items the language server itself sent and returned (tests/data/copilot_ls_golden
 `split_context`, and the editor's formatting options `tab_size` (default 4) and
 `insert_spaces` (default true; null: the editor sends none, and nothing is normalised).
 Documents and open files are named as chat-lib names them (uris.py): the workspace folder is
-`initialize`'s `workspaceFolders` (null: none, and every file is named by its file name).
+`initialize`'s `workspaceFolders` (null: none, and every file is named by its file name). Their
+language is detected as chat-lib detects it (languages.py: main.js bundles the same
+`detectLanguage`, `GroupingLanguageDetection` and tables, in two copies, both read in
+`CopilotTextDocument.create`), so the inline prompt's comment markers are those of the detected
+language, not of the language id `textDocument/didOpen` gave.
 """
 
 from __future__ import annotations
@@ -56,9 +61,11 @@ def _check(inp: EditorInput, version: str | None) -> None:
 
 def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str, Any] | None:
     """The body the language server sends at this cursor (None: it sends none)."""
+    # main.js: the server's own prompt factories' `failFastPrompt` refuse every document under 10
+    # characters (`e.getText().length<10`); chat-lib's spares the `scminput` language.
     if inp.options.get("split_context"):
-        return chat_lib.request_body(inp, state)
-    body = chat_lib.request_body(inp, state, prompt_layout=inline_layout.layout)
+        return chat_lib.request_body(inp, state, short_ok=())
+    body = chat_lib.request_body(inp, state, prompt_layout=inline_layout.layout, short_ok=())
     if body is not None:
         # lib/src/openai/fetch.ts: `extra.context` only when the prompt has a context (the split layout).
         del body["extra"]["context"]
@@ -92,7 +99,7 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
     indentation normalised to the editor's formatting options, with the multiline flag of
     this client's own request."""
     _check(inp, version)
-    shown = completion.received(inp, raw, model=model, timing=timing)
+    shown = completion.received(inp, raw, model=model, timing=timing, request_of=request_body)
     body = request_body(inp)
     shown = msgspec.structs.replace(shown, multiline=body is not None and body["stop"] != ["\n"])
     return formatted(inp, raw, shown, FORMATTING)

@@ -16,6 +16,8 @@ three choices as the cycling command does; `tab_size` and `insert_spaces`, the
 
 Documents are named as the client names them (uris.py): `Path: <path in the workspace
 folder>`, percent-encoded as in its URI, or the file name outside it and with no `workspace`.
+Their language is the one the client detects from the file's name (languages.py: `.c` and `.h`
+are `cpp`), not the input's `language` where the two differ.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ from typing import Any, Callable
 from replay.editors.copilot import formatting, request, uris
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot.formatting import FormattingOptions
+from replay.editors.copilot.languages import detected
 from replay.editors.copilot.session import ClientState
-from replay.editors.copilot.similar import neighbors, similar_snippets
+from replay.editors.copilot.similar import neighbors, options_for, similar_snippets
 from replay.editors.inputs import BadInputLine
 from replay.editors.stage import Shown, Timing
 from replay.editors.templates import Family, family_for_model
@@ -36,7 +39,8 @@ from replay.tokens.tokenizer import default_tokenizer_spec, load_tokenizer
 
 CHAT_LIB = "0.66.0"
 PROFILE = f"copilot@{CHAT_LIB}"
-MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed
+MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed,
+MIN_PROMPT_EXCLUDED_LANGUAGE_IDS = ("scminput",)  # but for these detected languages (the commit message box)
 OPTIONS = ("multiline", "cycling", *formatting.OPTIONS)
 FORMATTING: FormattingOptions | None = None  # getInlineCompletions' options: none unless the caller passes them
 
@@ -60,13 +64,14 @@ def check_input(inp: EditorInput, version: str | None, release: str = CHAT_LIB, 
 
 def context_blocks(inp: EditorInput, document: str, cursor: int) -> list[lay.Block]:
     """The stable context: the document marker, then the similar files (two blocks each, one chunk)."""
+    inp = detected(inp)
     language = inp.language or ""
     uri = uris.document_uri(inp.filepath, inp.workspace)
     marker = lay.document_marker(uris.relative_path(uri, inp.workspace), language, document)
     blocks = [b for b in [lay.context_block(marker, 0.7)] if b]
     chosen = neighbors([(uris.document_uri(f.filepath, inp.workspace), f) for f in inp.open_files], uri, language)
     files = [(uris.relative_path(at, inp.workspace) or "", f.text) for at, f in chosen]
-    for chunk, snippet in enumerate(similar_snippets(document, cursor, files)):
+    for chunk, snippet in enumerate(similar_snippets(document, cursor, files, options_for(language))):
         for text in (snippet.headline, snippet.text):
             block = lay.context_block(text, 0.8, chunk=chunk)
             if block:
@@ -82,14 +87,18 @@ def split_layout(context: list[lay.Block], before_cursor: str, suffix: str, lang
     return lay.layout(context, before_cursor, suffix)
 
 
-def request_body(inp: EditorInput, state: ClientState | None = None,
-                 prompt_layout: PromptLayout = split_layout) -> dict[str, Any] | None:
+def request_body(inp: EditorInput, state: ClientState | None = None, prompt_layout: PromptLayout = split_layout,
+                 short_ok: tuple[str, ...] = MIN_PROMPT_EXCLUDED_LANGUAGE_IDS) -> dict[str, Any] | None:
     """The body Copilot sends at this cursor (None: it sends none). `state` carries a session;
-    `prompt_layout` is the client's (the language server's is inline_layout.py's)."""
+    `prompt_layout` is the client's (the language server's is inline_layout.py's); `short_ok`
+    the languages it completes in a document under MIN_PROMPT_CHARS."""
+    inp = detected(inp)
     state = state if state is not None else ClientState()
     document = inp.prefix + inp.suffix
     cursor = len(inp.prefix)
-    if len(document) < MIN_PROMPT_CHARS or request.inline_position(inp.suffix.split("\n")[0]) is None:
+    # componentsCompletionsPromptFactory.ts `failFastPrompt`: the whole text counts (suffixPercent > 0).
+    too_short = len(document) < MIN_PROMPT_CHARS and inp.language not in short_ok
+    if too_short or request.inline_position(inp.suffix.split("\n")[0]) is None:
         return None
     suffix = state.suffix(lay.suffix_text(inp.suffix))
     result = prompt_layout(context_blocks(inp, document, cursor), inp.prefix, suffix, inp.language or "")
@@ -155,6 +164,7 @@ class Session:
         return request_body(inp, self.state)
 
     def render(self, inp: EditorInput, received: str | None = None) -> RenderedPrompt:
+        inp = detected(inp)
         body = self._body(inp)
         self.state.answer(inp, body, received, model=self.model)
         return rendered(inp, self.model, body, self.name)
@@ -162,6 +172,7 @@ class Session:
     def complete(self, inp: EditorInput, received: str, timing: Timing | None = None) -> Shown:
         """What the client showed at this cursor: of `received` when it sent a request, else
         from its cache (session.py); re-indented to the editor's formatting options."""
+        inp = detected(inp)
         shown = self.state.answer(inp, self._body(inp), received, timing, self.model)
         return formatting.formatted(inp, received, shown, self.editor_formatting)
 

@@ -6,12 +6,17 @@ against chat-lib 0.66.0's compiled dist):
   order (most recently focused first), `file:` documents only and only for a `file:` document
   (an untitled buffer gets no snippets, nor does an untitled tab give any), skipping the
   current one (the same URI), those of another language (neighborFiles.ts
-  `considerNeighborFile`: normalizeLanguageId equal) and any that would bring the total past
+  `considerNeighborFile`: normalizeLanguageId of the detected languages equal, languages.py) and any that would bring the total past
   200,000 characters (`MAX_NEIGHBOR_AGGREGATE_LENGTH`), at most 20 (`MAX_NEIGHBOR_FILES`);
   each named by the document manager's `getRelativePath` (uris.py), wherever it lies.
 - prompt/src/snippetInclusion/similarFiles.ts `defaultSimilarFilesOptions` and
   `getSimilarSnippets`: files under 10,000 characters, the first 20, one snippet per file, a
-  score above 0, the best 4, in ascending score order.
+  score above 0, the best 4, in ascending score order. A document the client names `cpp` (C and
+  C++ files, languages.py) has `defaultCppSimilarFilesOptions` instead
+  (lib/src/experiments/similarFileOptionsProvider.ts `getSimilarFilesOptions`, keyed by the
+  detected language, `cpp` only): files under 100,000 characters, the first 200, the best 4
+  windows of each (selectRelevance.ts `findBestMatch`: in descending score, those not 0), the
+  best 16 in all.
 - prompt/src/snippetInclusion/jaccardMatching.ts and selectRelevance.ts: the reference is the
   last 60 lines before the cursor (cursorContext.ts); every 60-line window of the other file
   (windowDelineations.ts `getBasicWindowDelineations`) is scored by the Jaccard index of the
@@ -29,10 +34,6 @@ from dataclasses import dataclass
 from replay.records import OpenFile
 
 WINDOW = 60
-MAX_TOP_SNIPPETS = 4
-MAX_SNIPPETS_PER_FILE = 1
-MAX_NUMBER_OF_FILES = 20
-MAX_CHARS_PER_FILE = 10_000
 MAX_NEIGHBOR_FILES = 20
 MAX_NEIGHBOR_AGGREGATE_LENGTH = 200_000
 # prompt/src/prompt.ts languageNormalizationMap
@@ -48,6 +49,28 @@ _ENGLISH_STOPS = frozenset(
 STOPS = frozenset(
     "if then else for while with def function return TODO import try catch raise finally repeat switch case match assert "
     "continue break const class enum struct static new super this var".split()) | _ENGLISH_STOPS
+
+
+@dataclass(frozen=True)
+class SimilarFilesOptions:
+    """similarFiles.ts's options that differ by language (the window is 60 lines and the
+    threshold 0 in both sets)."""
+
+    max_top_snippets: int
+    max_snippets_per_file: int
+    max_number_of_files: int
+    max_chars_per_file: int
+
+
+DEFAULT_OPTIONS = SimilarFilesOptions(max_top_snippets=4, max_snippets_per_file=1, max_number_of_files=20,
+                                      max_chars_per_file=10_000)
+CPP_OPTIONS = SimilarFilesOptions(max_top_snippets=16, max_snippets_per_file=4, max_number_of_files=200,
+                                  max_chars_per_file=100_000)
+
+
+def options_for(language: str) -> SimilarFilesOptions:
+    """similarFileOptionsProvider.ts `getSimilarFilesOptions` of the detected language."""
+    return CPP_OPTIONS if language == "cpp" else DEFAULT_OPTIONS
 
 
 @dataclass(frozen=True)
@@ -92,8 +115,9 @@ def _jaccard(a: set[str], b: set[str]) -> float:
     return inter / (len(a) + len(b) - inter)
 
 
-def best_window(reference: set[str], source: str) -> tuple[float, int, int] | None:
-    """selectRelevance.ts retrieveAllSnippets + findBestMatch for one snippet per file."""
+def best_windows(reference: set[str], source: str, count: int) -> list[tuple[float, int, int]]:
+    """selectRelevance.ts retrieveAllSnippets + findBestMatch: the `count` best windows of the
+    file, best first, those that score 0 left out."""
     lines = source.split("\n")
     line_words = [words(line) for line in lines]
     n = len(lines)
@@ -108,26 +132,22 @@ def best_window(reference: set[str], source: str) -> tuple[float, int, int] | No
             continue
         kept.append([score, start, end])
     kept.sort(key=lambda k: -k[0])  # descending; ties keep their order
-    if not kept or kept[0][0] == 0:
-        return None
-    score, start, end = kept[0]
-    return score, int(start), int(end)
+    return [(score, int(start), int(end)) for score, start, end in kept[:count] if score != 0]
 
 
-def similar_snippets(document: str, cursor: int, files: list[tuple[str, str]]) -> list[SimilarSnippet]:
-    """The snippets in the order the prompt holds them (ascending score): `files` are
-    (relative path, text) of the chosen neighbors."""
+def similar_snippets(document: str, cursor: int, files: list[tuple[str, str]],
+                     options: SimilarFilesOptions = DEFAULT_OPTIONS) -> list[SimilarSnippet]:
+    """The snippets in the order the prompt holds them (ascending score; equal scores in the
+    order found): `files` are (relative path, text) of the chosen neighbors."""
     reference = words("\n".join(document[:cursor].split("\n")[-WINDOW:]))
     if not reference:
         return []
     found: list[SimilarSnippet] = []
-    eligible = [(rel, text) for rel, text in files if 0 < len(text) < MAX_CHARS_PER_FILE][:MAX_NUMBER_OF_FILES]
-    for rel, text in eligible:
-        best = best_window(reference, text)
-        if best is not None:
-            score, start, end = best
+    eligible = [(rel, text) for rel, text in files if 0 < len(text) < options.max_chars_per_file]
+    for rel, text in eligible[:options.max_number_of_files]:
+        for score, start, end in best_windows(reference, text, options.max_snippets_per_file):
             snippet = "\n".join(text.split("\n")[start:end])
             if snippet:
                 found.append(SimilarSnippet(rel, snippet, score))
     found.sort(key=lambda s: s.score)
-    return found[-MAX_TOP_SNIPPETS:]
+    return found[-options.max_top_snippets:]

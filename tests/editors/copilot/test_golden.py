@@ -26,9 +26,10 @@ EXPECTED = [line for n in RECORDINGS for line in _load(f"expected{n}.jsonl")]
 # newline is split anew): these lines are read with the recorded chunks, not a model's tokens.
 SPLIT = {case["item_id"] for case in _load("cases5.jsonl")}
 
-# Two more (README.md): the editor's formatting options; documents and open files outside the
-# workspace folder, with none, and names the URI percent-encodes.
-NAMED = ("formatting", "paths")
+# Three more (README.md): the editor's formatting options; documents and open files outside the
+# workspace folder, with none, and names the URI percent-encodes; the language the client names
+# a document by (its file name's, C grouped with C++) where the editor's id says otherwise.
+NAMED = ("formatting", "paths", "language")
 CASES += [case for name in NAMED for case in _load(f"cases_{name}.jsonl")]
 EXPECTED += [line for name in NAMED for line in _load(f"expected_{name}.jsonl")]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot import tokens
-from replay.editors.copilot.similar import best_window, neighbors, similar_snippets, words
+from replay.editors.copilot.similar import CPP_OPTIONS, best_windows, neighbors, options_for, similar_snippets, words
 from replay.records import OpenFile
 
 
@@ -69,12 +69,28 @@ def test_elision_drops_the_lightest_block_then_lines_from_the_top() -> None:
 def test_similar_files_pick_the_best_window_per_file() -> None:
     assert words("def total_cost(items): return sum") == {"total", "cost", "items", "sum"}  # "_" splits too
     lines = [f"unrelated_{i} = {i}" for i in range(100)] + ["price = item.price * quantity"] + ["pass"] * 10
-    score, start, end = best_window(words("price quantity item"), "\n".join(lines))
+    [(score, start, end)] = best_windows(words("price quantity item"), "\n".join(lines), 1)
     assert end - start == 60 and start <= 100 < end and score > 0
     doc = "item = get()\ntotal = item.price * quantity\n"
     found = similar_snippets(doc, len(doc), [("b.py", "price = item.price * quantity\n"), ("c.py", "nothing here")])
     assert [s.relative_path for s in found] == ["b.py"]
     assert found[0].headline == "Compare this snippet from b.py:"
+
+
+def test_cpp_documents_take_up_to_four_windows_a_file_and_sixteen_in_all() -> None:
+    """similarFileOptionsProvider.ts: `cpp` (C and C++ as the client names them) has
+    defaultCppSimilarFilesOptions; every other language the defaults."""
+    assert options_for("cpp") is CPP_OPTIONS and options_for("c") is not CPP_OPTIONS
+    region = ["price = item.price * quantity"] + ["pass"] * 70
+    text = "\n".join(region * 3)  # three windows that match, apart
+    doc = "total = item.price * quantity\n"
+    files = [(f"f{i}.c", text) for i in range(6)]
+    default, cpp = similar_snippets(doc, len(doc), files), similar_snippets(doc, len(doc), files, CPP_OPTIONS)
+    assert [s.relative_path for s in default] == ["f2.c", "f3.c", "f4.c", "f5.c"]  # one a file, the best 4
+    assert len(cpp) == 16 and {s.relative_path for s in cpp} == {f"f{i}.c" for i in range(6)}
+    big = "\n".join(region * 150)  # over 10,000 characters: only C and C++ compare it
+    assert similar_snippets(doc, len(doc), [("big.c", big)]) == []
+    assert len(similar_snippets(doc, len(doc), [("big.c", big)], CPP_OPTIONS)) == 4
 
 
 def _opened(*files: OpenFile) -> list[tuple[str, OpenFile]]:
