@@ -47,10 +47,11 @@ class Reject(msgspec.Struct, frozen=True, omit_defaults=True):
         """A reject in a file (line 0: the file as a whole). `raw` is kept up to RAW_KEEP_BYTES
         (invalid UTF-8 as \\x escapes); `length` is the input's full size when `raw` was cut
         before (a line too long to hold)."""
-        text = raw if isinstance(raw, str) else raw.decode("utf-8", errors="backslashreplace")
-        total = len(raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw) if length is None else length
+        data = _as_bytes(raw)
+        text = str(raw) if data is None else data.decode("utf-8", errors="backslashreplace")
+        total = (len(data) if data is not None else len(text.encode("utf-8"))) if length is None else length
         kept = _cut(secrets.scrub_text(text), total)
-        file = str(file)
+        file, reason = _escaped(str(file)), _escaped(reason)
         return cls(where=f"{file}:{line}" if line else file, reason=reason, raw=kept, file=file, line=line,
                    raw_truncated_from=total if total > RAW_KEEP_BYTES else None)
 
@@ -62,6 +63,31 @@ class Reject(msgspec.Struct, frozen=True, omit_defaults=True):
     def source(self) -> str:
         """The file (or run) the reject came from: the unit the echo is capped per."""
         return self.file if self.file is not None else self.where.rpartition(":")[0] or self.where
+
+
+def _as_bytes(raw: bytes | str) -> bytes | None:
+    """The bytes of a rejected input whose text UTF-8 cannot hold (None: `raw` is such text).
+    A line read with its bad bytes kept as lone surrogates ("surrogateescape": replay.jsonl)
+    gets those bytes back; any other lone surrogate is kept as its UTF-8-like three bytes. Both
+    are written \\x-escaped, so the rejects file stays JSON a reader can decode."""
+    if isinstance(raw, bytes):
+        return raw
+    try:
+        raw.encode("utf-8")
+        return None
+    except UnicodeEncodeError:
+        pass
+    try:
+        return raw.encode("utf-8", errors="surrogateescape")
+    except UnicodeEncodeError:
+        return raw.encode("utf-8", errors="surrogatepass")
+
+
+def _escaped(text: str) -> str:
+    """A name or reason with what UTF-8 cannot hold \\x-escaped (a file name that is not
+    UTF-8 comes from the OS as lone surrogates)."""
+    data = _as_bytes(text)
+    return text if data is None else data.decode("utf-8", errors="backslashreplace")
 
 
 def _cut(scrubbed: str, total: int) -> str:
