@@ -50,7 +50,7 @@ class Reject(msgspec.Struct, frozen=True, omit_defaults=True):
         data = _as_bytes(raw)
         text = str(raw) if data is None else data.decode("utf-8", errors="backslashreplace")
         total = (len(data) if data is not None else len(text.encode("utf-8"))) if length is None else length
-        kept = _cut(secrets.scrub_text(text), total)
+        kept = _cut(_scrub(text), total)
         file, reason = _escaped(str(file)), _escaped(reason)
         return cls(where=f"{file}:{line}" if line else file, reason=reason, raw=kept, file=file, line=line,
                    raw_truncated_from=total if total > RAW_KEEP_BYTES else None)
@@ -81,6 +81,23 @@ def _as_bytes(raw: bytes | str) -> bytes | None:
         return raw.encode("utf-8", errors="surrogateescape")
     except UnicodeEncodeError:
         return raw.encode("utf-8", errors="surrogatepass")
+
+
+# What damage puts into a line: a byte that was not UTF-8 (\\x-escaped here), a control byte.
+_DAMAGE = re.compile(r"\\x[0-9a-f]{2}|[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def _scrub(text: str) -> str:
+    """`text` with its secrets taken out (replay.secrets), also where damage split a credential
+    or the mark it is known by ("Beare\\xffr <token>", "sk-ab\\x00cd..."): a damaged text
+    that holds a credential once read without its damage is kept without it (the reason still
+    names the bad byte), scrubbed, so no piece of the credential is left on either side."""
+    kept = secrets.scrub_text(text)
+    if _DAMAGE.search(text) is None:
+        return kept
+    clean = _DAMAGE.sub("", text)
+    scrubbed = secrets.scrub_text(clean)
+    return kept if scrubbed == clean else scrubbed
 
 
 def _escaped(text: str) -> str:
