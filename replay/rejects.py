@@ -87,17 +87,50 @@ def _as_bytes(raw: bytes | str) -> bytes | None:
 _DAMAGE = re.compile(r"\\x[0-9a-f]{2}|[\x00-\x08\x0e-\x1f\x7f]")
 
 
+# A word that may be a credential (a token's characters, a key's length) and how far after a
+# damaged spot one is taken out (see _scrub).
+_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.~]{16,}")
+_NEAR = 48
+
+
 def _scrub(text: str) -> str:
     """`text` with its secrets taken out (replay.secrets), also where damage split a credential
-    or the mark it is known by ("Beare\\xffr <token>", "sk-ab\\x00cd..."): a damaged text
-    that holds a credential once read without its damage is kept without it (the reason still
-    names the bad byte), scrubbed, so no piece of the credential is left on either side."""
+    or the mark it is known by ("Beare\\xffr <token>", "sk-ab\\x00cd..."). Where the damage
+    broke a mark ("Authorization: Beare\\xc3(r <token>"), nothing tells a credential from code
+    any more: every token-like word within _NEAR characters after a damaged spot is taken out.
+    A damaged text that holds a credential once read without its damage is kept without it
+    (the reason still names the bad byte), so no piece of the credential is left on either side;
+    any other keeps its bad bytes, escaped."""
     kept = secrets.scrub_text(text)
     if _DAMAGE.search(text) is None:
         return kept
-    clean = _DAMAGE.sub("", text)
-    scrubbed = secrets.scrub_text(clean)
-    return kept if scrubbed == clean else scrubbed
+    clean, spots = _undamaged(text)
+    if secrets.scrub_text(clean) != clean:
+        return secrets.scrub_text(_redact_near(clean, spots))
+    return _redact_near(kept, [m.end() for m in _DAMAGE.finditer(kept)])
+
+
+def _undamaged(text: str) -> tuple[str, list[int]]:
+    """`text` without its damage, and where in it each damaged spot was."""
+    pieces: list[str] = []
+    spots: list[int] = []
+    last = size = 0
+    for m in _DAMAGE.finditer(text):
+        pieces.append(text[last:m.start()])
+        size += m.start() - last
+        spots.append(size)
+        last = m.end()
+    pieces.append(text[last:])
+    return "".join(pieces), spots
+
+
+def _redact_near(text: str, spots: list[int]) -> str:
+    """`text` with each token-like word that ends after, and starts within _NEAR characters of,
+    a damaged spot taken out."""
+    near = [m for m in _TOKEN.finditer(text) if any(spot <= m.end() and m.start() - spot <= _NEAR for spot in spots)]
+    for m in reversed(near):
+        text = text[:m.start()] + secrets.REDACTED + text[m.end():]
+    return text
 
 
 def _escaped(text: str) -> str:
