@@ -16,6 +16,7 @@ reject, so a clean task reports no rejects file.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import threading
@@ -126,11 +127,16 @@ def _undamaged(text: str) -> tuple[str, list[int]]:
 
 def _redact_near(text: str, spots: list[int]) -> str:
     """`text` with each token-like word that ends after, and starts within _NEAR characters of,
-    a damaged spot taken out."""
-    near = [m for m in _TOKEN.finditer(text) if any(spot <= m.end() and m.start() - spot <= _NEAR for spot in spots)]
-    for m in reversed(near):
-        text = text[:m.start()] + secrets.REDACTED + text[m.end():]
-    return text
+    a damaged spot taken out (`spots` in order: each word looks up the last spot before its end)."""
+    out: list[str] = []
+    last = 0
+    for m in _TOKEN.finditer(text):
+        i = bisect.bisect_right(spots, m.end()) - 1
+        if i >= 0 and m.start() - spots[i] <= _NEAR:
+            out += [text[last:m.start()], secrets.REDACTED]
+            last = m.end()
+    out.append(text[last:])
+    return "".join(out)
 
 
 def _escaped(text: str) -> str:
