@@ -9,9 +9,10 @@ A credential is planted in every damaged line a reader must reject (an `sk-` key
 `api_key`, a bearer token in an `Authorization:` line), and every file the command wrote (store,
 rejects file, output) and what it printed are searched for it.
 
-    .venv/bin/python -m bench.faults.fuzz_lines [--lines 120000] [--per-file 4000] [--seed 11]
+    .venv/bin/python -m bench.faults.fuzz_lines [--lines 150000] [--per-file 4000] [--seed 11]
 
-Prints one row per reader and the totals: lines tried, rejected, taken (imported, rendered,
+Prints one row per reader and the totals: lines tried, mutated (a line written twice counts
+twice), rejected, taken (imported, rendered,
 post-processed, scored), lost (a line that must be taken and was not; for the text logs, a
 capture of the undamaged copy missing beyond the entries the damaged lines touch), taken that
 must have been rejected, tracebacks, exception names on stderr, exit codes outside 0/1/2,
@@ -120,7 +121,8 @@ def run_file(reader: Reader, built: Built, work: Path, n: int) -> dict[str, Any]
     rejected = _rejected_lines(rej)
     tracebacks, names_on_stderr, one_line = stderr_faults(err)
     valid = len(built.valid) - len(must_reject)
-    row = {"tried": len(built.valid), "rejected": len(rejected), "taken": taken,
+    row = {"tried": len(built.valid), "mutated": sum(bool(m) for m in built.mutation.values()),
+           "rejected": len(rejected), "taken": taken,
            "lost": max(0, valid - taken) + len(set(rejected) - must_reject),
            "wrongly_taken": len(must_reject - set(rejected)), "twice": twice, "tracebacks": tracebacks,
            "exception_names": names_on_stderr, "bad_exit": int(code not in (0, 1, 2) or not summary),
@@ -136,7 +138,7 @@ def run_text_logs(work: Path, rng: random.Random, copies: int) -> dict[str, Any]
     costs the entries it touches, never the rest."""
     logs = sorted([*(CAPTURES / "continue" / "console").iterdir(), *(CAPTURES / "jetbrains").iterdir()])
     names = [m for m in MUTATIONS if m != "duplicate"]
-    row = dict.fromkeys(("tried", "rejected", "taken", "lost", "wrongly_taken", "twice", "tracebacks", "exception_names",
+    row = dict.fromkeys(("tried", "mutated", "rejected", "taken", "lost", "wrongly_taken", "twice", "tracebacks", "exception_names",
                          "bad_exit", "secrets", "planted"), 0)
     row["one_line_messages"] = True
     clean: dict[Path, int] = {}
@@ -157,6 +159,7 @@ def run_text_logs(work: Path, rng: random.Random, copies: int) -> dict[str, Any]
         summary = json.loads(stdout) if stdout.strip() else {}
         tracebacks, names_on_stderr, one_line = stderr_faults(err)
         row["tried"] += len(lines)
+        row["mutated"] += len(hit)
         row["rejected"] += summary.get("rejected", 0)
         row["taken"] += summary.get("imported", 0)
         row["lost"] += max(0, clean[log] - summary.get("imported", 0) - 2 * len(hit))
@@ -172,7 +175,7 @@ def run_text_logs(work: Path, rng: random.Random, copies: int) -> dict[str, Any]
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--lines", type=int, default=120_000, help="lines in all, shared among the line readers")
+    ap.add_argument("--lines", type=int, default=150_000, help="lines in all, shared among the line readers")
     ap.add_argument("--per-file", type=int, default=4_000, help="lines in one input file (one command run)")
     ap.add_argument("--text-copies", type=int, default=40, help="damaged copies of the text logs")
     ap.add_argument("--seed", type=int, default=11)
@@ -197,7 +200,7 @@ def main() -> int:
             print(json.dumps({"reader": reader.name, **total}), flush=True)
         rows["import text logs"] = run_text_logs(work, rng, args.text_copies)
         print(json.dumps({"reader": "import text logs", **rows["import text logs"]}), flush=True)
-    keys = ("tried", "rejected", "taken", "lost", "wrongly_taken", "twice", "tracebacks", "exception_names", "bad_exit",
+    keys = ("tried", "mutated", "rejected", "taken", "lost", "wrongly_taken", "twice", "tracebacks", "exception_names", "bad_exit",
             "secrets", "planted")
     totals = {k: sum(r[k] for r in rows.values()) for k in keys}
     totals["one_line_messages"] = all(r["one_line_messages"] for r in rows.values())
