@@ -182,11 +182,8 @@ def invalid_utf8(data: bytes) -> str | None:
     return None
 
 
-def line_damage(data: bytes) -> str | None:
-    """Why a JSON line holds what no UTF-8 text can (a byte that is not UTF-8, a lone UTF-16
-    surrogate escape), or None."""
-    if (why := invalid_utf8(data)) is not None:
-        return why
+def lone_surrogate_reason(data: bytes) -> str | None:
+    """Why a JSON line spells what no UTF-8 text can hold (a lone UTF-16 surrogate escape), or None."""
     at = lone_surrogate_escape(data)
     return None if at is None else f"lone UTF-16 surrogate escape at byte {at + 1} (UTF-8 cannot hold it)"
 

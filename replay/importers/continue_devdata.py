@@ -112,12 +112,7 @@ def parse_line(data: bytes, source: Source) -> Parsed:
     the capture marked lossy with the count in `extra["replaced_surrogates"]`."""
     if (why := invalid_utf8(data)) is not None:
         raise BadRecord(why)
-    line_bytes = data
-    data, replaced = replace_lone_surrogates(data)
-    try:
-        raw_obj = _generic.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as exc:
-        raise BadRecord(decode_error_reason(exc)) from None
+    raw_obj, replaced = _decode(data)
     event = raw_obj.get("eventName")
     if isinstance(event, str) and event != "autocomplete":
         return Ignored(event)
@@ -176,8 +171,23 @@ def parse_line(data: bytes, source: Source) -> Parsed:
         user_agent=line.userAgent,
         lossy=replaced > 0,
         extra=extra,
-        raw=scrub_text(line_bytes.decode("utf-8")),
+        raw=scrub_text(data.decode("utf-8")),
     )
+
+
+def _decode(data: bytes) -> tuple[dict[str, Any], int]:
+    """The line's object, and how many lone surrogate escapes were replaced to read it: msgspec
+    refuses every one, so a line is tried as it is first (the replacement costs a scan)."""
+    try:
+        return _generic.decode(data), 0
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as exc:
+        fixed, replaced = replace_lone_surrogates(data)
+        if not replaced:
+            raise BadRecord(decode_error_reason(exc)) from None
+    try:
+        return _generic.decode(fixed), replaced
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        raise BadRecord(decode_error_reason(exc)) from None
 
 
 def _layout(line: _Line) -> str:

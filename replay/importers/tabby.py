@@ -30,7 +30,7 @@ from typing import Annotated
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from replay.importers.common import Ignored, Parsed, BadRecord, decode_error_reason, line_damage
+from replay.importers.common import Ignored, Parsed, BadRecord, decode_error_reason, invalid_utf8, lone_surrogate_reason
 from replay.records import CaptureRecord, OutcomeEvent, Segments, Snippet, Source
 from replay.store import LineCodec, StoredCapture, line_body, line_digest
 
@@ -125,13 +125,15 @@ def _decode(data: bytes) -> _Entry:
     """The line's entry; BadRecord for a line serde_json would not have read back. The writer
     (serde_json, from Rust strings) writes only valid UTF-8 and never a lone UTF-16 surrogate,
     and serde_json's reader (serde_json src/read.rs) rejects both, so such a line is damage:
-    rejected whole, wherever the bytes are (msgspec skips a field it does not know unread)."""
-    if (why := line_damage(data)) is not None:
+    rejected whole, wherever the bytes are: msgspec skips a field it does not know without
+    decoding its bytes, so they are checked here; it refuses every lone surrogate escape, read
+    or skipped, so that check waits for a line it refused (a few µs a line otherwise)."""
+    if (why := invalid_utf8(data)) is not None:
         raise BadRecord(why)
     try:
         return _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as exc:
-        raise BadRecord(decode_error_reason(exc)) from None
+        raise BadRecord(lone_surrogate_reason(data) or decode_error_reason(exc)) from None
 
 
 def _not_completion(entry: _Entry, data: bytes, source: Source) -> OutcomeEvent | Ignored:
