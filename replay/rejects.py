@@ -16,6 +16,7 @@ reject, so a clean task reports no rejects file.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import threading
@@ -48,10 +49,11 @@ class Reject(msgspec.Struct, frozen=True, omit_defaults=True):
         """A reject in a file (line 0: the file as a whole). `raw` is kept up to RAW_KEEP_BYTES
         (invalid UTF-8 as \\x escapes); `length` is the input's full size when `raw` was cut
         before (a line too long to hold)."""
-        text = raw if isinstance(raw, str) else raw.decode("utf-8", errors="backslashreplace")
-        total = len(raw.encode("utf-8", errors="surrogatepass") if isinstance(raw, str) else raw) if length is None else length
-        kept = _cut(secrets.scrub_text(text), total)
-        file = str(file)
+        data = _as_bytes(raw)
+        text = str(raw) if data is None else data.decode("utf-8", errors="backslashreplace")
+        total = (len(data) if data is not None else len(text.encode("utf-8"))) if length is None else length
+        kept = _cut(_scrub(text), total)
+        file, reason = _escaped(str(file)), _escaped(reason)
         return cls(where=f"{file}:{line}" if line else file, reason=reason, raw=kept, file=file, line=line,
                    raw_truncated_from=total if total > RAW_KEEP_BYTES else None)
 
@@ -63,6 +65,86 @@ class Reject(msgspec.Struct, frozen=True, omit_defaults=True):
     def source(self) -> str:
         """The file (or run) the reject came from: the unit the echo is capped per."""
         return self.file if self.file is not None else self.where.rpartition(":")[0] or self.where
+
+
+def _as_bytes(raw: bytes | str) -> bytes | None:
+    """The bytes of a rejected input whose text UTF-8 cannot hold (None: `raw` is such text).
+    A line read with its bad bytes kept as lone surrogates ("surrogateescape": replay.jsonl)
+    gets those bytes back; any other lone surrogate is kept as its UTF-8-like three bytes. Both
+    are written \\x-escaped, so the rejects file stays JSON a reader can decode."""
+    if isinstance(raw, bytes):
+        return raw
+    try:
+        raw.encode("utf-8")
+        return None
+    except UnicodeEncodeError:
+        pass
+    try:
+        return raw.encode("utf-8", errors="surrogateescape")
+    except UnicodeEncodeError:
+        return raw.encode("utf-8", errors="surrogatepass")
+
+
+# What damage puts into a line: a byte that was not UTF-8 (\\x-escaped here), a control byte.
+_DAMAGE = re.compile(r"\\x[0-9a-f]{2}|[\x00-\x08\x0e-\x1f\x7f]")
+
+
+# A word that may be a credential (a token's characters, a key's length) and how far after a
+# damaged spot one is taken out (see _scrub).
+_TOKEN = re.compile(r"[A-Za-z0-9_\-+/=.~]{16,}")
+_NEAR = 48
+
+
+def _scrub(text: str) -> str:
+    """`text` with its secrets taken out (replay.secrets), also where damage split a credential
+    or the mark it is known by ("Beare\\xffr <token>", "sk-ab\\x00cd..."). Where the damage
+    broke a mark ("Authorization: Beare\\xc3(r <token>"), nothing tells a credential from code
+    any more: every token-like word within _NEAR characters after a damaged spot is taken out.
+    A damaged text that holds a credential once read without its damage is kept without it
+    (the reason still names the bad byte), so no piece of the credential is left on either side;
+    any other keeps its bad bytes, escaped."""
+    kept = secrets.scrub_text(text)
+    if _DAMAGE.search(text) is None:
+        return kept
+    clean, spots = _undamaged(text)
+    if secrets.scrub_text(clean) != clean:
+        return secrets.scrub_text(_redact_near(clean, spots))
+    return _redact_near(kept, [m.end() for m in _DAMAGE.finditer(kept)])
+
+
+def _undamaged(text: str) -> tuple[str, list[int]]:
+    """`text` without its damage, and where in it each damaged spot was."""
+    pieces: list[str] = []
+    spots: list[int] = []
+    last = size = 0
+    for m in _DAMAGE.finditer(text):
+        pieces.append(text[last:m.start()])
+        size += m.start() - last
+        spots.append(size)
+        last = m.end()
+    pieces.append(text[last:])
+    return "".join(pieces), spots
+
+
+def _redact_near(text: str, spots: list[int]) -> str:
+    """`text` with each token-like word that ends after, and starts within _NEAR characters of,
+    a damaged spot taken out (`spots` in order: each word looks up the last spot before its end)."""
+    out: list[str] = []
+    last = 0
+    for m in _TOKEN.finditer(text):
+        i = bisect.bisect_right(spots, m.end()) - 1
+        if i >= 0 and m.start() - spots[i] <= _NEAR:
+            out += [text[last:m.start()], secrets.REDACTED]
+            last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _escaped(text: str) -> str:
+    """A name or reason with what UTF-8 cannot hold \\x-escaped (a file name that is not
+    UTF-8 comes from the OS as lone surrogates)."""
+    data = _as_bytes(text)
+    return text if data is None else data.decode("utf-8", errors="backslashreplace")
 
 
 def _cut(scrubbed: str, total: int) -> str:

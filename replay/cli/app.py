@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -80,6 +80,8 @@ class TaskGroup(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except BrokenPipeError:  # before click, which would exit 1 on it
+            stop_on_closed_pipe()
         except KeyboardInterrupt:
             # Ctrl-C: one line and the shell's code for SIGINT (click alone would say "Aborted!",
             # exit 1); what was committed stays, and a stopped run is marked interrupted.
@@ -103,6 +105,22 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("fimreplay: interrupted", err=True)
         sys.exit(130)
+
+
+
+def stop_on_closed_pipe() -> NoReturn:
+    """End quietly, exit 0, when whoever reads stdout closed it (`fimreplay captures | head -1`).
+
+    As `cat` does, nothing is said: the reader stopped reading what it did not want, which is
+    neither bad usage nor failed work. `cat` dies of SIGPIPE (status 141); exit 0 instead keeps
+    the command's codes to the contract's 0/1/2, so a script under `set -o pipefail` that reads
+    only the first lines does not fail. What the command committed (store rows) stays. stdout is
+    pointed at /dev/null first, as Python's documentation recommends (library/signal.html, "Note
+    on SIGPIPE"): the interpreter flushes stdout at exit, and writing the rest of the buffer to
+    the closed pipe would print the error all the same."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(0)
 
 
 # -- what commands share -----------------------------------------------------------------------

@@ -305,8 +305,10 @@ def _file_job(job: tuple[Path, EvalgenOptions, LineRanges | None]) -> tuple[str 
     path, opts, allowed = job
     try:
         text = _read(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, "", _Plan(f"unreadable: {exc}", 0, "", [])
+    except OSError as exc:
+        return None, "", _Plan(f"unreadable: {exc.strerror or exc}", 0, "", [])
+    except UnicodeDecodeError as exc:
+        return None, "", _Plan(f"unreadable: not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at byte {exc.start + 1}", 0, "", [])
     key = hashlib.sha256(_squeeze(text).encode("utf-8", "surrogatepass")).hexdigest()
     return key, text, _plan(text, opts, allowed, language_of(path.name))
 

@@ -161,7 +161,7 @@ def _records(obj: dict[str, Any], key: str, record: type[msgspec.Struct]) -> tup
     return tuple(out)
 
 
-def read_lines(data: str) -> Iterator[tuple[int, str]]:
+def read_lines(data: str | bytes) -> Iterator[tuple[int, str]]:
     """(1-based line number, text) of every non-blank line (replay.jsonl: "\\n" ends a line, a
     BOM is not part of the first); a blank line is not an input."""
     yield from json_lines(data)

@@ -19,6 +19,7 @@ from typing import IO, Any
 import msgspec
 
 from replay.errors import UsageError, first_line
+from replay.jsonl import lone_surrogate_escape
 from replay.records import CaptureRecord, OutcomeEvent
 from replay.rejects import RAW_KEEP_BYTES
 from replay.secrets import scrub_obj
@@ -168,6 +169,23 @@ def scrub_json(obj: Any) -> Any:
 def snippet_of(data: bytes) -> str:
     """The first bytes of a rejected record as text (invalid UTF-8 shown as \\x escapes)."""
     return data[:RAW_KEEP_BYTES].decode("utf-8", errors="backslashreplace")
+
+
+def invalid_utf8(data: bytes) -> str | None:
+    """Why a line's bytes are not UTF-8 (the first bad byte and where), or None."""
+    if data.isascii():
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"invalid UTF-8: byte 0x{data[exc.start]:02x} at byte {exc.start + 1}"
+    return None
+
+
+def lone_surrogate_reason(data: bytes) -> str | None:
+    """Why a JSON line spells what no UTF-8 text can hold (a lone UTF-16 surrogate escape), or None."""
+    at = lone_surrogate_escape(data)
+    return None if at is None else f"lone UTF-16 surrogate escape at byte {at + 1} (UTF-8 cannot hold it)"
 
 
 def decode_error_reason(exc: Exception) -> str:

@@ -39,7 +39,8 @@ from typing import Any
 
 import msgspec
 
-from replay.importers.common import BadRecord, Ignored, Parsed, decode_error_reason, scrub_json
+from replay.importers.common import BadRecord, Ignored, Parsed, decode_error_reason, invalid_utf8, scrub_json
+from replay.jsonl import replace_lone_surrogates
 from replay.languages import language_of
 from replay.secrets import scrub_text
 from replay.records import CaptureRecord, Segments, Source
@@ -100,11 +101,18 @@ _generic = msgspec.json.Decoder(dict[str, Any])
 
 def parse_line(data: bytes, source: Source) -> Parsed:
     """One line of a dev data file (any layout, any event). Raises BadRecord with a one-line
-    reason; another event's line is Ignored."""
-    try:
-        raw_obj = _generic.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as exc:
-        raise BadRecord(decode_error_reason(exc)) from None
+    reason; another event's line is Ignored.
+
+    The writers (core/util/devdata.ts, core/data/log.ts) append `JSON.stringify(...)` with
+    fs.writeFileSync, i.e. UTF-8 from a JavaScript string: never a byte that is not UTF-8 (a
+    lone surrogate in the string is written as a "\\ud83d" escape by JSON.stringify, and Node's
+    encoder would write U+FFFD for a raw one), so such a byte is damage and rejects its line.
+    A lone surrogate escape is what Continue held (a completion cut in the middle of an emoji)
+    and what JSON.parse reads back: the line is kept, each such half replaced by U+FFFD, and
+    the capture marked lossy with the count in `extra["replaced_surrogates"]`."""
+    if (why := invalid_utf8(data)) is not None:
+        raise BadRecord(why)
+    raw_obj, replaced = _decode(data)
     event = raw_obj.get("eventName")
     if isinstance(event, str) and event != "autocomplete":
         return Ignored(event)
@@ -132,6 +140,8 @@ def parse_line(data: bytes, source: Source) -> Parsed:
             extra[key] = value
     if options:
         extra["options"] = options
+    if replaced:
+        extra["replaced_surrogates"] = replaced
     if line.accepted is None:
         outcome, detail = "unknown", None
     elif line.accepted:
@@ -159,9 +169,25 @@ def parse_line(data: bytes, source: Source) -> Parsed:
         ts=_timestamp(line.timestamp),
         user=None,  # userId is the IDE's user token (core/data/log.ts): never stored
         user_agent=line.userAgent,
+        lossy=replaced > 0,
         extra=extra,
         raw=scrub_text(data.decode("utf-8")),
     )
+
+
+def _decode(data: bytes) -> tuple[dict[str, Any], int]:
+    """The line's object, and how many lone surrogate escapes were replaced to read it: msgspec
+    refuses every one, so a line is tried as it is first (the replacement costs a scan)."""
+    try:
+        return _generic.decode(data), 0
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as exc:
+        fixed, replaced = replace_lone_surrogates(data)
+        if not replaced:
+            raise BadRecord(decode_error_reason(exc)) from None
+    try:
+        return _generic.decode(fixed), replaced
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+        raise BadRecord(decode_error_reason(exc)) from None
 
 
 def _layout(line: _Line) -> str:
@@ -193,7 +219,7 @@ def _timestamp(value: str | float | None) -> float | None:
         return float(value) / 1000.0
     try:
         return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
+    except (ValueError, OverflowError, OSError):  # not a date, or one outside what a timestamp holds
         raise BadRecord(f"wrong field type: timestamp {value!r} is not an ISO date") from None
 
 

@@ -25,11 +25,12 @@ record notes the earliest era its fields prove (`extra["schema_since"]`).
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from replay.importers.common import Ignored, Parsed, BadRecord, decode_error_reason
+from replay.importers.common import Ignored, Parsed, BadRecord, decode_error_reason, invalid_utf8, lone_surrogate_reason
 from replay.records import CaptureRecord, OutcomeEvent, Segments, Snippet, Source
 from replay.store import LineCodec, StoredCapture, line_body, line_digest
 
@@ -37,9 +38,14 @@ FORMAT = "tabby"
 TABBY_LINE = "tabby-line"  # the store keeps a Tabby capture as its own log line
 
 
+# Tabby's integers are unsigned (u32 indexes, u128 ms timestamps); the store keeps SQLite's
+# signed 64-bit INTEGER, so a larger value (only damage makes one) rejects its line.
+_Count = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+
+
 class _Choice(msgspec.Struct):
     text: str
-    index: int = 0
+    index: _Count = 0
 
 
 class _Declaration(msgspec.Struct):
@@ -68,10 +74,10 @@ class _Completion(msgspec.Struct):
 
 class _Outcome(msgspec.Struct):
     completion_id: str
-    choice_index: int = 0
+    choice_index: _Count = 0
     kind: str | None = None  # select only: "line" for a line-wise accept
     view_id: str | None | UnsetType = UNSET
-    elapsed: int | None = None
+    elapsed: _Count | None = None
 
 
 class _Event(msgspec.Struct):
@@ -84,7 +90,7 @@ class _Event(msgspec.Struct):
 
 
 class _Entry(msgspec.Struct):
-    ts: int
+    ts: _Count
     event: _Event
     user: str | None | UnsetType = UNSET  # top level since 2024-04-23
 
@@ -116,10 +122,18 @@ def scan_line(data: bytes, source: Source) -> StoredCapture | OutcomeEvent | Ign
 
 
 def _decode(data: bytes) -> _Entry:
+    """The line's entry; BadRecord for a line serde_json would not have read back. The writer
+    (serde_json, from Rust strings) writes only valid UTF-8 and never a lone UTF-16 surrogate,
+    and serde_json's reader (serde_json src/read.rs) rejects both, so such a line is damage:
+    rejected whole, wherever the bytes are: msgspec skips a field it does not know without
+    decoding its bytes, so they are checked here; it refuses every lone surrogate escape, read
+    or skipped, so that check waits for a line it refused (a few µs a line otherwise)."""
+    if (why := invalid_utf8(data)) is not None:
+        raise BadRecord(why)
     try:
         return _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError) as exc:
-        raise BadRecord(decode_error_reason(exc)) from None
+        raise BadRecord(lone_surrogate_reason(data) or decode_error_reason(exc)) from None
 
 
 def _not_completion(entry: _Entry, data: bytes, source: Source) -> OutcomeEvent | Ignored:

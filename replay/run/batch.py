@@ -60,7 +60,7 @@ def import_openai_batch(store: Store, run_id: str, results: Path, rejects: Rejec
     model = run.model or ""
     seen: set[str] = set()
     imported = errors = lines = rejected = 0
-    for n, line in json_lines(results.read_text(encoding="utf-8", errors="replace")):
+    for n, line in json_lines(results.read_bytes()):
         lines += 1
         try:
             obj = loads(line)

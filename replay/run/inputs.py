@@ -163,7 +163,7 @@ def load_inputs(source: str, store: Store, editor: str | None, model: str, rejec
             if ln.too_long:
                 rejects.at(*where, f"line longer than {MAX_LINE_BYTES} bytes", ln.data, ln.length)
                 continue
-            line = ln.data.decode("utf-8", "replace").removesuffix("\r")
+            line = ln.data.decode("utf-8", "surrogateescape").removesuffix("\r")  # a bad byte: `loads` rejects the line
             if ln.number == 1:
                 line = line.removeprefix("\ufeff")
             if not line.strip():

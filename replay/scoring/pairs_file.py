@@ -18,7 +18,7 @@ def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[R
     path = Path(path)
     pairs, rejects = [], []
     counts = {"n_stop_cut": 0}
-    for no, line in json_lines(path.read_text(encoding="utf-8")):
+    for no, line in json_lines(path.read_bytes()):
         try:
             obj = loads(line)
         except ValueError as exc:

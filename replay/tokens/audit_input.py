@@ -21,15 +21,16 @@ from replay.tokens.audit import Subject, subject_from_capture, subject_from_rend
 def read_rendered_jsonl(path: Path, rejects: Rejects) -> Iterator[Subject]:
     """Rendered prompts, one JSON object a line: the output of `fimreplay render` (any editor's:
     the prompt under `prompt`) or RenderedPrompt records (under `text`), read as `run` reads them."""
-    with open(path, encoding="utf-8", newline="") as f:
+    with open(path, "rb") as f:
         yield from read_rendered_lines(f, str(path), rejects)
 
 
-def read_rendered_lines(lines: Iterable[str], name: str, rejects: Rejects) -> Iterator[Subject]:
+def read_rendered_lines(lines: Iterable[bytes], name: str, rejects: Rejects) -> Iterator[Subject]:
     """read_rendered_jsonl over lines already open (`render ... | audit -`: standard input),
-    `name` saying where they come from."""
+    `name` saying where they come from. Lines are bytes, each decoded on its own: a byte that
+    is not UTF-8 rejects its line alone."""
     for n, raw in enumerate(lines, start=1):
-        line = raw.rstrip("\r\n")
+        line = raw.rstrip(b"\r\n")
         if not line.strip():
             continue
         try:
@@ -39,6 +40,9 @@ def read_rendered_lines(lines: Iterable[str], name: str, rejects: Rejects) -> It
             rec = rendered_prompt_of(obj)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             rejects.at(name, n, f"not a rendered prompt: {exc}", line)
+            continue
+        except UnicodeDecodeError as exc:  # msgspec decodes each string's bytes with Python's codec
+            rejects.at(name, n, f"not a rendered prompt: invalid UTF-8 (byte 0x{exc.object[exc.start]:02x} in a string)", line)
             continue
         line_no = obj.get("line")  # render's output names the input line it came from
         yield subject_from_rendered(rec, where=f"{name}:{n}", line=line_no if isinstance(line_no, int) else None)

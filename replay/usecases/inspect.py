@@ -91,7 +91,7 @@ def audit(store: Store, inputs: Sequence[str], spec: str, engine: str = "llama.c
         subjects = []
         for item in inputs:
             if item == "-":  # `render ... | audit -`
-                subjects.extend(audit_input.read_rendered_lines(sys.stdin, "<stdin>", rejects))
+                subjects.extend(audit_input.read_rendered_lines(sys.stdin.buffer, "<stdin>", rejects))
                 continue
             path = Path(item[1:] if item.startswith("@") else item)
             if not path.is_file():

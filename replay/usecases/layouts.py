@@ -26,9 +26,9 @@ from replay.usecases.render_file import RENDER_KEYS, decode_line
 def render_inputs(path: Path, rejects: Rejects) -> dict[int, EditorInput]:
     """The render input's cursors by line number; a line render could not read goes to the rejects."""
     try:
-        data = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read ({exc})") from exc
+        data = path.read_bytes()  # decoded line by line (replay.jsonl)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     found: dict[int, EditorInput] = {}
     for number, line in read_lines(data):
         try:

@@ -120,9 +120,9 @@ def map_file(input_path: Path, output: Path | None, keep_going: bool, command: s
     as BadInputLine, or a ValueError or KeyError from the data) stops the run with its file:line, or with keep_going is kept in the
     rejects file (and told to `echo`); a missing asset stops the run as a work failure."""
     try:
-        data = input_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RenderFailure(f"{input_path}: cannot read: {exc}", usage=True) from exc
+        data = input_path.read_bytes()  # decoded line by line: a bad byte is its line's fault alone
+    except OSError as exc:
+        raise RenderFailure(f"{input_path}: cannot read: {exc.strerror or exc}", usage=True) from exc
     rejects = Rejects(beside(output) if output is not None else None, name=f"{command}-{input_path.stem}", echo=echo)
     written = 0
     out: TextIO = open(output, "w", encoding="utf-8") if output is not None else sys.stdout  # noqa: SIM115
@@ -130,7 +130,7 @@ def map_file(input_path: Path, output: Path | None, keep_going: bool, command: s
         for number, line in read_lines(data):
             where = f"{input_path}:{number}"
             try:
-                row = convert(line, number)
+                text = to_json_line(convert(line, number))
             except MissingAsset as exc:
                 raise RenderFailure(str(exc), usage=False) from exc
             except (UsageError, ValueError, KeyError) as exc:
@@ -139,7 +139,7 @@ def map_file(input_path: Path, output: Path | None, keep_going: bool, command: s
                     raise RenderFailure(f"{where}: {reason}", usage=True) from exc
                 rejects.at(input_path, number, reason, line)
                 continue
-            out.write(to_json_line(row) + "\n")
+            out.write(text + "\n")
             written += 1
     finally:
         rejects.close()

@@ -299,9 +299,9 @@ def file_items(path: Path) -> list[FimItem]:
     except OSError:
         return []  # the run reports the file itself
     items = []
-    for _, line in json_lines(data.decode("utf-8", "replace")):
+    for _, line in json_lines(data):
         try:
             items.append(msgspec.json.decode(line, type=FimItem))
-        except (msgspec.DecodeError, RecursionError):  # not an item (one nested too deeply neither)
+        except (msgspec.DecodeError, RecursionError, UnicodeEncodeError):  # not an item (nested too deeply, not UTF-8: neither)
             continue
     return items

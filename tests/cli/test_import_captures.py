@@ -155,3 +155,28 @@ def test_records_before_a_cut_gz_are_kept(tmp_path: Path) -> None:
         assert s.rejected == 1 and s.imported == store.count_captures() > 0
     log.close()
     assert _rejects(str(tmp_path / "r.jsonl"))[0]["reason"].startswith("cannot read")
+
+
+def test_captures_piped_into_head_ends_quietly(home: Path, tmp_path: Path) -> None:
+    """A reader that closes the pipe early (`captures --json | head -1`) is no failure: exit 0,
+    nothing on stderr, as `cat` ends. The listing is far larger than a pipe's buffer, so the
+    command is still writing when the pipe closes."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    log = tmp_path / "2024-11-21.json"
+    log.write_bytes(b"".join(COMPLETION.replace(b'"c1"', f'"c{n}"'.encode()) + b"\n" for n in range(3000)))
+    db = str(tmp_path / "s.db")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-m", "replay", "import", str(log), "--db", db], check=True, env=env, capture_output=True)
+    proc = subprocess.Popen([sys.executable, "-m", "replay", "captures", "--db", db, "--json"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert json.loads(proc.stdout.readline())["completion_id"] == "c0"
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, err
+    assert err == ""

@@ -209,3 +209,21 @@ def test_a_line_is_decoded_once_into_its_cursor_raw_and_timing() -> None:
         decode_line(json.dumps({"prefix": "a", "suffix": "", "raw": "x", "timing": [[1, True]]}), own, "the model's text")
     with pytest.raises(BadInputLine, match="timing"):  # not a key render reads
         decode_line(json.dumps({"prefix": "a", "suffix": "", "timing": []}), RENDER_KEYS, "the text the client received")
+
+
+def test_a_line_not_utf8_or_with_a_lone_surrogate_costs_that_line_alone(cli, tmp_path: Path) -> None:
+    """Decoded line by line: a byte that is not UTF-8 or a lone surrogate escape is its line's
+    reject (file:line, what is wrong, no exception's name), the lines after it still processed."""
+    good = json.dumps({"id": "a", "prefix": "x = ", "suffix": "", "raw": "1"}).encode()
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(b"\n".join([good, good.replace(b'"1"', b'"\xff1"'), good.replace(b'"1"', b'"\\ud83d"'), good]) + b"\n")
+    stop = cli("postprocess", str(src), "--editor", "standard", "--model", "qwen2.5-coder")
+    assert stop.returncode == 2 and stop.stderr.strip() == f"fimreplay: {src}:2: not JSON: invalid UTF-8: byte 0xff at column 53"
+    out = tmp_path / "out.jsonl"
+    kept = cli("postprocess", str(src), "--editor", "standard", "--model", "qwen2.5-coder", "-o", str(out), "--keep-going", "--json")
+    assert kept.returncode == 0 and "Error" not in kept.stderr, kept.stderr
+    summary = json.loads(kept.stdout)
+    assert summary["postprocessed"] == 2 and summary["rejected"] == 2
+    rejects = rows_of(Path(summary["rejects_file"]))
+    assert [r["where"] for r in rejects] == [f"{src}:2", f"{src}:3"]
+    assert "lone UTF-16 surrogate" in rejects[1]["reason"] and "\\xff1" in rejects[0]["raw"]

@@ -199,7 +199,7 @@ def test_evalgen_cli_writes_items_and_stores_them(tmp_path: Path, cli) -> None:
     summary = json.loads(res.stdout)
     lines = out.read_text().splitlines()
     assert summary["n_items"] == len(lines) == summary["stored_new"]
-    assert summary["n_rejects"] == 1 and "src/Bad.sol: unreadable" in res.stderr
+    assert summary["n_rejects"] == 1 and "src/Bad.sol: unreadable: not UTF-8 text: byte 0xff at byte 1" in res.stderr and "codec" not in res.stderr
     assert Path(summary["rejects_file"]).read_text().count("\n") == 1
     items = [msgspec.json.decode(line, type=FimItem) for line in lines]
     assert {"id", "file", "prefix", "middle", "suffix", "mode"} <= set(json.loads(lines[0]))

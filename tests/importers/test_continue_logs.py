@@ -191,3 +191,40 @@ def test_prompt_log_binary_era_raw_is_the_file_text() -> None:
     text = path.read_text(encoding="utf-8")
     (rec,) = _records(parse_jetbrains(text, str(path)))
     assert rec.raw == text
+
+
+def test_devdata_lone_surrogate_kept_as_javascript_held_it_and_bad_bytes_rejected(tmp_path: Path) -> None:
+    """JSON.stringify writes a lone surrogate (a completion cut in the middle of an emoji) as an
+    escape that JSON.parse reads back: the record is kept, the half replaced by U+FFFD (no UTF-8
+    text can hold it), and marked lossy. Node never writes a byte that is not UTF-8: a line with
+    one is damage, rejected alone."""
+    line = (CONT / "dev_data" / "0.2.0" / "autocomplete.jsonl").read_bytes().splitlines()[0]
+    obj = json.loads(line)
+    cut = line.replace(json.dumps(obj["completion"]).encode(), json.dumps(obj["completion"] + "\ud83d").encode())
+    rec = parse_line(cut, SRC)
+    assert isinstance(rec, CaptureRecord) and rec.completion == obj["completion"] + "\ufffd"
+    assert rec.lossy and rec.extra["replaced_surrogates"] == 1 and "\\ud83d" in rec.raw
+    log = tmp_path / "autocomplete.jsonl"
+    log.write_bytes(cut + b"\n" + line.replace(json.dumps(obj["completion"]).encode(), b'"\xff' + json.dumps(obj["completion"]).encode()[1:]) + b"\n")
+    with Store(tmp_path / "s.db") as store, Rejects(tmp_path / "r.jsonl") as rejects:
+        summary = Importer(store, rejects).import_file(log)
+        stored = [r for _, r, _ in store.captures()]
+    assert summary.imported == 1 and summary.rejected == 1 and stored[0].lossy
+    assert json.loads((tmp_path / "r.jsonl").read_text(encoding="utf-8"))["reason"].startswith("invalid UTF-8: byte 0xff")
+
+
+def test_console_options_with_a_lone_surrogate_reject_their_entry_alone(tmp_path: Path) -> None:
+    """The output channel's options JSON holding a lone surrogate escape: that entry is rejected
+    (nothing of Continue reads the channel back), the file's other entries imported."""
+    text = (CONT / "console" / "llm-prompt-completion-2024-10.txt").read_text(encoding="utf-8")
+    clean = tmp_path / "clean.txt"
+    clean.write_text(text, encoding="utf-8")
+    damaged = tmp_path / "damaged.txt"
+    damaged.write_text(text.replace('"model": "', '"model": "\\ud83d', 1), encoding="utf-8")
+    assert damaged.read_text(encoding="utf-8") != text
+    with Store(tmp_path / "s.db") as store, Rejects(tmp_path / "r.jsonl") as rejects:
+        before = Importer(store, rejects).import_file(clean).imported
+    with Store(tmp_path / "d.db") as store, Rejects(tmp_path / "d.jsonl") as rejects:
+        summary = Importer(store, rejects).import_file(damaged)
+    assert summary.rejected == 1 and summary.imported == before - 1
+    assert "lone UTF-16 surrogate" in json.loads((tmp_path / "d.jsonl").read_text(encoding="utf-8"))["reason"]

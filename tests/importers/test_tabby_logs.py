@@ -195,3 +195,27 @@ def test_crlf_in_samples_follows_the_server_of_their_date() -> None:
     assert "\r\n" in after["choices"][0]["text"]  # override_generated_text
     # Tabby's 768-byte snippet budget: the second declaration does not fit and is left out
     assert "Path: src/libraries/FullMath.sol" in before["prompt"] and "TickMath" not in before["prompt"]
+
+
+def test_a_line_serde_json_would_not_read_is_rejected_alone(tmp_path: Path) -> None:
+    """Tabby's writer (serde_json from Rust strings) writes neither a byte that is not UTF-8 nor
+    a lone surrogate escape, and serde_json reads neither: such a line is damage, rejected by
+    file:line with its bytes kept escaped, wherever the bytes are (in a key msgspec skips unread
+    too), and the file's other records are imported. So is an integer the store cannot keep."""
+    good = [_line({"ts": 1732200000000 + n, "event": {"completion": _completion(completion_id=f"c{n}")}}) for n in range(3)]
+    damaged = [
+        b'{"ts":1732200000000,"event":{"vie\xc3(w":{"completion_id":"c0","choice_index":0}}}',  # an unknown kind, not UTF-8
+        b'{"ts":1,"event":{"completion":{"completion_id":"c9","language":"python","prompt":"x\\ud83d","choices":[]}}}',
+        b'{"ts":1,"event":{"view":{"completion_id":"c1","choice_index":0,"elapsed":18446744073709551616}}}',
+    ]
+    log = tmp_path / "2024-11-21.json"
+    log.write_bytes(b"\n".join([good[0], *damaged, *good[1:]]) + b"\n")
+    with Store(tmp_path / "s.db") as store, Rejects(tmp_path / "r.jsonl") as rejects:
+        summary = Importer(store, rejects).import_file(log)
+        ids = sorted(r.completion_id for _, r, _ in store.captures())
+    assert ids == ["c0", "c1", "c2"] and summary.rejected == 3
+    rows = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["line"] for r in rows] == [2, 3, 4]
+    assert rows[0]["reason"] == "invalid UTF-8: byte 0xc3 at byte 34" and "\\xc3(" in rows[0]["raw"]
+    assert rows[1]["reason"].startswith("lone UTF-16 surrogate escape at byte ") and "\\ud83d" in rows[1]["raw"]
+    assert "elapsed" in rows[2]["reason"]

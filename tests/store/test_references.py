@@ -69,3 +69,15 @@ def test_inputs_attach_each_reference(tmp_path: Path) -> None:
         captures = load_inputs("captures", store, None, "qwen2.5-coder-0.5b", Rejects(tmp_path / "c.jsonl"))
         assert [p.item_id for p in captures.prompts] == ["capture-1", "capture-2", "capture-3"]
         assert captures.references == {f"capture-{i}": Reference(kind="capture", capture_id=i) for i in (1, 2, 3)}
+
+
+def test_a_run_input_line_not_utf8_is_rejected_not_rendered_with_replacements(tmp_path: Path) -> None:
+    """A byte that is not UTF-8 rejects its line (file:line, the byte named), where it was
+    replaced by U+FFFD and the damaged text rendered as if the user had written it."""
+    good = msgspec.json.encode(FimItem(id="a", file="f.sol", prefix="p", middle="m", suffix="s", mode="line"))
+    items = tmp_path / "items.jsonl"
+    items.write_bytes(good + b"\n" + good.replace(b'"p"', b'"p\xff"').replace(b'"a"', b'"b"') + b"\n")
+    with make_store(tmp_path / "s.db", 0) as store, Rejects(tmp_path / "r.jsonl") as rejects:
+        loaded = load_inputs(str(items), store, "standard", "qwen2.5-coder-0.5b", rejects)
+        assert [p.item_id for p in loaded.prompts] == ["a"]
+        assert [(r.line, r.reason) for r in rejects] == [(2, "invalid UTF-8: byte 0xff at column 37")]

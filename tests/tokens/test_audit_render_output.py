@@ -36,5 +36,8 @@ def test_render_rows_and_stored_records_read_alike(tmp_path: Path) -> None:
                             max_new_tokens=8, item_id="7")
     assert rendered_prompt_of(row) == stored
     with Rejects(tmp_path / "rejects.jsonl") as rejects:
-        subjects = list(read_rendered_lines([json.dumps(row), json.dumps({"profile": "x"}), "[1]", "{"], "in", rejects))
-        assert [s.text for s in subjects] == ["p"] and [r.line for r in rejects] == [2, 3, 4]
+        lines = [json.dumps(row).encode(), json.dumps({"profile": "x"}).encode(), b"[1]", b"{",
+                 json.dumps(row).replace('"p"', '"p\xff"', 1).encode("latin-1")]  # a byte that is not UTF-8
+        subjects = list(read_rendered_lines(lines, "in", rejects))
+        assert [s.text for s in subjects] == ["p"] and [r.line for r in rejects] == [2, 3, 4, 5]
+        assert list(rejects)[-1].reason == "not a rendered prompt: invalid UTF-8 (byte 0xff in a string)"

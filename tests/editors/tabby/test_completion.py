@@ -713,3 +713,26 @@ def test_empty_raw_is_dropped() -> None:
 
 def test_stream_stop_is_none() -> None:
     assert tc.stream_stop(EditorInput(prefix="a", suffix="")) is None
+
+
+def test_the_repetition_test_is_the_agents_regex_without_its_backtracking() -> None:
+    """removeLineEndsWithRepetition's two regexes, tested by length and repeats: the same answer
+    as the regexes on many short lines (pieces with line terminators in them too), and an
+    answer at all on a 100,000-character line, where the regexes backtrack for hours."""
+    import random
+    import re
+
+    from replay.editors.tabby.filters import ends_with_repetition
+
+    regexes = {(3, 6): re.compile("([^\n\r\u2028\u2029]{3,}?)\\1{5,}\\Z"),
+               (10, 4): re.compile("([^\n\r\u2028\u2029]{10,}?)\\1{3,}\\Z")}
+    rng = random.Random(5)
+    for _ in range(20_000):
+        alpha = rng.choice(["ab", "abc", "a\nb", "xy\r", "a\u2028b"])
+        piece = "".join(rng.choice(alpha) for _ in range(rng.randint(1, 12)))
+        line = ("".join(rng.choice(alpha) for _ in range(rng.randint(0, 8))) + piece * rng.randint(0, 8)
+                + "".join(rng.choice(alpha) for _ in range(rng.randint(0, 2))))
+        for (shortest, times), regex in regexes.items():
+            assert ends_with_repetition(line, shortest, times) == bool(regex.search(line)), (line, shortest)
+    assert not ends_with_repetition("x" * 100_000 + "fmt.Println(n)", 3, 6)
+    assert ends_with_repetition("y = " + "abc" * 6, 3, 6) and not ends_with_repetition("y = " + "abc" * 5, 3, 6)
