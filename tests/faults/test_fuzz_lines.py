@@ -122,14 +122,14 @@ def test_a_line_command_with_keep_going_never_stops_and_rejects_each_bad_line(tm
     src = work / "in.jsonl"
     src.write_bytes(built.data)
     out = work / "out.jsonl"
-    written, summary = map_file(src, out, True, command, _convert(command))
-    _check_rejects(summary["rejects_file"], src, built)
-    assert written == sum(built.valid.values()) == len(out.read_bytes().splitlines())
+    summary = map_file(src, out, True, command, f"{command}ed", _convert(command))
+    _check_rejects(summary.rejects_file, src, built)
+    assert summary.done == sum(built.valid.values()) == len(out.read_bytes().splitlines())
     assert not any(s in out.read_text(encoding="utf-8") for s in SECRETS)
     bad = [n for n, ok in built.valid.items() if not ok]
     if bad:  # without --keep-going the first bad line stops the run, named
         with pytest.raises(RenderFailure) as stop:
-            map_file(src, work / "stop.jsonl", False, command, _convert(command))
+            map_file(src, work / "stop.jsonl", False, command, f"{command}ed", _convert(command))
         assert stop.value.usage and str(stop.value).startswith(f"{src}:{bad[0]}: ")
         assert not EXCEPTION_NAME.search(str(stop.value))
 
