@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from replay.cli.app import EDITOR_HELP, Names, Progress, cli, cutoff_option, db_option, editor_option, emit_json, json_option, warn
+from replay.cli.app import Names, Progress, cli, cutoff_option, db_option, emit_json, json_option, warn
+from replay.cli.editor_option import EDITOR_HELP, editor_option
 from replay.cli.score import lines_option, text_option
 
 if TYPE_CHECKING:

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from replay.cli.app import app_factory, cli, db_option, editor_option, emit_json, json_option, rejects_option, warn
+from replay.cli.app import app_factory, cli, db_option, emit_json, json_option, rejects_option, warn
+from replay.cli.editor_option import editor_option
 from replay.editors import EDITORS, LOGGING_EDITORS
 
 if TYPE_CHECKING:

@@ -9,18 +9,17 @@ from typing import TYPE_CHECKING
 import click
 
 from replay.cli.app import (
-    EDITOR_HELP,
     Names,
     Progress,
     app_factory,
     cli,
     cutoff_option,
     db_option,
-    editor_option,
     emit_json,
     json_option,
     warn,
 )
+from replay.cli.editor_option import EDITOR_HELP, editor_option
 from replay.errors import UsageError, WorkError
 
 if TYPE_CHECKING:
