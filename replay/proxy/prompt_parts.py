@@ -21,7 +21,7 @@ from replay.editors.templates import family_for_model
 def _pattern(model: str) -> tuple[re.Pattern[str], int, int] | None:
     """A regex over a whole prompt of `model`'s family, and the groups of prefix and suffix."""
     family = family_for_model(model)
-    template = family.template_at() if family is not None else None
+    template = family.template if family is not None else None
     if template is None or "{prefix}" not in template or "{suffix}" not in template:
         return None
     pieces = re.split(r"(\{prefix\}|\{suffix\})", template)
