@@ -116,7 +116,12 @@ def workdir(tmp_path: Path, home: Path) -> tuple[Path, dict[str, str]]:
     return work, env
 
 
-@pytest.mark.parametrize("block", ALL_BLOCKS, ids=_id)
+# A block whose every command is of a kind not run here (each says why: Command.skipped) is not a
+# test of its own; test_the_pages_show_commands_that_run_here keeps the extraction honest.
+RUNNABLE_BLOCKS = [block for block in ALL_BLOCKS if any(not c.skipped for c in block)]
+
+
+@pytest.mark.parametrize("block", RUNNABLE_BLOCKS, ids=_id)
 def test_the_commands_of_the_pages_run_as_written(block: list[Command], workdir: tuple[Path, dict[str, str]]) -> None:
     work, env = workdir
     ran = 0
@@ -128,8 +133,7 @@ def test_the_commands_of_the_pages_run_as_written(block: list[Command], workdir:
         assert proc.returncode == 0, f"{command.page}:{command.line}: {command.text}\n{proc.stderr[-2000:]}"
         assert "Traceback" not in proc.stderr, proc.stderr
         ran += 1
-    if not ran:
-        pytest.skip("; ".join(sorted({c.skipped or "" for c in block})))
+    assert ran
 
 
 def test_the_pages_show_commands_that_run_here() -> None:
