@@ -175,7 +175,7 @@ def test_gz_and_logged_prompt_kept_exactly(tmp_path: Path) -> None:
         rec = next(r for _, r, _ in store.captures())
     c = first["event"]["completion"]
     assert rec.logged_prompt == c["prompt"] and rec.completion == c["choices"][0]["text"]
-    assert rec.user == "bob@example.org" and rec.user_agent == "tabby-agent/1.10.0 intellij/2024.3"
+    assert rec.user == "bob@example.org" and rec.user_agent == "Node.js/v20.18.0 tabby-agent/1.9.0-dev IntelliJ-IDEA/2024.3"
     assert json.loads(rec.raw) == first
 
 
