@@ -5,6 +5,7 @@ in no file the command wrote."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
@@ -135,9 +136,24 @@ def test_fault_store_made_before_the_identity_rule_gets_no_duplicates(tmp_path: 
         before = store.count_captures()
         then = [p for p in sorted(CAPTURES.rglob("*")) if p.is_file() and p.parent.name != "bad" and p.suffix != ".md"
                 and p.name != "issue-3908-pasted.txt" and not p.name.startswith("formatter-")]  # the files of that commit
+        then = [_as_at_identity_commit(p, tmp_path) for p in then]
         s = Importer(store, Rejects(tmp_path / "r.jsonl")).import_paths(then)
     assert before == 24 and s.imported == 0 and s.duplicates == 37
     _held(tmp_path, db, before, 0)
+
+
+def _as_at_identity_commit(path: Path, tmp_path: Path) -> Path:
+    """The capture file as the store's commit had it: the 2025-04-02 Tabby log's user agent was
+    later written as tabby-agent writes it (it named a tabby-agent 1.10.0 never published)."""
+    if path.name != "2025-04-02.json.gz":
+        return path
+    old = gzip.decompress(path.read_bytes()).replace(
+        b'"user_agent":"Node.js/v20.18.0 tabby-agent/1.9.0-dev IntelliJ-IDEA/2024.3"',
+        b'"user_agent":"tabby-agent/1.10.0 intellij/2024.3"')
+    copy = tmp_path / "then" / path.name
+    copy.parent.mkdir(exist_ok=True)
+    copy.write_bytes(gzip.compress(old, mtime=0))
+    return copy
 
 
 def test_fault_one_invalid_utf8_byte_rejects_one_console_entry(tmp_path: Path, home: Path) -> None:
