@@ -93,7 +93,7 @@ def check(name: str, db: Path, expected: list[str], code: int, lines: list[str],
     got = stored_ids(db)
     want = set(expected)
     row = {"case": name, "records": len(expected), "lost": len(want - set(got)), "duplicated": len(got) - len(set(got)),
-           "extra": len(set(got) - want), "exit": code, "one_line_messages": all(l.startswith("fimreplay: ") for l in lines),
+           "extra": len(set(got) - want), "exit": code, "one_line_messages": all(line.startswith("fimreplay: ") for line in lines),
            "secrets": secrets_in(work, inputs), "peak_rss_mb": rss, "seconds": round(seconds, 1)}
     row["held"] = (row["lost"] == row["duplicated"] == row["extra"] == row["secrets"] == 0 and code == 0
                    and row["one_line_messages"] and rss <= rss_limit)

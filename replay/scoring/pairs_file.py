@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from replay.rejects import Reject
 
 
-def jsonl_pairs(path: Any) -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:
+def jsonl_pairs(path: str | Path) -> tuple[list[tuple[str, str, str, str, str]], list[Reject], dict[str, int]]:
     """Pairs from a JSONL file whose lines hold `file`, `reference`, `completion` (optional:
     `id`, `language` (default from the file's extension), `stop` (a list: the completion is cut
     at the earliest one before scoring)). Bad lines are rejected with file:line and reason."""
-    from pathlib import Path
 
     from replay.corpus.evalgen import language_of
     from replay.editors.stage import apply_stop

@@ -201,7 +201,6 @@ def sequenced(req: LeaderboardRequest, items: Sequence[Any]) -> Sequenced:
     from replay.paths import data_dir
 
     order = file_order((it.file for it in items), req.seed)
-    rank = {f: n for n, f in enumerate(order)}
     items_of: dict[str, list[str]] = {f: [] for f in order}
     for it in items:
         items_of[it.file].append(it.id)

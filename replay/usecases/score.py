@@ -8,7 +8,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
@@ -24,7 +23,7 @@ from replay.usecases.base import Say
 REPORT_FORMATS = tuple(RENDERERS)
 
 __all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "RunRow", "compare_runs",
-           "export_comparison", "list_runs", "parse_lines", "report", "score", "score_file", "score_result",
+           "export_comparison", "list_runs", "parse_lines", "report", "score_file", "score_result",
            "score_stored_run", "score_table"]
 
 
