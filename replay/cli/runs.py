@@ -224,7 +224,7 @@ def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: i
              with_tui: bool, allow_foreign_sentinels: bool, as_json: bool, store: Store) -> None:
     """The main job on the embedded defaults: import captures/, verify, audit, build a Solidity
     benchmark, replay both against the local model, score and report."""
-    from replay.usecases.demo import DEMO_TOKENIZER, DemoOptions, run_demo
+    from replay.usecases.demo import DEMO_TOKENIZER, DemoOptions, closing, run_demo
 
     opts = DemoOptions(files=files, per_file=per_file, seed=seed, model=model, max_new_tokens=max_new_tokens, threads=threads,
                        allow_foreign_sentinels=allow_foreign_sentinels)
@@ -237,3 +237,4 @@ def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: i
         emit_json(result.to_json())
     else:
         click.echo(result.report, nl=False)
+        click.echo(closing(result, store.path), nl=False)

@@ -188,6 +188,32 @@ def _score(store: Store, label: str, run_id: str, result: DemoResult, say: Say) 
         say(f"score {label}: {scored.n_rejects} not scored (no reference), kept in {scored.rejects_file}")
 
 
+def closing(result: DemoResult, store_path: Path) -> str:
+    """What the demo's numbers mean, where its runs are kept and what to try next: the lines the
+    demo ends on, after the report, so a first run does not end on a table alone."""
+    lines = ["", "What the numbers mean:"]
+    for label, what in (("benchmark", "benchmark items cut from the demo corpus, replayed under the standard profile"),
+                        ("captures", "captures replayed under each one's own editor release, scored against the "
+                                     "text the user accepted")):
+        score = result.steps.get(f"score_{label}")
+        if not score or "indel" not in score["mean"]:
+            continue
+        unscored = f"; {score['unscored']} had no accepted text and are counted, not scored" if score["unscored"] else ""
+        lines.append(f"  {label}: Indel {score['mean']['indel']:.3f} over {score['n_items']} {what}{unscored}")
+    lines += ["  Indel is 1 - the normalised insert/delete distance between what the editor showed (cut to as many",
+              "  lines as the reference) and the reference: 1.0 is the reference exactly; the raw text's score is",
+              "  beside it, and the gap is what the editor's own cuts and filters did.",
+              f"The runs ({', '.join(result.runs)}) are kept in {store_path}; again with",
+              f"  fimreplay report {' '.join(result.runs)} --format html -o report.html",
+              "Try next:",
+              "  fimreplay demo --tui                                   the same, live in the terminal UI",
+              "  fimreplay import ~/.tabby/events ~/.continue/dev_data  your own editor's logs, then `fimreplay run captures`",
+              "  fimreplay render examples/cursors.jsonl --editor copilot --model default   one editor's exact prompt",
+              f"  fimreplay leaderboard {result.steps.get('evalgen', {}).get('path', 'ITEMS.jsonl')} --model default "
+              "--model qwen2.5-coder-1.5b   two models ranked, paired"]
+    return "\n".join(lines) + "\n"
+
+
 class DemoCancelled(Exception):
     """Raised from the demo's progress callback once the caller asked it to stop: the runner
     stops between two items, every finished completion already committed."""
