@@ -37,7 +37,7 @@ from typing import Any
 from replay.records import CaptureRecord, RenderedPrompt
 from replay.tokens.diff import first_difference
 from replay.tokens.engine import EngineIds, engine_ids
-from replay.tokens.sentinels import SENTINEL_SETS, not_single, template_hits, user_spans
+from replay.tokens.sentinels import SENTINEL_SETS, in_spans, not_single, template_hits, user_spans
 from replay.tokens.tokenizer import Tokenizer
 
 SEVERITIES = ("error", "warning", "info")
@@ -152,7 +152,7 @@ class _Seen:
         return self.subject.text
 
     def in_user(self, a: int, b: int) -> bool:
-        return any(ua <= a and b <= ub for ua, ub in self.user)
+        return in_spans(self.user, a, b)
 
     def add(self, kind: str, char: int, token: int, message: str, severity: str | None = None) -> None:
         self.findings.append(Finding(kind, severity or KINDS[kind], char, token, message, self.subject.where))

@@ -53,9 +53,14 @@ def user_spans(text: str, prefix: str | None, suffix: str | None) -> tuple[Span 
     return pre, [span for span in (pre, suf) if span]
 
 
+def in_spans(user: Sequence[Span], a: int, b: int) -> bool:
+    """Whether characters a..b lie inside one of the user's code spans."""
+    return any(ua <= a and b <= ub for ua, ub in user)
+
+
 def template_hits(text: str, user: Sequence[Span]) -> list[re.Match[str]]:
     """The sentinels the template wrote: every one found outside the user's code."""
-    return [m for m in _SENTINEL_RE.finditer(text) if not any(a <= m.start() and m.end() <= b for a, b in user)]
+    return [m for m in _SENTINEL_RE.finditer(text) if not in_spans(user, m.start(), m.end())]
 
 
 def not_single(tok: Tokenizer, hit: re.Match[str], ids: Sequence[int], spans: Sequence[Span]) -> tuple[list[int], list[str]] | None:

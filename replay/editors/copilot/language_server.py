@@ -36,8 +36,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
 from replay.editors.copilot import completion, inline_layout
 from replay.editors.copilot import profile as chat_lib
 from replay.editors.copilot.formatting import FormattingOptions, formatted
@@ -96,12 +94,10 @@ def session(model: str, version: str | None = None) -> Session:
 def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: str | None = None,
              timing: Timing | None = None) -> Shown:
     """What the language server shows of `raw`: chat-lib's rules (completion.py), the item's
-    indentation normalised to the editor's formatting options, with the multiline flag of
-    this client's own request."""
+    indentation normalised to the editor's formatting options; the multiline flag is that of
+    this client's own request (`request_of`)."""
     _check(inp, version)
     shown = completion.received(inp, raw, model=model, timing=timing, request_of=request_body)
-    body = request_body(inp)
-    shown = msgspec.structs.replace(shown, multiline=body is not None and body["stop"] != ["\n"])
     return formatted(inp, raw, shown, FORMATTING)
 
 
