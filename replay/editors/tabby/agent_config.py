@@ -28,6 +28,8 @@ and change nothing the replay shows, so a per-line list of them would only repea
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,6 +40,7 @@ from replay.editors.tabby.request_rules import agent_defaults
 from replay.editors.tabby.rules import state_defaults, timeout_defaults
 
 
+@functools.cache
 def read_keys(state: AgentState) -> frozenset[str]:
     """The modelled client keys the agent at `state` reads: request side, completion stage, timeouts."""
     return frozenset({**agent_defaults(state), **state_defaults(state), **timeout_defaults(state)})

@@ -17,6 +17,8 @@ commit's day. "gone in" names the state whose code no longer has the key.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 
 from replay.editors.tabby.releases import AgentState
@@ -143,8 +145,10 @@ def _rows() -> tuple[ConfigKey, ...]:
 CONFIG_KEYS: tuple[ConfigKey, ...] = _rows()
 
 
+@functools.cache
 def spans(key: str) -> tuple[ConfigKey, ...]:
-    """The table rows that hold the dotted `key` (none: no agent state ever had it)."""
+    """The table rows that hold the dotted `key` (none: no agent state ever had it); asked for
+    every key of every line's config, so kept per key."""
     return tuple(row for row in CONFIG_KEYS if row.covers(key))
 
 
