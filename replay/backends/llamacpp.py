@@ -98,6 +98,8 @@ class LlamaCppBackend(Backend):
         limit = limit if 0 < limit and limit + len(ids) < self.llm.n_ctx() else room
         text, n_tokens, finish = GeneratedText(), 0, "length"
         timing: list[tuple[int, float]] = []
+        if limit <= 0:  # the prompt fills the context: nothing is generated
+            return text, n_tokens, finish, timing
         for token in self.llm.generate(ids, top_k=1, temp=params.temperature, repeat_penalty=1.0):
             if llama_cpp.llama_vocab_is_eog(self.llm._model.vocab, token):
                 finish = "stop"
