@@ -114,12 +114,12 @@ def to_recorded(ex: Exchange, source_name: str, editor: str | None = None, max_b
         names = ", ".join(api.name for api in apis.APIS if ex.route in api.routes)
         return Recorded(reject=f"not a completion request of the APIs of {ex.route} ({names})", credentials=creds)
     api, wire = found
-    user_agent = _text(ex.headers.get("User-Agent", ""))
+    user_agent = as_text(ex.headers.get("User-Agent", ""))
     detected, version = detect({"User-Agent": user_agent}, wire)
     text, completion_id = _answer(ex, api)
     truncated = len(ex.body) > max_body
     wire_info: dict[str, Any] = {
-        "route": ex.route, "path": _text(ex.path), "api": api.name, "kind": wire.kind, "http_status": ex.status,
+        "route": ex.route, "path": as_text(ex.path), "api": api.name, "kind": wire.kind, "http_status": ex.status,
         "params": secrets.scrub_obj(wire.params), "stream": wire.stream,
         "timings": {"ttfb_s": ex.ttfb_s, "total_s": ex.total_s},
     }
@@ -171,7 +171,7 @@ def credentials(headers: Mapping[str, str]) -> tuple[str, ...]:
     found: set[str] = set()
     for name, value in headers.items():
         if secrets.is_secret_key(name):
-            value = _text(value)
+            value = as_text(value)
             found.add(value)
             scheme, _, credential = value.partition(" ")
             if credential and scheme.isalpha():
@@ -225,8 +225,8 @@ def without(capture: CaptureRecord, creds: tuple[str, ...]) -> CaptureRecord:
     return msgspec.convert(clean(msgspec.to_builtins(capture)), CaptureRecord)
 
 
-def _text(value: str) -> str:
-    """A header value as text the store can keep: aiohttp hands bytes that are not UTF-8 over as
+def as_text(value: str) -> str:
+    """A header value or path as text the store can keep: aiohttp hands bytes that are not UTF-8 over as
     surrogate escapes (a lone surrogate, which UTF-8 cannot encode); they become U+FFFD."""
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 

@@ -43,7 +43,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from yarl import URL
 
 from replay.proxy.apis import route_of
-from replay.proxy.exchange import DEFAULT_MAX_BODY, Exchange
+from replay.proxy.exchange import DEFAULT_MAX_BODY, Exchange, as_text
 from replay.secrets import scrub_text
 
 _HOP_BY_HOP = frozenset(("connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
@@ -157,8 +157,7 @@ class ProxyServer:
 
     def _named(self, number: int, request: web.Request) -> str:
         """A request as a line names it: number, method, path (no query: it may carry a key), peer."""
-        path = request.path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        return f"request {number} ({request.method} {scrub_text(path)[:120]} from {request.remote})"
+        return f"request {number} ({request.method} {scrub_text(as_text(request.path))[:120]} from {request.remote})"
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         number = next(self._numbers)
