@@ -1,6 +1,7 @@
-"""The real engines on the real demo model: llama.cpp in process, and llama-cpp-python's own
-OpenAI-compatible server on 127.0.0.1 through the `openai` backend; both must give the same
-greedy text for the same prompt. Short generations keep this fast on 2 cores."""
+"""llama-cpp-python (the optional `llama-cpp-python` extra) on the real demo model: in process,
+and its own OpenAI-compatible server on 127.0.0.1 through the `openai` backend; both must give
+the same greedy text for the same prompt, and the same as the default engine (llama.cpp's server
+from the xllamacpp wheel). Short generations keep this fast on 2 cores."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from replay.backends.base import GenParams
 from replay.backends.llamacpp import LlamaCppBackend
+from replay.backends.llama_cpp_python import LlamaCppPythonBackend
 from replay.backends.models import ModelRef, resolve_model
 from replay.backends.openai_compat import OpenAICompatBackend
 from replay.records import RenderedPrompt
@@ -27,6 +29,10 @@ PROMPT = RenderedPrompt(profile="standard", family="qwen2.5-coder",
 # Qwen2.5-Coder FIM ids (the GGUF's vocabulary): <|fim_prefix|> 151659, <|fim_suffix|> 151661, <|fim_middle|> 151660;
 # BOS would be 151643 (<|endoftext|>), which this GGUF does not add (add_bos_token false).
 FIM_PREFIX, FIM_SUFFIX, FIM_MIDDLE, BOS = 151659, 151661, 151660, 151643
+
+# The engine the replay used before, as an optional extra (a 10-minute source build): these tests
+# check it, and run where it is installed (`pip install -e '.[llama-cpp-python]'`).
+pytest.importorskip("llama_cpp", reason="llama-cpp-python (the optional `llama-cpp-python` extra) is not installed")
 
 
 def with_ids(prompt: RenderedPrompt, ids: tuple[int, ...]) -> RenderedPrompt:
@@ -41,8 +47,8 @@ def ref() -> ModelRef:
 
 
 @pytest.fixture(scope="module")
-def engine(ref: ModelRef) -> Iterator[LlamaCppBackend]:
-    backend = LlamaCppBackend(ref, ctx=1024, n_threads=1)
+def engine(ref: ModelRef) -> Iterator[LlamaCppPythonBackend]:
+    backend = LlamaCppPythonBackend(ref, ctx=1024, n_threads=1)
     yield backend
     backend.close()
 
@@ -76,13 +82,13 @@ def server(ref: ModelRef, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         log.close()
 
 
-def test_the_engine_gets_the_prompt_ids_verbatim(engine: LlamaCppBackend) -> None:
+def test_the_engine_gets_the_prompt_ids_verbatim(engine: LlamaCppPythonBackend) -> None:
     ids = engine.token_ids(PROMPT)  # no ids given: llama.cpp tokenizes, sentinels parsed, no BOS
     assert ids[0] == FIM_PREFIX and ids[-1] == FIM_MIDDLE and ids.count(FIM_SUFFIX) == 1 and BOS not in ids
     assert engine.token_ids(with_ids(PROMPT, (1, 2, 3))) == [1, 2, 3]  # audited ids go in untouched
 
 
-def test_greedy_text_from_ids_and_text_is_the_same(engine: LlamaCppBackend) -> None:
+def test_greedy_text_from_ids_and_text_is_the_same(engine: LlamaCppPythonBackend) -> None:
     by_text = engine.complete(PROMPT, GenParams(max_new_tokens=12))
     from_ids = engine.complete(with_ids(PROMPT, tuple(engine.token_ids(PROMPT))), GenParams(max_new_tokens=12))
     assert by_text.raw_text == from_ids.raw_text and by_text.n_tokens == 12 and by_text.finish_reason == "length"
@@ -90,7 +96,7 @@ def test_greedy_text_from_ids_and_text_is_the_same(engine: LlamaCppBackend) -> N
     assert by_text.text == by_text.raw_text.split("\n")[0]  # the prompt's stop "\n" applied, raw kept
 
 
-def test_the_engine_stops_on_end_of_generation(engine: LlamaCppBackend) -> None:
+def test_the_engine_stops_on_end_of_generation(engine: LlamaCppPythonBackend) -> None:
     done = RenderedPrompt(profile="standard", family="qwen2.5-coder",
                           text="<|fim_prefix|>def add(a, b):\n    return <|fim_suffix|>\n\nprint(add(1, 2))\n<|fim_middle|>", prefix_sent="", suffix_sent="",
                           item_id="eog")
@@ -99,7 +105,7 @@ def test_the_engine_stops_on_end_of_generation(engine: LlamaCppBackend) -> None:
     assert "<|endoftext|>" not in c.raw_text and "<|file_sep|>" not in c.raw_text
 
 
-def test_prompt_longer_than_the_context_is_an_item_error(engine: LlamaCppBackend) -> None:
+def test_prompt_longer_than_the_context_is_an_item_error(engine: LlamaCppPythonBackend) -> None:
     from replay.backends.base import BackendError
 
     long = RenderedPrompt(profile="standard", family="q", text="", prefix_sent="", suffix_sent="", item_id="l",
@@ -108,7 +114,7 @@ def test_prompt_longer_than_the_context_is_an_item_error(engine: LlamaCppBackend
         engine.complete(long, GenParams(max_new_tokens=4))
 
 
-def test_llama_cpp_server_gives_the_in_process_greedy_text(engine: LlamaCppBackend, server: str, ref: ModelRef) -> None:
+def test_llama_cpp_server_gives_the_in_process_greedy_text(engine: LlamaCppPythonBackend, server: str, ref: ModelRef) -> None:
     http = OpenAICompatBackend(ref.name, ref.model_id, [server], timeout=120)
     remote = http.complete(PROMPT, GenParams(max_new_tokens=12))
     local = engine.complete(PROMPT, GenParams(max_new_tokens=12))
@@ -117,7 +123,7 @@ def test_llama_cpp_server_gives_the_in_process_greedy_text(engine: LlamaCppBacke
     http.close()
 
 
-def test_streaming_without_a_stop_is_the_same_generation(engine: LlamaCppBackend) -> None:
+def test_streaming_without_a_stop_is_the_same_generation(engine: LlamaCppPythonBackend) -> None:
     """complete_streaming runs complete()'s generation loop, asked after each token: with nothing stopping it
     the text, token count and finish reason are complete()'s, and each token's arrival is timed."""
     params = GenParams(max_new_tokens=16)
@@ -134,7 +140,7 @@ def test_streaming_without_a_stop_is_the_same_generation(engine: LlamaCppBackend
     assert (a.raw_text, a.n_tokens, a.finish_reason) == (b.raw_text, b.n_tokens, b.finish_reason) == (a.raw_text, a.n_tokens, "stop")
 
 
-def test_streaming_stops_where_the_editor_stops_reading(engine: LlamaCppBackend) -> None:
+def test_streaming_stops_where_the_editor_stops_reading(engine: LlamaCppPythonBackend) -> None:
     """Stopped at the first stop word, the engine has decoded fewer tokens, and the text the
     editor uses (cut at the stop word) is the same as after the whole budget."""
     from replay.run.runner import editor_stops
@@ -177,7 +183,7 @@ FRAKTUR = RenderedPrompt(profile="standard", family="qwen2.5-coder",
                          prefix_sent="", suffix_sent="", item_id="fraktur")
 
 
-def test_a_banner_comment_keeps_its_sixty_slashes_token(engine: LlamaCppBackend) -> None:
+def test_a_banner_comment_keeps_its_sixty_slashes_token(engine: LlamaCppPythonBackend) -> None:
     """The greedy answer to a Solidity banner is "contract B {}\\n\\n" then token 64575 (sixty
     slashes), which llama-cpp-python's detokenize returns as nothing: the text has them all,
     streamed or not."""
@@ -187,7 +193,7 @@ def test_a_banner_comment_keeps_its_sixty_slashes_token(engine: LlamaCppBackend)
     assert streamed.raw_text == whole.raw_text and [n for n, _ in streamed.timing] == [8, 10, 15, 75, 78, 80]
 
 
-def test_a_character_split_across_tokens_is_joined_not_dropped(engine: LlamaCppBackend) -> None:
+def test_a_character_split_across_tokens_is_joined_not_dropped(engine: LlamaCppPythonBackend) -> None:
     """The model copies "𝔘𝔫𝔦…", whose characters come as two tokens each (the first three bytes,
     then the fourth). The stream sends each character once its last byte has come (the text so
     far never ends in half a character); an answer cut by the budget inside a character is, as
@@ -212,7 +218,7 @@ def editor_stops_at_newline() -> Any:
     return editor_stops(("\n",), None)
 
 
-def test_completions_cached_before_the_whole_pieces_are_not_read(engine: LlamaCppBackend) -> None:
+def test_completions_cached_before_the_whole_pieces_are_not_read(engine: LlamaCppPythonBackend) -> None:
     """The engine's cache key names how ids became text: a completion cached under the key of
     before (its text from the 32-byte detokenize) is another key, so it is generated again."""
     from replay.run.cache import backend_cache_extra, cache_key
@@ -220,3 +226,21 @@ def test_completions_cached_before_the_whole_pieces_are_not_read(engine: LlamaCp
     params = GenParams(max_new_tokens=6)
     assert backend_cache_extra(engine) == {"text": "server-pieces"}
     assert cache_key(engine, BANNER, params) != cache_key(engine, BANNER, params, extra={})
+
+
+def test_the_default_engine_gives_the_same_answers(engine: LlamaCppPythonBackend, ref: ModelRef) -> None:
+    """llama.cpp's server from the xllamacpp wheel and llama-cpp-python 0.3.36: the same text,
+    token count and finish, unstreamed, streamed, and stopped where the editor stops reading
+    (the demo's runs are compared the same way by bench/speed/engine_parity.py)."""
+    from replay.run.runner import editor_stops
+
+    server = LlamaCppBackend(ref, ctx=1024, n_threads=1)
+    try:
+        for prompt, n in ((PROMPT, 16), (BANNER, 6), (FRAKTUR, 12)):
+            params = GenParams(max_new_tokens=n)
+            for ask in (lambda b: b.complete(prompt, params), lambda b: b.complete_streaming(prompt, params, lambda t: ""),
+                        lambda b: b.complete_streaming(prompt, params, editor_stops(("\n",), None))):
+                a, b = ask(server), ask(engine)
+                assert (a.raw_text, a.text, a.n_tokens, a.finish_reason) == (b.raw_text, b.text, b.n_tokens, b.finish_reason)
+    finally:
+        server.close()

@@ -8,13 +8,16 @@ import ctypes
 from functools import lru_cache
 from typing import Any
 
-import llama_cpp  # the pinned engine (the `engines` extra): never skipped, CI installs it
 import pytest
 
 from replay.assets import DEMO_MODEL, asset_path
 from replay.backends.llamacpp_text import FIRST_BUFFER, GeneratedText, Pieces, complete_length
 from replay.tokens.gguf_vocab import TOKEN_UNUSED, read_vocab
 from replay.tokens.tokenizer import load_tokenizer
+
+# The engine the replay used before, as an optional extra (a 10-minute source build): these tests
+# check it, and run where it is installed (`pip install -e '.[llama-cpp-python]'`).
+llama_cpp = pytest.importorskip("llama_cpp", reason="llama-cpp-python (the optional `llama-cpp-python` extra) is not installed")
 
 SLASHES = 64575  # Qwen2.5-Coder: sixty "/", the Solidity banner comment's token
 FRAKTUR_U = (124026, 246)  # "𝔘" (U+1D518, F0 9D 94 98): its first three bytes, then the fourth
