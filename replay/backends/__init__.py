@@ -29,6 +29,15 @@ class BackendKind:
     open: Opener  # (model, context length, endpoints, options) -> Backend
 
 
+def _needs(*modules: str, extra: str) -> None:
+    """A usage error naming the extra to install when an engine's library is missing."""
+    from importlib.util import find_spec
+
+    missing = [m for m in modules if find_spec(m) is None]
+    if missing:
+        raise UsageError(f"this backend needs {', '.join(missing)}: install the `{extra}` extra (pip install -e '.[{extra}]')")
+
+
 def _http_options(options: dict[str, Any]) -> dict[str, Any]:
     return {k: options[k] for k in ("timeout", "retries", "backoff", "api_key_env", "max_response_bytes") if options.get(k) is not None}
 
@@ -42,11 +51,15 @@ def _llamacpp(ref: ModelRef, ctx: int, endpoints: list[str], options: dict[str, 
 def _llama_cpp_python(ref: ModelRef, ctx: int, endpoints: list[str], options: dict[str, Any]) -> Backend:
     from replay.backends.llama_cpp_python import LlamaCppPythonBackend
 
+    _needs("llama_cpp", extra="llama-cpp-python")
+
     return LlamaCppPythonBackend(ref, ctx=ctx, n_threads=options.get("n_threads"))
 
 
 def _hf(ref: ModelRef, ctx: int, endpoints: list[str], options: dict[str, Any]) -> Backend:
     from replay.backends.hf import HFBackend
+
+    _needs("torch", "transformers", extra="hf")
 
     return HFBackend(ref, device=options.get("device") or "cpu")
 

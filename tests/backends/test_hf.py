@@ -16,8 +16,9 @@ from replay.backends.models import ModelRef, default_model_path, resolve_model
 from replay.records import RenderedPrompt
 from replay.run.runner import replay_prompts
 from replay.store import Store
+from tests.support.extras import needs_hf
 
-pytestmark = pytest.mark.slow  # torch import + the GGUF tokenizer import: ~15-30 s of set-up on 2 cores
+pytestmark = [needs_hf, pytest.mark.slow]  # torch import + the GGUF tokenizer import: ~15-30 s of set-up on 2 cores
 
 FIM = "<|fim_prefix|>{p}<|fim_suffix|>{s}<|fim_middle|>"
 

@@ -161,3 +161,20 @@ def test_cap_new_tokens_bounds_the_profile_limit_and_the_override() -> None:
     assert GenParams(cap_new_tokens=128).new_tokens(prompt(64)) == 64
     assert GenParams(max_new_tokens=200, cap_new_tokens=128).new_tokens(prompt(64)) == 128
     assert GenParams().new_tokens(prompt(4096)) == 4096
+
+
+def test_an_engine_whose_library_is_missing_names_its_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hf and llama-cpp-python backends are optional extras: without their library the
+    backend is a usage error naming the extra, not a traceback."""
+    import importlib.util
+
+    from replay.backends import open_backend
+    from replay.errors import UsageError
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in ("torch", "llama_cpp") else real(name, *a))
+    ref = resolve_model("default")
+    with pytest.raises(UsageError, match=r"needs torch: install the `hf` extra \(pip install -e '\.\[hf\]'\)"):
+        open_backend("hf", ref)
+    with pytest.raises(UsageError, match="needs llama_cpp: install the `llama-cpp-python` extra"):
+        open_backend("llama-cpp-python", ref)
