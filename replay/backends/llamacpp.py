@@ -51,14 +51,6 @@ class _Chunk(msgspec.Struct):
 _decode_chunk = msgspec.json.Decoder(_Chunk).decode
 
 
-def engine_version() -> str:
-    """The llama.cpp build that generates: xllamacpp's version names the llama.cpp tag it pins
-    (2026.10.11549: build b11549)."""
-    from importlib.metadata import version
-
-    return f"xllamacpp {version('xllamacpp')}"
-
-
 class LlamaCppBackend(Backend):
     name = "llamacpp"
     sends_ids = True
@@ -177,7 +169,7 @@ class LlamaCppBackend(Backend):
             yield (_decode_chunk(line[6:]) for line in answer.iter_lines() if line.startswith("data: "))
 
     def describe(self) -> dict[str, Any]:
-        return {**super().describe(), "ctx": self.ctx, "slots": self.slots, "engine": engine_version()}
+        return {**super().describe(), "ctx": self.ctx}
 
     def cache_extra(self) -> dict[str, Any]:
         """In the cache key: how ids became text (the server's pieces, since completions made with

@@ -133,7 +133,7 @@ def test_slots_answer_side_by_side_as_one_slot_does(engine: LlamaCppBackend, ref
     want = [engine.complete(p, params).raw_text for p in (PROMPT, EOG)]
     two = LlamaCppBackend(ref, ctx=1024, n_threads=1, slots=2)
     try:
-        assert two.max_concurrency == 2 and two.describe()["slots"] == 2
+        assert two.max_concurrency == 2
         with ThreadPoolExecutor(2) as pool:
             got = list(pool.map(lambda p: two.complete(p, params).raw_text, (PROMPT, EOG)))
     finally:
