@@ -33,6 +33,7 @@ class LlamaCppPythonBackend(Backend):
     name = "llama-cpp-python"
     max_concurrency = 1  # one llama.cpp context is not thread-safe
     sends_ids = True
+    cache_engine = "llamacpp"  # its completions cached when it was the llamacpp backend are its own
 
     def __init__(self, ref: ModelRef, ctx: int = 1024, n_threads: int | None = None) -> None:
         if not ref.path:

@@ -173,8 +173,14 @@ class LlamaCppBackend(Backend):
 
     def cache_extra(self) -> dict[str, Any]:
         """In the cache key: how ids became text (the server's pieces, since completions made with
-        llama-cpp-python's detokenize lost pieces longer than 32 bytes)."""
-        return {"text": "server-pieces"}
+        llama-cpp-python's detokenize lost pieces longer than 32 bytes), and the llama.cpp build.
+        Builds differ in their CPU kernels (this wheel's AVX2 ones against llama-cpp-python built
+        for the machine, AVX-512 here), and a near tie in the greedy choice then goes the other
+        way (docs/replay-and-scores.md, the in-process engine): completions cached by
+        llama-cpp-python as the llamacpp engine are not read as this build's."""
+        from importlib.metadata import version
+
+        return {"text": "server-pieces", "build": f"xllamacpp {version('xllamacpp')}"}
 
     def close(self) -> None:
         self.http.close()

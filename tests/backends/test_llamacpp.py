@@ -150,5 +150,5 @@ def test_the_cache_key_names_the_server_text(engine: LlamaCppBackend) -> None:
     from replay.run.cache import backend_cache_extra, cache_key
 
     params = GenParams(max_new_tokens=6)
-    assert backend_cache_extra(engine) == {"text": "server-pieces"}
-    assert cache_key(engine, BANNER, params) != cache_key(engine, BANNER, params, extra={})
+    assert backend_cache_extra(engine) == {"text": "server-pieces", "build": "xllamacpp 2026.10.11549"}
+    assert cache_key(engine, BANNER, params) != cache_key(engine, BANNER, params, extra={"text": "server-pieces"})
