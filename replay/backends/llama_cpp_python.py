@@ -1,6 +1,7 @@
 """In-process llama.cpp through llama-cpp-python (the optional `llama-cpp-python` extra, a source
 build): the engine the replay used before the prebuilt server (replay.backends.llamacpp), kept to
-check that the two give the same answers and to reproduce runs made with it.
+compare the two (their greedy answers differ where their CPU kernels break a near tie:
+docs/replay-and-scores.md) and to reproduce runs made with it.
 
 The model gets the audited token ids of the RenderedPrompt verbatim (`generate` with a list of
 ids tokenizes nothing and adds no BOS: llama-cpp-python llama.py).

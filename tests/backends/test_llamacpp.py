@@ -1,7 +1,7 @@
 """The default engine on the real demo model: llama.cpp's own server, in process from the
 xllamacpp wheel, asked on loopback with the prompt's token ids. Short generations keep this
-fast on 2 cores. The same answers as llama-cpp-python are checked where that extra is installed
-(tests/backends/test_llama_cpp_python.py) and on the demo's runs (bench/speed/engine_parity.py)."""
+fast on 2 cores. llama-cpp-python's answers are compared where that extra is installed
+(tests/backends/test_llama_cpp_python.py) and on the demo's prompts (bench/speed/engine_parity.py)."""
 
 from __future__ import annotations
 
