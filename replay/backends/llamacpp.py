@@ -42,7 +42,6 @@ class _Chunk(msgspec.Struct):
     """One answer of `/completion`, or one chunk of its stream (the fields the replay reads)."""
 
     content: str = ""
-    tokens: list[int] = msgspec.field(default_factory=list)
     tokens_predicted: int = 0
     stop: bool = False
     stop_type: str = ""
@@ -86,7 +85,9 @@ class LlamaCppBackend(Backend):
         if prompt.token_ids:
             return list(prompt.token_ids)
         answer = self.http.post("/tokenize", json={"content": prompt.text, "add_special": True, "parse_special": True})
-        return list(answer.json()["tokens"])
+        if answer.status_code != 200:
+            raise BackendError(_error(answer.status_code, answer.text))
+        return list(msgspec.json.decode(answer.content)["tokens"])
 
     def prompt_ids(self, prompt: RenderedPrompt) -> list[int]:
         """`token_ids`, or an item error for a prompt this engine cannot take (a chat prompt, one
