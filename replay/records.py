@@ -215,12 +215,15 @@ class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
     middle_date: str = ""  # UTC time of the middle's newest line (git blame); "" when undated
     middle_date_source: str = ""  # blame | uncommitted (a work tree's line, dated when the corpus was made)
     middle_commit: str = ""  # the commit that last changed the middle's newest line
-    # Read from a public benchmark's file (replay.benchmarks): its format's name, the cross-file
-    # context it gives (placed as each editor places snippets), and what its checker runs the
-    # completion with, under the benchmark's own names: `test` and `entry_point` (HumanEval's
-    # check(candidate); SantaCoder-FIM's `tests`), `eval_prompt` and `unit_tests` (SAFIM's program
-    # with "{{completion}}" where the middle goes, and its stdin/stdout cases).
+    # Read from a public benchmark's file (replay.benchmarks): its format's name, the document's
+    # path in its repository where the benchmark names one (what the editors are told, as a render
+    # input's `filepath`), the cross-file context it gives (placed as each editor places
+    # snippets), and what its checker runs the completion with, under the benchmark's own names:
+    # `test` and `entry_point` (HumanEval's check(candidate); SantaCoder-FIM's `tests`),
+    # `eval_prompt` and `unit_tests` (SAFIM's program with "{{completion}}" where the middle goes,
+    # and its stdin/stdout cases).
     benchmark: str = ""
+    filepath: str = ""
     snippets: tuple[Snippet, ...] = ()
     test: str = ""
     entry_point: str = ""

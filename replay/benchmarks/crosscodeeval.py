@@ -8,8 +8,9 @@ cursor), groundtruth (the line to complete), right_context (the rest of the file
 {task_id, repository, file, context_start_lineno, groundtruth_start_lineno,
 right_context_start_lineno}, and in the retrieval files crossfile_context {text, list:
 [{retrieved_chunk, filename, score}]}. The retrieved chunks become the item's snippets in their
-order (each editor places them as it places snippets); `text`, the harness's own commented
-rendering of them, is not kept. The metric is exact match and edit similarity (no execution);
+order (each editor places them as it places snippets), and metadata.file, the path in the
+repository, is the document's `filepath`; `text`, the harness's own commented rendering of the
+chunks, is not kept. The metric is exact match and edit similarity (no execution);
 the per-file unit is "<repository>/<file>".
 """
 
@@ -33,4 +34,4 @@ def parse(row: Row) -> FimItem:
             raise BadRow(f"'crossfile_context' must be an object, got {type(context).__name__}")
         found = snippets(context.get("list", []), "retrieved_chunk", "filename", "crossfile_context.list")
     return item(task_id, f"{repository}/{path}", row.text("prompt"), row.text("groundtruth"), row.text("right_context"),
-                benchmark=FORMAT, mode="line", language=language_by_path(path), snippets=found)
+                benchmark=FORMAT, mode="line", language=language_by_path(path), filepath=path, snippets=found)

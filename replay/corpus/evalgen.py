@@ -332,4 +332,4 @@ def iter_jsonl(items: Iterable[FimItem]) -> Iterator[bytes]:
 # The FimItem fields of a dated corpus, new code and line dates (replay.corpus.dates, newcode,
 # linedates), and those of an item read from a public benchmark (replay.benchmarks).
 _UNLESS_SET = ("published", "published_source", "new_code", "since", "since_date", "middle_date", "middle_date_source",
-               "middle_commit", "benchmark", "snippets", "test", "entry_point", "eval_prompt", "unit_tests")
+               "middle_commit", "benchmark", "filepath", "snippets", "test", "entry_point", "eval_prompt", "unit_tests")

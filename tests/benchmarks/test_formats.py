@@ -96,10 +96,10 @@ def test_crosscodeeval_retrieved_chunks_become_snippets(tmp_path: Path) -> None:
     originals = rows(SAMPLES["crosscodeeval"])
     assert [it.id for it in items] == [r["metadata"]["task_id"] for r in originals]
     assert [it.language for it in items] == ["python", "typescript", "java"]
-    assert items[0].file == "acme-stats-0a1b2c3/stats/core.py"
-    assert items[0].snippets == (
-        Snippet("stats/utils.py", "def normalise(xs):\n    return [x for x in xs if x is not None]\n"),
-        Snippet("stats/order.py", "def median(xs):\n    xs = normalise(xs)\n"))
+    assert (items[0].file, items[0].filepath) == ("acme-stats-0a1b2c3/stats/core.py", "stats/core.py")
+    assert items[0].snippets == tuple(Snippet(c["filename"], c["retrieved_chunk"])
+                                      for c in originals[0]["crossfile_context"]["list"])
+    assert [s.filepath for s in items[0].snippets] == ["stats/utils.py", "stats/order.py"]
     assert items[2].snippets == ()  # a row without retrieval
     for it, r in zip(items, originals):
         assert it.prefix + it.middle + it.suffix == r["prompt"] + r["groundtruth"] + r["right_context"]
@@ -113,7 +113,7 @@ def test_repobench_prefix_is_the_in_file_prompt_and_context_the_snippets(tmp_pat
         assert it.prefix == f"{r['import_statement']}\n{r['cropped_code']}\n"
         assert (it.middle, it.suffix) == (r["next_line"], "")
         assert it.snippets == tuple(Snippet(c["path"], c["snippet"]) for c in r["context"])
-        assert it.file == f"{r['repo_name']}/{r['file_path']}"
+        assert (it.file, it.filepath) == (f"{r['repo_name']}/{r['file_path']}", r["file_path"])
     assert [it.language for it in items] == ["python", "java"]
 
 
@@ -165,4 +165,4 @@ def test_items_written_and_read_back_are_the_same(tmp_path: Path) -> None:
 def test_items_cut_from_raw_code_are_written_without_the_benchmark_fields() -> None:
     item = FimItem(id="a", file="f.sol", prefix="p", middle="m", suffix="s", mode="line")
     written = json.loads(b"".join(iter_jsonl([item])))
-    assert not {"benchmark", "snippets", "test", "entry_point", "eval_prompt", "unit_tests"} & set(written)
+    assert not {"benchmark", "filepath", "snippets", "test", "entry_point", "eval_prompt", "unit_tests"} & set(written)
