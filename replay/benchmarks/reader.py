@@ -52,6 +52,8 @@ def read_benchmark(path: Path, fmt: BenchmarkFormat, rejects: Rejects) -> Benchm
     checked = False
     names: Counter[str] = Counter()  # shared by the rows: how many of each name came before
     for number, line in json_lines(data):
+        index = out.n_rows  # a row's place among the file's rows, bad ones counted: later ids do not shift
+        out.n_rows += 1
         try:
             obj = loads(line)
         except ValueError as exc:
@@ -62,8 +64,7 @@ def read_benchmark(path: Path, fmt: BenchmarkFormat, rejects: Rejects) -> Benchm
         if not checked:
             _check_layout(path, number, obj, fmt)
             checked = True
-        row = Row(obj, out.n_rows, stem, names)
-        out.n_rows += 1
+        row = Row(obj, index, stem, names)
         if not isinstance(obj, dict):
             _reject(out, rejects, path, number, f"expected a JSON object, got {type(obj).__name__}", line)
             continue

@@ -166,3 +166,11 @@ def test_items_cut_from_raw_code_are_written_without_the_benchmark_fields() -> N
     item = FimItem(id="a", file="f.sol", prefix="p", middle="m", suffix="s", mode="line")
     written = json.loads(b"".join(iter_jsonl([item])))
     assert not {"benchmark", "filepath", "snippets", "test", "entry_point", "eval_prompt", "unit_tests"} & set(written)
+
+
+def test_a_bad_row_does_not_shift_the_ids_numbered_by_row(tmp_path: Path) -> None:
+    good = SAMPLES["repobench"].read_text().splitlines()
+    path = tmp_path / "in_file.jsonl"
+    path.write_text("\n".join([good[0], "{broken", good[1]]) + "\n")
+    items, rejects = read(path, "repobench", tmp_path)
+    assert [it.id for it in items] == ["in_file/0", "in_file/2"] and len(rejects) == 1

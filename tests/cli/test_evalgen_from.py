@@ -57,7 +57,7 @@ def test_bad_rows_are_rejected_beside_the_output_and_the_rest_kept(cli, tmp_path
     done = cli("evalgen", str(src), "--from", "crosscodeeval", "-o", str(out), "--json")
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
-    assert (summary["n_items"], summary["n_rejects"]) == (2, 2)
+    assert (summary["n_rows"], summary["n_items"], summary["n_rejects"]) == (4, 2, 2)
     rejects = lines(Path(summary["rejects_file"]))
     assert [r["where"] for r in rejects] == [f"{src}:2", f"{src}:3"]
     assert "'metadata' must be an object" in rejects[1]["reason"]
