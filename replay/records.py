@@ -177,8 +177,17 @@ class EditorInput(msgspec.Struct, frozen=True, omit_defaults=True):
     session: str | None = None
 
 
+class UnitTest(msgspec.Struct, frozen=True):
+    """One stdin/stdout case of a whole program (SAFIM's `unit_tests`, which its ExecEval runs:
+    gonglinyuan/safim exec_utils.py ExtendedUnittest): the input fed, the accepted outputs."""
+
+    input: str
+    output: tuple[str, ...] = ()
+
+
 class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One benchmark item cut from raw code: prefix + middle + suffix == the chunk.
+    """One benchmark item: cut from raw code (prefix + middle + suffix == the chunk), or read
+    from a public benchmark's file (`benchmark`: prefix + middle + suffix == its program).
 
     From a dated corpus it carries the day its version was published and where that date came
     from; cut from new code only (`new_code`), the older version its middle is absent from
@@ -206,6 +215,20 @@ class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
     middle_date: str = ""  # UTC time of the middle's newest line (git blame); "" when undated
     middle_date_source: str = ""  # blame | uncommitted (a work tree's line, dated when the corpus was made)
     middle_commit: str = ""  # the commit that last changed the middle's newest line
+    # Read from a public benchmark's file (replay.benchmarks): its format's name, the document's
+    # path in its repository where the benchmark names one (what the editors are told, as a render
+    # input's `filepath`), the cross-file context it gives (placed as each editor places
+    # snippets), and what its checker runs the completion with, under the benchmark's own names:
+    # `test` and `entry_point` (HumanEval's check(candidate); SantaCoder-FIM's `tests`),
+    # `eval_prompt` and `unit_tests` (SAFIM's program with "{{completion}}" where the middle goes,
+    # and its stdin/stdout cases).
+    benchmark: str = ""
+    filepath: str = ""
+    snippets: tuple[Snippet, ...] = ()
+    test: str = ""
+    entry_point: str = ""
+    eval_prompt: str = ""
+    unit_tests: tuple[UnitTest, ...] = ()
 
 
 # What scoring reads of a benchmark item: FimItem's fields (and defaults) it needs, so that an

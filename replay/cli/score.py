@@ -19,6 +19,12 @@ def _modes() -> tuple[str, ...]:
     return MODES
 
 
+def _benchmarks() -> tuple[str, ...]:
+    from replay.usecases.benchmark import benchmark_formats
+
+    return benchmark_formats()
+
+
 def _texts() -> tuple[str, ...]:
     from replay.usecases.score import TEXTS
 
@@ -35,6 +41,8 @@ def _report_formats() -> tuple[str, ...]:
 @cli.task("evalgen", "score")
 @click.argument("corpora", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Items JSONL to write.")
+@click.option("--from", "benchmark", type=Names(_benchmarks), default=None,
+              help="Read FILE, a public benchmark's file in this layout, as items (docs/benchmarks.md), instead of cutting raw code.")
 @click.option("--ext", "exts", multiple=True, default=("sol",), show_default=True, help="File extensions to take (repeatable).")
 @click.option("--per-file", type=click.IntRange(min=1), default=3, show_default=True, help="Items per file.")
 @click.option("--mode", type=Names(_modes), default="line", show_default=True)
@@ -55,11 +63,23 @@ def _report_formats() -> tuple[str, ...]:
                    " middles only in lines all newer; new code of a dated corpus).")
 @json_option
 @db_option
-def evalgen_cmd(corpora: tuple[str, ...], output: Path, exts: tuple[str, ...], per_file: int, mode: str, mask_lines: int,
-                min_middle: int, max_middle: int, chars_per_token: float, chunk_tokens: int, seed: int, workers: int | None,
-                new_code_only: bool, code_only: bool, newer_than: str | None, as_json: bool, store: Store) -> None:
-    """Benchmark items (prefix, middle, suffix) from raw code: folders, files or corpus names."""
-    from replay.usecases.benchmark import EvalgenOptions, evalgen
+def evalgen_cmd(corpora: tuple[str, ...], output: Path, benchmark: str | None, exts: tuple[str, ...], per_file: int, mode: str,
+                mask_lines: int, min_middle: int, max_middle: int, chars_per_token: float, chunk_tokens: int, seed: int,
+                workers: int | None, new_code_only: bool, code_only: bool, newer_than: str | None, as_json: bool,
+                store: Store) -> None:
+    """Benchmark items (prefix, middle, suffix) from raw code: folders, files or corpus names;
+    or, with --from FORMAT, read from one public benchmark's file."""
+    from replay.usecases.benchmark import EvalgenOptions, evalgen, evalgen_from
+
+    if benchmark is not None:
+        _only_file(corpora, benchmark)
+        summary = evalgen_from(store, Path(corpora[0]), benchmark, output, warn=warn)
+        if as_json:
+            emit_json(summary)
+        else:
+            click.echo(f"{summary['n_items']} {benchmark} items of {summary['n_files']} files from {summary['n_rows']} rows"
+                       f" -> {output} ({summary['n_rejects']} rejected)")
+        return
 
     opts = EvalgenOptions(per_file=per_file, mode=mode, lines=mask_lines, min_middle=min_middle,  # type: ignore[arg-type]
                           max_middle=max_middle, chars_per_token=chars_per_token, chunk_tokens=chunk_tokens, seed=seed,
@@ -73,6 +93,22 @@ def evalgen_cmd(corpora: tuple[str, ...], output: Path, exts: tuple[str, ...], p
         if newer_than:
             click.echo(f"not newer than {s['newer_than']['date']}, left out: {s.get('n_lines_not_newer', 0)} lines dated by"
                        f" git blame ({s.get('n_files_not_newer', 0)} whole files), {s['n_not_newer']} items of other corpora")
+
+
+# The options that cut items from raw code (none applies to a benchmark's own items).
+_CUTTING = ("exts", "per_file", "mode", "mask_lines", "min_middle", "max_middle", "chars_per_token", "chunk_tokens", "seed",
+            "workers", "new_code_only", "code_only", "newer_than")
+
+
+def _only_file(corpora: tuple[str, ...], benchmark: str) -> None:
+    """--from reads one file as it is: no second file, and none of the options that cut raw code."""
+    if len(corpora) != 1:
+        raise click.UsageError(f"--from {benchmark} reads one benchmark file, not {len(corpora)}")
+    ctx = click.get_current_context()
+    cutting = [p.opts[-1] for p in ctx.command.params if p.name in _CUTTING
+               and ctx.get_parameter_source(p.name) is click.core.ParameterSource.COMMANDLINE]
+    if cutting:
+        raise click.UsageError(f"--from {benchmark} reads the benchmark's own items: {', '.join(cutting)} only apply to cutting raw code")
 
 
 @cli.task("corpus", "score", group=True)

@@ -37,6 +37,7 @@ import msgspec
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot import uris
 from replay.editors.copilot.profile import context_blocks, engine_text
+from replay.editors.copilot.similar import with_snippet_tabs
 from replay.records import EditorInput
 from replay.tokens.audit import Finding, Subject
 from replay.tokens.engine import engine_ids
@@ -107,7 +108,8 @@ def cuts(body: Body, inp: EditorInput) -> tuple[lay.Cut, ...] | None:
 def _origins(inp: EditorInput | None) -> dict[str, str]:
     if inp is None:
         return {}
-    return {(uris.name(f.filepath, inp.workspace) or ""): lay.normalize_eol(f.text) for f in inp.open_files}
+    return {(uris.name(f.filepath, inp.workspace) or ""): lay.normalize_eol(f.text)
+            for f in with_snippet_tabs(inp).open_files}
 
 
 def _group_parts(group: str, at: int, first: bool, files: dict[str, str]) -> list[Part]:

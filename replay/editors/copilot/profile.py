@@ -29,7 +29,7 @@ from replay.editors.copilot import layout as lay
 from replay.editors.copilot.formatting import FormattingOptions
 from replay.editors.copilot.languages import detected
 from replay.editors.copilot.session import ClientState
-from replay.editors.copilot.similar import neighbors, options_for, similar_snippets
+from replay.editors.copilot.similar import neighbors, options_for, similar_snippets, with_snippet_tabs
 from replay.editors.inputs import BadInputLine
 from replay.editors.stage import Shown, Timing
 from replay.editors.templates import Family, family_for_model
@@ -63,8 +63,9 @@ def check_input(inp: EditorInput, version: str | None, release: str = CHAT_LIB, 
 
 
 def context_blocks(inp: EditorInput, document: str, cursor: int) -> list[lay.Block]:
-    """The stable context: the document marker, then the similar files (two blocks each, one chunk)."""
-    inp = detected(inp)
+    """The stable context: the document marker, then the similar files (two blocks each, one
+    chunk); the input's snippets stand for open tabs where it gives none (similar.SNIPPET_TABS)."""
+    inp = detected(with_snippet_tabs(inp))
     language = inp.language or ""
     uri = uris.document_uri(inp.filepath, inp.workspace)
     marker = lay.document_marker(uris.relative_path(uri, inp.workspace), language, document)

@@ -5,10 +5,12 @@ the answer.
 A version is a tag (`v0.0.40`), optionally with the server's release: `v0.0.40,server=2025-03-01`.
 A render line with `request` (a body as sent, e.g. from a proxy capture) runs the server half
 only. Otherwise the body is built from the document and cursor (request.py) with the ring
-buffer from `extra` (as held) or replayed from `events` (ring.py). A line with neither (a
-benchmark item cut from raw code) sends an empty ring: an item carries only its own file, no
-other file nor the session before the cursor, and the extension's ring starts empty and takes
-a picked chunk only after 3 s without a completion request (ring.py). When the extension sends
+buffer from `extra` (as held) or replayed from `events` (ring.py), or, for a line with neither
+that gives `snippets` (a public benchmark's cross-file context), from a session of those files
+entered (ring.SNIPPET_POLICY). A line with none of them (a benchmark item cut from raw code)
+sends an empty ring: an item carries only its own file, no other file nor the session before
+the cursor, and the extension's ring starts empty and takes a picked chunk only after 3 s
+without a completion request (ring.py). When the extension sends
 nothing (automatic trigger with a rest of line over max_line_suffix, or `auto` off), the
 rendered line has `request` null, an empty prompt and the reason in `version_why`, as Tabby's
 profile renders a cursor its agent sends nothing for; the completion stage then shows nothing.
@@ -27,7 +29,7 @@ from replay.editors.llama_vscode import releases as r
 from replay.editors.llama_vscode import request as req
 from replay.editors.llama_vscode.completion import candidates, one, source
 from replay.editors.llama_vscode.document import Document
-from replay.editors.llama_vscode.ring import held, simulate
+from replay.editors.llama_vscode.ring import SNIPPET_POLICY, held, simulate, snippet_events
 from replay.editors.llama_vscode.settings import Settings, settings
 from replay.editors.inputs import BadInputLine
 from replay.editors.js import js_trim
@@ -46,7 +48,11 @@ def _extra(inp: EditorInput, conf: Settings, rel: r.Release) -> tuple[list[dict[
     if inp.events:
         chunks = simulate(inp.events, conf, rel)
         return chunks, f"{len(chunks)} chunk(s) from {len(inp.events)} session event(s)"
-    return [], "empty ring (no extra, no events)"
+    if inp.snippets:
+        events, at = snippet_events(inp.snippets, conf)
+        chunks = simulate(events, conf, rel, at)
+        return chunks, f"{len(chunks)} chunk(s) from the {len(inp.snippets)} snippet(s): {SNIPPET_POLICY}"
+    return [], "empty ring (no extra, no events, no snippets)"
 
 
 # The server the extension starts for a completion model: `llama serve --fim-qwen-1.5b-default
