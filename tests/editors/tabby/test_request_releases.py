@@ -39,7 +39,7 @@ def test_rules_are_ordered_commits_of_main() -> None:
 
 
 def test_first_release_of_each_rule() -> None:
-    first = {rule.name: next((rel.version for rel in RELEASES if agent_state(rel.version).has(rule)), "1.9.0-dev")
+    first = {rule.name: next((rel.tag for rel in RELEASES if agent_state(rel.tag).has(rule)), "1.9.0-dev")
              for rule in r.REQUEST_RULES}
     assert first == {
         "line-end-html-closers": "1.3.1", "strip-auto-closing-on": "1.3.1", "strip-auto-closing-off": "1.3.3",
