@@ -136,7 +136,6 @@ def describe(rule: Rule) -> str:
     return f"{rule.summary} ({rule.source})"
 
 
-_INDEX = {sha: n for n, (sha, _) in enumerate(COMMITS)}
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SHA = re.compile(r"[0-9a-f]{7,40}")
 
