@@ -153,7 +153,7 @@ class RuleBook:
         """The rules `release` runs, oldest first."""
         return tuple(sorted((rule for rule in self.rules if release.has(rule)), key=lambda rule: rule.when))
 
-    def at(self, release: Release, why: str) -> InForce:
+    def in_force_at(self, release: Release, why: str) -> InForce:
         """What `fimreplay editors NAME@VERSION` shows of this book at `release`."""
         return InForce(self.part or self.editor, release.tag, release.commit, release.day, why, self.in_force(release))
 

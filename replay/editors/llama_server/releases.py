@@ -157,7 +157,7 @@ def in_force(version: str | None) -> InForce:
     day = server_day(version) if version else ERAS[-1].since
     why = f"llama-server {version}" + (f" (built by {day})" if day != version else "") if version else "the newest rules"
     server_rules(version)  # refuses a server older than the first rules modelled
-    return BOOK.at(Release(f"server={version or day}", "", day, -1), why)
+    return BOOK.in_force_at(Release(f"server={version or day}", "", day, -1), why)
 
 
 def history() -> list[HistoryRow]:

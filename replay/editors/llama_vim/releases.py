@@ -92,32 +92,32 @@ def _change(name: str, sha: str, summary: str, **sets: Any) -> Rule:
 
 # Applied in commit order on top of the rules before it.
 RULES: tuple[Rule, ...] = (
-    _change("moved from llama.cpp", "292b5a4", "moved from llama.cpp examples/llama.vim: the body input_prefix/input_suffix/"
+    _change("the first body", "292b5a4", "moved from llama.cpp examples/llama.vim: the body input_prefix/input_suffix/"
             "input_extra/prompt, n_predict, n_indent, top_k 40, top_p 0.99, samplers, stream, cache_prompt, t_max_*_ms",
             defaults=_FIRST),
     _change("smaller ring, shorter predict", "f4d2ba2", "ring_n_chunks 64 -> 16, t_max_predict_ms 3000 -> 2000",
             defaults={"ring_n_chunks": 16, "t_max_predict_ms": 2000}),
-    _change("api_key", "b6133ed", "api_key (an Authorization header, not in the body)", defaults={"api_key": ""}),
-    _change("t_max_predict_ms 500", "a4b3ef2", "t_max_predict_ms 2000 -> 500 (#12)", defaults={"t_max_predict_ms": 500}),
-    _change("max_cache_keys", "3a08e7d", "max_cache_keys (#15)", defaults={"max_cache_keys": 250}),
-    _change("response_fields", "9f5cadd", "response_fields in the body (#24)", response_fields=True),
+    _change("api_key setting", "b6133ed", "api_key (an Authorization header, not in the body)", defaults={"api_key": ""}),
+    _change("shorter predict time", "a4b3ef2", "t_max_predict_ms 2000 -> 500 (#12)", defaults={"t_max_predict_ms": 500}),
+    _change("cache size setting", "3a08e7d", "max_cache_keys (#15)", defaults={"max_cache_keys": 250}),
+    _change("only the fields it reads", "9f5cadd", "response_fields in the body (#24)", response_fields=True),
     _change("whitespace-only line", "2d5a1fe", "a whitespace-only line sends prompt \"\", no rest of line and n_indent 0; "
             "the shown suggestion's indentation is trimmed to the line's; t_max_predict_ms 500 -> 1500 (#51)",
             blank_whitespace_line=True, trim_lead=True, defaults={"t_max_predict_ms": 1500}),
-    _change("top_p 0.90", "057225f", "top_p 0.99 -> 0.90; the shown text re-reads the line (#52)", top_p=0.90,
+    _change("lower top_p, line re-read", "057225f", "top_p 0.99 -> 0.90; the shown text re-reads the line (#52)", top_p=0.90,
             shown_from_line=True),
     _change("speculative follow-up", "1175c8d", "speculative follow-up: the first request t_max_predict_ms 250, the "
             "follow-up the setting (1500 -> 1000); n_indent of the whole line; ring chunks similar to the cursor's window "
             "dropped before sending; a whitespace-only suggestion cannot be accepted (#53)",
             first_predict_ms=250, indent_of_line=True, evict_at_request=True, blank_not_accepted=True,
             defaults={"t_max_predict_ms": 1000}),
-    _change("stop_strings", "ddb92f0", "stop = the setting stop_strings (#65)", stop=True, defaults={"stop_strings": []}),
+    _change("stop strings", "ddb92f0", "stop = the setting stop_strings (#65)", stop=True, defaults={"stop_strings": []}),
     _change("no eviction at request", "ec87086", "ring chunks are no longer dropped for being similar to the cursor's "
             "window (#79)", evict_at_request=False),
-    _change("enable_at_startup", "7202297", "enable_at_startup (#80)", defaults={"enable_at_startup": True}),
-    _change("model", "c31cd09", "`model` = the setting model, always sent (\"\" by default: the test is len() of a string "
+    _change("enable at startup", "7202297", "enable_at_startup (#80)", defaults={"enable_at_startup": True}),
+    _change("model sent", "c31cd09", "`model` = the setting model, always sent (\"\" by default: the test is len() of a string "
             "literal) (#81)", model_setting="model", defaults={"model": ""}),
-    _change("id_slot", "8e7d1d0", "id_slot 0 (#93)", id_slot=True),
+    _change("fixed slot", "8e7d1d0", "id_slot 0 (#93)", id_slot=True),
     _change("keymaps renamed", "699a088", "keymap settings renamed (keymap_trigger -> keymap_fim_trigger, ...) (#97)",
             renames={"keymap_trigger": "keymap_fim_trigger", "keymap_accept_full": "keymap_fim_accept_full",
                      "keymap_accept_line": "keymap_fim_accept_line", "keymap_accept_word": "keymap_fim_accept_word",
@@ -202,7 +202,7 @@ def in_force(version: str | None) -> tuple[InForce, InForce]:
     newest): the client's from its book, llama-server's from the server's."""
     client, server = split_version(version)
     rel = RELEASES[resolve(client)]
-    return BOOK.at(rel, f"llama.vim {rel.tag} ({rel.day})"), server_releases.in_force(server)
+    return BOOK.in_force_at(rel, f"llama.vim {rel.tag} ({rel.day})"), server_releases.in_force(server)
 
 
 def history() -> list[HistoryRow]:

@@ -133,7 +133,7 @@ def in_force(version: str | None) -> tuple[InForce, InForce]:
     newest): the client's from its book, llama-server's from the server's."""
     client, server = split_version(version)
     rel = release(client)
-    return BOOK.at(rel, f"llama.vscode {rel.tag} ({rel.day})"), server_releases.in_force(server)
+    return BOOK.in_force_at(rel, f"llama.vscode {rel.tag} ({rel.day})"), server_releases.in_force(server)
 
 
 def history() -> list[HistoryRow]:

@@ -12,7 +12,9 @@ mid-2024 and after is main on some day, named `1.7.0-dev` .. `1.9.0-dev` in its 
 client code froze at e61d780c (2025-05-14), the last commit touching clients/tabby-agent.
 
 Times are committer times of main in UTC (`TZ=UTC git log --date=format-local:...`): a date
-names main at the end of that UTC day.
+names main at the end of that UTC day. Releases and rules are the rule book's records
+(replay/editors/rulebook.py); the agent's rules count by time (`agent_rule`), and AgentState is
+the code state a version names.
 """
 
 from __future__ import annotations
