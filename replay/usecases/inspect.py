@@ -4,12 +4,15 @@ captures table, item and audit views)."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+from replay.editors.rulebook import HistoryRow, InForce
 from replay.errors import UsageError
 from replay.records import CaptureRecord, Completion
 from replay.rejects import Rejects, stamped
@@ -291,37 +294,25 @@ __all__ = ["DIFF_MODES", "AuditResult", "CaptureStats", "FindingRow", "PromptTok
            "replays_of", "similarity", "token_diff", "tokenizer", "tokenizer_spec", "tokens"]
 
 
-def editor_history(editor: str) -> list[dict[str, str]]:
+# The editors that keep a rule book, and the module of each that answers for both its halves.
+_RULE_BOOKS = {"tabby": "replay.editors.tabby.history", "continue": "replay.editors.continue_.rules",
+               "llama.vscode": "replay.editors.llama_vscode.releases", "llama.vim": "replay.editors.llama_vim.releases"}
+
+
+def _rule_book(editor: str) -> ModuleType:
+    if editor not in _RULE_BOOKS:
+        raise UsageError(f"no release history is kept for {editor} ({', '.join(list(_RULE_BOOKS)[:-1])} and "
+                         f"{list(_RULE_BOOKS)[-1]} have one)")
+    return importlib.import_module(_RULE_BOOKS[editor])
+
+
+def editor_history(editor: str) -> list[HistoryRow]:
     """The editor's rule changes by date with the releases that first had them (Continue's by
     release tag; Tabby's of both halves, the agent's and the server's; each llama.cpp client's
     with llama-server's, the half both share)."""
-    from replay.editors import LLAMA_CLIENTS
-
-    if editor == "tabby":
-        from replay.editors.tabby.history import history as tabby_history
-
-        return tabby_history()
-    if editor in LLAMA_CLIENTS:
-        from replay.editors.llama_server import server_history
-
-        return sorted(_llama_client_history(editor) + server_history(), key=lambda row: row["date"])
-    if editor != "continue":
-        raise UsageError(f"no release history is kept for {editor} (continue, tabby, llama.vscode and llama.vim have one)")
-    from replay.editors.continue_.releases import history
-
-    return history()
+    return _rule_book(editor).history()
 
 
-def _llama_client_history(editor: str) -> list[dict[str, str]]:
-    """llama.vscode's rules by tag; llama.vim's by the commit that changed each (the plugin has
-    no tags: a commit is a version, and the one before it the last without the change)."""
-    if editor == "llama.vscode":
-        from replay.editors.llama_vscode.releases import history as llama_vscode_history
-
-        return llama_vscode_history()
-    from replay.editors.llama_vim.releases import CHANGES, COMMITS, SOURCE
-
-    index = {sha: n for n, (sha, _) in enumerate(COMMITS)}
-    return [{"date": COMMITS[index[sha]][1], "commit": sha, "first_release": sha, "last_release": "",
-             "last_without": COMMITS[index[sha] - 1][0] if index[sha] else "", "change": f"{what} ({SOURCE})"}
-            for sha, what, _ in CHANGES]
+def editor_rules(editor: str, version: str | None) -> tuple[InForce, ...]:
+    """The rules in force at `version` of the editor (None: its newest), one entry per half."""
+    return tuple(_rule_book(editor).in_force(version))

@@ -30,13 +30,13 @@ def _golden(folder: str, case_id: str) -> dict:
 
 def _vscode_body() -> bytes:
     """llama.vscode's body of golden case c50 (`n_cmpl: 3`, a chunk of extra context, n_indent)."""
-    return json.dumps(_golden("llama_vscode_golden/completion.jsonl", "c50")["request"]).encode()
+    return json.dumps(_golden("golden/llama.vscode/completion.jsonl", "c50")["request"]).encode()
 
 
 def _vim_body() -> bytes:
     """llama.vim's body of golden case head_changed-01, byte for byte as the plugin sent it
     (`response_fields`, `stop`, `"time": [s, µs]` reltime pairs in input_extra)."""
-    return _golden("llama_vim_golden/cases.jsonl", "head_changed-01")["sent"].encode()
+    return _golden("golden/llama.vim/cases.jsonl", "head_changed-01")["sent"].encode()
 
 
 @pytest.fixture(scope="module")

@@ -26,8 +26,8 @@ templating/index.ts renderPromptWithTokenLimit):
    `prompt` even on the FIM route); on the FIM route the engine gets prefix_sent/suffix_sent.
 
 Profiles are releases (`continue@0.9.262-vscode`, rules read from the source at each release
-tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each `_ERA_CHANGES`
-entry is a commit of continuedev/continue that changed a rule modelled here); the default is the
+tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each of releases.RULES
+is a commit of continuedev/continue that changed a rule modelled here); the default is the
 newest. The rules that vary are the budgets, the template choice and each template's stop list
 and file headers, the names counted with each tokenizer, pruning, re-pruning, the empty suffix,
 the multipliers, the clipboard default and the FIM log form. Releases before the rewrite of

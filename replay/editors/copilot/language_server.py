@@ -19,7 +19,7 @@ key when set, else that flag), with which the server sends chat-lib's split-cont
   chat-lib re-indents it to the options its caller passes (formatting.py).
 The request fields, the multiline decision, the session state and the other answer rules are
 the copilot profile's (request.py, session.py, completion.py), each checked against bodies and
-items the language server itself sent and returned (tests/data/copilot_ls_golden).
+items the language server itself sent and returned (tests/data/golden/copilot-ls).
 
 `version` may be None or "1.539.0". Options: the copilot profile's (`multiline`, `cycling`),
 `split_context`, and the editor's formatting options `tab_size` (default 4) and
