@@ -292,36 +292,12 @@ __all__ = ["DIFF_MODES", "AuditResult", "CaptureStats", "FindingRow", "PromptTok
 
 
 def editor_history(editor: str) -> list[dict[str, str]]:
-    """The editor's rule changes by date with the releases that first had them (Continue's by
-    release tag; Tabby's of both halves, the agent's and the server's; each llama.cpp client's
-    with llama-server's, the half both share)."""
-    from replay.editors import LLAMA_CLIENTS
+    """The editor's rule changes by date with the releases that first had them (EditorProfile.history:
+    Continue's by release tag; Tabby's of both halves; each llama.cpp client's with llama-server's)."""
+    from replay.editors import PROFILES, profile
 
-    if editor == "tabby":
-        from replay.editors.tabby.history import history as tabby_history
-
-        return tabby_history()
-    if editor in LLAMA_CLIENTS:
-        from replay.editors.llama_server import server_history
-
-        return sorted(_llama_client_history(editor) + server_history(), key=lambda row: row["date"])
-    if editor != "continue":
-        raise UsageError(f"no release history is kept for {editor} (continue, tabby, llama.vscode and llama.vim have one)")
-    from replay.editors.continue_.releases import history
-
-    return history()
-
-
-def _llama_client_history(editor: str) -> list[dict[str, str]]:
-    """llama.vscode's rules by tag; llama.vim's by the commit that changed each (the plugin has
-    no tags: a commit is a version, and the one before it the last without the change)."""
-    if editor == "llama.vscode":
-        from replay.editors.llama_vscode.releases import history as llama_vscode_history
-
-        return llama_vscode_history()
-    from replay.editors.llama_vim.releases import CHANGES, COMMITS, SOURCE
-
-    index = {sha: n for n, (sha, _) in enumerate(COMMITS)}
-    return [{"date": COMMITS[index[sha]][1], "commit": sha, "first_release": sha, "last_release": "",
-             "last_without": COMMITS[index[sha] - 1][0] if index[sha] else "", "change": f"{what} ({SOURCE})"}
-            for sha, what, _ in CHANGES]
+    prof, _ = profile(editor)
+    if not prof.has_history:
+        kept = [name for name, p in PROFILES.items() if p.has_history]
+        raise UsageError(f"no release history is kept for {editor} ({', '.join(kept[:-1])} and {kept[-1]} have one)")
+    return prof.history()
