@@ -132,3 +132,22 @@ def explain_mismatch(record: CaptureRecord) -> dict[str, str]:
 def capture_input(record: CaptureRecord, item_id: str) -> EditorInput:
     """The editor input a capture records, as its own editor reads it (EditorProfile.input_from_capture)."""
     return capture_profile(record).input_from_capture(record, item_id)
+
+
+TABLE_BEGIN, TABLE_END = "<!-- editors table -->", "<!-- /editors table -->"  # where README.md holds it
+
+
+def editors_table() -> str:
+    """The table of editors the README shows (between TABLE_BEGIN and TABLE_END), made from the
+    profiles' declared facts: a new profile adds its row."""
+
+    def mark(yes: bool) -> str:
+        return "yes" if yes else "-"
+
+    rows = ["| editor | `--editor` | releases | captures from | render | postprocess | verify | replay |",
+            "|---|---|---|---|---|---|---|---|"]
+    for name, p in PROFILES.items():
+        c = p.commands
+        rows.append(f"| {p.display} | `{name}` | {p.releases} | {p.capture_source or '-'} | {mark(c.render)} | "
+                    f"{mark(c.postprocess)} | {mark(c.verify)} | {mark(c.replay)} |")
+    return "\n".join(rows)

@@ -31,7 +31,7 @@ class TabbyProfile(EditorProfile):
     name = "tabby"
     display = "Tabby"
     releases = "tabby-agent 1.3.0 - 1.9.0-dev, Tabby server 0.0.1 - 0.32.0"
-    capture_source = "Tabby server event logs (`fimreplay import`), `fimreplay proxy`"
+    capture_source = "Tabby server event logs (`fimreplay import`); `fimreplay proxy`"
     stop_source = "TabbyML/tabby crates/tabby-inference/src/decoding.rs"
     logs_prompts = True
     stage_needs_model = False
