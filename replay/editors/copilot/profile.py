@@ -90,7 +90,7 @@ def split_layout(context: list[lay.Block], before_cursor: str, suffix: str, lang
 def request_body(inp: EditorInput, state: ClientState | None = None, prompt_layout: PromptLayout = split_layout,
                  short_ok: tuple[str, ...] = MIN_PROMPT_EXCLUDED_LANGUAGE_IDS) -> dict[str, Any] | None:
     """The body Copilot sends at this cursor (None: it sends none). `state` carries a session;
-    `prompt_layout` is the client's (the language server's is inline_layout.py's); `short_ok`
+    `prompt_layout` is the client's (the language server's is replay.editors.copilot_ls.inline_layout's); `short_ok`
     the languages it completes in a document under MIN_PROMPT_CHARS."""
     inp = detected(inp)
     state = state if state is not None else ClientState()
