@@ -11,8 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from replay.editors import EDITORS, PROFILES, TABLE_BEGIN, TABLE_END, _REGISTERED, editors_table, logging_editors
-from replay.editors.interface import EditorProfile
+from replay.editors import (
+    EDITORS,
+    PROFILES,
+    TABLE_BEGIN,
+    TABLE_END,
+    capture_input,
+    capture_version,
+    editors_table,
+    explain_mismatch,
+    logging_editors,
+    rebuild_logged_prompt,
+)
+from replay.editors.interface import CaptureNotReplayable, EditorProfile
+from replay.records import CaptureRecord, EditorInput, Segments, Source
 from tests.conftest import ROOT
 
 # A comparison whose other side is one of these names tests a wire API (replay.proxy.apis) or a
@@ -21,8 +33,8 @@ _NOT_EDITORS = ("api", "format", "fmt")
 
 
 def _own_files(name: str) -> Path:
-    """The package (or module) that registers `name`: where its own name may be tested."""
-    module = _REGISTERED[name].partition(":")[0]
+    """The package (or module) whose profile is `name`'s: where its own name may be tested."""
+    module = type(PROFILES[name]).__module__
     path = ROOT.joinpath(*module.split("."))
     return path if path.is_dir() else path.with_suffix(".py")
 
@@ -134,3 +146,26 @@ def test_the_declared_releases_name_the_ends_of_each_rule_book() -> None:
     for name, releases in ends.items():
         for release in releases:
             assert release in PROFILES[name].releases, (name, release)
+
+
+def _capture(editor: str, **kw: object) -> CaptureRecord:
+    fields = {"source": Source(file="proxy.jsonl", line=1), "editor": editor, "format": "proxy",
+              "segments": Segments(prefix="def f(x):\n", suffix="\n"), "raw": "{}"}
+    return CaptureRecord(**{**fields, **kw})  # type: ignore[arg-type]
+
+
+def test_a_capture_of_an_editor_no_profile_models_gets_the_interfaces_defaults() -> None:
+    """A proxy's `unknown` client: its own version, nothing to rebuild or explain, its segments as the input."""
+    rec = _capture("unknown", editor_version="9.9")
+    assert capture_version(rec) == "9.9"
+    assert rebuild_logged_prompt(rec) is None and explain_mismatch(rec) == {}
+    assert capture_input(rec, "capture-1") == EditorInput(prefix="def f(x):\n", suffix="\n", item_id="capture-1")
+
+
+def test_each_editor_reads_its_own_captures_input() -> None:
+    """Continue's logged model provider is an option of the input; another editor's is not read."""
+    extra = {"modelProvider": "ollama"}
+    assert capture_input(_capture("continue", extra=extra), "c").options == {"provider": "ollama"}
+    assert capture_input(_capture("tabby", extra=extra), "c").options == {}
+    with pytest.raises(CaptureNotReplayable, match="no segments"):
+        capture_input(_capture("continue", segments=None), "c")
