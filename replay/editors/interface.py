@@ -95,7 +95,7 @@ class EditorProfile(ABC):
     name: ClassVar[str]  # as --editor takes it
     display: ClassVar[str]  # as the README names it
     releases: ClassVar[str]  # the releases whose rules are modelled, e.g. "tabby-agent 1.3.0 - 1.9.0-dev"
-    capture_source: ClassVar[str] = ""  # where its captures come from ("": none are imported)
+    capture_source: ClassVar[str] = ""  # where its captures come from ("": none are imported or recorded)
     stop_source: ClassVar[str]  # where the editor's model call is stopped at the prompt's stop words
     logs_prompts: ClassVar[bool] = False  # it logs the prompts it sends: its captures can be verified
     stage_needs_model: ClassVar[bool] = True  # the completion stage reads the model (its template's stop words)
