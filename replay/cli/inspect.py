@@ -10,7 +10,7 @@ import click
 
 from replay.cli.app import app_factory, cli, db_option, emit_json, json_option, rejects_option, warn
 from replay.cli.editor_option import EditorSpec, editor_option
-from replay.editors import EDITORS, LOGGING_EDITORS
+from replay.editors import EDITORS, logging_editors
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 @cli.task("verify", "inspect")
 @db_option
 @json_option
-@editor_option(names=lambda: LOGGING_EDITORS,
+@editor_option(names=logging_editors,
                help="Only the captures of this editor, NAME one of {names}; VERSION (or --editor-version alone) "
                     "stands for the release of captures that record none.")
 @click.option("--model", default=None, help="Template model for captures whose log names none (Tabby's never does).")

@@ -4,14 +4,13 @@ captures table, item and audit views)."""
 
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+from replay.editors.interface import EditorProfile
 from replay.editors.rulebook import HistoryRow, InForce
 from replay.errors import UsageError
 from replay.records import CaptureRecord, Completion
@@ -294,25 +293,23 @@ __all__ = ["DIFF_MODES", "AuditResult", "CaptureStats", "FindingRow", "PromptTok
            "replays_of", "similarity", "token_diff", "tokenizer", "tokenizer_spec", "tokens"]
 
 
-# The editors that keep a rule book, and the module of each that answers for both its halves.
-_RULE_BOOKS = {"tabby": "replay.editors.tabby.history", "continue": "replay.editors.continue_.rules",
-               "llama.vscode": "replay.editors.llama_vscode.releases", "llama.vim": "replay.editors.llama_vim.releases"}
+def _rule_keeper(editor: str) -> EditorProfile:
+    """The editor's profile, where it keeps a rule book (a usage error naming those that do)."""
+    from replay.editors import PROFILES, profile
 
-
-def _rule_book(editor: str) -> ModuleType:
-    if editor not in _RULE_BOOKS:
-        raise UsageError(f"no release history is kept for {editor} ({', '.join(list(_RULE_BOOKS)[:-1])} and "
-                         f"{list(_RULE_BOOKS)[-1]} have one)")
-    return importlib.import_module(_RULE_BOOKS[editor])
+    prof, _ = profile(editor)
+    if not prof.has_history:
+        kept = [name for name, p in PROFILES.items() if p.has_history]
+        raise UsageError(f"no release history is kept for {editor} ({', '.join(kept[:-1])} and {kept[-1]} have one)")
+    return prof
 
 
 def editor_history(editor: str) -> list[HistoryRow]:
-    """The editor's rule changes by date with the releases that first had them (Continue's by
-    release tag; Tabby's of both halves, the agent's and the server's; each llama.cpp client's
-    with llama-server's, the half both share)."""
-    return _rule_book(editor).history()
+    """The editor's rule changes by date with the releases that first had them (EditorProfile.history:
+    Continue's by release tag; Tabby's of both halves; each llama.cpp client's with llama-server's)."""
+    return _rule_keeper(editor).history()
 
 
 def editor_rules(editor: str, version: str | None) -> tuple[InForce, ...]:
     """The rules in force at `version` of the editor (None: its newest), one entry per half."""
-    return tuple(_rule_book(editor).in_force(version))
+    return _rule_keeper(editor).rules_in_force(version)

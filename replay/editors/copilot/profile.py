@@ -38,7 +38,7 @@ from replay.records import EditorInput, RenderedPrompt
 from replay.tokens.tokenizer import default_tokenizer_spec, load_tokenizer
 
 CHAT_LIB = "0.66.0"
-PROFILE = f"copilot@{CHAT_LIB}"
+LABEL = f"copilot@{CHAT_LIB}"  # the profile a rendered prompt names
 MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed,
 MIN_PROMPT_EXCLUDED_LANGUAGE_IDS = ("scminput",)  # but for these detected languages (the commit message box)
 OPTIONS = ("multiline", "cycling", *formatting.OPTIONS)
@@ -91,7 +91,7 @@ def split_layout(context: list[lay.Block], before_cursor: str, suffix: str, lang
 def request_body(inp: EditorInput, state: ClientState | None = None, prompt_layout: PromptLayout = split_layout,
                  short_ok: tuple[str, ...] = MIN_PROMPT_EXCLUDED_LANGUAGE_IDS) -> dict[str, Any] | None:
     """The body Copilot sends at this cursor (None: it sends none). `state` carries a session;
-    `prompt_layout` is the client's (the language server's is inline_layout.py's); `short_ok`
+    `prompt_layout` is the client's (the language server's is replay.editors.copilot_ls.inline_layout's); `short_ok`
     the languages it completes in a document under MIN_PROMPT_CHARS."""
     inp = detected(inp)
     state = state if state is not None else ClientState()
@@ -127,7 +127,7 @@ def _family(model: str) -> Family:
     return family
 
 
-def rendered(inp: EditorInput, model: str, body: dict[str, Any] | None, name: str = PROFILE) -> RenderedPrompt:
+def rendered(inp: EditorInput, model: str, body: dict[str, Any] | None, name: str = LABEL) -> RenderedPrompt:
     family = _family(model)
     if body is None:
         return RenderedPrompt(profile=name, family=family.name, text="", prefix_sent="", suffix_sent="",
@@ -156,7 +156,7 @@ class Session:
         self.model, self.version = model, version
         self.state = ClientState()
 
-    name = PROFILE
+    name = LABEL
     editor_formatting = FORMATTING  # what the editor passes as formattingOptions when the input names none
 
     def _body(self, inp: EditorInput) -> dict[str, Any] | None:

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from replay.editors.continue_ import render
+from replay.editors.continue_.profile import render
 from replay.editors.continue_ import tokens as ct
 from replay.editors.continue_.ranking08 import merge_by_range, rank_and_fill
 from replay.editors.continue_.releases import era_for

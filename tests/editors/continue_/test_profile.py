@@ -11,7 +11,8 @@ import msgspec
 import pytest
 
 from replay.editors import js
-from replay.editors.continue_ import logs, prompt, releases, snippets, templates
+from replay.editors.continue_ import logs, releases, snippets, templates
+from replay.editors.continue_ import profile as prompt
 from replay.editors.continue_ import tokens as ct
 from replay.editors.continue_.uri import InvalidUri
 from replay.editors.rulebook import UnknownRelease

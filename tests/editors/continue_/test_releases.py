@@ -10,9 +10,9 @@ import json
 import pytest
 
 from replay.editors import explain_mismatch
-from replay.editors.continue_ import render
+from replay.editors.continue_.profile import render
 from replay.editors.continue_ import tokens as ct
-from replay.editors.continue_.prompt import counting_model
+from replay.editors.continue_.profile import counting_model
 from replay.editors.continue_.ranking08 import jaccard, rank_and_fill, symbols
 from replay.editors.continue_.releases import era_for
 from replay.editors.rulebook import UnknownRelease

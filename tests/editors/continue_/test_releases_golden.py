@@ -53,7 +53,7 @@ from typing import Any
 
 import pytest
 
-from replay.editors.continue_ import render
+from replay.editors.continue_.profile import render
 from replay.records import EditorInput, Snippet
 
 GOLDEN = Path(__file__).parents[2] / "data" / "golden" / "continue"

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from replay.editors.copilot.language_server import Session, complete
+from replay.editors.copilot_ls.completion import complete
+from replay.editors.copilot_ls.profile import Session
 from replay.editors.inputs import parse_object
 from tests.support.copilot_golden import (DATA, cli_rows, in_session, load, recorded_chunks, recorded_edit, row_edit,
                                           session_edit, session_key, shown_edit)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.editors.llama_vim.completion import accepted, shown
+from replay.editors.llama_vim.fim_render import accepted, shown
 from replay.editors.llama_vim.releases import rules_at
 from replay.editors.llama_vim.request import Buffer
 

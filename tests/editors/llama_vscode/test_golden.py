@@ -14,7 +14,7 @@ import pytest
 
 from replay.editors.llama_vscode import releases, request
 from replay.editors.llama_vscode.document import split_lines
-from replay.editors.llama_vscode.profile import client_shown
+from replay.editors.llama_vscode.completion import client_shown
 from replay.editors.llama_vscode.ring import Ring, held, simulate
 from replay.editors.llama_vscode.settings import settings
 from replay.records import EditorInput, ExtraChunk, SessionEvent

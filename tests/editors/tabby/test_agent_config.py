@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from replay.editors.tabby import render
+from replay.editors.tabby.profile import render
 from replay.editors.tabby.agent_config import ignored_options, read_keys
 from replay.editors.tabby.config_keys import CONFIG_KEYS, spans, state_has
 from replay.editors.tabby.completion import complete, postprocess

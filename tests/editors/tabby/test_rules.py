@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.editors import tabby
+from replay.editors.tabby import profile as tabby
 from replay.editors.tabby import server
 from replay.editors.tabby.client import build_request, split_lines
 from replay.editors.tabby.releases import agent_state
