@@ -13,6 +13,7 @@ import msgspec
 
 from replay import secrets
 from replay.errors import UsageError
+from replay.latency import LatencySummary, Speed, summarize
 from replay.records import Completion, FimItem
 from replay.rejects import Rejects, beside
 from replay.reports.report import RENDERERS, RunReport
@@ -23,7 +24,7 @@ from replay.usecases.base import Say
 REPORT_FORMATS = tuple(RENDERERS)
 
 __all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "RunRow", "compare_runs",
-           "export_comparison", "list_runs", "parse_lines", "report", "score_file", "score_result",
+           "export_comparison", "list_runs", "parse_lines", "report", "run_latency", "score_file", "score_result",
            "score_stored_run", "score_table"]
 
 
@@ -70,6 +71,11 @@ def score_stored_run(store: Store, run_id: str, lines: Lines = "auto", text: Tex
             rejects.add(reject)
     result = scored.result(total)
     return msgspec.structs.replace(result, rejects_file=rejects.file) if rejects.file else result
+
+
+def run_latency(store: Store, run_id: str, speed: Speed | None = None) -> LatencySummary:
+    """A stored run's time (replay.latency): measured, or projected at `speed`."""
+    return summarize(store.timed_completions(run_id), speed)
 
 
 def score_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say | None = None,
@@ -129,10 +135,12 @@ class Report:
 
 
 def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | None = None, lines: Lines = "auto",
-           text: Text = "shown", seed: int = 0, workers: int | None = None, cutoff: str | None = None) -> Report:
+           text: Text = "shown", seed: int = 0, workers: int | None = None, cutoff: str | None = None,
+           speed: Speed | None = None) -> Report:
     """The side-by-side report of stored runs in one of REPORT_FORMATS, written to `output` when
     given. Completions not scored yet are scored (and the scores stored). Two runs are compared
-    pair by pair too; `cutoff` is the models' training-data cutoff when the known table has none."""
+    pair by pair too; `cutoff` is the models' training-data cutoff when the known table has none; the
+    runs' time is measured, or projected at `speed`."""
     from replay.reports.report import load_run
 
     missing = [r for r in runs if store.run(r) is None]
@@ -142,7 +150,7 @@ def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | No
         raise UsageError(f"unknown report format {fmt!r} (one of {', '.join(REPORT_FORMATS)})")
     # What the report quotes came from servers and logs: the secrets rule applies to it too.
     page = secrets.scrub_text(RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text, workers=workers,
-                                                       cutoff=cutoff) for r in runs]))
+                                                       cutoff=cutoff, speed=speed) for r in runs]))
     notes = tuple(note for r in runs if (note := progress(store, r)[2]))
     if fmt == "md" and notes:
         page += "".join(f"\n> {note}\n" for note in notes)
