@@ -151,8 +151,8 @@ lines_option = click.option("--lines", default="auto", show_default=True, callba
 text_option = click.option("--text", "text", type=Names(_texts), default="shown", show_default=True,
                            help="Score what the editor showed, or the raw text it received (cut at the stop words).")
 def _speed(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
-    from replay.latency import parse_speed
     from replay.errors import UsageError
+    from replay.usecases.score import parse_speed
 
     try:
         return None if value is None else parse_speed(value)
@@ -225,9 +225,9 @@ def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any,
 
 def latency_line(latency: Any) -> str:
     """A run's time under its score table: the median and p90 to the whole answer, the share shown in time."""
-    from replay.latency.summary import columns
+    from replay.usecases.score import latency_columns
 
-    cells = columns(latency)
+    cells = latency_columns(latency)
     where = f"at {latency.speed}" if latency.speed else "measured"
     return (f"latency ({where}, {latency.n} answers): p50 {cells['p50 ms']} ms, p90 {cells['p90 ms']} ms;"
             f" shown in time: {cells['in time']} judged ({latency.unknown} unknown)")

@@ -13,7 +13,8 @@ import msgspec
 
 from replay import secrets
 from replay.errors import UsageError
-from replay.latency import LatencySummary, Speed, summarize
+from replay.latency import LatencySummary, Speed, parse_speed, summarize
+from replay.latency.summary import columns as latency_columns
 from replay.records import Completion, FimItem
 from replay.rejects import Rejects, beside
 from replay.reports.report import RENDERERS, RunReport
@@ -24,7 +25,7 @@ from replay.usecases.base import Say
 REPORT_FORMATS = tuple(RENDERERS)
 
 __all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "RunRow", "compare_runs",
-           "export_comparison", "list_runs", "parse_lines", "report", "run_latency", "score_file", "score_result",
+           "export_comparison", "latency_columns", "list_runs", "parse_lines", "parse_speed", "report", "run_latency", "score_file", "score_result",
            "score_stored_run", "score_table"]
 
 
