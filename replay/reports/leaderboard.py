@@ -19,9 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.cutoffs import Overlap
+from replay.latency import LatencySummary
+from replay.latency.summary import columns
 from replay.reports.compare import Paired
 from replay.reports.sequential import Sequential
 from replay.reports.report import svg_file_diffs
+from replay.reports.timing import time_json
 from replay.scoring import Lines, scored_what
 
 
@@ -44,6 +47,7 @@ class Standing:
     n_replayed: int = 0  # items the model's run holds
     vs_model: str | None = None  # until decided: the best it was compared with
     sequential: Sequential | None = None  # until decided: that comparison (it is B)
+    latency: LatencySummary | None = None  # its run's time (replay.latency)
 
     def to_json(self) -> dict[str, Any]:
         out = {"rank": self.rank, "model": self.model, "name": self.name, "run": self.run_id, "mean": self.mean,
@@ -52,6 +56,7 @@ class Standing:
                "training_overlap": self.overlap.to_json(), "wall_s": self.wall_s, "n_replayed": self.n_replayed}
         if self.vs_model is not None and self.sequential is not None:
             out["sequential"] = {"vs": self.vs_model, **self.sequential.to_json()}
+        out["latency"] = time_json(self.latency)
         return out
 
 
@@ -100,11 +105,23 @@ def _table(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
     mean = f"{board.metric} mean [95%]"
     if board.method is not None:
         head = ["rank", "model", "run", "items replayed", f"{board.metric} mean of those [95%]", "vs", "difference [95% conf. seq.]", "verdict", "items used"]
-        return head, [[str(s.rank), s.model, s.run_id, str(s.n_replayed), f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]",
-                       *_seq(s)] for s in board.standings]
-    head = ["rank", "model", "run", mean, "vs best (paired) [95%]", "W/T/L", "verdict"]
-    return head, [[str(s.rank), s.model, s.run_id, f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_vs(s.vs_best)]
-                  for s in board.standings]
+        return [*head, *TIME_HEAD], [[str(s.rank), s.model, s.run_id, str(s.n_replayed),
+                                      f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_seq(s), *_time(s)]
+                                     for s in board.standings]
+    head = ["rank", "model", "run", mean, "vs best (paired) [95%]", "W/T/L", "verdict", *TIME_HEAD]
+    return head, [[str(s.rank), s.model, s.run_id, f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_vs(s.vs_best),
+                   *_time(s)] for s in board.standings]
+
+
+TIME_HEAD = ("p50 ms", "p90 ms", "in time")
+
+
+def _time(s: Standing) -> tuple[str, ...]:
+    """The standing's time cells: the median and p90 to the whole answer, the share shown in time."""
+    if s.latency is None or not s.latency.n:
+        return ("-",) * len(TIME_HEAD)
+    cells = columns(s.latency)
+    return tuple(cells[h] for h in TIME_HEAD)
 
 
 def _undecided(board: Leaderboard) -> list[str]:

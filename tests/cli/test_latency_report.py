@@ -56,6 +56,22 @@ def test_score_and_report_give_latency_and_the_share_in_time(tmp_path: Path, cli
     assert bad.returncode != 0 and "prefill 'fast' is not a number" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def test_compare_gives_each_run_its_time(tmp_path: Path, cli) -> None:
+    db = _store(tmp_path)
+    with Store(db) as store:
+        store.create_run("r2", RunConfig(backend="openai", model="m2", editor="tabby@1.3.0"))
+        refs = store.run_references("r")
+        store.add_run_references("r2", refs.items())
+        for c in store.completions("r"):
+            store.add_completion("r2", Completion(item_id=c.item_id, text="1", raw_text="1", backend="openai", model="m2",
+                                                  latency_s=0.1, n_tokens=2, prompt_tokens=100, stage="tabby@1.3.0", shown_text="1"))
+    out = json.loads(cli("compare", "r", "r2", "--json", "--db", str(db)).stdout)
+    assert out["latency"]["a"]["total_p50_s"] == 1.5 and out["latency"]["b"]["total_p50_s"] == 0.1
+    assert out["latency"]["b"]["in_time"] == 2 and out["latency"]["b"]["shown_in_time"] == 1.0
+    text = cli("compare", "r", "r2", "--db", str(db)).stdout
+    assert "time of r2: p50 100 ms, p90 100 ms (measured); shown in time 100% of 2 judged" in text
+
+
 def test_a_store_from_before_the_time_columns_reads_time_from_its_records(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     shutil.copy(DATA / "store-before-references.db", path)
