@@ -66,3 +66,28 @@ def test_tabby_debounce_is_adaptive_unless_fixed_and_aborts_the_request_in_fligh
 ])
 def test_tabby_adaptive_delay(trigger: str, line_end: bool, doc_end: bool, base: float, response: float, delay: float) -> None:
     assert adaptive_delay_ms(trigger, line_end, doc_end, base, response) == pytest.approx(delay)
+
+
+def test_llama_vscode_waits_for_the_request_in_flight_and_debounces_from_v0_0_45() -> None:
+    from replay.editors.llama_vscode.timing import timing as llama_vscode
+
+    old = llama_vscode("v0.0.44", {"llama-vscode.debounce_ms": 300})  # the setting did not exist yet
+    assert old.debounce == Debounce("none") and not old.cancels_in_flight and old.client_timeout_ms is None
+    assert old.shows_late and (old.predict_ms, old.prompt_ms) == (500, 500)
+    assert llama_vscode("v0.0.45").debounce == Debounce("none")  # default 0
+    tuned = llama_vscode("v0.0.45", {"llama-vscode.debounce_ms": 300, "llama-vscode.t_max_predict_ms": 900})
+    assert tuned.debounce.bounds() == (300.0, 300.0) and tuned.predict_ms == 900
+
+
+def test_continue_debounces_350_ms_and_aborts_on_the_next_keystroke() -> None:
+    from replay.editors.continue_.releases import ContinueError
+    from replay.editors.continue_.timing import timing as continue_timing
+
+    rules = continue_timing("0.9.246-vscode")
+    assert rules.debounce == Debounce("fixed", 350.0) and rules.cancels_in_flight and not rules.shows_late
+    assert rules.client_timeout_ms is None and "showWhateverWeHaveAtXMs (option)" in rules.server_cut
+    assert continue_timing(None, {"debounceDelay": 120}).debounce.bounds() == (120.0, 120.0)
+    assert "stopAfterMaxProcessingTime" in continue_timing("2025-06-01").server_cut
+    assert "stopAfterMaxProcessingTime" not in continue_timing("2025-05-01").server_cut
+    with pytest.raises(ContinueError, match="JetBrains"):
+        continue_timing("v1.0.16-jetbrains")
