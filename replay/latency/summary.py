@@ -17,8 +17,8 @@ from replay.reading import TimedCompletion
 
 
 class LatencySummary(msgspec.Struct, frozen=True):
-    """What `--json` adds as `latency`: `n` answers timed (errors and requests the editor never
-    sent left out), seconds (p50/p90) to the first token and to the whole answer, the mean
+    """What `--json` adds as `latency`: `n` answers timed (errors, requests the editor never sent
+    and completions stored without their time left out), seconds (p50/p90) to the first token and to the whole answer, the mean
     prompt and generated tokens, the verdict counts and `shown_in_time` = in_time over the
     judged ones (in time, late or timed out; None when none was judged), `speed` the stated
     speed the times were projected at ("" : measured), `unknown_reasons` each reason's count."""
@@ -49,7 +49,7 @@ def percentile(values: Sequence[float], q: float) -> float | None:
 
 def summarize(timed: Sequence[TimedCompletion], speed: Speed | None = None) -> LatencySummary:
     """The figures of a run's timed completions, measured or projected at `speed`."""
-    answered = [t for t in timed if t.answered]
+    answered = [t for t in timed if t.answered and t.total_s > 0]
     times = [speed.project(t) if speed else (t.ttft_s, t.total_s) for t in answered]
     outcomes: Counter[str] = Counter()
     reasons: Counter[str] = Counter()

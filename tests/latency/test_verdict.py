@@ -61,7 +61,8 @@ def test_bad_speed_is_a_usage_error(text: str) -> None:
 def test_summary_counts_and_percentiles() -> None:
     timed = [TimedCompletion(item_id=str(n), ttft_s=n / 100, total_s=n / 10, prompt_tokens=10, gen_tokens=4,
                              stage="tabby@1.3.0", gap_s=10.0) for n in range(1, 11)]
-    timed.append(TimedCompletion(item_id="err", ttft_s=0, total_s=0, prompt_tokens=0, gen_tokens=0, answered=False))
+    timed.append(TimedCompletion(item_id="err", ttft_s=0, total_s=0.3, prompt_tokens=0, gen_tokens=0, answered=False))
+    timed.append(TimedCompletion(item_id="untimed", ttft_s=0, total_s=0, prompt_tokens=0, gen_tokens=0))
     s = summarize(timed)
     assert s.n == 10 and s.total_p50_s == 0.5 and s.total_p90_s == 0.9 and s.ttft_p50_s == 0.05
     assert (s.in_time, s.late, s.timed_out, s.unknown, s.shown_in_time) == (10, 0, 0, 0, 1.0)
