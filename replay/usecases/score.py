@@ -24,9 +24,9 @@ from replay.usecases.base import Say
 
 REPORT_FORMATS = tuple(RENDERERS)
 
-__all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "RunRow", "compare_runs",
-           "export_comparison", "latency_columns", "list_runs", "parse_lines", "parse_speed", "report", "run_latency", "score_file", "score_result",
-           "score_stored_run", "score_table"]
+__all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "RunRow", "Speed", "compare_runs",
+           "export_comparison", "latency_columns", "list_runs", "parse_lines", "parse_speed", "report", "run_latency",
+           "score_file", "score_result", "score_stored_run", "score_table"]
 
 
 class FileScore(Summary, frozen=True):
