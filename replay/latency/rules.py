@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from replay.editors.llama_server import split_version
 from replay.editors.continue_ import timing as continue_timing
+from replay.editors.copilot import timing as copilot_timing
 from replay.editors.llama_vim import timing as llama_vim_timing
 from replay.editors.llama_vscode import timing as llama_vscode_timing
 from replay.editors.tabby import timing as tabby_timing
@@ -17,6 +18,7 @@ from replay.errors import FimreplayError
 
 _TIMING: dict[str, Callable[[str | None], TimingRules]] = {
     continue_timing.NAME: lambda version: continue_timing.timing(version),
+    copilot_timing.NAME: lambda version: copilot_timing.timing(version),
     llama_vim_timing.NAME: lambda version: llama_vim_timing.timing(split_version(version)[0]),
     llama_vscode_timing.NAME: lambda version: llama_vscode_timing.timing(split_version(version)[0]),
     tabby_timing.NAME: lambda version: tabby_timing.timing(version),

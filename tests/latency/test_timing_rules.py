@@ -91,3 +91,14 @@ def test_continue_debounces_350_ms_and_aborts_on_the_next_keystroke() -> None:
     assert "stopAfterMaxProcessingTime" not in continue_timing("2025-05-01").server_cut
     with pytest.raises(ContinueError, match="JetBrains"):
         continue_timing("v1.0.16-jetbrains")
+
+
+def test_copilot_chat_lib_waits_for_a_matching_request_in_flight() -> None:
+    from replay.editors.copilot.profile import CopilotInputError
+    from replay.editors.copilot.timing import timing as copilot
+
+    rules = copilot("0.66.0")
+    assert rules == copilot(None) and rules.debounce == Debounce("none")
+    assert not rules.cancels_in_flight and rules.shows_late and "200 ms" in rules.late_answer
+    with pytest.raises(CopilotInputError):
+        copilot("1.0.0")
