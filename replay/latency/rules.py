@@ -31,6 +31,8 @@ def rules_for(stage: str) -> TimingRules | str:
     if not stage:
         return "no editor showed this completion (a run of prompts or items without an editor)"
     name, _, version = stage.partition("@")
+    if name == "standard":
+        return "the standard profile is no editor's: it has no timing of its own"
     timing = _TIMING.get(name)
     if timing is None:
         return f"{name}'s timing rules are not modelled yet"

@@ -41,6 +41,7 @@ def test_no_rules_is_unknown_with_the_reason() -> None:
     assert verdict(0.1, 1.0, rules_for("copilot-ls")).reason == "copilot-ls's timing rules are not modelled yet"
     assert "JetBrains" in verdict(0.1, 1.0, rules_for("continue@v1.0.16-jetbrains")).reason
     assert "no editor" in verdict(0.1, 1.0, rules_for("")).reason
+    assert "no timing of its own" in rules_for("standard")
 
 
 def test_speed_parses_and_projects() -> None:
