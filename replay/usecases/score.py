@@ -214,6 +214,9 @@ class Comparison:
                 cells.append("-" if mean is None else f"{mean:.4f} [{low:.4f}, {high:.4f}]")
             rows.append([f"{m} mean [95%]", *cells])
             rows.append([f"{m} total", *["-" if m not in r.summary.total else f"{r.summary.total[m]:.4f}" for r in reports]])
+        timed = [latency_columns(r.latency) if r.latency is not None and r.latency.n else None for r in reports]
+        if any(timed):  # runs with their time: it goes beside their quality
+            rows += [[head, *[cells[head] if cells else "-" for cells in timed]] for head in ("p50 ms", "p90 ms", "in time")]
         return rows
 
     def to_jsonl(self) -> str:

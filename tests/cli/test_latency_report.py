@@ -85,3 +85,12 @@ def test_a_store_from_before_the_time_columns_reads_time_from_its_records(tmp_pa
                 c = by_item[t.item_id]
                 assert (t.total_s, t.ttft_s, t.gen_tokens) == (c.latency_s, c.first_token_s(), c.n_tokens)
                 assert t.answered == (c.error is None and c.finish_reason != "not_sent")
+
+
+def test_the_runs_screen_comparison_puts_time_beside_quality(tmp_path: Path) -> None:
+    from replay.usecases.score import compare_runs
+
+    db = _store(tmp_path)
+    with Store(db) as store:
+        rows = {row[0]: row[1:] for row in compare_runs(store, ["r"]).rows()}
+    assert rows["p50 ms"] == ["1500"] and rows["p90 ms"] == ["5000"] and rows["in time"] == ["50% of 2"]
