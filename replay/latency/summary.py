@@ -53,8 +53,8 @@ def summarize(timed: Sequence[TimedCompletion], speed: Speed | None = None) -> L
     times = [speed.project(t) if speed else (t.ttft_s, t.total_s) for t in answered]
     outcomes: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
-    for done, (_, total) in zip(answered, times):
-        found = verdict(total, done.gap_s, rules_for(done.stage))
+    for done, (first, total) in zip(answered, times):
+        found = verdict(total, done.gap_s, rules_for(done.stage), first)
         outcomes[found.outcome] += 1
         if found.outcome == UNKNOWN:
             reasons[found.reason] += 1

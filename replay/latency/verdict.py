@@ -19,9 +19,18 @@ class Verdict:
     reason: str = ""
 
 
-def verdict(total_s: float, gap_s: float | None, rules: TimingRules | str) -> Verdict:
-    """The verdict on an answer that took `total_s` to arrive, where the user's next request came
-    `gap_s` after this one (None: not known), under `rules` (a str: why there are none).
+def shown_at(first_s: float, total_s: float, rules: TimingRules) -> float:
+    """When the editor shows the answer: when it has arrived, or, for an editor that shows what
+    has streamed by `shown_by_ms`, then (but not before its first token)."""
+    if rules.shown_by_ms is None:
+        return total_s
+    return min(total_s, max(first_s, rules.shown_by_ms / 1000))
+
+
+def verdict(total_s: float, gap_s: float | None, rules: TimingRules | str, first_s: float | None = None) -> Verdict:
+    """The verdict on an answer that took `total_s` to arrive (its first token `first_s`: the same
+    when not given), where the user's next request came `gap_s` after this one (None: not known),
+    under `rules` (a str: why there are none).
 
     The next request went out one debounce after the keystroke that caused it, so the user typed
     on between gap - longest debounce and gap - shortest: an answer before the first is in time,
@@ -29,6 +38,7 @@ def verdict(total_s: float, gap_s: float | None, rules: TimingRules | str) -> Ve
     no late answer), one between depends on the editor's adaptive estimate."""
     if isinstance(rules, str):
         return Verdict(UNKNOWN, rules)
+    total_s = shown_at(total_s if first_s is None else first_s, total_s, rules)
     timeout = rules.client_timeout_ms
     if timeout is not None and total_s * 1000 > timeout:
         return Verdict(TIMED_OUT, f"{rules.editor} {rules.release} gives up after {timeout:g} ms")

@@ -70,3 +70,16 @@ def test_summary_counts_and_percentiles() -> None:
     slow = summarize(timed, Speed(1.0, 1.0))  # 10 s to read the prompt: every answer past the 4 s timeout
     assert slow.timed_out == 10 and slow.shown_in_time == 0.0 and slow.speed == "prefill=1,decode=1,overhead=0"
     assert percentile([], 50) is None
+
+
+def test_continue_shows_what_has_streamed_at_its_limit() -> None:
+    from replay.editors.continue_.timing import timing as continue_timing
+
+    rules = continue_timing("0.9.246-vscode")  # showWhateverWeHaveAtXMs from the option: 300 ms
+    assert rules.shown_by_ms == 300
+    # the whole answer at 2 s, its first token at 0.1 s: shown at 0.3 s, before the keystroke at
+    # 1.0 s - 0.35 s of debounce
+    assert verdict(2.0, 1.0, rules, first_s=0.1).outcome == "in_time"
+    assert verdict(2.0, 1.0, rules, first_s=0.8).outcome == "late"  # nothing streamed by 0.65 s
+    assert continue_timing("2025-06-01", {"modelTimeout": 90}).shown_by_ms == 90
+    assert continue_timing("2024-09-01").shown_by_ms is None
