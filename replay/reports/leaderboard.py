@@ -24,7 +24,7 @@ from replay.latency.summary import columns
 from replay.reports.compare import Paired
 from replay.reports.sequential import Sequential
 from replay.reports.report import svg_file_diffs
-from replay.reports.timing import time_json
+from replay.reports.timing import frontier, svg_quality_latency, time_json
 from replay.scoring import Lines, scored_what
 
 
@@ -143,10 +143,19 @@ def to_text(board: Leaderboard) -> str:
             out.append(f"{s.model}: {len(s.vs_best.only_a)} items only in the best's run, {len(s.vs_best.only_b)} only in its own")
         out.append(f"{s.model}: {s.overlap.message}")
     out += _undecided(board)
+    timed = _timed(board)
+    if len(timed) > 1:
+        best = frontier([(s.mean, s.latency.total_p50_s) for s in timed])  # type: ignore[union-attr]
+        out.append("quality vs p50 latency, not beaten on both: " + ", ".join(timed[i].model for i in best))
     if board.method is not None:
         out.append(f"replayed until decided, files in a seeded order: {board.method}")
     out.append(f"wall time {board.wall_s:.1f} s")
     return "\n".join(out) + "\n"
+
+
+def _timed(board: Leaderboard) -> list[Standing]:
+    """The standings whose run was timed (a median time to set against their quality)."""
+    return [s for s in board.standings if s.latency is not None and s.latency.total_p50_s is not None]
 
 
 def to_json(board: Leaderboard) -> str:
@@ -173,10 +182,21 @@ def to_html(board: Leaderboard) -> str:
 <p>{board.n_items} items from <code>{html.escape(board.items)}</code>, editor {html.escape(board.editor)}. Scored: {html.escape(board.scored)}. Wall time {board.wall_s:.1f} s.{method}</p>
 <table><tr>{"".join(f"<th>{html.escape(h)}</th>" for h in head)}</tr>{rows}</table>
 {undecided}
+{_html_time(board)}
 <h2>Per-file differences to the best</h2>
 {plots}
 </body></html>
 """
+
+
+def _html_time(board: Leaderboard) -> str:
+    """Quality against latency, the frontier marked ("" when fewer than two runs were timed)."""
+    timed = _timed(board)
+    if len(timed) < 2:
+        return ""
+    svg = svg_quality_latency([(s.model, s.mean, s.latency.total_p50_s) for s in timed], board.metric)  # type: ignore[union-attr]
+    return (f"<h2>Quality and time</h2>\n<figure>{svg}<figcaption>{html.escape(board.metric)} mean against the median "
+            "time to the whole answer; filled: not beaten on both</figcaption></figure>")
 
 
 RENDERERS = {"text": to_text, "json": to_json, "html": to_html}

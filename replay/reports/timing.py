@@ -64,3 +64,35 @@ def time_html(reports: Sequence[Timed]) -> str:
     head = "".join(f"<th>{h}</th>" for h in HEADERS)
     rows = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _row(run_id, s)) + "</tr>" for run_id, s in timed)
     return f"<h2>Time ({html.escape(_speeds(reports))})</h2>\n<table><tr>{head}</tr>{rows}</table>\n"
+
+
+def frontier(points: Sequence[tuple[float, float]]) -> list[int]:
+    """The indexes of the (quality, seconds) points no other beats: none has at least their
+    quality in at most their time and is better in one of the two."""
+    return [i for i, (q, t) in enumerate(points)
+            if not any(q2 >= q and t2 <= t and (q2 > q or t2 < t) for q2, t2 in points)]
+
+
+def svg_quality_latency(named: Sequence[tuple[str, float, float]], metric: str) -> str:
+    """Quality (`metric` mean) against the median time to the whole answer, one dot per model,
+    the frontier's dots filled and joined (inline SVG, no script)."""
+    if not named:
+        return ""
+    w, h, pad = 420, 260, 44
+    top_t = max(t for _, _, t in named) * 1.1 or 1.0
+    x = (lambda t: pad + (w - 2 * pad) * t / top_t)  # noqa: E731
+    y = (lambda q: h - pad - (h - 2 * pad) * max(0.0, min(1.0, q)))  # noqa: E731
+    best = frontier([(q, t) for _, q, t in named])
+    line = " ".join(f"{x(named[i][2]):.1f},{y(named[i][1]):.1f}" for i in sorted(best, key=lambda i: named[i][2]))
+    dots = "".join(
+        f'<circle cx="{x(t):.1f}" cy="{y(q):.1f}" r="4" fill="{"#4e79a7" if i in best else "none"}" stroke="#4e79a7"/>'
+        f'<text x="{x(t) + 6:.1f}" y="{y(q) - 6:.1f}" font-size="11">{html.escape(label)}</text>'
+        for i, (label, q, t) in enumerate(named))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img">'
+            f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="#888"/>'
+            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{h - pad}" stroke="#888"/>'
+            f'<text x="{w / 2:.0f}" y="{h - 10}" font-size="11" text-anchor="middle">p50 ms to the whole answer '
+            f'(0 to {top_t * 1000:.0f})</text>'
+            f'<text x="12" y="{h / 2:.0f}" font-size="11" transform="rotate(-90 12 {h / 2:.0f})" text-anchor="middle">'
+            f'{html.escape(metric)} mean (0 to 1)</text>'
+            f'<polyline points="{line}" fill="none" stroke="#4e79a7" stroke-dasharray="4 3"/>{dots}</svg>')
