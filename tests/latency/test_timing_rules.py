@@ -102,3 +102,12 @@ def test_copilot_chat_lib_waits_for_a_matching_request_in_flight() -> None:
     assert not rules.cancels_in_flight and rules.shows_late and "200 ms" in rules.late_answer
     with pytest.raises(CopilotInputError):
         copilot("1.0.0")
+
+
+def test_options_set_the_time_cuts_and_debounce_where_the_editor_reads_them() -> None:
+    from replay.editors.copilot.timing import timing as copilot
+
+    assert llama_vim("3fb05d3", {"t_max_predict_ms": 900, "t_max_prompt_ms": 100}).predict_ms == 900
+    assert llama_vim("3fb05d3", {"t_max_prompt_ms": 100}).prompt_ms == 100
+    assert llama_vim(None, {"t_max_predict_ms": 900}).predict_ms == 250  # the first request's own, since 1175c8d
+    assert copilot(None, {"completionsDebounce": 75}).debounce == Debounce("fixed", 75.0)

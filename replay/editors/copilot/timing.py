@@ -20,6 +20,9 @@ calls (its InlineCompletionsModel) sits above it and is not part of chat-lib: no
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from replay.editors.copilot.profile import CHAT_LIB, CopilotInputError
 from replay.editors.timing import Debounce, TimingRules
 
@@ -28,12 +31,15 @@ ASYNC_COMPLETIONS_TIMEOUT_MS = 200  # experiments/features.ts asyncCompletionsTi
 _LIB = "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/"
 
 
-def timing(version: str | None = None) -> TimingRules:
-    """chat-lib 0.66.0's timing (the one release the copilot profile models)."""
+def timing(version: str | None = None, options: Mapping[str, Any] | None = None) -> TimingRules:
+    """chat-lib 0.66.0's timing (the one release the copilot profile models); `options` may set
+    the client's `completionsDebounce` (ms)."""
     if version not in (None, "", CHAT_LIB):
         raise CopilotInputError(f"the copilot profile models chat-lib {CHAT_LIB} only, not {version!r}")
+    ms = (options or {}).get("completionsDebounce")
+    fixed = isinstance(ms, (int, float)) and not isinstance(ms, bool) and ms > 0
     return TimingRules(
-        editor=NAME, release=CHAT_LIB, debounce=Debounce("none"), cancels_in_flight=False, client_timeout_ms=None,
+        editor=NAME, release=CHAT_LIB, debounce=Debounce("fixed", float(ms)) if fixed else Debounce("none"), cancels_in_flight=False, client_timeout_ms=None,
         shows_late=True,
         late_answer=(f"a later request waits up to {ASYNC_COMPLETIONS_TIMEOUT_MS} ms for one in flight whose answer may "
                      "still match, and shows it from where the user has typed to when its start matches"),

@@ -12,7 +12,11 @@ replay/editors/llama_server/answer.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from replay.editors.llama_vim.releases import COMMITS, SOURCE, resolve, rules_at
+from replay.editors.llama_vim.settings import settings
 from replay.editors.timing import Debounce, TimingRules
 
 NAME = "llama.vim"
@@ -35,10 +39,13 @@ def _since(version_index: int, sha: str) -> bool:
     return version_index >= [s for s, _ in COMMITS].index(sha)
 
 
-def timing(version: str | None = None) -> TimingRules:
-    """llama.vim's timing at `version` (a commit or a day, as releases.resolve takes it)."""
+def timing(version: str | None = None, options: Mapping[str, Any] | None = None) -> TimingRules:
+    """llama.vim's timing at `version` (a commit or a day, as releases.resolve takes it) under the
+    g:llama_config `options`: the time cuts of the request a cursor sends (its first: from 1175c8d
+    250 ms whatever the setting, which only the speculative follow-up takes)."""
     at = resolve(version)
     rules = rules_at(version)
+    config = settings(dict(options or {}), rules)
     sources = [f"{SOURCE} @{THROTTLE_600} (no --max-time on the curl job)"]
     if _since(at, IN_FLIGHT_WAIT):
         debounce = Debounce("none")
@@ -70,5 +77,5 @@ def timing(version: str | None = None) -> TimingRules:
     return TimingRules(
         editor=NAME, release=rules.sha, debounce=debounce, cancels_in_flight=cancels, client_timeout_ms=None,
         shows_late=shows_late, late_answer=late, cache=cache, sources=tuple(sources),
-        predict_ms=rules.first_predict_ms or int(rules.defaults["t_max_predict_ms"]),
-        prompt_ms=int(rules.defaults["t_max_prompt_ms"]), server_cut=_SERVER_CUT)
+        predict_ms=rules.first_predict_ms or int(config["t_max_predict_ms"]),
+        prompt_ms=int(config["t_max_prompt_ms"]), server_cut=_SERVER_CUT)
