@@ -21,6 +21,23 @@ from replay.records import CaptureRecord, Completion, CompletionTexts, FimItem, 
 CAPTURES_OWN = "captures' own"
 
 
+class TimedCompletion(msgspec.Struct, frozen=True):
+    """One completion of a run as its time is read: seconds to the first token and to the whole
+    answer, prompt and generated tokens, the profile whose stage showed it (`tabby@1.8.0`, "" for
+    none), whether an answer came at all (False: an error, or the editor sent nothing), and for a
+    replayed capture with a time, the seconds until the next request of the same editor's log
+    (None: no later one, or no time): when the user had typed on."""
+
+    item_id: str
+    ttft_s: float
+    total_s: float
+    prompt_tokens: int
+    gen_tokens: int
+    stage: str = ""
+    answered: bool = True
+    gap_s: float | None = None
+
+
 class RunConfig(msgspec.Struct, frozen=True, omit_defaults=True):
     """What makes a run repeatable, kept with it in the store as one JSON object (a field left
     unset is not written; a stored key no field names is not read).
@@ -119,6 +136,8 @@ class RunReader(Protocol):
     def items(self, ids: Sequence[str] | None = None) -> list[FimItem]: ...
 
     def run_prompts(self, run_id: str) -> list[RenderedPrompt]: ...
+
+    def timed_completions(self, run_id: str) -> list[TimedCompletion]: ...
 
     def count_run_prompts(self, run_id: str) -> int: ...
 

@@ -305,6 +305,9 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
     `replace_before` counts the characters before the cursor the shown item replaces (Copilot's
     item rewrites its line from the line's start) and `replaced` holds them, as the prompt's
     prefix ends with them: what is scored of such an item is `scored_pair`'s.
+    `latency_s` is the time from the request to the whole answer, `ttft_s` to its first token
+    when the engine measured it (0: not measured), `prompt_tokens` the prompt's length in tokens
+    as the engine counted it (0: not counted) beside `n_tokens`, the tokens generated.
     """
 
     item_id: str
@@ -328,6 +331,15 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
     truncated: bool = False
     replace_before: int = 0
     replaced: str = ""
+    ttft_s: float = 0.0
+    prompt_tokens: int = 0
+
+    def first_token_s(self) -> float:
+        """Seconds to the first token: the engine's measure, else the first streamed chunk's,
+        else the whole answer's (an unstreamed answer reaches the editor all at once)."""
+        if self.ttft_s:
+            return self.ttft_s
+        return self.timing[0][1] if self.timing else self.latency_s
 
     def scored_pair(self, reference: str, which: str) -> tuple[str, str]:
         """(reference, text) as a score compares them: the text is "shown" (what the user saw; ""

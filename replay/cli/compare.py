@@ -9,7 +9,7 @@ import click
 
 from replay.cli.app import Names, Progress, cli, cutoff_option, db_option, emit_json, json_option, warn
 from replay.cli.editor_option import EDITOR_HELP, editor_option
-from replay.cli.score import lines_option, text_option
+from replay.cli.score import lines_option, speed_option, text_option
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -73,10 +73,11 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
 @method_option("--sequential")
 @click.option("--margin", type=float, default=None,
               help="--sequential: also stop when the difference lies within ±MARGIN (default: never).")
+@speed_option
 @json_option
 @db_option
 def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, sequential: bool, alpha: float,
-                method: str, margin: float | None, as_json: bool, store: Store) -> None:
+                method: str, margin: float | None, speed: Any, as_json: bool, store: Store) -> None:
     """B against A, item by item: runs in the store or `score` JSONL files, paired by item id.
 
     Prints the mean of per-file differences (B − A), its paired bootstrap 95% interval over files,
@@ -85,9 +86,10 @@ def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, s
     from replay.usecases.compare import compare, compare_sequential
 
     if sequential:
-        result: Any = compare_sequential(store, a, b, metric, lines, text, alpha, margin, seed, warn=warn, method=method)
+        result: Any = compare_sequential(store, a, b, metric, lines, text, alpha, margin, seed, warn=warn, method=method,
+                                         speed=speed)
     else:
-        result = compare(store, a, b, metric, lines, text, seed, warn=warn)
+        result = compare(store, a, b, metric, lines, text, seed, warn=warn, speed=speed)
     if as_json:
         emit_json(result.to_json())
     else:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+import msgspec
 
 from replay.cli.app import Names, cli, cutoff_option, db_option, emit_json, json_option, warn
 
@@ -185,6 +186,18 @@ lines_option = click.option("--lines", default="auto", show_default=True, callba
                             help="Lines scored: auto (as many as the reference has), all, or N (the seed used 1).")
 text_option = click.option("--text", "text", type=Names(_texts), default="shown", show_default=True,
                            help="Score what the editor showed, or the raw text it received (cut at the stop words).")
+def _speed(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    from replay.errors import UsageError
+    from replay.usecases.score import parse_speed
+
+    try:
+        return None if value is None else parse_speed(value)
+    except UsageError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+speed_option = click.option("--speed", default=None, callback=_speed, metavar="prefill=TOK/s,decode=TOK/s,overhead=MS",
+                            help="Project the runs' time onto hardware of this speed (default: as measured in the run).")
 workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
                               help="Processes scoring a large batch (default: every core; the scores are the same).")
 
@@ -196,18 +209,22 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
 @workers_option
 @click.option("--compiles", is_flag=True, help="Also compile each file with the completion in place (Solidity: solc-js).")
+@speed_option
 @json_option
 @db_option
-def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None, compiles: bool, as_json: bool,
+def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None, compiles: bool, speed: Any, as_json: bool,
               store: Store) -> None:
-    """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
-    from replay.usecases.score import score_result, score_table
+    """Score a run in the store, or a JSONL of {file, reference, completion} lines; a run's time beside its score."""
+    from replay.usecases.score import run_latency, score_result, score_table
 
     result = score_result(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles)  # type: ignore[arg-type]
+    latency = run_latency(store, source, speed) if result.run is not None else None
     if as_json:
-        emit_json(result.to_json())
+        emit_json({**result.to_json(), **({"latency": msgspec.to_builtins(latency)} if latency is not None else {})})
     else:
         click.echo(score_table(result))
+        if latency is not None and latency.n:
+            click.echo(latency_line(latency))
 
 
 @cli.task("report", "score")
@@ -219,10 +236,11 @@ def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
 @workers_option
 @cutoff_option
+@speed_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object on stdout (--format json).")
 @db_option
 def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, seed: int, workers: int | None,
-               cutoff: str | None, as_json: bool, store: Store) -> None:
+               cutoff: str | None, speed: Any, as_json: bool, store: Store) -> None:
     """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML
     page); two runs are also compared pair by pair (the second minus the first)."""
     from replay.usecases.score import report
@@ -232,10 +250,20 @@ def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any,
         if ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT and fmt != "json":
             raise click.UsageError(f"--json prints the report as JSON: not with --format {fmt}")
         fmt = "json"
-    done = report(store, runs, fmt, output, lines, text, seed, workers, cutoff)  # type: ignore[arg-type]
+    done = report(store, runs, fmt, output, lines, text, seed, workers, cutoff, speed)  # type: ignore[arg-type]
     for note in done.notes:
         warn(note)
     if output is None:
         click.echo(done.page, nl=False)
     else:
         click.echo(f"report of {len(runs)} run(s) -> {output}", err=True)
+
+
+def latency_line(latency: Any) -> str:
+    """A run's time under its score table: the median and p90 to the whole answer, the share shown in time."""
+    from replay.usecases.score import latency_columns
+
+    cells = latency_columns(latency)
+    where = f"at {latency.speed}" if latency.speed else "measured"
+    return (f"latency ({where}, {latency.n} answers): p50 {cells['p50 ms']} ms, p90 {cells['p90 ms']} ms;"
+            f" shown in time: {cells['in time']} judged ({latency.unknown} unknown)")

@@ -12,6 +12,7 @@ do it, so that no caller has to ask which editor it holds:
 - `input_from_capture`: the editor input a capture of the editor records;
 - `history`, `rules_in_force`: the editor's rule book (rulebook.py): its rule changes by date
   (`fimreplay editors NAME --history`), the rules in force at a release (`editors NAME@VERSION`);
+- `timing`: the release's timing rules (timing.py: debounce, cancel, timeouts, late answers);
 - `layout_audit`: the editor's own findings on its prompt layout (`fimreplay audit`).
 Its declared facts (`display` ... `sends_body`) are what the commands and the README's table of
 editors read of it.
@@ -20,6 +21,7 @@ editors read of it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -27,6 +29,7 @@ import msgspec
 
 from replay.editors.rulebook import HistoryRow, InForce
 from replay.editors.stage import Shown, StreamStop, Timing
+from replay.editors.timing import TimingRules
 from replay.errors import UsageError
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt, TraceStep
 
@@ -41,6 +44,10 @@ class CaptureNotReplayable(UsageError):
 
 class NoHistory(UsageError):
     """An editor whose rule changes are not kept by date."""
+
+
+class NoTiming(UsageError):
+    """An editor whose timing rules (debounce, cancel, timeouts, late answers) are not modelled."""
 
 
 class BadLayoutRow(UsageError):
@@ -162,6 +169,10 @@ class EditorProfile(ABC):
         """The rules in force at `version` (None: the newest), one entry per half of the editor
         (NoHistory where no rule book is kept)."""
         raise NoHistory(f"no release history is kept for {self.name}")
+
+    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
+        """The timing rules of the release (NoTiming, saying why, where they are not modelled)."""
+        raise NoTiming(f"{self.name}'s timing rules are not modelled yet")
 
     def layout_audit(self, tokenizer: Tokenizer, engine: str, ctx: int) -> LayoutAuditor | None:
         """The editor's own audit of the prompts it lays out (None: the generic audit only)."""

@@ -23,9 +23,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from replay.editors.interface import EditorProfile
+from replay.editors.interface import EditorProfile, NoTiming
 from replay.editors.stage import Shown, StreamStop, Timing
 from replay.editors.templates import Family, model_family
+from replay.editors.timing import TimingRules
 from replay.errors import UsageError
 from replay.records import EditorInput, RenderedPrompt
 from replay.tokens.tokenizer import Tokenizer, default_tokenizer_spec, load_tokenizer
@@ -155,5 +156,8 @@ class StandardProfile(EditorProfile):
     def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
         return stream_stop(inp, model=model, version=version)
 
+
+    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
+        raise NoTiming("the standard profile is no editor's: it has no timing of its own")
 
 PROFILE = StandardProfile()

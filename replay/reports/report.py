@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.cutoffs import Overlap, run_overlap
+from replay.latency import LatencySummary, Speed, summarize
 from replay.reading import ScoreKeeper
 from replay.reports.compare import Paired, paired
+from replay.reports.timing import time_html, time_json, time_markdown
 from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Summary, Text, aggregate, scored_run, scored_what
 
 LENGTH_BINS = (0, 16, 32, 64, 128, 256, 10**9)  # middle length in characters
@@ -43,6 +45,7 @@ class RunReport:
     status: str = "done"  # the run's (RunRecord.status)
     items_done: int = 0  # items with a completion that is not an error
     items_total: int = 0  # items the run was started with
+    latency: LatencySummary | None = None  # its time (replay.latency), measured or at a stated speed
 
     @property
     def label(self) -> str:
@@ -67,7 +70,7 @@ def partial_notes(reports: list[RunReport]) -> list[str]:
 
 
 def load_run(store: ScoreKeeper, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
-             workers: int | None = None, cutoff: str | None = None) -> RunReport:
+             workers: int | None = None, cutoff: str | None = None, speed: Speed | None = None) -> RunReport:
     """Score one stored run (what the store holds is reused: a scored run is not scored again)
     and summarise it; `cutoff` is a training-data cutoff given now (else the run's own or the
     known table's)."""
@@ -77,7 +80,8 @@ def load_run(store: ScoreKeeper, run_id: str, lines: Lines = "auto", seed: int =
     return RunReport(run_id=run_id, backend=scored.backend or "?", model=scored.model or "?", profile=scored.profile,
                      rows=scores.rows, summary=scored.summary, n_rejects=len(scores.rejects), text=text, lines=lines,
                      stage=scores.counts, overlap=run_overlap(store, run_id, cutoff), status=stored.status if stored else "done",
-                     items_done=scores.n_done, items_total=store.count_run_prompts(run_id))
+                     items_done=scores.n_done, items_total=store.count_run_prompts(run_id),
+                     latency=summarize(store.timed_completions(run_id), speed))
 
 
 def _diff(reference: str, completion: str) -> str:
@@ -144,7 +148,7 @@ def to_dict(reports: list[RunReport]) -> dict[str, Any]:
         "runs": [{"run": r.run_id, "backend": r.backend, "model": r.model, "profile": r.profile, "n_rejects": r.n_rejects,
                   "status": r.status, "items_done": r.items_done, "items_total": r.items_total, "coverage": r.coverage,
                   "stage": r.stage, "training_overlap": r.overlap.to_json() if r.overlap else None, **r.summary.to_json(),
-                  "by_length": by_length(r), **extremes(r)} for r in reports],
+                  "by_length": by_length(r), **extremes(r), "latency": time_json(r.latency)} for r in reports],
         "groups": groups(reports),
         "paired": None if pair is None else {"a": reports[0].run_id, "b": reports[1].run_id, **pair.to_json()},
     }
@@ -173,7 +177,7 @@ def to_markdown(reports: list[RunReport]) -> str:
             lo, hi = s.ci95.get(m, (None, None))
             cells += [f"{_fmt(s.mean.get(m))} [{_fmt(lo)}, {_fmt(hi)}]", _fmt(s.total.get(m))]
         out.append(f"| {r.run_id} | {r.model} | {r.profile} | {r.backend} | {s.n_items} | {s.n_files} | " + " | ".join(cells) + " |")
-    out += ["", "Training data: " + "; ".join(f"{r.run_id}: {_overlap(r)}" for r in reports) + "."]
+    out += ["", "Training data: " + "; ".join(f"{r.run_id}: {_overlap(r)}" for r in reports) + ".", *time_markdown(reports)]
     pair = pair_of(reports)
     if pair is not None:
         out += ["", f"## Paired: {reports[1].run_id} − {reports[0].run_id}", "", pair.summary(reports[0].run_id, reports[1].run_id) + "."]
@@ -327,7 +331,7 @@ def to_html(reports: list[RunReport]) -> str:
 <ul>{legend}</ul>
 <table><tr><th>run</th><th>model</th><th>profile</th><th>backend</th><th>items</th><th>files</th>{head}</tr>{"".join(rows)}</table>
 <p>Training data: {html.escape("; ".join(f"{r.run_id}: {_overlap(r)}" for r in reports))}.</p>
-{_html_paired(reports)}
+{time_html(reports)}{_html_paired(reports)}
 <h2>Plots</h2>
 {plots}
 <figure>{_svg_hist(reports)}<figcaption>{HEADLINE}: share of items per score bin</figcaption></figure>

@@ -15,6 +15,7 @@ from replay.backends import BACKENDS, Backend, GenParams, ModelRef, backend_kind
 from replay.cutoffs import Overlap
 from replay.editors import EDITORS, profile
 from replay.errors import UsageError
+from replay.latency import LatencySummary, Speed, summarize
 from replay.reading import CAPTURES_OWN, RunConfig
 from replay.records import RenderedPrompt
 from replay.rejects import Rejects, default_path, stamped
@@ -53,6 +54,7 @@ class RunRequest:
     editor_timing: bool = False
     cutoff: str | None = None  # the model's training-data cutoff (ISO date) when the table has none
     allow_foreign_sentinels: bool = False  # replay prompts whose sentinels the model reads as text
+    speed: Speed | None = None  # the run's time projected at this speed (None: as measured)
 
     def check(self) -> None:
         """Bad usage found before anything is loaded or started."""
@@ -80,6 +82,7 @@ class SourceRun:
     rejected: int
     rejects_file: str | None = None
     overlap: Overlap | None = None  # the items that may be in the model's training data
+    latency: LatencySummary | None = None  # its time, and the share the editor would have shown in time
 
     @property
     def all_failed(self) -> bool:
@@ -89,7 +92,8 @@ class SourceRun:
         s = self.summary
         return {"run": s.run, "items": s.items, "completed": s.completed, "cached": s.cached, "errors": s.errors,
                 "resumed": s.resumed, "rejects": self.rejected, "rejects_file": self.rejects_file, "wall_s": s.wall_s,
-                "training_overlap": self.overlap.to_json() if self.overlap else None}
+                "training_overlap": self.overlap.to_json() if self.overlap else None,
+                "latency": msgspec.to_builtins(self.latency) if self.latency else None}
 
 
 def resumed(store: Store, req: RunRequest) -> RunRequest:
@@ -186,7 +190,8 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
                                  rendered_from=inputs.rendered_from, editor_model=ref.editor_model,
                                  early_stop=req.early_stop, editor_timing=req.editor_timing, references=inputs.references)
     return SourceRun(summary=summary, rejected=len(rejects), rejects_file=rejects.file,
-                     overlap=run_overlap(store, run_id, req.cutoff))
+                     overlap=run_overlap(store, run_id, req.cutoff),
+                     latency=summarize(store.timed_completions(run_id), req.speed))
 
 
 class ForeignSentinels(UsageError):

@@ -13,6 +13,8 @@ import msgspec
 
 from replay import secrets
 from replay.errors import UsageError
+from replay.latency import LatencySummary, Speed, parse_speed, summarize
+from replay.latency.summary import columns as latency_columns
 from replay.records import Completion, FimItem
 from replay.rejects import Rejects, beside
 from replay.reports.report import RENDERERS, RunReport
@@ -22,9 +24,9 @@ from replay.usecases.base import Say
 
 REPORT_FORMATS = tuple(RENDERERS)
 
-__all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "RunRow", "compare_runs",
-           "export_comparison", "list_runs", "parse_lines", "report", "score_file", "score_result",
-           "score_stored_run", "score_table"]
+__all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "RunRow", "Speed", "compare_runs",
+           "export_comparison", "latency_columns", "list_runs", "parse_lines", "parse_speed", "report", "run_latency",
+           "score_file", "score_result", "score_stored_run", "score_table"]
 
 
 class FileScore(Summary, frozen=True):
@@ -70,6 +72,11 @@ def score_stored_run(store: Store, run_id: str, lines: Lines = "auto", text: Tex
             rejects.add(reject)
     result = scored.result(total)
     return msgspec.structs.replace(result, rejects_file=rejects.file) if rejects.file else result
+
+
+def run_latency(store: Store, run_id: str, speed: Speed | None = None) -> LatencySummary:
+    """A stored run's time (replay.latency): measured, or projected at `speed`."""
+    return summarize(store.timed_completions(run_id), speed)
 
 
 def score_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say | None = None,
@@ -129,10 +136,12 @@ class Report:
 
 
 def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | None = None, lines: Lines = "auto",
-           text: Text = "shown", seed: int = 0, workers: int | None = None, cutoff: str | None = None) -> Report:
+           text: Text = "shown", seed: int = 0, workers: int | None = None, cutoff: str | None = None,
+           speed: Speed | None = None) -> Report:
     """The side-by-side report of stored runs in one of REPORT_FORMATS, written to `output` when
     given. Completions not scored yet are scored (and the scores stored). Two runs are compared
-    pair by pair too; `cutoff` is the models' training-data cutoff when the known table has none."""
+    pair by pair too; `cutoff` is the models' training-data cutoff when the known table has none; the
+    runs' time is measured, or projected at `speed`."""
     from replay.reports.report import load_run
 
     missing = [r for r in runs if store.run(r) is None]
@@ -142,7 +151,7 @@ def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | No
         raise UsageError(f"unknown report format {fmt!r} (one of {', '.join(REPORT_FORMATS)})")
     # What the report quotes came from servers and logs: the secrets rule applies to it too.
     page = secrets.scrub_text(RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text, workers=workers,
-                                                       cutoff=cutoff) for r in runs]))
+                                                       cutoff=cutoff, speed=speed) for r in runs]))
     notes = tuple(note for r in runs if (note := progress(store, r)[2]))
     if fmt == "md" and notes:
         page += "".join(f"\n> {note}\n" for note in notes)
@@ -205,6 +214,9 @@ class Comparison:
                 cells.append("-" if mean is None else f"{mean:.4f} [{low:.4f}, {high:.4f}]")
             rows.append([f"{m} mean [95%]", *cells])
             rows.append([f"{m} total", *["-" if m not in r.summary.total else f"{r.summary.total[m]:.4f}" for r in reports]])
+        timed = [latency_columns(r.latency) if r.latency is not None and r.latency.n else None for r in reports]
+        if any(timed):  # runs with their time: it goes beside their quality
+            rows += [[head, *[cells[head] if cells else "-" for cells in timed]] for head in ("p50 ms", "p90 ms", "in time")]
         return rows
 
     def to_jsonl(self) -> str:

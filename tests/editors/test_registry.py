@@ -169,3 +169,20 @@ def test_each_editor_reads_its_own_captures_input() -> None:
     assert capture_input(_capture("tabby", extra=extra), "c").options == {}
     with pytest.raises(CaptureNotReplayable, match="no segments"):
         capture_input(_capture("continue", segments=None), "c")
+
+
+def test_each_profile_answers_its_timing_or_says_why_not() -> None:
+    """The timing hook: the five editors whose timing is read from source give TimingRules; the
+    language server (its own scheduling, not read yet) and the standard profile say why not."""
+    from replay.editors.interface import NoTiming
+    from replay.editors.timing import TimingRules
+    from replay.latency.rules import rules_for
+
+    for name in ("tabby", "continue", "llama.vscode", "llama.vim", "copilot"):
+        assert isinstance(PROFILES[name].timing(None), TimingRules), name
+    for name in ("copilot-ls", "standard"):
+        with pytest.raises(NoTiming):
+            PROFILES[name].timing(None)
+    assert rules_for("standard") == "the standard profile is no editor's: it has no timing of its own"
+    assert rules_for("copilot-ls@1.539.0") == "copilot-ls's timing rules are not modelled yet"
+    assert rules_for("nosuch@1") == "nosuch's timing rules are not modelled yet"

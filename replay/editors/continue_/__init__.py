@@ -47,11 +47,13 @@ postprocessing.py. JavaScript string semantics are shared with Tabby (replay.edi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from replay.editors.interface import EditorProfile, capture_input
 from replay.editors.rulebook import HistoryRow, InForce
 from replay.editors.stage import Shown, StreamStop, Timing
+from replay.editors.timing import TimingRules
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt
 
 
@@ -120,6 +122,11 @@ class ContinueProfile(EditorProfile):
         from replay.editors.continue_.rules import in_force
 
         return in_force(version)
+
+    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
+        from replay.editors.continue_.timing import timing
+
+        return timing(version, options)
 
 
 PROFILE = ContinueProfile()

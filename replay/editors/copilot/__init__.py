@@ -14,10 +14,12 @@ The language server's variant, which reuses these, is replay.editors.copilot_ls.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from replay.editors.interface import EditorProfile, EditorSession, LayoutAuditor
 from replay.editors.stage import Shown, StreamStop, Timing
+from replay.editors.timing import TimingRules
 from replay.records import EditorInput, RenderedPrompt
 
 if TYPE_CHECKING:
@@ -52,6 +54,11 @@ class CopilotProfile(EditorProfile):
         from replay.editors.copilot import completion
 
         return completion.stream_stop(inp, model=model, version=version)
+
+    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
+        from replay.editors.copilot.timing import timing
+
+        return timing(version, options)
 
     def session(self, model: str, version: str | None = None) -> EditorSession:
         from replay.editors.copilot.profile import Session

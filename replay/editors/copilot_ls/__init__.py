@@ -5,11 +5,13 @@ prompt (inline_layout.py), request and formatting options (profile.py), and what
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from replay.editors.copilot import CopilotProfile
-from replay.editors.interface import EditorSession, LayoutAuditor
+from replay.editors.interface import EditorProfile, EditorSession, LayoutAuditor
 from replay.editors.stage import Shown, StreamStop, Timing
+from replay.editors.timing import TimingRules
 from replay.records import EditorInput, RenderedPrompt
 
 if TYPE_CHECKING:
@@ -45,6 +47,10 @@ class CopilotLsProfile(CopilotProfile):
         from replay.editors.copilot_ls.profile import Session
 
         return Session(model, version)
+
+    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
+        """Not chat-lib's: the language server's scheduling is its own and not read yet."""
+        return EditorProfile.timing(self, version, options)
 
     def layout_audit(self, tokenizer: Tokenizer, engine: str, ctx: int) -> LayoutAuditor | None:
         """None: the audit of Copilot's split-context layout does not read the inline prompt."""

@@ -5,9 +5,13 @@ commit (releases.py); the server's half is replay.editors.llama_server."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from replay.editors.interface import EditorProfile
 from replay.editors.rulebook import HistoryRow, InForce
 from replay.editors.stage import Shown, StreamStop, Timing
+from replay.editors.timing import TimingRules
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt
 
 
@@ -63,6 +67,12 @@ class LlamaVimProfile(EditorProfile):
         from replay.editors.llama_vim.releases import in_force
 
         return in_force(version)
+
+    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
+        from replay.editors.llama_server import split_version
+        from replay.editors.llama_vim.timing import timing
+
+        return timing(split_version(version)[0], options)
 
 
 PROFILE = LlamaVimProfile()

@@ -19,9 +19,13 @@ what tabby-agent shows of the model's answer, each by release.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from replay.editors.interface import EditorProfile
 from replay.editors.rulebook import HistoryRow, InForce
 from replay.editors.stage import Shown, StreamStop, Timing
+from replay.editors.timing import TimingRules
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt
 
 
@@ -83,6 +87,11 @@ class TabbyProfile(EditorProfile):
         from replay.editors.tabby.history import in_force
 
         return in_force(version)
+
+    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
+        from replay.editors.tabby.timing import timing
+
+        return timing(version, options)
 
 
 PROFILE = TabbyProfile()
