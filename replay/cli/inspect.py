@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 @editor_option(names=logging_editors,
                help="Only the captures of this editor, NAME one of {names}; VERSION (or --editor-version alone) "
                     "stands for the release of captures that record none.")
-@click.option("--model", default=None, help="Template model for captures whose log names none (Tabby's never does).")
+@click.option("--model", default=None, help="The template model for captures whose log names none (Tabby's never does), named as for `render`.")
 def verify_cmd(store: Store, as_json: bool, editor: str | None, model: str | None, editor_version: str | None) -> None:
     """Rebuild every captured prompt from its logged segments and compare byte for byte (exit 1 on a mismatch)."""
     from replay.usecases.render import verify

@@ -218,7 +218,7 @@ def import_results_cmd(results: Path, run_id: str, as_json: bool, store: Store) 
 @click.option("--files", type=click.IntRange(min=1), default=6, show_default=True, help="Solidity files taken from the demo corpus.")
 @click.option("--per-file", type=click.IntRange(min=1), default=2, show_default=True, help="Benchmark items per file.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--model", default="default", show_default=True, help="`default` (the demo GGUF) or a GGUF file.")
+@click.option("--model", default="default", show_default=True, help="`default` (the demo GGUF), a model asset or a GGUF file, named as for `run`.")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
               help="Tokens to generate (default: each profile's own: 128 standard, 64 Tabby).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="llama.cpp CPU threads.")

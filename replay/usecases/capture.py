@@ -50,6 +50,7 @@ class CaptureListing:
     filepath: str | None
     outcome: str
     source: str
+    editor_version: str | None = None  # the release the capture names (its log's, or `proxy --editor NAME@VERSION`)
     full: dict[str, Any] | None = None  # `--full`: route, http_status, request, completion
 
     def to_json(self) -> dict[str, Any]:
@@ -70,7 +71,7 @@ def list_captures(store: Store, limit: int | None = None, full: bool = False) ->
             details = {"route": wire.get("route") if wire else None, "http_status": wire.get("http_status") if wire else None,
                        "request": rec.raw if wire else None, "completion": rec.completion}
         yield CaptureListing(cid, rec.completion_id, rec.editor, rec.model, rec.language, rec.filepath, outcome,
-                             rec.source.where(), details)
+                             rec.source.where(), rec.editor_version, details)
 
 
 def watch(store: Store, dirs: Sequence[Path], stop: Callable[[], bool], on_imported: OnImported | None = None,

@@ -153,7 +153,11 @@ def _cut_benchmark(store: Store, opts: DemoOptions, work: Path, result: DemoResu
 
 def _replay(store: Store, opts: DemoOptions, label: str, source: str, editor: str | None, result: DemoResult,
             say: Say, on_progress: ProgressFn | None) -> str:
-    """One run against the default local model (`editor` None: each capture's own); its id."""
+    """One run against the default local model (`editor` None: each capture's own); its id.
+
+    The run is named `demo-LABEL-DIGEST` of its prompts and settings (RunRequest.reuse_as): a
+    demo started again on the same store takes up the run it made before, finished or not,
+    instead of adding another with the same completions."""
     from replay.usecases.replay import RunRequest, run
 
     profile = editor or "each capture's own editor"
@@ -162,12 +166,15 @@ def _replay(store: Store, opts: DemoOptions, label: str, source: str, editor: st
                                 params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens,
                                                  cap_new_tokens=opts.cap_new_tokens),
                                 backend_options={"n_threads": opts.threads},
-                                allow_foreign_sentinels=opts.allow_foreign_sentinels), on_progress=on_progress)
+                                allow_foreign_sentinels=opts.allow_foreign_sentinels, reuse_as=f"demo-{label}"),
+              on_progress=on_progress)
     r = out.summary
     result.runs.append(r.run)
     result.steps[f"run_{label}"] = {"run": r.run, "items": r.items, "completed": r.completed, "cached": r.cached,
-                                    "errors": r.errors, "rejects": out.rejected, "wall_s": r.wall_s}
-    say(f"run {label}: {r.completed}/{r.items} completed ({r.cached} from cache, {r.errors} errors) in {r.wall_s:.1f} s")
+                                    "resumed": r.resumed, "errors": r.errors, "rejects": out.rejected, "wall_s": r.wall_s}
+    done = f"{r.resumed} already done in this run, " if r.resumed else ""
+    say(f"run {label}: {r.completed}/{r.items} completed ({done}{r.cached} from cache, {r.errors} errors) "
+        f"in {r.wall_s:.1f} s")
     return r.run
 
 
