@@ -94,13 +94,13 @@ def test_continue_debounces_350_ms_and_aborts_on_the_next_keystroke() -> None:
 
 
 def test_copilot_chat_lib_waits_for_a_matching_request_in_flight() -> None:
-    from replay.editors.copilot.profile import CopilotInputError
+    from replay.editors.rulebook import UnknownRelease
     from replay.editors.copilot.timing import timing as copilot
 
     rules = copilot("0.66.0")
     assert rules == copilot(None) and rules.debounce == Debounce("none")
     assert not rules.cancels_in_flight and rules.shows_late and "200 ms" in rules.late_answer
-    with pytest.raises(CopilotInputError):
+    with pytest.raises(UnknownRelease):
         copilot("1.0.0")
 
 

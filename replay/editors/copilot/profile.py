@@ -31,6 +31,7 @@ from replay.editors.copilot.languages import detected
 from replay.editors.copilot.session import ClientState
 from replay.editors.copilot.similar import neighbors, options_for, similar_snippets, with_snippet_tabs
 from replay.editors.inputs import BadInputLine
+from replay.editors.rulebook import UnknownRelease
 from replay.editors.stage import Shown, Timing
 from replay.editors.templates import Family, family_for_model
 from replay.errors import UsageError
@@ -53,7 +54,7 @@ class CopilotInputError(UsageError):
 def check_input(inp: EditorInput, version: str | None, release: str = CHAT_LIB, client: str = "copilot profile models chat-lib",
                 options: tuple[str, ...] = OPTIONS, editor_formatting: FormattingOptions | None = FORMATTING) -> None:
     if version not in (None, "", release):
-        raise CopilotInputError(f"the {client} {release} only, not {version!r}")
+        raise UnknownRelease(f"the {client} {release} only, not {version!r}")
     unknown = sorted(set(inp.options) - set(options))
     if unknown:
         raise BadInputLine(f"unknown copilot option(s) {', '.join(unknown)} (known: {', '.join(options)})")

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from replay.editors.copilot.profile import CHAT_LIB, CopilotInputError
+from replay.editors.copilot.profile import CHAT_LIB
+from replay.editors.rulebook import UnknownRelease
 from replay.editors.timing import Debounce, TimingRules
 
 NAME = "copilot"
@@ -35,7 +36,7 @@ def timing(version: str | None = None, options: Mapping[str, Any] | None = None)
     """chat-lib 0.66.0's timing (the one release the copilot profile models); `options` may set
     the client's `completionsDebounce` (ms)."""
     if version not in (None, "", CHAT_LIB):
-        raise CopilotInputError(f"the copilot profile models chat-lib {CHAT_LIB} only, not {version!r}")
+        raise UnknownRelease(f"the copilot profile models chat-lib {CHAT_LIB} only, not {version!r}")
     ms = (options or {}).get("completionsDebounce")
     fixed = isinstance(ms, (int, float)) and not isinstance(ms, bool) and ms > 0
     return TimingRules(
