@@ -165,13 +165,15 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None, compiles: bool, as_json: bool,
               store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
-    from replay.usecases.score import score_result, score_table
+    from replay.usecases.score import NothingScored, score_result, score_table
 
     result = score_result(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles)  # type: ignore[arg-type]
     if as_json:
         emit_json(result.to_json())
     else:
         click.echo(score_table(result))
+    if result.nothing_scored:
+        raise NothingScored(f"{source}: {result.nothing_scored}")
 
 
 @cli.task("report", "score")
@@ -189,7 +191,7 @@ def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any,
                cutoff: str | None, as_json: bool, store: Store) -> None:
     """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML
     page); two runs are also compared pair by pair (the second minus the first)."""
-    from replay.usecases.score import report
+    from replay.usecases.score import NothingScored, report
 
     if as_json:
         ctx = click.get_current_context()
@@ -203,3 +205,5 @@ def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any,
         click.echo(done.page, nl=False)
     else:
         click.echo(f"report of {len(runs)} run(s) -> {output}", err=True)
+    if done.nothing_scored:
+        raise NothingScored(f"the report judges nothing: {done.nothing_scored}")

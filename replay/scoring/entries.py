@@ -84,3 +84,24 @@ def accepted_text(rec: Any) -> str | None:
     if rec.outcome not in ("accepted", "accepted_line") or not rec.completion:
         return None
     return rec.completion.split("\n", 1)[0] if rec.outcome == "accepted_line" else rec.completion
+
+
+def unscored_reasons(rejects: list[Reject]) -> dict[str, int]:
+    """Why the items not scored were not: each reason with how many items it stopped, the most
+    frequent first (ties in the order first met)."""
+    counts: dict[str, int] = {}
+    for reject in rejects:
+        counts[reject.reason] = counts.get(reject.reason, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+def nothing_scored(n_items: int, reasons: dict[str, int], what: str = "completions") -> str | None:
+    """The sentence a score, report or comparison over no scored item says instead of figures
+    (None when an item was scored): how many inputs there were and why none could be scored."""
+    if n_items:
+        return None
+    n = sum(reasons.values())
+    if not n:
+        return f"nothing scored: no {what} to score"
+    why = "; ".join(f"{count}: {reason}" for reason, count in reasons.items())
+    return f"nothing scored: none of the {n} {what} could be scored ({why})"

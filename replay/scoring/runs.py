@@ -23,7 +23,7 @@ from replay.scoring.metrics import (
     parse_lines,
     windowed,
 )
-from replay.scoring.entries import RunEntry, run_entries
+from replay.scoring.entries import RunEntry, nothing_scored, run_entries, unscored_reasons
 from replay.scoring.pool import collector_paused, score_many
 from replay.store import StoreError
 from replay.reading import RunConfig, ScoreKeeper, ScoreSet
@@ -315,11 +315,13 @@ class ScoredRun:
         """The run's score as `fimreplay score RUN` gives it (`items_total`: the items the run
         was started with, when counted)."""
         scores = self.scores
+        reasons = unscored_reasons(scores.rejects)
         return RunScore(**msgspec.structs.asdict(self.summary), source=self.run_id, run=self.run_id, text=self.text,
                         lines=self.lines, scored=scored_what(self.text, self.lines), **scores.counts,
                         n_scored=scores.n_scored, n_reused=scores.n_reused, items_done=scores.n_done,
                         backend=self.backend, model=self.model, profile=self.profile, n_rejects=len(scores.rejects),
-                        items_total=items_total)
+                        items_total=items_total, unscored=reasons,
+                        nothing_scored=nothing_scored(self.summary.n_items, reasons))
 
 
 class RunScore(Summary, frozen=True):
@@ -327,7 +329,9 @@ class RunScore(Summary, frozen=True):
     was scored, how shown and raw differ (run_entries' counts), how many items were scored now
     and reused, the completions without an error (`items_done`) of the items the run was started
     with (`items_total`, left out when not counted), what the run is of, the completions not
-    scored (`n_rejects`) and the file they were kept in (left out when none was written)."""
+    scored (`n_rejects`) and the file they were kept in (left out when none was written), why
+    they were not (`unscored`: each reason and its count) and, when no item was scored, the
+    sentence saying so (`nothing_scored`: the command then exits 1)."""
 
     source: str
     run: str
@@ -349,6 +353,8 @@ class RunScore(Summary, frozen=True):
     n_rejects: int
     items_total: int | msgspec.UnsetType = msgspec.UNSET
     rejects_file: str | msgspec.UnsetType = msgspec.UNSET
+    unscored: dict[str, int] = {}
+    nothing_scored: str | None = None
 
 
 def scored_run(store: ScoreKeeper, run_id: str, text: Text = "shown", lines: Lines = "auto", seed: int = 0,
