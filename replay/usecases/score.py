@@ -113,7 +113,7 @@ def file_rows(path: Path, lines: Lines, warn: Say | None = None, workers: int | 
 
 def score_table(result: RunScore | FileScore) -> str:
     """The plain-text table of a `score` result."""
-    from replay.reports.report import score_table as table
+    from replay.reports.score_table import score_table as table
 
     return table(result, result.n_rejects, result.nothing_scored)
 
