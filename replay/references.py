@@ -7,8 +7,8 @@ request of the same document holds a later window. Where that window still holds
 request's prefix tail and suffix head, the text between the two is what the document holds at
 this request's spot by then. The rule (docs/references.md states it for users):
 
-- later captures: the same editor and the same file (the log's file path; a log that names no
-  file: the same log file), made after this one (by time; without a time, by the log's order
+- later captures: the same editor, user (where the log names one) and file (the log's file
+  path; a log that names no file: the same log file), made after this one (by time; without a time, by the log's order
   within one log file) and within SESSION_S seconds (without times: SESSION_CAPTURES captures);
 - the prefix tail is the last MAX_ANCHOR characters before the cursor: found once in the later
   window, it marks the spot's start; a later window clipped inside it (it starts with the
@@ -166,7 +166,7 @@ class Request(msgspec.Struct, frozen=True):
     """A capture as the rule reads it: its id, group, order, window and answer."""
 
     capture_id: int
-    group: tuple[str, str]
+    group: tuple[str, str, str]
     ts: float | None
     order: tuple[str, int]
     window: Window | str
@@ -179,7 +179,7 @@ def _request(capture_id: int, rec: CaptureRecord) -> Request:
     timings = wire.get("timings") if isinstance(wire, dict) else None
     total = timings.get("total_s") if isinstance(timings, dict) else None
     path = rec.filepath or (rec.segments.filepath if rec.segments else None)
-    group = (rec.editor, f"file:{path}" if path else f"log:{rec.source.file}")
+    group = (rec.editor, rec.user or "", f"file:{path}" if path else f"log:{rec.source.file}")
     return Request(capture_id, group, rec.ts, (rec.source.file, rec.source.line or rec.source.offset), window_of(rec),
                    rec.completion, float(total) if isinstance(total, (int, float)) else 0.0)
 
@@ -249,7 +249,7 @@ def _typed(req: Request, later: Iterable[Request]) -> Typed:
 
 def typed_references(captures: Iterable[tuple[int, CaptureRecord]]) -> dict[int, Typed]:
     """Each capture's typed reference (the module docstring's rule), by capture id."""
-    groups: dict[tuple[str, str], list[Request]] = {}
+    groups: dict[tuple[str, str, str], list[Request]] = {}
     for capture_id, rec in captures:
         req = _request(capture_id, rec)
         groups.setdefault(req.group, []).append(req)

@@ -9,7 +9,7 @@ import click
 
 from replay.cli.app import Names, Progress, cli, cutoff_option, db_option, emit_json, json_option, warn
 from replay.cli.editor_option import EDITOR_HELP, editor_option
-from replay.cli.score import lines_option, text_option
+from replay.cli.score import lines_option, reference_option, text_option
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -68,6 +68,7 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
 @metric_option
 @lines_option
 @text_option
+@reference_option
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the bootstrap intervals (with --sequential: of the order the files are looked at in).")
 @click.option("--sequential", is_flag=True, help="Look at the files one by one in a seeded order and stop when decided "
@@ -78,8 +79,8 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
               help="--sequential: also stop when the difference lies within ±MARGIN (default: never).")
 @json_option
 @db_option
-def compare_cmd(a: str, b: str | None, against: str | None, metric: str, lines: Any, text: str, seed: int, sequential: bool,
-                alpha: float, method: str, margin: float | None, as_json: bool, store: Store) -> None:
+def compare_cmd(a: str, b: str | None, against: str | None, metric: str, lines: Any, text: str, reference: Any, seed: int,
+                sequential: bool, alpha: float, method: str, margin: float | None, as_json: bool, store: Store) -> None:
     """B against A, item by item: runs in the store or `score` JSONL files, paired by item id.
 
     Prints the mean of per-file differences (B − A), its paired bootstrap 95% interval over files,
@@ -94,9 +95,10 @@ def compare_cmd(a: str, b: str | None, against: str | None, metric: str, lines: 
     b = b or LOGGED
 
     if sequential:
-        result: Any = compare_sequential(store, a, b, metric, lines, text, alpha, margin, seed, warn=warn, method=method)
+        result: Any = compare_sequential(store, a, b, metric, lines, text, alpha, margin, seed, warn=warn, method=method,
+                                         reference=reference)
     else:
-        result = compare(store, a, b, metric, lines, text, seed, warn=warn)
+        result = compare(store, a, b, metric, lines, text, seed, warn=warn, reference=reference)
     if as_json:
         emit_json(result.to_json())
     else:

@@ -149,6 +149,10 @@ lines_option = click.option("--lines", default="auto", show_default=True, callba
                             help="Lines scored: auto (as many as the reference has), all, or N (the seed used 1).")
 text_option = click.option("--text", "text", type=Names(_texts), default="shown", show_default=True,
                            help="Score what the editor showed, or the raw text it received (cut at the stop words).")
+reference_option = click.option(
+    "--reference", type=click.Choice(["typed", "accepted"]), default="typed", show_default=True,
+    help="What a replayed capture is scored against: what the user typed at its cursor, read from the later captures of "
+         "the file (else the accepted text), or the accepted text only.")
 workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
                               help="Processes scoring a large batch (default: every core; the scores are the same).")
 
@@ -157,17 +161,20 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 @click.argument("source")
 @lines_option
 @text_option
+@reference_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
 @workers_option
 @click.option("--compiles", is_flag=True, help="Also compile each file with the completion in place (Solidity: solc-js).")
 @json_option
 @db_option
-def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None, compiles: bool, as_json: bool,
+def score_cmd(source: str, lines: Any, text: str, reference: str, seed: int, workers: int | None, compiles: bool, as_json: bool,
               store: Store) -> None:
-    """Score a run in the store, or a JSONL of {file, reference, completion} lines."""
+    """Score a run in the store, or a JSONL of {file, reference, completion} lines; says how many
+    items were scored and why the others were not (none scored: exit 1)."""
     from replay.usecases.score import NothingScored, score_result, score_table
 
-    result = score_result(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles)  # type: ignore[arg-type]
+    result = score_result(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles,  # type: ignore[arg-type]
+                          reference=reference)  # type: ignore[arg-type]
     if as_json:
         emit_json(result.to_json())
     else:
@@ -182,13 +189,14 @@ def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
 @lines_option
 @text_option
+@reference_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
 @workers_option
 @cutoff_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object on stdout (--format json).")
 @db_option
-def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, seed: int, workers: int | None,
-               cutoff: str | None, as_json: bool, store: Store) -> None:
+def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, reference: str, seed: int,
+               workers: int | None, cutoff: str | None, as_json: bool, store: Store) -> None:
     """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML
     page); two runs are also compared pair by pair (the second minus the first)."""
     from replay.usecases.score import NothingScored, report
@@ -198,7 +206,7 @@ def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any,
         if ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT and fmt != "json":
             raise click.UsageError(f"--json prints the report as JSON: not with --format {fmt}")
         fmt = "json"
-    done = report(store, runs, fmt, output, lines, text, seed, workers, cutoff)  # type: ignore[arg-type]
+    done = report(store, runs, fmt, output, lines, text, seed, workers, cutoff, reference)  # type: ignore[arg-type]
     for note in done.notes:
         warn(note)
     if output is None:

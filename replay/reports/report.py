@@ -22,8 +22,8 @@ from typing import Any
 from replay.cutoffs import Overlap, run_overlap
 from replay.reading import ScoreKeeper
 from replay.reports.compare import Paired, paired
-from replay.scoring import (HEADLINE, METRIC_NAMES, Lines, ScoredItem, Summary, Text, aggregate, nothing_scored, scored_run,
-                            scored_what, unscored_reasons)
+from replay.scoring import (HEADLINE, METRIC_NAMES, Lines, ReferenceKind, ScoredItem, Summary, Text, aggregate, nothing_scored,
+                            scored_run, scored_what, unscored_reasons)
 
 LENGTH_BINS = (0, 16, 32, 64, 128, 256, 10**9)  # middle length in characters
 
@@ -80,11 +80,11 @@ def empty_notes(reports: list[RunReport]) -> list[str]:
 
 
 def load_run(store: ScoreKeeper, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
-             workers: int | None = None, cutoff: str | None = None) -> RunReport:
+             workers: int | None = None, cutoff: str | None = None, reference: ReferenceKind = "typed") -> RunReport:
     """Score one stored run (what the store holds is reused: a scored run is not scored again)
     and summarise it; `cutoff` is a training-data cutoff given now (else the run's own or the
     known table's)."""
-    scored = scored_run(store, run_id, text, lines, seed, workers)
+    scored = scored_run(store, run_id, text, lines, seed, workers, reference=reference)
     scores = scored.scores
     stored = store.run(run_id)
     return RunReport(run_id=run_id, backend=scored.backend or "?", model=scored.model or "?", profile=scored.profile,

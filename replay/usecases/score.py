@@ -16,13 +16,13 @@ from replay.errors import UsageError, WorkError
 from replay.records import Completion, FimItem
 from replay.rejects import Reject, Rejects, beside
 from replay.reports.report import RENDERERS, RunReport
-from replay.scoring import METRIC_NAMES, TEXTS, Lines, RunScore, ScoredItem, Summary, Text, parse_lines
+from replay.scoring import METRIC_NAMES, REFERENCE_KINDS, TEXTS, Lines, ReferenceKind, RunScore, ScoredItem, Summary, Text, parse_lines
 from replay.store import Store
 from replay.usecases.base import Say
 
 REPORT_FORMATS = tuple(RENDERERS)
 
-__all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "NothingScored", "RunRow", "compare_runs",
+__all__ = ["REFERENCE_KINDS", "REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "NothingScored", "RunRow", "compare_runs",
            "export_comparison", "list_runs", "parse_lines", "report", "score_file", "score_result",
            "score_stored_run", "score_table"]
 
@@ -51,25 +51,28 @@ class FileScore(Summary, frozen=True):
 
 
 def score_result(store: Store, source: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
-                 warn: Say | None = None, workers: int | None = None, compiles: bool = False) -> RunScore | FileScore:
+                 warn: Say | None = None, workers: int | None = None, compiles: bool = False,
+                 reference: ReferenceKind = "typed") -> RunScore | FileScore:
     """Score a run of the store, or a JSONL file of {file, reference, completion} lines. What
     cannot be scored goes to the rejects file (beside the file, or the data dir's
     rejects/score-RUN.jsonl), each told to `warn`. `workers`: processes for a large batch (None:
-    every core; the numbers are the same)."""
+    every core; the numbers are the same). A replayed capture is scored against `reference`:
+    what the user typed at its cursor (else the accepted text), or the accepted text only."""
     path = Path(source)
     if path.is_file():
         return score_file(source, lines, seed, warn, workers)
     if store.run(source) is not None:
-        return score_stored_run(store, source, lines, text, seed, warn, workers, compiles)
+        return score_stored_run(store, source, lines, text, seed, warn, workers, compiles, reference)
     raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
 
 
 def score_stored_run(store: Store, run_id: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
-                     warn: Say | None = None, workers: int | None = None, compiles: bool = False) -> RunScore:
+                     warn: Say | None = None, workers: int | None = None, compiles: bool = False,
+                     reference: ReferenceKind = "typed") -> RunScore:
     """score_result of a run of the store: told to `warn` when the run is not finished."""
     from replay.scoring import scored_run
 
-    scored = scored_run(store, run_id, text, lines, seed, workers, compiles)
+    scored = scored_run(store, run_id, text, lines, seed, workers, compiles, reference)
     _, total, note = progress(store, run_id, scored.scores.n_done)
     if note and warn is not None:
         warn(note)
@@ -115,7 +118,7 @@ def score_table(result: RunScore | FileScore) -> str:
     """The plain-text table of a `score` result."""
     from replay.reports.score_table import score_table as table
 
-    return table(result, result.n_rejects, result.nothing_scored)
+    return table(result, result.n_rejects, result.nothing_scored, result.unscored, result.reference_sources if isinstance(result, RunScore) else None)
 
 
 def progress(store: Store, run_id: str, done: int | None = None) -> tuple[int, int, str | None]:
@@ -141,7 +144,8 @@ class Report:
 
 
 def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | None = None, lines: Lines = "auto",
-           text: Text = "shown", seed: int = 0, workers: int | None = None, cutoff: str | None = None) -> Report:
+           text: Text = "shown", seed: int = 0, workers: int | None = None, cutoff: str | None = None,
+           reference: ReferenceKind = "typed") -> Report:
     """The side-by-side report of stored runs in one of REPORT_FORMATS, written to `output` when
     given. Completions not scored yet are scored (and the scores stored). Two runs are compared
     pair by pair too; `cutoff` is the models' training-data cutoff when the known table has none."""
@@ -153,7 +157,8 @@ def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | No
     if fmt not in RENDERERS:
         raise UsageError(f"unknown report format {fmt!r} (one of {', '.join(REPORT_FORMATS)})")
     # What the report quotes came from servers and logs: the secrets rule applies to it too.
-    loaded = [load_run(store, r, lines=lines, seed=seed, text=text, workers=workers, cutoff=cutoff) for r in runs]
+    loaded = [load_run(store, r, lines=lines, seed=seed, text=text, workers=workers, cutoff=cutoff, reference=reference)
+              for r in runs]
     page = secrets.scrub_text(RENDERERS[fmt](loaded))
     notes = tuple(note for r in runs if (note := progress(store, r)[2]))
     if fmt == "md" and notes:

@@ -35,25 +35,27 @@ def replayed(cli, tmp_path: Path) -> tuple[str, str]:
 def test_nothing_to_judge_is_said_and_exits_1(cli, tmp_path: Path) -> None:
     db, run_id = replayed(cli, tmp_path)
     why = "4: capture outcome unknown: no accepted text to score against"
-    score = cli("score", run_id, "--db", db)
+    score = cli("score", run_id, "--reference", "accepted", "--db", db)
     assert score.returncode == 1 and why in score.stdout and "nothing scored" in score.stderr
     assert "total" not in score.stdout  # no empty table
-    out = json.loads(cli("score", run_id, "--json", "--db", db).stdout)
+    out = json.loads(cli("score", run_id, "--reference", "accepted", "--json", "--db", db).stdout)
     assert out["n_items"] == 0 and out["unscored"] == {why.partition(": ")[2]: 4} and why in out["nothing_scored"]
-    report = cli("report", run_id, "--db", db)
+    report = cli("report", run_id, "--reference", "accepted", "--db", db)
     assert report.returncode == 1 and "Nothing to judge" in report.stdout and why in report.stdout
-    page = json.loads(cli("report", run_id, "--json", "--db", db).stdout)
+    page = json.loads(cli("report", run_id, "--reference", "accepted", "--json", "--db", db).stdout)
     assert why in page["runs"][0]["nothing_scored"] and page["nothing_scored"]
     lines = report.stdout.splitlines()
     separators = [n for n, line in enumerate(lines) if line.startswith("|---")]
     assert separators and all(lines[n].count("|") == lines[n - 1].count("|") for n in separators)
     for args in ((run_id, run_id), (run_id, "--against", "logged")):
-        res = cli("compare", *args, "--json", "--db", db)
+        res = cli("compare", *args, "--reference", "accepted", "--json", "--db", db)
         out = json.loads(res.stdout)
         assert res.returncode == 1 and out["verdict"] == "nothing to compare" and out["n_items"] == 0
         assert out["n_unscored"] == 4 and why in out["nothing_scored"], out
-    text = cli("compare", run_id, run_id, "--db", db)
+    text = cli("compare", run_id, run_id, "--reference", "accepted", "--db", db)
     assert text.returncode == 1 and "within noise" not in text.stdout and why in text.stdout
+    typed = json.loads(cli("score", run_id, "--json", "--db", db).stdout)  # none typed again in these logs either
+    assert typed["n_items"] == 0 and typed["reference"] == "typed" and sum(typed["unscored"].values()) == 4
 
 
 def test_compare_against_logged_needs_one_of_b_or_the_flag(cli, tmp_path: Path) -> None:
