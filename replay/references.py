@@ -10,11 +10,13 @@ this request's spot by then. The rule (docs/references.md states it for users):
 - later captures: the same editor, user (where the log names one) and file (the log's file
   path; a log that names no file: the same log file), made after this one (by time; without a time, by the log's order
   within one log file) and within SESSION_S seconds (without times: SESSION_CAPTURES captures);
-- the prefix tail is the last MAX_ANCHOR characters before the cursor: found once in the later
-  window, it marks the spot's start; a later window clipped inside it (it starts with the
-  tail's end) counts when that end holds MIN_ANCHOR non-blank characters and is found once;
-- the suffix head is the first MAX_ANCHOR characters after the cursor, found once after the
-  start, or cut by the window's clipped end as the tail is. A suffix with fewer than
+- the prefix tail is the last BASE_ANCHOR characters before the cursor (more, until they hold
+  MIN_ANCHOR non-blank ones), doubled until the request's own window holds it once and again
+  while the later window holds it more than once, up to MAX_ANCHOR: found once, it marks the
+  spot's start (text edited further away does not matter); a later window clipped inside it (it starts with the tail's end) counts when that
+  end holds MIN_ANCHOR non-blank characters and is found once;
+- the suffix head is taken the same way from the characters after the cursor and found once
+  after the start, or cut by the window's clipped end as the tail is. A suffix with fewer than
   MIN_ANCHOR non-blank characters (the document's end) is found again only in a window whose
   text after its cursor is that same suffix (the user still at the end, typing);
 - a window where either is missing (edited, deleted, or out of a clipped window after a jump)
@@ -47,7 +49,8 @@ from replay.records import CaptureRecord
 
 SESSION_S = 600.0  # how long after a request its later captures are read
 SESSION_CAPTURES = 200  # without times: how many later captures of one log file are read
-MAX_ANCHOR = 256  # characters of prefix tail and suffix head looked for
+BASE_ANCHOR = 32  # characters of prefix tail and suffix head looked for first ...
+MAX_ANCHOR = 256  # ... doubled while found more than once, up to these
 MIN_ANCHOR = 16  # non-blank characters an anchor (or its part in a clipped window) must hold
 SPECULATIVE_S = 1.0  # a request this soon after an earlier one's answer may be its speculative twin
 LLAMA_CLIENTS = ("llama.vscode", "llama.vim")
@@ -101,49 +104,80 @@ def _once(doc: str, text: str, start: int = 0) -> int:
     return at if at >= 0 and doc.find(text, at + 1) < 0 else -1
 
 
-def _start(before: str, doc: str) -> int | str:
+def _sizes(text: str, from_end: bool, own: str = "") -> list[int]:
+    """The anchor lengths tried, shortest first: the fewest characters (at least BASE_ANCHOR)
+    at the spot's side of `text` holding MIN_ANCHOR non-blank ones, doubled up to MAX_ANCHOR
+    ([] when even that holds too few); with `own` (the request's own window), only from the
+    first found once in it: an anchor names one place of the request's own document."""
+    limit = min(len(text), MAX_ANCHOR)
+    count = 0
+    for n in range(1, limit + 1):
+        count += not text[-n if from_end else n - 1].isspace()
+        if count >= MIN_ANCHOR and n >= min(BASE_ANCHOR, limit):
+            sizes = [n]
+            while sizes[-1] < limit:
+                sizes.append(min(2 * sizes[-1], limit))
+            return [k for k in sizes if not own or _once(own, text[-k:] if from_end else text[:k]) >= 0]
+    return []
+
+
+def _start(before: str, doc: str, own: str) -> int | str:
     """Where the spot starts in a later window `doc` (just after the prefix tail), or why not."""
-    tail = before[-MAX_ANCHOR:]
-    at = _once(doc, tail)
-    if at >= 0:
-        return at + len(tail)
-    if doc.find(tail) >= 0:
-        return "the text before the cursor is found twice"
-    for k in range(len(tail) - 1, 0, -1):  # a window clipped inside the tail: it starts with the tail's end
-        if _blank_free(tail[-k:]) < MIN_ANCHOR:
+    sizes = _sizes(before, from_end=True, own=own)
+    if not sizes:
+        return "the text before the cursor is found twice in the request's own window"
+    for n in sizes:
+        at = doc.find(before[-n:])
+        if at < 0:
             break
-        if doc.startswith(tail[-k:]):
-            return k if _once(doc, tail[-k:]) == 0 else "the text before the cursor is found twice"
+        if doc.find(before[-n:], at + 1) < 0:
+            return at + n
+    else:
+        return "the text before the cursor is found twice"
+    if n == sizes[0]:  # a window clipped inside the tail: it starts with the tail's end
+        tail = before[-n:]
+        for k in range(n - 1, 0, -1):
+            if _blank_free(tail[-k:]) < MIN_ANCHOR:
+                break
+            if doc.startswith(tail[-k:]):
+                return k if _once(doc, tail[-k:]) == 0 else "the text before the cursor is found twice"
     return "the text before the cursor is not in this window"
 
 
-def _end(after: str, doc: str, start: int, later_after: str) -> int | str:
+def _end(after: str, doc: str, start: int, later_after: str, own: str) -> int | str:
     """Where the spot ends in a later window (the suffix head's start), or why not."""
-    if _blank_free(after) < MIN_ANCHOR:
+    if not _sizes(after, from_end=False):
         return len(doc) - len(after) if later_after == after else "the document's end is not this window's"
-    head = after[:MAX_ANCHOR]
-    at = _once(doc, head, start)
-    if at >= 0:
-        return at
-    if doc.find(head, start) >= 0:
-        return "the text after the cursor is found twice"
-    for k in range(len(head) - 1, 0, -1):  # a window clipped inside the head: it ends with the head's start
-        if _blank_free(head[:k]) < MIN_ANCHOR:
+    sizes = _sizes(after, from_end=False, own=own)
+    if not sizes:
+        return "the text after the cursor is found twice in the request's own window"
+    for n in sizes:
+        at = doc.find(after[:n], start)
+        if at < 0:
             break
-        if doc.endswith(head[:k]) and len(doc) - k >= start:
-            at = _once(doc, head[:k], start)
-            return at if at == len(doc) - k else "the text after the cursor is found twice"
+        if doc.find(after[:n], at + 1) < 0:
+            return at
+    else:
+        return "the text after the cursor is found twice"
+    if n == sizes[0]:  # a window clipped inside the head: it ends with the head's start
+        head = after[:n]
+        for k in range(n - 1, 0, -1):
+            if _blank_free(head[:k]) < MIN_ANCHOR:
+                break
+            if doc.endswith(head[:k]) and len(doc) - k >= start:
+                at = _once(doc, head[:k], start)
+                return at if at == len(doc) - k else "the text after the cursor is found twice"
     return "the text after the cursor is not in this window"
 
 
 def read_span(spot: Window, later: Window) -> tuple[str, bool] | str:
     """The text a later window holds at a request's spot and whether its cursor is outside the
     spot (the user moved on), or why the window does not show the spot."""
-    doc = later.before + later.after
-    start = _start(spot.before, doc)
+    doc, own = later.before + later.after, spot.before + spot.after
+    start = _start(spot.before, doc, own)
     if isinstance(start, str):
         return start
-    end = _end(spot.after, doc, start, later.after)
+    end = _end(spot.after, doc, start, later.after, own)
     if isinstance(end, str):
         return end
     if end < start:
@@ -155,7 +189,7 @@ def read_span(spot: Window, later: Window) -> tuple[str, bool] | str:
 def finished_lines(spot: Window, later: Window) -> str:
     """The lines of the spot finished before a later cursor inside it ("" when none)."""
     doc = later.before + later.after
-    start = _start(spot.before, doc)
+    start = _start(spot.before, doc, spot.before + spot.after)
     assert isinstance(start, int)
     cursor = len(later.before)
     line_start = doc.rfind("\n", start, cursor) + 1
@@ -221,7 +255,7 @@ def _later(group: Sequence[Request], n: int) -> Iterable[Request]:
 def _typed(req: Request, later: Iterable[Request]) -> Typed:
     if isinstance(req.window, str):
         return Typed(why=req.window)
-    if _blank_free(req.window.before[-MAX_ANCHOR:]) < MIN_ANCHOR:
+    if not _sizes(req.window.before, from_end=True):
         return Typed(why=f"fewer than {MIN_ANCHOR} non-blank characters before the cursor: the spot cannot be found again")
     last: tuple[Request, str, bool] | None = None
     shown = [other for other in later if not isinstance(other.window, str)]

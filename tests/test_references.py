@@ -140,3 +140,12 @@ def test_anchors_are_the_last_and_first_characters_only() -> None:
     spot = Window("x" * 5000 + HEAD + "        ", TAIL + "y" * 5000)
     later = Window(HEAD[-MAX_ANCHOR:] + "        total += amount;", TAIL[:40])
     assert read_span(spot, later) == ("total += amount;", False)
+
+
+def test_an_edit_further_away_does_not_matter_and_a_look_alike_is_not_the_spot() -> None:
+    spot = Window(HEAD + "        ", TAIL)
+    later = HEAD + "        total += amount;\n    }\n\n    function withdraw(uint256 amount) external {\n        require(total >= amount);\n"
+    assert read_span(spot, Window(later, "        total -= amount;\n    }\n}\n")) == ("total += amount;", True)
+    # the withdraw function looks like deposit's end: the anchors are as long as the spot's own window needs
+    look_alike = Window("    function withdraw(uint256 amount) external {\n        ", "total -= amount;" + TAIL[40:])
+    assert read_span(spot, look_alike) == "the text before the cursor is not in this window"
