@@ -20,10 +20,11 @@ this request's spot by then. The rule (docs/references.md states it for users):
   MIN_ANCHOR non-blank characters (the document's end) is found again only in a window whose
   text after its cursor is that same suffix (the user still at the end, typing);
 - a window where either is missing (edited, deleted, or out of a clipped window after a jump)
-  or found twice says nothing; the reference is read from the last later window that finds
-  both: all its text between them when its cursor is outside that span (the user moved on:
-  what deletes, undos and rewrites left), or, when its cursor is still in the span, the
-  lines finished before the cursor's line (`complete` false), none when no line is finished;
+  or found twice says nothing; the reference is all the text between them in the last later
+  window that finds both with its cursor outside that span (the user moved on: what deletes,
+  undos and rewrites left by then); when no such window is found, the lines finished before
+  the cursor's line in the last window that finds both (`complete` false), none when no line
+  is finished;
 - a prefix with fewer than MIN_ANCHOR non-blank characters, a capture without a suffix, and a
   span left empty get no reference, each with its reason;
 - the llama.cpp clients send speculative requests, as if their suggestion were accepted
@@ -259,12 +260,14 @@ def _typed(req: Request, later: Iterable[Request]) -> Typed:
         return Typed(why=f"fewer than {MIN_ANCHOR} non-blank characters before the cursor: the spot cannot be found again")
     last: tuple[Request, str, bool] | None = None
     shown = [other for other in later if not isinstance(other.window, str)]
-    for other in reversed(shown):  # the last window that shows the spot
+    for other in reversed(shown):  # the last window that shows the spot with the cursor away from it, else the last
         assert not isinstance(other.window, str)
         found = read_span(req.window, other.window)
         if not isinstance(found, str):
-            last = (other, *found)
-            break
+            last = last or (other, *found)
+            if found[1]:
+                last = (other, *found)
+                break
     if last is None:
         return Typed(why="no later capture of this file within the session" if not shown
                      else f"none of the {len(shown)} later captures of this file shows the spot (edited around it, or out of their windows)")

@@ -149,3 +149,11 @@ def test_an_edit_further_away_does_not_matter_and_a_look_alike_is_not_the_spot()
     # the withdraw function looks like deposit's end: the anchors are as long as the spot's own window needs
     look_alike = Window("    function withdraw(uint256 amount) external {\n        ", "total -= amount;" + TAIL[40:])
     assert read_span(spot, look_alike) == "the text before the cursor is not in this window"
+
+
+def test_coming_back_to_the_spot_keeps_what_was_there_when_the_user_moved_on() -> None:
+    spot = cap(HEAD + "        ", TAIL, ts=0)
+    moved = cap(HEAD + "        total += amount;" + TAIL[:12], TAIL[12:], ts=2)
+    back = cap(HEAD + "        ", "total += amount;" + TAIL, ts=4)  # the cursor at the spot's start again
+    got = refs(spot, moved, back)[1]
+    assert got.text == "total += amount;" and got.complete and got.read_from == 2
