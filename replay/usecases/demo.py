@@ -182,8 +182,11 @@ def _score(store: Store, label: str, run_id: str, result: DemoResult, say: Say) 
                                       "unscored": scored.n_rejects, "rejects_file": scored.rejects_file or None,
                                       "n_items": scored.n_items, "n_changed": scored.n_changed,
                                       "n_nothing_shown": scored.n_nothing_shown,
-                                      "chars_removed": scored.chars_removed, "n_stop_cut": scored.n_stop_cut}
+                                      "chars_removed": scored.chars_removed, "n_stop_cut": scored.n_stop_cut,
+                                      "reference_sources": scored.reference_sources, "why_unscored": scored.unscored}
     say(f"score {label}: {stage_line(scored, raw)}")
+    if scored.reference_sources:
+        say(f"score {label}: scored against " + ", ".join(f"{source} {n}" for source, n in scored.reference_sources.items()))
     if scored.n_rejects:
         say(f"score {label}: {scored.n_rejects} not scored (no reference), kept in {scored.rejects_file}")
 
@@ -193,13 +196,16 @@ def closing(result: DemoResult, store_path: Path) -> str:
     demo ends on, after the report, so a first run does not end on a table alone."""
     lines = ["", "What the numbers mean:"]
     for label, what in (("benchmark", "benchmark items cut from the demo corpus, replayed under the standard profile"),
-                        ("captures", "captures replayed under each one's own editor release, scored against the "
-                                     "text the user accepted")):
+                        ("captures", "captures replayed under each one's own editor release, scored against what "
+                                     "the user typed at the cursor (else the text accepted)")):
         score = result.steps.get(f"score_{label}")
         if not score or "indel" not in score["mean"]:
             continue
-        unscored = f"; {score['unscored']} had no accepted text and are counted, not scored" if score["unscored"] else ""
-        lines.append(f"  {label}: Indel {score['mean']['indel']:.3f} over {score['n_items']} {what}{unscored}")
+        unscored = (f"; {score['unscored']} had neither a typed nor an accepted text and are counted, not scored"
+                    if score["unscored"] else "")
+        sources = ", ".join(f"{source} {n}" for source, n in score.get("reference_sources", {}).items())
+        lines.append(f"  {label}: Indel {score['mean']['indel']:.3f} over {score['n_items']} {what}"
+                     f"{f' ({sources})' if sources else ''}{unscored}")
     lines += ["  Indel is 1 - the normalised insert/delete distance between what the editor showed (cut to as many",
               "  lines as the reference) and the reference: 1.0 is the reference exactly; the raw text's score is",
               "  beside it, and the gap is what the editor's own cuts and filters did.",
