@@ -1,11 +1,11 @@
 """What the user really typed at each capture's cursor: the typed reference, read from the later
-captures of the same document.
+captures of the same document (docs/replay-and-scores.md, "The typed reference", states the rule for users).
 
 A request holds a window of the document around its cursor: the text before it (`before`,
 the prefix) and after it (`after`, the suffix), each maybe clipped to a few lines. A later
 request of the same document holds a later window. Where that window still holds this
 request's prefix tail and suffix head, the text between the two is what the document holds at
-this request's spot by then. The rule (docs/references.md states it for users):
+this request's spot by then. The rule:
 
 - later captures: the same editor, user (where the log names one) and file (the log's file
   path; a log that names no file: the same log file), made after this one (by time; without a time, by the log's order
