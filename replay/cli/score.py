@@ -184,7 +184,10 @@ def score_cmd(source: str, lines: Any, text: str, reference: str, seed: int, wor
 
 
 @cli.task("report", "score")
-@click.argument("runs", nargs=-1, required=True)
+@click.argument("runs", nargs=-1)
+@click.option("--acceptance", is_flag=True, help="Instead of runs: acceptance and retention of what the editors showed, by editor, "
+              "release, language and model, and how well each score of the shown text against what the user typed predicts "
+              "acceptance (AUC, 95% interval).")
 @click.option("--format", "fmt", type=Names(_report_formats), default="md", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
 @lines_option
@@ -195,12 +198,18 @@ def score_cmd(source: str, lines: Any, text: str, reference: str, seed: int, wor
 @cutoff_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object on stdout (--format json).")
 @db_option
-def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, reference: str, seed: int,
-               workers: int | None, cutoff: str | None, as_json: bool, store: Store) -> None:
+def report_cmd(runs: tuple[str, ...], acceptance: bool, fmt: str, output: Path | None, lines: Any, text: str, reference: str,
+               seed: int, workers: int | None, cutoff: str | None, as_json: bool, store: Store) -> None:
     """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML
-    page); two runs are also compared pair by pair (the second minus the first)."""
+    page); two runs are also compared pair by pair (the second minus the first). With
+    --acceptance (no runs): what users accepted and kept, and which score predicts it."""
     from replay.usecases.score import NothingScored, report
 
+    if acceptance == bool(runs):
+        raise click.UsageError("give RUNS, or --acceptance (not both)")
+    if acceptance:
+        _acceptance(store, seed, workers, output, as_json)
+        return
     if as_json:
         ctx = click.get_current_context()
         if ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT and fmt != "json":
@@ -215,3 +224,19 @@ def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any,
         click.echo(f"report of {len(runs)} run(s) -> {output}", err=True)
     if done.nothing_scored:
         raise NothingScored(f"the report judges nothing: {done.nothing_scored}")
+
+
+def _acceptance(store: Store, seed: int, workers: int | None, output: Path | None, as_json: bool) -> None:
+    """`report --acceptance`: the Markdown page (or its JSON), exit 1 when no outcome is logged."""
+    from replay.usecases.acceptance import acceptance_report
+    from replay.usecases.score import NothingScored
+
+    done = acceptance_report(store, seed, workers, None if as_json else output)
+    if as_json:
+        emit_json(done.data)
+    elif output is None:
+        click.echo(done.page, nl=False)
+    else:
+        click.echo(f"acceptance report -> {output}", err=True)
+    if done.nothing_scored:
+        raise NothingScored(done.nothing_scored)
