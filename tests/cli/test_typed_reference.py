@@ -57,3 +57,7 @@ def test_a_dismissed_capture_is_scored_against_what_was_typed(cli, tmp_path: Pat
     assert accepted.returncode == 1 and "no accepted text" in accepted.stdout
     text = cli("score", run_id, "--db", db).stdout
     assert "captures scored against: typed 1" in text and "not scored: 1: no typed reference" in text
+    # the replay beside what the user was shown (the dismissed "total += amount * 2;"), on the same reference
+    logged = json.loads(cli("compare", run_id, "--against", "logged", "--json", "--metric", "exact", "--lines", "1", "--db", db).stdout)
+    assert (logged["a"], logged["b"], logged["n_items"], logged["wins"]) == ("logged", run_id, 1, 1)
+    assert logged["n_unscored"] == 1 and logged["mean_a"] == 0.0 and logged["mean_b"] == 1.0
