@@ -5,7 +5,8 @@ rebuild each logged prompt byte for byte, audits the prompts with the demo model
 tokenizer, cuts a small benchmark from a real Solidity package (npm), replays the benchmark
 under the standardized profile (1024-token context, 128 new tokens) and the captures under
 their own editor's profile against the default local model (Qwen2.5-Coder-0.5B GGUF in
-llama.cpp), scores both and prints the side-by-side report. Every step is the use case the
+llama.cpp), scores both (the captures against what the user typed, else the accepted text) and
+prints the side-by-side report, then the acceptance report of the captures. Every step is the use case the
 matching command calls, so the demo shows exactly what the commands do.
 """
 
@@ -86,8 +87,19 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: Pro
     for label, source, editor in (("benchmark", str(items_path), "standard"), ("captures", "captures", None)):
         run_id = _replay(store, opts, label, source, editor, result, say, on_progress)
         _score(store, label, run_id, result, say)
-    result.report = to_markdown([load_run(store, r) for r in result.runs])
+    result.report = to_markdown([load_run(store, r) for r in result.runs]) + "\n" + _acceptance(store, result, say)
     return result
+
+
+def _acceptance(store: Store, result: DemoResult, say: Say) -> str:
+    """The acceptance report of the imported captures (replay.usecases.acceptance): its page."""
+    from replay.usecases.acceptance import acceptance_report
+
+    done = acceptance_report(store)
+    result.steps["acceptance"] = {k: done.data[k] for k in ("n_shown", "n_accepted", "n_with_typed_reference")}
+    say(f"acceptance: {done.data['n_accepted']} of {done.data['n_shown']} shown completions accepted;"
+        f" {done.data['n_with_typed_reference']} with a typed reference")
+    return done.page
 
 
 def _check_assets(result: DemoResult, say: Say) -> None:
