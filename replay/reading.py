@@ -9,7 +9,7 @@ stand-in another.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -151,6 +151,8 @@ class ScoreKeeper(RunReader, Protocol):
     def run_references(self, run_id: str) -> dict[str, Reference]: ...
 
     def capture(self, capture_id: int) -> CaptureRecord | None: ...
+
+    def captures(self) -> Iterator[tuple[int, CaptureRecord, str]]: ...
 
     def score_sets(self, run_id: str) -> dict[str, ScoreSet]: ...
 

@@ -20,7 +20,7 @@ from replay.cli.app import (
     warn,
 )
 from replay.cli.editor_option import EDITOR_HELP, editor_option
-from replay.cli.score import latency_line, speed_option
+from replay.cli.time_options import latency_line, speed_option
 from replay.errors import UsageError, WorkError
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ import click
 import msgspec
 
 from replay.cli.app import Names, cli, cutoff_option, db_option, emit_json, json_option, warn
+from replay.cli.time_options import latency_line, speed_option
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -186,18 +187,10 @@ lines_option = click.option("--lines", default="auto", show_default=True, callba
                             help="Lines scored: auto (as many as the reference has), all, or N (the seed used 1).")
 text_option = click.option("--text", "text", type=Names(_texts), default="shown", show_default=True,
                            help="Score what the editor showed, or the raw text it received (cut at the stop words).")
-def _speed(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
-    from replay.errors import UsageError
-    from replay.usecases.score import parse_speed
-
-    try:
-        return None if value is None else parse_speed(value)
-    except UsageError as exc:
-        raise click.BadParameter(str(exc)) from exc
-
-
-speed_option = click.option("--speed", default=None, callback=_speed, metavar="prefill=TOK/s,decode=TOK/s,overhead=MS",
-                            help="Project the runs' time onto hardware of this speed (default: as measured in the run).")
+reference_option = click.option(
+    "--reference", type=click.Choice(["typed", "accepted"]), default="typed", show_default=True,
+    help="What a replayed capture is scored against: what the user typed at its cursor, read from the later captures of "
+         "the file (else the accepted text), or the accepted text only.")
 workers_option = click.option("--workers", type=click.IntRange(min=1), default=None,
                               help="Processes scoring a large batch (default: every core; the scores are the same).")
 
@@ -206,18 +199,21 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 @click.argument("source")
 @lines_option
 @text_option
+@reference_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
 @workers_option
 @click.option("--compiles", is_flag=True, help="Also compile each file with the completion in place (Solidity: solc-js).")
 @speed_option
 @json_option
 @db_option
-def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None, compiles: bool, speed: Any, as_json: bool,
-              store: Store) -> None:
-    """Score a run in the store, or a JSONL of {file, reference, completion} lines; a run's time beside its score."""
-    from replay.usecases.score import run_latency, score_result, score_table
+def score_cmd(source: str, lines: Any, text: str, reference: str, seed: int, workers: int | None, compiles: bool, speed: Any,
+              as_json: bool, store: Store) -> None:
+    """Score a run in the store, or a JSONL of {file, reference, completion} lines; says how many
+    items were scored and why the others were not (none scored: exit 1); a run's time beside its score."""
+    from replay.usecases.score import NothingScored, run_latency, score_result, score_table
 
-    result = score_result(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles)  # type: ignore[arg-type]
+    result = score_result(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles,  # type: ignore[arg-type]
+                          reference=reference)  # type: ignore[arg-type]
     latency = run_latency(store, source, speed) if result.run is not None else None
     if as_json:
         emit_json({**result.to_json(), **({"latency": msgspec.to_builtins(latency)} if latency is not None else {})})
@@ -225,45 +221,65 @@ def score_cmd(source: str, lines: Any, text: str, seed: int, workers: int | None
         click.echo(score_table(result))
         if latency is not None and latency.n:
             click.echo(latency_line(latency))
+    if result.nothing_scored:
+        raise NothingScored(f"{source}: {result.nothing_scored}")
 
 
 @cli.task("report", "score")
-@click.argument("runs", nargs=-1, required=True)
+@click.argument("runs", nargs=-1)
+@click.option("--acceptance", is_flag=True, help="Instead of runs: acceptance and retention of what the editors showed, by editor, "
+              "release, language and model, and how well each score of the shown text against what the user typed predicts "
+              "acceptance (AUC, 95% interval).")
 @click.option("--format", "fmt", type=Names(_report_formats), default="md", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
 @lines_option
 @text_option
+@reference_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap intervals.")
 @workers_option
 @cutoff_option
 @speed_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object on stdout (--format json).")
 @db_option
-def report_cmd(runs: tuple[str, ...], fmt: str, output: Path | None, lines: Any, text: str, seed: int, workers: int | None,
-               cutoff: str | None, speed: Any, as_json: bool, store: Store) -> None:
+def report_cmd(runs: tuple[str, ...], acceptance: bool, fmt: str, output: Path | None, lines: Any, text: str, reference: str,
+               seed: int, workers: int | None, cutoff: str | None, speed: Any, as_json: bool, store: Store) -> None:
     """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML
-    page); two runs are also compared pair by pair (the second minus the first)."""
-    from replay.usecases.score import report
+    page); two runs are also compared pair by pair (the second minus the first). With
+    --acceptance (no runs): what users accepted and kept, and which score predicts it."""
+    from replay.usecases.score import NothingScored, report
 
+    if acceptance == bool(runs):
+        raise click.UsageError("give RUNS, or --acceptance (not both)")
+    if acceptance:
+        _acceptance(store, seed, workers, output, as_json)
+        return
     if as_json:
         ctx = click.get_current_context()
         if ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT and fmt != "json":
             raise click.UsageError(f"--json prints the report as JSON: not with --format {fmt}")
         fmt = "json"
-    done = report(store, runs, fmt, output, lines, text, seed, workers, cutoff, speed)  # type: ignore[arg-type]
+    done = report(store, runs, fmt, output, lines, text, seed, workers, cutoff, speed, reference)  # type: ignore[arg-type]
     for note in done.notes:
         warn(note)
     if output is None:
         click.echo(done.page, nl=False)
     else:
         click.echo(f"report of {len(runs)} run(s) -> {output}", err=True)
+    if done.nothing_scored:
+        raise NothingScored(f"the report judges nothing: {done.nothing_scored}")
 
 
-def latency_line(latency: Any) -> str:
-    """A run's time under its score table: the median and p90 to the whole answer, the share shown in time."""
-    from replay.usecases.score import latency_columns
+def _acceptance(store: Store, seed: int, workers: int | None, output: Path | None, as_json: bool) -> None:
+    """`report --acceptance`: the Markdown page (or its JSON), exit 1 when no outcome is logged."""
+    from replay.usecases.acceptance import acceptance_report
+    from replay.usecases.score import NothingScored
 
-    cells = latency_columns(latency)
-    where = f"at {latency.speed}" if latency.speed else "measured"
-    return (f"latency ({where}, {latency.n} answers): p50 {cells['p50 ms']} ms, p90 {cells['p90 ms']} ms;"
-            f" shown in time: {cells['in time']} judged ({latency.unknown} unknown)")
+    done = acceptance_report(store, seed, workers, None if as_json else output)
+    if as_json:
+        emit_json(done.data)
+    elif output is None:
+        click.echo(done.page, nl=False)
+    else:
+        click.echo(f"acceptance report -> {output}", err=True)
+    if done.nothing_scored:
+        raise NothingScored(done.nothing_scored)

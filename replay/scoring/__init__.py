@@ -30,7 +30,18 @@ of the texts it is of, and another text or window reuses those of the same cut t
 """
 
 from replay.scoring.aggregate import ScoredItem, Summary, aggregate, summary_of
-from replay.scoring.entries import accepted_text, capture_reference, run_entries
+from replay.scoring.entries import (
+    REFERENCE_KINDS,
+    CaptureReference,
+    CaptureReferences,
+    ReferenceKind,
+    accepted_text,
+    capture_reference,
+    nothing_scored,
+    reference_of,
+    run_entries,
+    unscored_reasons,
+)
 from replay.scoring.metrics import (
     HEADLINE,
     METRIC_NAMES,
@@ -71,9 +82,10 @@ from replay.scoring.runs import (
     scores_key,
 )
 
-__all__ = ["HEADLINE", "METRICS", "METRIC_NAMES", "TEXTS", "Lines", "Metric", "Processor", "RunScore",
+__all__ = ["HEADLINE", "METRICS", "METRIC_NAMES", "REFERENCE_KINDS", "TEXTS", "CaptureReference", "CaptureReferences", "Lines",
+           "Metric", "Processor", "ReferenceKind", "RunScore",
            "RunScores", "ScoredItem", "ScoredRun", "Summary", "Text", "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu",
            "codebleu_supports", "compiles_key", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs",
-           "line_span", "live_scores", "metric_values", "pair_digest", "parse_lines", "run_aggregate", "run_entries",
+           "line_span", "live_scores", "metric_values", "nothing_scored", "pair_digest", "parse_lines", "reference_of", "run_aggregate", "run_entries",
            "run_profile", "run_scores", "score_many", "score_pair", "score_rows", "scored_run",
-           "scored_what", "scores_key", "summary_of", "window", "windowed"]
+           "scored_what", "scores_key", "summary_of", "unscored_reasons", "window", "windowed"]

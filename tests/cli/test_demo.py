@@ -37,6 +37,9 @@ def test_demo_runs_every_step_and_is_resumable(cli, home: Path) -> None:
     assert unscored["unscored"] > 0 and Path(unscored["rejects_file"]).is_file()
     assert steps["audit"]["rejects"] == 0 or Path(steps["audit"]["rejects_file"]).is_file()
     assert len(result["runs"]) == 2
+    # the captures/session log: what was typed is read from its later requests, and acceptance is reported
+    assert steps["score_captures"]["reference_sources"].get("typed", 0) > 0
+    assert steps["acceptance"]["n_shown"] > 0 and steps["acceptance"]["n_with_typed_reference"] > 0
 
     # Again on the same store: nothing new is imported, and the two runs the first demo made are
     # taken up (every item already done), not copied into two more.
