@@ -206,6 +206,10 @@ class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
     middle_date: str = ""  # UTC time of the middle's newest line (git blame); "" when undated
     middle_date_source: str = ""  # blame | uncommitted (a work tree's line, dated when the corpus was made)
     middle_commit: str = ""  # the commit that last changed the middle's newest line
+    # A public benchmark's checker (score --execute): its test program, run after the completed
+    # file, and the function it checks (HumanEval's `check(entry_point)`); "" when it has none.
+    test: str = ""
+    entry_point: str = ""
 
 
 # What scoring reads of a benchmark item: FimItem's fields (and defaults) it needs, so that an

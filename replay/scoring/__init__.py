@@ -2,7 +2,8 @@
 
 metrics (METRICS, the one registry of metrics, and the line window), sentence_bleu, codebleu_engine
 and solidity (CodeBLEU over tree-sitter, Solidity's data flow), compiles (the whole file
-compiled with the completion in place), pool (many pairs across processes), aggregate, entries
+compiled with the completion in place), execute and sandbox (the benchmark's own tests run with the
+completion in place, each in a contained process: pass@1, pass@k), pool (many pairs across processes), aggregate, entries
 (a stored run's pairs and their references), runs (a stored run's scores, reused where the store
 holds them), pairs_file (pairs from a JSONL file).
 
@@ -62,6 +63,7 @@ from replay.scoring.runs import (
     RunScores,
     ScoredRun,
     compiles_key,
+    execute_key,
     pair_digest,
     run_aggregate,
     run_profile,
@@ -73,7 +75,7 @@ from replay.scoring.runs import (
 
 __all__ = ["HEADLINE", "METRICS", "METRIC_NAMES", "TEXTS", "Lines", "Metric", "Processor", "RunScore",
            "RunScores", "ScoredItem", "ScoredRun", "Summary", "Text", "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu",
-           "codebleu_supports", "compiles_key", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs",
+           "codebleu_supports", "compiles_key", "exact", "execute_key", "first_lines", "indel", "indel_many", "jsonl_pairs",
            "line_span", "live_scores", "metric_values", "pair_digest", "parse_lines", "run_aggregate", "run_entries",
            "run_profile", "run_scores", "score_many", "score_pair", "score_rows", "scored_run",
            "scored_what", "scores_key", "summary_of", "window", "windowed"]

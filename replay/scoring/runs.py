@@ -5,6 +5,7 @@ what they are of, assembled once for every report of it."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
@@ -39,6 +40,11 @@ def compiles_key(text: Text) -> str:
     """The name a run's compiles judgements of one text are kept under, e.g. `shown:compiles`:
     a judgement is of the whole text in its file, whatever the window."""
     return f"{text}:compiles"
+
+
+def execute_key(text: Text) -> str:
+    """The name a run's test executions of one text are kept under, e.g. `shown:execute`."""
+    return f"{text}:execute"
 
 
 def _window_of(key: str) -> Lines | None:
@@ -88,7 +94,7 @@ class RunScores:
 
 
 def run_scores(store: ScoreKeeper, run_id: str, text: Text = "shown", lines: Lines = "auto", workers: int | None = None,
-               compiles: bool = False) -> RunScores:
+               compiles: bool = False, execute: bool = False) -> RunScores:
     """The per-item scores of a run for a text and line window.
 
     An item's scores are reused when the store holds them for the same texts (pair_digest):
@@ -100,15 +106,17 @@ def run_scores(store: ScoreKeeper, run_id: str, text: Text = "shown", lines: Lin
     every item is vouched for with inputs_digest, and a later score of the same inputs under a
     window that cuts every pair the same (same_cuts) takes it whole, checking no item one by
     one. `compiles` judges, besides, each
-    benchmark item's whole text in its file (replay.scoring.compiles; kept per text); judgements the
-    store holds for the same text are added to the rows whether asked or not. Read, reused,
+    benchmark item's whole text in its file (replay.scoring.compiles; kept per text), `execute`
+    runs each benchmark item's test with the text in place (replay.scoring.execute: pass@1);
+    judgements the store holds for the same text are added to the rows whether asked or not. Read, reused,
     scored and stored with the collector paused (a second score is all reading: collections
     over the caches cost it a third)."""
     with collector_paused():
-        return _run_scores(store, run_id, text, lines, workers, compiles)
+        return _run_scores(store, run_id, text, lines, workers, compiles, execute)
 
 
-def _run_scores(store: ScoreKeeper, run_id: str, text: Text, lines: Lines, workers: int | None, compiles: bool) -> RunScores:
+def _run_scores(store: ScoreKeeper, run_id: str, text: Text, lines: Lines, workers: int | None, compiles: bool,
+                execute: bool) -> RunScores:
     completions = store.scored_completions(run_id)
     entries, rejects, counts = run_entries(store, run_id, completions)
     middles = [reference for *_, reference, _ in entries]
@@ -151,9 +159,10 @@ def _run_scores(store: ScoreKeeper, run_id: str, text: Text, lines: Lines, worke
             vouched = (key, vouch, {})
     rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(middle), reference=ref, completion=c)
             for (i, f, _, ref, _), middle, c, v in zip(entries, middles, scored, values)]
-    if compiles or compiles_key(text) in sets:
-        _add_compiles(store, run_id, rows, sets.get(compiles_key(text)) or ScoreSet(), text, judge=compiles)
-        vouched = None
+    for name, asked, judge in ((compiles_key(text), compiles, _compiles), (execute_key(text), execute, _executions)):
+        if asked or name in sets:
+            _add_judged(store, run_id, rows, name, sets.get(name) or ScoreSet(), judge if asked else None, workers)
+            vouched = None
     return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo),
                      n_done=sum(comp.error is None for comp, _ in completions), vouched=vouched)
 
@@ -270,25 +279,35 @@ def _stored(found: dict[str, tuple[bytes, dict[str, float]]], item_id: str, dige
     return stored
 
 
-def _add_compiles(store: ScoreKeeper, run_id: str, rows: list[ScoredItem], judged: ScoreSet, text: Text, judge: bool) -> None:
-    """Add `compiles` to the rows whose text the store holds a judgement of; with `judge`, judge
-    the other benchmark items' texts (replay.scoring.compiles) and keep every judgement, n/a ones as
-    an entry without a value (captures and items of languages without a judge get none)."""
+def _compiles(store: ScoreKeeper, rows: list[ScoredItem], workers: int | None) -> None:
+    from replay.scoring.compiles import add_compiles
+
+    add_compiles(store, rows)
+
+
+def _executions(store: ScoreKeeper, rows: list[ScoredItem], workers: int | None) -> None:
+    from replay.scoring.execute import add_execution
+
+    add_execution(store, rows, workers)
+
+
+def _add_judged(store: ScoreKeeper, run_id: str, rows: list[ScoredItem], key: str, judged: ScoreSet,
+                judge: Callable[[ScoreKeeper, list[ScoredItem], int | None], None] | None, workers: int | None) -> None:
+    """Add a whole-text judgement (compiles, pass@1) to the rows whose text the store holds one
+    of under `key`; with `judge`, judge the other rows' texts and keep every judgement, n/a ones
+    as an entry without a value (captures, items without a judge get none)."""
     missing = []
     for row in rows:
         digest = _digest(row.completion)
         entry = judged.entries.get(row.item_id)
         if entry is not None and entry[0] == digest:
             row.values.update(entry[1])
-        elif judge:
-            missing.append((row, digest))
+        elif judge is not None:
+            missing.append((row, digest, set(row.values)))
     if missing:
-        from replay.scoring.compiles import add_compiles
-
-        add_compiles(store, [row for row, _ in missing])
-        store.merge_scores(run_id, compiles_key(text), {
-            row.item_id: (digest, {"compiles": row.values["compiles"]} if "compiles" in row.values else {})
-            for row, digest in missing})
+        judge(store, [row for row, *_ in missing], workers)
+        store.merge_scores(run_id, key, {row.item_id: (digest, {m: v for m, v in row.values.items() if m not in before})
+                                         for row, digest, before in missing})
 
 
 @lru_cache(maxsize=None)
@@ -352,16 +371,16 @@ class RunScore(Summary, frozen=True):
 
 
 def scored_run(store: ScoreKeeper, run_id: str, text: Text = "shown", lines: Lines = "auto", seed: int = 0,
-               workers: int | None = None, compiles: bool = False) -> ScoredRun:
+               workers: int | None = None, compiles: bool = False, execute: bool = False) -> ScoredRun:
     """Score a stored run (run_scores: what the store holds is reused) and aggregate it, the
     aggregate too with the collector paused (run_scores); KeyError for a run the store does not
     hold. `compiles` adds the compiles metric (replay.scoring.compiles: a compiler per file, so
-    asked for)."""
+    asked for), `execute` pass@1 (replay.scoring.execute: the benchmark's tests run)."""
     run = store.run(run_id)
     if run is None:
         raise KeyError(run_id)
     with collector_paused():
-        scores = run_scores(store, run_id, text, lines, workers, compiles)
+        scores = run_scores(store, run_id, text, lines, workers, compiles, execute)
         summary = run_aggregate(store, run_id, scores, seed)
     return ScoredRun(run_id, run.backend, run.model, run_profile(store, run_id, run.config), text, lines, scores, summary)
 
