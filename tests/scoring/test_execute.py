@@ -17,7 +17,7 @@ from replay.records import Completion, FimItem
 from replay.scoring import execute, sandbox
 from replay.scoring.sandbox import Limits
 from replay.store import Store
-from tests.scoring.humaneval import cases, item, problems
+from tests.support.humaneval import cases, item, problems
 
 # Every containment this machine gives: the guards everywhere, the namespaces where they run.
 MODES = ["guards"] + (["namespaces"] if sandbox.isolation() == "namespaces" else [])
@@ -163,7 +163,7 @@ def test_a_file_of_the_wrong_format_is_one_clear_line(tmp_path: Path, cli) -> No
 
 
 def test_score_execute_on_a_run_is_kept_in_the_store(tmp_path: Path, cli) -> None:
-    items = [FimItem(**item(r), mode="line") for r in problems()[:4]]
+    items = [FimItem(**item(r)) for r in problems()[:4]]
     db = tmp_path / "s.db"
     with Store(db) as store:
         store.add_items(items)
