@@ -8,6 +8,10 @@ a newline and the test, which calls its own checks (MultiPL-E's layout). Each pr
 process of its own, contained and limited as replay.scoring.sandbox says (the harness's 3 s
 timeout), and passes when it runs to its end.
 
+The completion run is the one the other metrics score: cut to the same line window (`--lines`;
+the default, as many lines as the middle, is the single-line benchmarks' own cut of a longer
+generation), each kept line with its line end; `--lines all` runs the whole text shown.
+
 pass@1 of an item is 1.0 or 0.0 per completion; where a file of completions holds n samples of
 an item, pass@k is the unbiased estimator of the Codex paper as the harness computes it
 (evaluation.py, estimate_pass_at_k): 1 - C(n - c, k) / C(n, k), c the samples that pass, averaged
@@ -21,6 +25,7 @@ Results are cached by content (the language, the program, the limits and the con
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -33,7 +38,7 @@ from replay.reading import RunReader
 from replay.records import FimItem
 from replay.rejects import Reject
 from replay.scoring.aggregate import ScoredItem
-from replay.scoring.metrics import Lines
+from replay.scoring.metrics import Lines, window
 from replay.scoring.sandbox import Limits, Outcome, interpreter, isolation, run_programs
 from replay.store.executions import ExecutionResults
 
@@ -46,6 +51,15 @@ def program(language: str, prefix: str, completion: str, suffix: str, test: str,
     if language == "python" and entry_point:
         return code + "\n" + f"check({entry_point})"
     return code
+
+
+def executed_text(reference: str, completion: str, lines: Lines) -> str:
+    """The completion cut to the reference's line window, each kept line with its "\n"."""
+    n = window(reference, lines)
+    if n is None:
+        return completion
+    ends = [m.end() for m in re.finditer("\n", completion)]
+    return completion[: ends[n - 1]] if len(ends) >= n else completion
 
 
 def runnable(language: str) -> bool:
@@ -153,27 +167,29 @@ def jsonl_cases(path: Path) -> tuple[list[Case], list[Reject]]:
     return cases, rejects
 
 
-def case_programs(cases: Sequence[Case]) -> list[tuple[str, str]]:
-    return [(c.language, program(c.language, c.prefix, c.completion, c.suffix, c.test, c.entry_point)) for c in cases]
+def case_programs(cases: Sequence[Case], lines: Lines) -> list[tuple[str, str]]:
+    return [(c.language, program(c.language, c.prefix, executed_text(c.middle, c.completion, lines), c.suffix, c.test,
+                                 c.entry_point)) for c in cases]
 
 
-def item_programs(items: Sequence[FimItem], completions: Sequence[str]) -> list[tuple[str, str] | None]:
+def item_programs(items: Sequence[FimItem], completions: Sequence[str], lines: Lines) -> list[tuple[str, str] | None]:
     """The test program of each (item, completion text); None for an item without a test or of a
     language this machine cannot run."""
-    return [(it.language, program(it.language, it.prefix, text, it.suffix, it.test, it.entry_point))
+    return [(it.language, program(it.language, it.prefix, executed_text(it.middle, text, lines), it.suffix, it.test,
+                                  it.entry_point))
             if it.test and runnable(it.language) else None for it, text in zip(items, completions)]
 
 
-def add_execution(store: RunReader, rows: Sequence[object], workers: int | None = None) -> None:
-    """Add pass@1 to the values of scored rows (scoring.ScoredItem) of benchmark items with a
-    test; rows of captures and of items without one get none (the mean is over the items run)."""
-    wanted = {r.item_id for r in rows}  # type: ignore[attr-defined]
+def add_execution(store: RunReader, rows: Sequence[ScoredItem], lines: Lines, workers: int | None = None) -> None:
+    """Add pass@1 to the values of scored rows of benchmark items with a test; rows of captures
+    and of items without one get none (the mean is over the items run)."""
+    wanted = {r.item_id for r in rows}
     items = {it.id: it for it in store.items() if it.id in wanted}
-    judged = [r for r in rows if r.item_id in items]  # type: ignore[attr-defined]
-    programs = item_programs([items[r.item_id] for r in judged], [r.completion for r in judged])  # type: ignore[attr-defined]
+    judged = [r for r in rows if r.item_id in items]
+    programs = item_programs([items[r.item_id] for r in judged], [r.completion for r in judged], lines)
     runs = [(row, p) for row, p in zip(judged, programs) if p is not None]
     for (row, _), outcome in zip(runs, execute_many([p for _, p in runs], workers=workers)):
-        row.values[PASS] = 1.0 if outcome.passed else 0.0  # type: ignore[attr-defined]
+        row.values[PASS] = 1.0 if outcome.passed else 0.0
 
 
 def case_rows(cases: Sequence[Case], lines: Lines, workers: int | None = None,
@@ -184,7 +200,7 @@ def case_rows(cases: Sequence[Case], lines: Lines, workers: int | None = None,
 
     rows = score_rows([(c.id, c.file, c.language, c.middle, c.completion) for c in cases], lines, workers)
     passed: dict[str, list[bool]] = {}
-    for row, case, outcome in zip(rows, cases, execute_many(case_programs(cases), limits, workers)):
+    for row, case, outcome in zip(rows, cases, execute_many(case_programs(cases, lines), limits, workers)):
         row.values[PASS] = 1.0 if outcome.passed else 0.0
         passed.setdefault(case.id, []).append(outcome.passed)
     return rows, pass_at_ks(passed)

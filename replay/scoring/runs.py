@@ -42,9 +42,10 @@ def compiles_key(text: Text) -> str:
     return f"{text}:compiles"
 
 
-def execute_key(text: Text) -> str:
-    """The name a run's test executions of one text are kept under, e.g. `shown:execute`."""
-    return f"{text}:execute"
+def execute_key(text: Text, lines: Lines) -> str:
+    """The name a run's test executions of one text and line window are kept under, e.g.
+    `shown:execute:lines=auto` (the text run is cut to the window: replay.scoring.execute)."""
+    return f"{text}:execute:lines={lines}"
 
 
 def _window_of(key: str) -> Lines | None:
@@ -159,9 +160,9 @@ def _run_scores(store: ScoreKeeper, run_id: str, text: Text, lines: Lines, worke
             vouched = (key, vouch, {})
     rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(middle), reference=ref, completion=c)
             for (i, f, _, ref, _), middle, c, v in zip(entries, middles, scored, values)]
-    for name, asked, judge in ((compiles_key(text), compiles, _compiles), (execute_key(text), execute, _executions)):
+    for name, asked, judge in ((compiles_key(text), compiles, _compiles), (execute_key(text, lines), execute, _executions)):
         if asked or name in sets:
-            _add_judged(store, run_id, rows, name, sets.get(name) or ScoreSet(), judge if asked else None, workers)
+            _add_judged(store, run_id, rows, name, sets.get(name) or ScoreSet(), judge if asked else None, lines, workers)
             vouched = None
     return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo),
                      n_done=sum(comp.error is None for comp, _ in completions), vouched=vouched)
@@ -279,20 +280,21 @@ def _stored(found: dict[str, tuple[bytes, dict[str, float]]], item_id: str, dige
     return stored
 
 
-def _compiles(store: ScoreKeeper, rows: list[ScoredItem], workers: int | None) -> None:
+def _compiles(store: ScoreKeeper, rows: list[ScoredItem], lines: Lines, workers: int | None) -> None:
     from replay.scoring.compiles import add_compiles
 
-    add_compiles(store, rows)
+    add_compiles(store, rows)  # the whole text in its file, whatever the window
 
 
-def _executions(store: ScoreKeeper, rows: list[ScoredItem], workers: int | None) -> None:
+def _executions(store: ScoreKeeper, rows: list[ScoredItem], lines: Lines, workers: int | None) -> None:
     from replay.scoring.execute import add_execution
 
-    add_execution(store, rows, workers)
+    add_execution(store, rows, lines, workers)
 
 
 def _add_judged(store: ScoreKeeper, run_id: str, rows: list[ScoredItem], key: str, judged: ScoreSet,
-                judge: Callable[[ScoreKeeper, list[ScoredItem], int | None], None] | None, workers: int | None) -> None:
+                judge: Callable[[ScoreKeeper, list[ScoredItem], Lines, int | None], None] | None, lines: Lines,
+                workers: int | None) -> None:
     """Add a whole-text judgement (compiles, pass@1) to the rows whose text the store holds one
     of under `key`; with `judge`, judge the other rows' texts and keep every judgement, n/a ones
     as an entry without a value (captures, items without a judge get none)."""
@@ -305,7 +307,7 @@ def _add_judged(store: ScoreKeeper, run_id: str, rows: list[ScoredItem], key: st
         elif judge is not None:
             missing.append((row, digest, set(row.values)))
     if missing:
-        judge(store, [row for row, *_ in missing], workers)
+        judge(store, [row for row, *_ in missing], lines, workers)
         store.merge_scores(run_id, key, {row.item_id: (digest, {m: v for m, v in row.values.items() if m not in before})
                                          for row, digest, before in missing})
 

@@ -177,7 +177,24 @@ def test_score_execute_on_a_run_is_kept_in_the_store(tmp_path: Path, cli) -> Non
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["mean"]["pass@1"] == 0.5
     with Store(db) as store:
-        kept = store.score_sets("r")["shown:execute"].entries
+        kept = store.score_sets("r")["shown:execute:lines=auto"].entries
     assert {i: v["pass@1"] for i, (_, v) in kept.items()} == {it.id: float(k % 2) for k, it in enumerate(items)}
     again = json.loads(cli("score", "r", "--json", "--db", str(db)).stdout)  # kept: shown without asking
     assert again["mean"]["pass@1"] == 0.5
+
+
+def test_the_text_run_is_cut_to_the_line_window_with_its_line_ends() -> None:
+    assert execute.executed_text("a\n", "x\ny\nz", "auto") == "x\n"
+    assert execute.executed_text("a\nb\n", "x\ny\nz", "auto") == "x\ny\n"
+    assert execute.executed_text("a\n", "x", "auto") == "x"  # no line end given: none added
+    assert execute.executed_text("a\n", "x\ny", "all") == "x\ny"
+    assert execute.executed_text("a\n", "x\ny\nz", 2) == "x\ny\n"
+
+
+def test_a_generation_past_the_line_is_run_as_the_single_line_benchmark_cuts_it(tmp_path: Path, cli) -> None:
+    # The canonical line followed by more than the middle (a model that runs on into the suffix).
+    rows = [{**c, "completion": c["middle"] + "    return 42\n"} for c in cases(lambda r: r["canonical_solution"])[:3]]
+    path = _write(tmp_path / "c.jsonl", rows)
+    cut = json.loads(cli("score", str(path), "--execute", "--json").stdout)
+    whole = json.loads(cli("score", str(path), "--execute", "--json", "--lines", "all").stdout)
+    assert cut["mean"]["pass@1"] == 1.0 and whole["mean"]["pass@1"] < 1.0
