@@ -161,8 +161,8 @@ class Outcome(msgspec.Struct, frozen=True):
 def interpreter(language: str) -> list[str] | None:
     """The command that runs a program of this language read from stdin; None when the machine
     has none (JavaScript needs node)."""
-    if language == "python":
-        return [sys.executable, "-I", "-S", "-c", _PY_RUNNER]
+    if language == "python":  # the real binary: a venv's link may sit under the /tmp the namespaces hide
+        return [os.path.realpath(sys.executable), "-I", "-S", "-c", _PY_RUNNER]
     if language == "javascript":
         node = shutil.which("node")
         return None if node is None else [node, "-e", _JS_RUNNER]
@@ -171,12 +171,14 @@ def interpreter(language: str) -> list[str] | None:
 
 @functools.lru_cache(maxsize=1)
 def isolation() -> str:
-    """"namespaces" when a probe program runs contained as the module's docstring says, else "guards"."""
+    """"namespaces" when Python starts contained as the module's docstring says (an interpreter
+    installed under /tmp would not: the namespaces hide it), else "guards"."""
     if not sys.platform.startswith("linux") or not all(map(shutil.which, ("unshare", "setpriv", "mount"))):
         return "guards"
     for prefix in ((), ("--map-root-user",)):
         try:
-            probe = subprocess.run([*_UNSHARE[:1], *prefix, *_UNSHARE[1:], "sh", "-c", _CONTAIN, "sh", "true"],
+            probe = subprocess.run([*_UNSHARE[:1], *prefix, *_UNSHARE[1:], "sh", "-c", _CONTAIN, "sh",
+                                    os.path.realpath(sys.executable), "-I", "-S", "-c", "pass"],
                                    stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
         except (OSError, subprocess.TimeoutExpired):
             continue
