@@ -198,3 +198,9 @@ def test_a_generation_past_the_line_is_run_as_the_single_line_benchmark_cuts_it(
     cut = json.loads(cli("score", str(path), "--execute", "--json").stdout)
     whole = json.loads(cli("score", str(path), "--execute", "--json", "--lines", "all").stdout)
     assert cut["mean"]["pass@1"] == 1.0 and whole["mean"]["pass@1"] < 1.0
+
+
+def test_a_program_past_its_memory_limit_fails() -> None:
+    out = sandbox.run_programs([("python", "x = bytearray(600 * 2**20)"), ("python", "x = bytearray(50 * 2**20)")],
+                               Limits(memory_mb=512))
+    assert [o.status for o in out] == ["failed", "passed"] and "MemoryError" in out[0].detail
