@@ -53,16 +53,17 @@ def main() -> None:
     for proc in started:
         proc.wait()
     print(f"HumanEval single-line infilling, {len(picked)} items (seed {args.seed}), model {args.model}\n")
-    print("| editor profile | items | EM | pass@1 | Indel |")
-    print("|---|---|---|---|---|")
+    print("| editor profile | items | EM | pass@1 | Indel | shown nothing |")
+    print("|---|---|---|---|---|---|")
     for editor, run in runs.items():
         done = fimreplay("score", run, "--execute", "--json")
         if done.returncode != 0:
-            print(f"| {editor} | {done.stderr.strip()} | | | |")
+            print(f"| {editor} | {done.stderr.strip()} | | | | |")
             continue
-        mean = json.loads(done.stdout)["mean"]
-        print(f"| {editor} | {json.loads(done.stdout)['n_items']} | {mean['exact']:.3f} | {mean.get('pass@1', 0):.3f}"
-              f" | {mean['indel']:.3f} |")
+        result = json.loads(done.stdout)
+        mean = result["mean"]
+        print(f"| {editor} | {result['n_items']} | {mean['exact']:.3f} | {mean.get('pass@1', 0):.3f} | {mean['indel']:.3f}"
+              f" | {result['n_nothing_shown']} |")
 
 
 if __name__ == "__main__":
