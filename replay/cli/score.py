@@ -203,17 +203,20 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap interval.")
 @workers_option
 @click.option("--compiles", is_flag=True, help="Also compile each file with the completion in place (Solidity: solc-js).")
+@click.option("--execute", is_flag=True,
+              help="Also run each benchmark item's tests with the completion in place (pass@1, pass@k); a file is then of"
+                   " items with a completion.")
 @speed_option
 @json_option
 @db_option
-def score_cmd(source: str, lines: Any, text: str, reference: str, seed: int, workers: int | None, compiles: bool, speed: Any,
-              as_json: bool, store: Store) -> None:
+def score_cmd(source: str, lines: Any, text: str, reference: str, seed: int, workers: int | None, compiles: bool, execute: bool,
+              speed: Any, as_json: bool, store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines; says how many
     items were scored and why the others were not (none scored: exit 1); a run's time beside its score."""
     from replay.usecases.score import NothingScored, run_latency, score_result, score_table
 
     result = score_result(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles,  # type: ignore[arg-type]
-                          reference=reference)  # type: ignore[arg-type]
+                          reference=reference, execute=execute)  # type: ignore[arg-type]
     latency = run_latency(store, source, speed) if result.run is not None else None
     if as_json:
         emit_json({**result.to_json(), **({"latency": msgspec.to_builtins(latency)} if latency is not None else {})})

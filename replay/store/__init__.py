@@ -13,6 +13,7 @@ one object for its callers, made of one part per group of tables:
     latency   a run's completions as their time is read, with the gap to each capture's next request
     cache     the completion cache, the watch offsets
     compiles  the compiles metric's compiler results (a file of their own)
+    executions  the execution metric's results: how each test program ended (a file of their own)
 
 The store imports no importer, editor or backend: a log format's importer registers how its
 stored lines are decoded (LineCodec).

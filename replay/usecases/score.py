@@ -50,31 +50,36 @@ class FileScore(Summary, frozen=True):
     rejects_file: str | msgspec.UnsetType = msgspec.UNSET
     unscored: dict[str, int] = {}
     nothing_scored: str | None = None
+    # With --execute: pass@k over the items' samples, and how each program was contained
+    # (replay.scoring.sandbox.isolation).
+    pass_at_k: dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    contained_by: str | msgspec.UnsetType = msgspec.UNSET
 
 
 def score_result(store: Store, source: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
                  warn: Say | None = None, workers: int | None = None, compiles: bool = False,
-                 reference: ReferenceKind = "typed") -> RunScore | FileScore:
-    """Score a run of the store, or a JSONL file of {file, reference, completion} lines. What
-    cannot be scored goes to the rejects file (beside the file, or the data dir's
-    rejects/score-RUN.jsonl), each told to `warn`. `workers`: processes for a large batch (None:
-    every core; the numbers are the same). A replayed capture is scored against `reference`:
-    what the user typed at its cursor (else the accepted text), or the accepted text only."""
+                 reference: ReferenceKind = "typed", execute: bool = False) -> RunScore | FileScore:
+    """Score a run of the store, or a JSONL file of {file, reference, completion} lines (with
+    `execute`: of items with a `completion`, their tests run). What cannot be scored goes to the
+    rejects file (beside the file, or the data dir's rejects/score-RUN.jsonl), each told to
+    `warn`. `workers`: processes for a large batch (None: every core; the numbers are the same).
+    A replayed capture is scored against `reference`: what the user typed at its cursor (else
+    the accepted text), or the accepted text only."""
     path = Path(source)
     if path.is_file():
-        return score_file(source, lines, seed, warn, workers)
+        return executed_file(source, lines, seed, warn, workers) if execute else score_file(source, lines, seed, warn, workers)
     if store.run(source) is not None:
-        return score_stored_run(store, source, lines, text, seed, warn, workers, compiles, reference)
+        return score_stored_run(store, source, lines, text, seed, warn, workers, compiles, reference, execute)
     raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
 
 
 def score_stored_run(store: Store, run_id: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
                      warn: Say | None = None, workers: int | None = None, compiles: bool = False,
-                     reference: ReferenceKind = "typed") -> RunScore:
+                     reference: ReferenceKind = "typed", execute: bool = False) -> RunScore:
     """score_result of a run of the store: told to `warn` when the run is not finished."""
     from replay.scoring import scored_run
 
-    scored = scored_run(store, run_id, text, lines, seed, workers, compiles, reference)
+    scored = scored_run(store, run_id, text, lines, seed, workers, compiles, reference, execute)
     _, total, note = progress(store, run_id, scored.scores.n_done)
     if note and warn is not None:
         warn(note)
@@ -107,6 +112,30 @@ def score_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say | No
 FILE_SCORED = "the file's completion text (cut at its stop words)"
 
 
+def executed_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say | None = None,
+                  workers: int | None = None) -> FileScore:
+    """score_result of a JSONL file of items with a `completion` (replay.scoring.execute.jsonl_cases),
+    each test run; a file with no such line is a UsageError naming its first bad line."""
+    from replay.scoring import aggregate
+    from replay.scoring.execute import case_rows, jsonl_cases
+    from replay.scoring.sandbox import isolation
+
+    path = Path(source)
+    cases, found = jsonl_cases(path)
+    if not cases:
+        first = found[0].text() if found else f"{source}: no line"
+        raise UsageError(f"{first} (score --execute reads items with a completion: id, prefix, middle, suffix, test,"
+                         " completion)")
+    with Rejects(beside(path), echo=warn) as rejects:
+        for reject in found:
+            rejects.add(reject)
+    rows, pass_at = case_rows(cases, lines, workers)
+    result = FileScore(**msgspec.structs.asdict(aggregate(rows, seed=seed)), source=source, run=None, text="given",
+                       lines=lines, scored="the file's completion text; its tests run with it in place of the middle",
+                       n_stop_cut=0, n_rejects=len(found), pass_at_k=pass_at, contained_by=isolation())
+    return msgspec.structs.replace(result, rejects_file=rejects.file) if rejects.file else result
+
+
 def file_rows(path: Path, lines: Lines, warn: Say | None = None, workers: int | None = None
               ) -> tuple[list[ScoredItem], dict[str, int], str | None, list[Reject]]:
     """The scored pairs of a JSONL file of {id, file, reference, completion} lines, the counts
@@ -125,7 +154,12 @@ def score_table(result: RunScore | FileScore) -> str:
     """The plain-text table of a `score` result."""
     from replay.reports.score_table import score_table as table
 
-    return table(result, result.n_rejects, result.nothing_scored, result.unscored, result.reference_sources if isinstance(result, RunScore) else None)
+    page = table(result, result.n_rejects, result.nothing_scored, result.unscored,
+                 result.reference_sources if isinstance(result, RunScore) else None)
+    if isinstance(result, FileScore) and result.pass_at_k:
+        page += "\n" + ", ".join(f"{k} {v:.4f}" for k, v in result.pass_at_k.items())  # type: ignore[union-attr]
+        page += f" (tests run contained by {result.contained_by})"
+    return page
 
 
 def progress(store: Store, run_id: str, done: int | None = None) -> tuple[int, int, str | None]:
