@@ -54,7 +54,6 @@ BASE_ANCHOR = 32  # characters of prefix tail and suffix head looked for first .
 MAX_ANCHOR = 256  # ... doubled while found more than once, up to these
 MIN_ANCHOR = 16  # non-blank characters an anchor (or its part in a clipped window) must hold
 SPECULATIVE_S = 1.0  # a request this soon after an earlier one's answer may be its speculative twin
-LLAMA_CLIENTS = ("llama.vscode", "llama.vim")
 
 
 class Typed(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -83,7 +82,7 @@ def window_of(rec: CaptureRecord) -> Window | str:
         return "the capture holds no prefix and suffix"
     if seg.suffix is None:
         return "the log holds no suffix: the spot's end cannot be found again"
-    if rec.editor in LLAMA_CLIENTS:
+    if infill_body(rec):
         try:
             body = loads(rec.raw)
         except ValueError:
@@ -93,6 +92,15 @@ def window_of(rec: CaptureRecord) -> Window | str:
             return "the /infill body holds no prompt (the cursor's line)"
         return Window(seg.prefix + prompt, seg.suffix)
     return Window(seg.prefix, seg.suffix)
+
+
+def infill_body(rec: CaptureRecord) -> bool:
+    """Whether the capture is a body the proxy saw sent to llama-server's /infill (what the
+    llama.cpp clients send: the cursor's line in `prompt`, the text before it in
+    `input_prefix`), told by the route it was recorded on, not by the client's name."""
+    wire = rec.extra.get("wire")
+    route = wire.get("route") if isinstance(wire, dict) else None
+    return isinstance(route, str) and route.rstrip("/").endswith("/infill")
 
 
 def _blank_free(text: str) -> int:
@@ -207,6 +215,7 @@ class Request(msgspec.Struct, frozen=True):
     window: Window | str
     completion: str | None
     answered_s: float
+    infill: bool  # a body sent to llama-server's /infill (llama.vscode, llama.vim): it may have a speculative twin
 
 
 def _request(capture_id: int, rec: CaptureRecord) -> Request:
@@ -216,14 +225,14 @@ def _request(capture_id: int, rec: CaptureRecord) -> Request:
     path = rec.filepath or (rec.segments.filepath if rec.segments else None)
     group = (rec.editor, rec.user or "", f"file:{path}" if path else f"log:{rec.source.file}")
     return Request(capture_id, group, rec.ts, (rec.source.file, rec.source.line or rec.source.offset), window_of(rec),
-                   rec.completion, float(total) if isinstance(total, (int, float)) else 0.0)
+                   rec.completion, float(total) if isinstance(total, (int, float)) else 0.0, infill_body(rec))
 
 
 def _speculative(req: Request, earlier: Sequence[Request]) -> bool:
     """Whether a llama.cpp client's request is the speculative twin of an earlier one: sent within
     SPECULATIVE_S of its answer, the same suffix, its prefix that one's with the completion's
     start inserted at the cursor."""
-    if req.group[0] not in LLAMA_CLIENTS or req.ts is None or isinstance(req.window, str):
+    if not req.infill or req.ts is None or isinstance(req.window, str):
         return False
     for prev in reversed(earlier):
         if prev.ts is None or req.ts - prev.ts > prev.answered_s + SPECULATIVE_S:

@@ -120,7 +120,7 @@ def test_without_times_the_log_order_of_one_log_file() -> None:
 def llama(before_lines: str, line: str, after: str, ts: float, completion: str | None = None) -> CaptureRecord:
     body = {"input_prefix": before_lines, "prompt": line, "input_suffix": after}
     return cap(before_lines, after, ts=ts, editor="llama.vscode", path=None, completion=completion, raw=json.dumps(body),
-               wire={"timings": {"total_s": 0.2}})
+               wire={"route": "/infill", "timings": {"total_s": 0.2}})  # as the proxy records it
 
 
 def test_a_llama_client_window_holds_its_prompt_and_its_speculative_requests_are_no_evidence() -> None:

@@ -27,6 +27,9 @@ class LatencyStore(Database):
             f" json_extract({_RECORD}, '$.error') IS NULL AND COALESCE(json_extract({_RECORD}, '$.finish_reason'), '')"
             " != 'not_sent', g.gap"
             " FROM completions c LEFT JOIN run_references r USING (run_id, item_id)"
-            " LEFT JOIN gaps g ON g.id = r.capture_id WHERE c.run_id = ? ORDER BY c.rowid", (run_id,), named=False)
+            " LEFT JOIN gaps g ON g.id = r.capture_id WHERE c.run_id = ?"
+            # a record that is not JSON (a row edited by hand) has no time to read: the scores
+            # name and skip it, and json_extract would fail the whole query on it
+            f" AND json_valid({_RECORD}) ORDER BY c.rowid", (run_id,), named=False)
         return [TimedCompletion(item_id=str(r[0]), ttft_s=float(r[1]), total_s=float(r[2]), prompt_tokens=int(r[3]),
                                 gen_tokens=int(r[4]), stage=str(r[5]), answered=bool(r[6]), gap_s=r[7]) for r in rows]
