@@ -23,6 +23,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import msgspec
@@ -177,3 +179,40 @@ class EditorProfile(ABC):
     def layout_audit(self, tokenizer: Tokenizer, engine: str, ctx: int) -> LayoutAuditor | None:
         """The editor's own audit of the prompts it lays out (None: the generic audit only)."""
         return None
+
+
+class PackageProfile(EditorProfile):
+    """An editor package laid out as the skeleton has it (docs/adding-an-editor.md): `render` in
+    its profile.py, `complete` and `stream_stop` in its completion.py, its rule book's `history`
+    and `in_force` in the module `rule_book` names, its timing in timing.py. Each module is
+    imported when a method first needs it, so naming the editor loads none of its tables."""
+
+    package: ClassVar[str]  # e.g. "replay.editors.tabby"
+    rule_book: ClassVar[str] = ""  # the package's module with history() and in_force() ("": none kept)
+    has_timing: ClassVar[bool] = False  # the package has a timing.py (EditorProfile.timing)
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        cls.has_history = bool(cls.rule_book)
+
+    def _module(self, name: str) -> ModuleType:
+        return import_module(f"{self.package}.{name}")
+
+    def render(self, inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
+        return self._module("profile").render(inp, model, version=version)
+
+    def complete(self, inp: EditorInput, raw: str, model: str | None, version: str | None = None,
+                 timing: Timing | None = None) -> Shown:
+        return self._module("completion").complete(inp, raw, model=model, version=version, timing=timing)
+
+    def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
+        return self._module("completion").stream_stop(inp, model=model, version=version)
+
+    def history(self) -> list[HistoryRow]:
+        return self._module(self.rule_book).history() if self.rule_book else super().history()
+
+    def rules_in_force(self, version: str | None) -> tuple[InForce, ...]:
+        return tuple(self._module(self.rule_book).in_force(version)) if self.rule_book else super().rules_in_force(version)
+
+    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
+        return self._module("timing").timing(version, options) if self.has_timing else super().timing(version, options)

@@ -47,17 +47,13 @@ postprocessing.py. JavaScript string semantics are shared with Tabby (replay.edi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from replay.editors.interface import EditorProfile, capture_input
-from replay.editors.rulebook import HistoryRow, InForce
-from replay.editors.stage import Shown, StreamStop, Timing
-from replay.editors.timing import TimingRules
-from replay.records import CaptureRecord, EditorInput, RenderedPrompt
+from replay.editors.interface import PackageProfile, capture_input
+from replay.records import CaptureRecord, EditorInput
 
 
-class ContinueProfile(EditorProfile):
+class ContinueProfile(PackageProfile):
     """Continue's autocomplete, by release or by the day of a rule's commit (the package's modules
     above, each imported when a method first needs it: naming the editor loads none of its tables)."""
 
@@ -67,23 +63,9 @@ class ContinueProfile(EditorProfile):
     capture_source = "Continue dev data, VS Code output channel, JetBrains prompt.log (`fimreplay import`); `fimreplay proxy`"
     stop_source = "continuedev/continue core/autocomplete/templating/getStopTokens.ts"
     logs_prompts = True
-    has_history = True
-
-    def render(self, inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
-        from replay.editors.continue_.profile import render
-
-        return render(inp, model, version=version)
-
-    def complete(self, inp: EditorInput, raw: str, model: str | None, version: str | None = None,
-                 timing: Timing | None = None) -> Shown:
-        from replay.editors.continue_ import completion
-
-        return completion.complete(inp, raw, model=model, version=version, timing=timing)
-
-    def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
-        from replay.editors.continue_ import completion
-
-        return completion.stream_stop(inp, model=model, version=version)
+    package = "replay.editors.continue_"
+    rule_book = "rules"
+    has_timing = True
 
     def rebuild_logged_prompt(self, record: CaptureRecord) -> str | None:
         from replay.editors.continue_ import logs
@@ -111,22 +93,6 @@ class ContinueProfile(EditorProfile):
         provider = record.extra.get("modelProvider")
         options: dict[str, Any] = {"provider": provider} if isinstance(provider, str) else {}
         return capture_input(record, item_id, options)
-
-    def history(self) -> list[HistoryRow]:
-        """The rule changes by date, with the release tags that first had them."""
-        from replay.editors.continue_.rules import history
-
-        return history()
-
-    def rules_in_force(self, version: str | None) -> tuple[InForce, ...]:
-        from replay.editors.continue_.rules import in_force
-
-        return in_force(version)
-
-    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
-        from replay.editors.continue_.timing import timing
-
-        return timing(version, options)
 
 
 PROFILE = ContinueProfile()

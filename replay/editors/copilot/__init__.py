@@ -14,19 +14,15 @@ The language server's variant, which reuses these, is replay.editors.copilot_ls.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from replay.editors.interface import EditorProfile, EditorSession, LayoutAuditor
-from replay.editors.stage import Shown, StreamStop, Timing
-from replay.editors.timing import TimingRules
-from replay.records import EditorInput, RenderedPrompt
+from replay.editors.interface import EditorSession, LayoutAuditor, PackageProfile
 
 if TYPE_CHECKING:
     from replay.tokens.tokenizer import Tokenizer
 
 
-class CopilotProfile(EditorProfile):
+class CopilotProfile(PackageProfile):
     """VS Code's Copilot client, chat-lib 0.66.0 (the package's modules above)."""
 
     name = "copilot"
@@ -38,27 +34,8 @@ class CopilotProfile(EditorProfile):
     replaces_before = True
     sends_body = True
     keeps_sessions = True
-
-    def render(self, inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
-        from replay.editors.copilot.profile import render
-
-        return render(inp, model, version=version)
-
-    def complete(self, inp: EditorInput, raw: str, model: str | None, version: str | None = None,
-                 timing: Timing | None = None) -> Shown:
-        from replay.editors.copilot import completion
-
-        return completion.complete(inp, raw, model=model, version=version, timing=timing)
-
-    def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
-        from replay.editors.copilot import completion
-
-        return completion.stream_stop(inp, model=model, version=version)
-
-    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
-        from replay.editors.copilot.timing import timing
-
-        return timing(version, options)
+    package = "replay.editors.copilot"
+    has_timing = True
 
     def session(self, model: str, version: str | None = None) -> EditorSession:
         from replay.editors.copilot.profile import Session

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from replay.editors.llama_server.releases import split_version
 from replay.editors.llama_vim.releases import COMMITS, SOURCE, resolve, rules_at
 from replay.editors.llama_vim.settings import settings
 from replay.editors.timing import Debounce, TimingRules
@@ -42,9 +43,11 @@ def _since(version_index: int, sha: str) -> bool:
 def timing(version: str | None = None, options: Mapping[str, Any] | None = None) -> TimingRules:
     """llama.vim's timing at `version` (a commit or a day, as releases.resolve takes it) under the
     g:llama_config `options`: the time cuts of the request a cursor sends (its first: from 1175c8d
-    250 ms whatever the setting, which only the speculative follow-up takes)."""
-    at = resolve(version)
-    rules = rules_at(version)
+    250 ms whatever the setting, which only the speculative follow-up takes). Of a
+    `CLIENT,server=...` spec only the client's part counts: llama-server's half sets no timing."""
+    client, _ = split_version(version)
+    at = resolve(client)
+    rules = rules_at(client)
     config = settings(dict(options or {}), rules)
     sources = [f"{SOURCE} @{THROTTLE_600} (no --max-time on the curl job)"]
     if _since(at, IN_FLIGHT_WAIT):

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from replay.editors.llama_server.releases import split_version
 from replay.editors.llama_vscode.releases import REPO, release, tag_index
 from replay.editors.llama_vscode.settings import PREFIX, settings
 from replay.editors.timing import Debounce, TimingRules
@@ -34,8 +35,9 @@ _SERVER_CUT = ("llama-server stops at the first newline after t_max_predict_ms o
 
 def timing(version: str | None = None, options: Mapping[str, Any] | None = None) -> TimingRules:
     """llama.vscode's timing at `version` (a tag or a day, releases.release) under the
-    `llama-vscode.*` options."""
-    rel = release(version)
+    `llama-vscode.*` options; of a `CLIENT,server=...` spec only the client's part counts
+    (llama-server's half sets no timing)."""
+    rel = release(split_version(version)[0])
     debounce_key = PREFIX + "debounce_ms"  # a setting the completion path's Settings do not model
     conf = settings({k: v for k, v in (options or {}).items() if k != debounce_key}, rel)
     debounce = Debounce("none")

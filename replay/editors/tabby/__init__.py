@@ -19,17 +19,11 @@ what tabby-agent shows of the model's answer, each by release.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from replay.editors.interface import EditorProfile
-from replay.editors.rulebook import HistoryRow, InForce
-from replay.editors.stage import Shown, StreamStop, Timing
-from replay.editors.timing import TimingRules
-from replay.records import CaptureRecord, EditorInput, RenderedPrompt
+from replay.editors.interface import PackageProfile
+from replay.records import CaptureRecord
 
 
-class TabbyProfile(EditorProfile):
+class TabbyProfile(PackageProfile):
     """tabby-agent and the Tabby server, each by release (the package's modules above, each
     imported when a method first needs it: naming the editor loads none of its tables)."""
 
@@ -41,23 +35,9 @@ class TabbyProfile(EditorProfile):
     logs_prompts = True
     stage_needs_model = False
     sends_body = True
-    has_history = True
-
-    def render(self, inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
-        from replay.editors.tabby.profile import render
-
-        return render(inp, model, version=version)
-
-    def complete(self, inp: EditorInput, raw: str, model: str | None, version: str | None = None,
-                 timing: Timing | None = None) -> Shown:
-        from replay.editors.tabby import completion
-
-        return completion.complete(inp, raw, model=model, version=version, timing=timing)
-
-    def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
-        from replay.editors.tabby import completion
-
-        return completion.stream_stop(inp, model=model, version=version)
+    package = "replay.editors.tabby"
+    rule_book = "history"
+    has_timing = True
 
     def rebuild_logged_prompt(self, record: CaptureRecord) -> str | None:
         """The server's logged prompt rebuilt from the capture's segments (None without them)."""
@@ -76,22 +56,6 @@ class TabbyProfile(EditorProfile):
         if record.editor_version:
             return record.editor_version
         return capture_spec(record.user_agent, record.day())
-
-    def history(self) -> list[HistoryRow]:
-        """Every rule change of both halves, the agent's and the server's."""
-        from replay.editors.tabby.history import history
-
-        return history()
-
-    def rules_in_force(self, version: str | None) -> tuple[InForce, ...]:
-        from replay.editors.tabby.history import in_force
-
-        return in_force(version)
-
-    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
-        from replay.editors.tabby.timing import timing
-
-        return timing(version, options)
 
 
 PROFILE = TabbyProfile()
