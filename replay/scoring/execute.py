@@ -39,6 +39,7 @@ from replay.records import FimItem
 from replay.rejects import Reject
 from replay.scoring.aggregate import ScoredItem
 from replay.scoring.metrics import Lines, window
+from replay.scoring.pairs_file import object_lines
 from replay.scoring.sandbox import Limits, Outcome, interpreter, isolation, run_programs
 from replay.store.executions import ExecutionResults
 
@@ -137,18 +138,9 @@ def jsonl_cases(path: Path) -> tuple[list[Case], list[Reject]]:
     """The cases of a JSONL file of items with a `completion` (the fields of Case; `file` defaults
     to the id, `language` to python); a line that is not one, or whose language this machine
     cannot run, is rejected with file:line and why."""
-    from replay.jsonl import json_lines, loads
 
     cases, rejects = [], []
-    for no, line in json_lines(path.read_bytes()):
-        try:
-            obj = loads(line)
-        except ValueError as exc:
-            rejects.append(Reject.at(path, no, f"not JSON: {exc}", line))
-            continue
-        if not isinstance(obj, dict):
-            rejects.append(Reject.at(path, no, "not a JSON object", line))
-            continue
+    for no, line, obj in object_lines(path, rejects):
         if isinstance(obj.get("task_id"), str) and "id" not in obj:
             obj = {**obj, "id": obj["task_id"]}
         missing = [k for k in _CASE_FIELDS if not isinstance(obj.get(k), str)]

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from replay.errors import UsageError
 from replay.reports.acceptance import Shown, acceptance, to_markdown
 from replay.store import Store
+from replay.usecases.score import write_page
 
 __all__ = ["AcceptanceReport", "acceptance_report"]
 
@@ -57,9 +57,5 @@ def acceptance_report(store: Store, seed: int = 0, workers: int | None = None, o
     data = acceptance(items, seed)
     page = to_markdown(data)
     if output is not None:
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_text(page, encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"{output}: the report cannot be written ({exc.strerror or exc})") from None
+        write_page(output, page)
     return AcceptanceReport(data, page, output)

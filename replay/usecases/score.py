@@ -162,6 +162,15 @@ def score_table(result: RunScore | FileScore) -> str:
     return page
 
 
+def write_page(output: Path, page: str) -> None:
+    """A report's page written to `output` (its folder made), or a usage error naming the file."""
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{output}: the report cannot be written ({exc.strerror or exc})") from None
+
+
 def progress(store: Store, run_id: str, done: int | None = None) -> tuple[int, int, str | None]:
     """(items with a good completion (`done` when the caller counted them already), items the
     run was started with, a note when the run is not finished). A run killed or stopped is
@@ -206,11 +215,7 @@ def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | No
     if fmt == "md" and notes:
         page += "".join(f"\n> {note}\n" for note in notes)
     if output is not None:
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_text(page, encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"{output}: the report cannot be written ({exc.strerror or exc})") from None
+        write_page(output, page)
     nothing = None if any(r.summary.n_items for r in loaded) else "; ".join(f"run {r.run_id}: {r.nothing_scored}" for r in loaded)
     return Report(page, output, notes, nothing)
 
