@@ -10,6 +10,8 @@ from typing import Any
 
 import llama_cpp  # the pinned engine (the `engines` extra): never skipped, CI installs it
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from replay.assets import DEMO_MODEL, asset_path
 from replay.backends.llamacpp_text import FIRST_BUFFER, GeneratedText, Pieces, complete_length
@@ -88,3 +90,32 @@ def test_complete_length_is_the_whole_characters_of_any_prefix() -> None:
         whole = codecs.getincrementaldecoder("utf-8")().decode(data[:end])
         assert complete_length(data[:end]) == len(whole.encode()), end
     assert complete_length(b"") == 0 and complete_length(b"\xf0\x9d\x94") == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=40), st.lists(st.integers(min_value=0, max_value=200), max_size=12))
+def test_streamed_utf8_split_anywhere_is_the_whole_decoded_at_once(text: str, cuts: list[int]) -> None:
+    """Text cut into tokens at any byte: asked after every token, the streamed text is the whole
+    characters so far, decoded at once (what it was before it was decoded piece by piece)."""
+    data = text.encode("utf-8")
+    bounds = sorted({min(c, len(data)) for c in cuts} | {len(data)})
+    out, last = GeneratedText(), 0
+    for end in bounds:
+        out.add(data[last:end])
+        last = end
+        so_far = bytes(out.data)
+        assert out.streamed() == so_far[: complete_length(so_far)].decode("utf-8", errors="replace")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.binary(max_size=6), max_size=24))
+def test_what_was_streamed_stays_streamed(chunks: list[bytes]) -> None:
+    """Any bytes, valid or not: each answer of `streamed` extends the one before (a stream never
+    takes back what it sent; decoding the whole each time did: b"\\xf0\\xc0" streams U+FFFD for
+    its lead byte, and one more byte makes that lead byte look cut short again)."""
+    out, before = GeneratedText(), ""
+    for chunk in chunks:
+        out.add(chunk)
+        now = out.streamed()
+        assert now.startswith(before)
+        before = now
