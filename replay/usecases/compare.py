@@ -11,7 +11,7 @@ from replay.reports.compare import Paired, paired
 from replay.reports.confidence_sequences import DEFAULT_METHOD, METHODS
 from replay.reports.sequential import Sequential, sequential
 from replay.errors import UsageError
-from replay.latency import LatencySummary, Speed, summarize
+from replay.latency import LatencySummary, Speed
 from replay.reports.timing import time_json
 from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ReferenceKind, ScoredItem, Text
 from replay.store import Store
@@ -53,10 +53,12 @@ def time_text(s: LatencySummary) -> str:
 
 def run_times(store: Store, a: str, b: str, speed: Speed | None) -> tuple[LatencySummary | None, LatencySummary | None]:
     """A's and B's time, each when it is a run of the store (a file of pairs has none)."""
+    from replay.usecases.score import run_latency
+
     def one(source: str) -> LatencySummary | None:
         if Path(source).is_file() or store.run(source) is None:
             return None
-        return summarize(store.timed_completions(source), speed)
+        return run_latency(store, source, speed)
 
     return one(a), one(b)
 

@@ -15,7 +15,7 @@ from replay.backends import BACKENDS, Backend, GenParams, ModelRef, backend_kind
 from replay.cutoffs import Overlap
 from replay.editors import EDITORS, profile
 from replay.errors import UsageError
-from replay.latency import LatencySummary, Speed, summarize
+from replay.latency import LatencySummary, Speed
 from replay.reading import CAPTURES_OWN, RunConfig
 from replay.records import RenderedPrompt
 from replay.rejects import Rejects, default_path, stamped
@@ -194,9 +194,11 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
                                  concurrency=req.concurrency, use_cache=req.use_cache, on_progress=on_progress,
                                  rendered_from=inputs.rendered_from, editor_model=ref.editor_model,
                                  early_stop=req.early_stop, editor_timing=req.editor_timing, references=inputs.references)
+    from replay.usecases.score import run_latency
+
     return SourceRun(summary=summary, rejected=len(rejects), rejects_file=rejects.file,
                      overlap=run_overlap(store, run_id, req.cutoff),
-                     latency=summarize(store.timed_completions(run_id), req.speed))
+                     latency=run_latency(store, run_id, req.speed))
 
 
 def reused_run_id(name: str, req: RunRequest, ref: ModelRef, inputs: Inputs) -> str:
