@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 
 from replay.reading import ScoreKeeper
+from replay.records import CaptureRecord
 from replay.references import Typed, typed_references
 from replay.rejects import Reject
 
@@ -118,9 +119,10 @@ class CaptureReferences:
             self._typed = typed_references((i, rec) for i, rec, _ in self.store.captures())
         return self._typed.get(capture_id)
 
-    def of(self, capture_id: int) -> tuple[tuple[str, str, CaptureReference] | None, str]:
-        """(file, language, reference) of a replayed capture, or None and why not."""
-        rec = self.store.capture(capture_id)
+    def of(self, capture_id: int, rec: CaptureRecord | None = None) -> tuple[tuple[str, str, CaptureReference] | None, str]:
+        """(file, language, reference) of a replayed capture, or None and why not (`rec`: the
+        capture when the caller has read it already)."""
+        rec = rec if rec is not None else self.store.capture(capture_id)
         if rec is None:
             return None, "no such capture in the store"
         ref, why = reference_of(rec, self.typed(capture_id) if self.which == "typed" else None, self.which)

@@ -135,8 +135,8 @@ def logged_rows(store: Store, run_id: str, lines: Lines, reference: ReferenceKin
         if ref.kind != "capture":
             not_scored[item_id] = "a benchmark item: no editor logged a completion of it"
             continue
-        found, why = references.of(ref.capture_id)
         rec = store.capture(ref.capture_id)
+        found, why = references.of(ref.capture_id, rec)
         if found is None or rec is None:
             not_scored[item_id] = why
         elif rec.completion is None:
