@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from replay.reading import RunConfig
-from replay.records import Completion, FimItem
+from replay.records import FimItem
 from replay.scoring import execute, sandbox
 from replay.scoring.sandbox import Limits
 from replay.store import Store
 from tests.support.humaneval import cases, item, problems
+from tests.support.scores import half_right_run
 
 # Every containment this machine gives: the guards everywhere, the namespaces where they run.
 MODES = ["guards"] + (["namespaces"] if sandbox.isolation() == "namespaces" else [])
@@ -165,12 +165,7 @@ def test_a_file_of_the_wrong_format_is_one_clear_line(tmp_path: Path, cli) -> No
 def test_score_execute_on_a_run_is_kept_in_the_store(tmp_path: Path, cli) -> None:
     items = [FimItem(**item(r)) for r in problems()[:4]]
     db = tmp_path / "s.db"
-    with Store(db) as store:
-        store.add_items(items)
-        store.create_run("r", RunConfig(backend="llamacpp", model="m", editor="standard"))
-        for k, it in enumerate(items):
-            text = it.middle if k % 2 else "    return None\n"
-            store.add_completion("r", Completion(item_id=it.id, text=text, raw_text=text, backend="llamacpp", model="m"))
+    half_right_run(db, items, "    return None\n")
     plain = json.loads(cli("score", "r", "--json", "--db", str(db)).stdout)
     assert "pass@1" not in plain["mean"]  # opt-in
     res = cli("score", "r", "--execute", "--json", "--db", str(db))
