@@ -67,6 +67,18 @@ def bad_text(text: str) -> str | None:
     return f"lone UTF-16 surrogate U+{char:04X} at column {m.start() + 1}"
 
 
+def first_invalid_utf8(data: bytes) -> int | None:
+    """The offset of the first byte of `data` that is not UTF-8 there, or None: the one place
+    every reader of raw bytes (an import line, a proxied body) finds where its bytes went wrong."""
+    if data.isascii():
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return None
+
+
 def loads(text: str | bytes) -> Any:
     """json.loads of one line; ValueError (a one-line reason) for invalid JSON, invalid UTF-8,
     a lone UTF-16 surrogate escape, or a value nested too deeply for Python's recursion limit."""
@@ -78,7 +90,7 @@ def loads(text: str | bytes) -> Any:
         obj = json.loads(text)
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
-    if "\\u" in text and (at := lone_surrogate_escape(text.encode("utf-8"))) is not None:
+    if ("\\ud" in text or "\\uD" in text) and (at := lone_surrogate_escape(text.encode("utf-8"))) is not None:
         raise ValueError(f"lone UTF-16 surrogate escape at byte {at + 1} (UTF-8 cannot hold it)")
     return obj
 

@@ -9,7 +9,7 @@ stand-in another.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -19,6 +19,23 @@ from replay.records import CaptureRecord, Completion, CompletionTexts, FimItem, 
 # The editor a run of the captures records when each capture was rendered for its own editor
 # (`run captures` with no --editor): a name no editor profile has, shown as is in the listings.
 CAPTURES_OWN = "captures' own"
+
+
+class TimedCompletion(msgspec.Struct, frozen=True):
+    """One completion of a run as its time is read: seconds to the first token and to the whole
+    answer, prompt and generated tokens, the profile whose stage showed it (`tabby@1.8.0`, "" for
+    none), whether an answer came at all (False: an error, or the editor sent nothing), and for a
+    replayed capture with a time, the seconds until the next request of the same editor's log
+    (None: no later one, or no time): when the user had typed on."""
+
+    item_id: str
+    ttft_s: float
+    total_s: float
+    prompt_tokens: int
+    gen_tokens: int
+    stage: str = ""
+    answered: bool = True
+    gap_s: float | None = None
 
 
 class RunConfig(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -120,6 +137,8 @@ class RunReader(Protocol):
 
     def run_prompts(self, run_id: str) -> list[RenderedPrompt]: ...
 
+    def timed_completions(self, run_id: str) -> list[TimedCompletion]: ...
+
     def count_run_prompts(self, run_id: str) -> int: ...
 
 
@@ -132,6 +151,8 @@ class ScoreKeeper(RunReader, Protocol):
     def run_references(self, run_id: str) -> dict[str, Reference]: ...
 
     def capture(self, capture_id: int) -> CaptureRecord | None: ...
+
+    def captures(self) -> Iterator[tuple[int, CaptureRecord, str]]: ...
 
     def score_sets(self, run_id: str) -> dict[str, ScoreSet]: ...
 

@@ -177,8 +177,17 @@ class EditorInput(msgspec.Struct, frozen=True, omit_defaults=True):
     session: str | None = None
 
 
+class UnitTest(msgspec.Struct, frozen=True):
+    """One stdin/stdout case of a whole program (SAFIM's `unit_tests`, which its ExecEval runs:
+    gonglinyuan/safim exec_utils.py ExtendedUnittest): the input fed, the accepted outputs."""
+
+    input: str
+    output: tuple[str, ...] = ()
+
+
 class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
-    """One benchmark item cut from raw code: prefix + middle + suffix == the chunk.
+    """One benchmark item: cut from raw code (prefix + middle + suffix == the chunk), or read
+    from a public benchmark's file (`benchmark`: prefix + middle + suffix == its program).
 
     From a dated corpus it carries the day its version was published and where that date came
     from; cut from new code only (`new_code`), the older version its middle is absent from
@@ -206,6 +215,20 @@ class FimItem(msgspec.Struct, frozen=True, omit_defaults=True):
     middle_date: str = ""  # UTC time of the middle's newest line (git blame); "" when undated
     middle_date_source: str = ""  # blame | uncommitted (a work tree's line, dated when the corpus was made)
     middle_commit: str = ""  # the commit that last changed the middle's newest line
+    # Read from a public benchmark's file (replay.benchmarks): its format's name, the document's
+    # path in its repository where the benchmark names one (what the editors are told, as a render
+    # input's `filepath`), the cross-file context it gives (placed as each editor places
+    # snippets), and what its checker runs the completion with, under the benchmark's own names:
+    # `test` and `entry_point` (HumanEval's check(candidate); SantaCoder-FIM's `tests`),
+    # `eval_prompt` and `unit_tests` (SAFIM's program with "{{completion}}" where the middle goes,
+    # and its stdin/stdout cases).
+    benchmark: str = ""
+    filepath: str = ""
+    snippets: tuple[Snippet, ...] = ()
+    test: str = ""
+    entry_point: str = ""
+    eval_prompt: str = ""
+    unit_tests: tuple[UnitTest, ...] = ()
 
 
 # What scoring reads of a benchmark item: FimItem's fields (and defaults) it needs, so that an
@@ -282,6 +305,9 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
     `replace_before` counts the characters before the cursor the shown item replaces (Copilot's
     item rewrites its line from the line's start) and `replaced` holds them, as the prompt's
     prefix ends with them: what is scored of such an item is `scored_pair`'s.
+    `latency_s` is the time from the request to the whole answer, `ttft_s` to its first token
+    when the engine measured it (0: not measured), `prompt_tokens` the prompt's length in tokens
+    as the engine counted it (0: not counted) beside `n_tokens`, the tokens generated.
     """
 
     item_id: str
@@ -305,6 +331,15 @@ class Completion(msgspec.Struct, frozen=True, omit_defaults=True):
     truncated: bool = False
     replace_before: int = 0
     replaced: str = ""
+    ttft_s: float = 0.0
+    prompt_tokens: int = 0
+
+    def first_token_s(self) -> float:
+        """Seconds to the first token: the engine's measure, else the first streamed chunk's,
+        else the whole answer's (an unstreamed answer reaches the editor all at once)."""
+        if self.ttft_s:
+            return self.ttft_s
+        return self.timing[0][1] if self.timing else self.latency_s
 
     def scored_pair(self, reference: str, which: str) -> tuple[str, str]:
         """(reference, text) as a score compares them: the text is "shown" (what the user saw; ""

@@ -361,3 +361,24 @@ def test_no_layer_takes_the_store_untyped() -> None:
                             (a.annotation is None or ast.unparse(a.annotation) in ("Any", "object", "'Any'"))
                             and a.arg != "self"]
     assert not untyped, untyped
+
+
+def _class_bases(path: Path) -> Iterator[tuple[str, list[str]]]:
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef):
+            yield node.name, [ast.unparse(base) for base in node.bases]
+
+
+def test_one_record_idiom_per_role() -> None:
+    """The records handed between stages (records, reading) are msgspec Structs, the form that is
+    stored and written as JSON lines; a NamedTuple is only a row as it is read (a store query's
+    row, a scanned chunk of a file), defined in the store or the importers' reader, or private
+    to its module. (A use case's result is a frozen dataclass: docs/architecture.md.)"""
+    mods = modules()
+    wrong = [f"{module}.{name}" for module in ("replay.records", "replay.reading")
+             for name, bases in _class_bases(mods[module])
+             if not any(b.startswith("msgspec.Struct") or b in ("Protocol", "RunReader") for b in bases)]
+    rows_at = ("replay.store", "replay.importers.scan", "replay.importers.reader")
+    wrong += [f"{module}.{name}" for module, path in mods.items() for name, bases in _class_bases(path)
+              if "NamedTuple" in bases and not name.startswith("_") and not module.startswith(rows_at)]
+    assert not wrong, wrong

@@ -145,8 +145,10 @@ def test_the_pages_show_commands_that_run_here() -> None:
                   "fimreplay audit copilot.jsonl --render-input examples/py-open1.jsonl --tokenizer qwen2.5-coder",
                   "fimreplay postprocess examples/outputs.jsonl --editor tabby --model TabbyML/Qwen2.5-Coder-1.5B -o shown.jsonl",
                   "fimreplay tokens @examples/prompt.txt --tokenizer qwen2.5-coder --engine llama.cpp --json",
-                  "fimreplay import captures/tabby captures/continue captures/jetbrains && fimreplay verify"):
+                  "fimreplay import captures/tabby captures/continue captures/jetbrains && fimreplay verify",
+                  "fimreplay render examples/cursors.jsonl --editor llama.vim@a1c8e6e --model default -o vim.jsonl"):
         assert shown in run
+    assert {c.page for c in commands if not c.skipped} >= {"README.md", "docs/adding-an-editor.md", "docs/proxy.md"}
 
 
 @pytest.mark.parametrize("text, why", [

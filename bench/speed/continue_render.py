@@ -12,7 +12,7 @@ import sys
 
 from bench.support import solidity_cursors, timed
 from replay.editors.continue_ import tokens as ct
-from replay.editors.continue_.prompt import render
+from replay.editors.continue_.profile import render
 
 
 def main() -> None:

@@ -69,12 +69,16 @@ class Backend:
         """Free the engine (model memory, HTTP connections)."""
 
     def finish(self, prompt: RenderedPrompt, raw_text: str, n_tokens: int, finish_reason: str, started: float,
-               stop_applied: bool = True) -> Completion:
-        """Build the Completion: the raw engine output and the editor-processed text beside it."""
+               stop_applied: bool = True, prompt_tokens: int = 0, ttft_s: float = 0.0) -> Completion:
+        """Build the Completion: the raw engine output and the editor-processed text beside it,
+        with the time it took. `prompt_tokens` is the engine's count of the prompt (else the
+        prompt's own ids, when it was rendered to ids); `ttft_s` the seconds to the first token
+        where the engine measured them (0: the completion's `first_token_s` falls back)."""
         text = apply_stop(raw_text, prompt.stop) if stop_applied else raw_text
         return Completion(item_id=prompt.item_id or "", text=text, raw_text=raw_text, backend=self.name,
                           model=self.model, n_tokens=n_tokens, finish_reason=finish_reason,
-                          latency_s=time.perf_counter() - started)
+                          latency_s=time.perf_counter() - started, prompt_tokens=prompt_tokens or len(prompt.token_ids),
+                          ttft_s=round(ttft_s, 6))
 
 
 # Why a streaming backend stopped before the engine did: the editor stopped reading at a stop

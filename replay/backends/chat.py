@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from replay.backends.base import GenParams
-from replay.backends.http import HttpBackend, field, token_count
+from replay.backends.http import HttpBackend, field, prompt_count, token_count
 from replay.records import Completion, RenderedPrompt
 
 ANTHROPIC_VERSION = "2023-06-01"
@@ -40,7 +40,8 @@ class ChatBackend(HttpBackend):
         text = field(data, "choices", 0, "message", "content")
         choice = data["choices"][0]
         finish = choice.get("finish_reason") if isinstance(choice, dict) else None
-        return self.finish(prompt, str(text or ""), token_count(data, "usage", "completion_tokens"), str(finish or ""), started)
+        return self.finish(prompt, str(text or ""), token_count(data, "usage", "completion_tokens"), str(finish or ""), started,
+                           prompt_tokens=prompt_count(data))
 
 
 class AnthropicBackend(HttpBackend):
@@ -62,4 +63,5 @@ class AnthropicBackend(HttpBackend):
         blocks = field(data, "content")
         blocks = blocks if isinstance(blocks, list) else []
         text = "".join(str(b.get("text", "")) for b in blocks if isinstance(b, dict) and b.get("type") == "text")
-        return self.finish(prompt, text, token_count(data, "usage", "output_tokens"), str(data.get("stop_reason") or ""), started)
+        return self.finish(prompt, text, token_count(data, "usage", "output_tokens"), str(data.get("stop_reason") or ""), started,
+                           prompt_tokens=prompt_count(data))

@@ -324,6 +324,27 @@ def token_count(data: dict[str, Any], *path: str) -> int:
     return cur if isinstance(cur, int) and not isinstance(cur, bool) and cur >= 0 else 0
 
 
+def prompt_count(data: dict[str, Any]) -> int:
+    """The prompt's length in tokens as the server reports it: OpenAI's `usage.prompt_tokens`,
+    Anthropic's `usage.input_tokens`, llama.cpp's `tokens_evaluated` / `timings.prompt_n`,
+    Ollama's `prompt_eval_count`; 0 when it reports none."""
+    return (token_count(data, "usage", "prompt_tokens") or token_count(data, "usage", "input_tokens")
+            or token_count(data, "tokens_evaluated") or token_count(data, "timings", "prompt_n")
+            or token_count(data, "prompt_eval_count"))
+
+
+def first_token_after(data: dict[str, Any], started: float) -> float:
+    """Seconds from `started` (the request) to the first token of an unstreamed answer: the time
+    until now less the generation time the server reports (llama.cpp's `timings.predicted_ms`,
+    Ollama's `eval_duration` in ns); 0 (not measured) when it reports none."""
+    timings = data.get("timings")
+    ms = timings.get("predicted_ms") if isinstance(timings, dict) else None
+    decode = ms / 1000 if isinstance(ms, (int, float)) and not isinstance(ms, bool) else None
+    if decode is None and token_count(data, "eval_duration"):
+        decode = data["eval_duration"] / 1e9
+    return max(0.0, time.perf_counter() - started - decode) if decode is not None else 0.0
+
+
 def _json_object(url: str, text: str, scrub: Callable[[str], str]) -> dict[str, Any]:
     try:
         data = json.loads(text)

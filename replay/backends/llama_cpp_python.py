@@ -67,8 +67,9 @@ class LlamaCppPythonBackend(Backend):
         """One answer, as llama.cpp's server gives it unstreamed: every generated piece's bytes
         (replay.backends.llamacpp_text)."""
         started = time.perf_counter()
-        text, n_tokens, finish, _ = self.generate(prompt, params, None)
-        return self.finish(prompt, text.answer(), n_tokens, finish, started)
+        text, n_tokens, finish, first = self.generate(prompt, params, None)
+        return self.finish(prompt, text.answer(), n_tokens, finish, started, prompt_tokens=len(self.token_ids(prompt)),
+                           ttft_s=first[0][1] if first else 0.0)
 
     def complete_streaming(self, prompt: RenderedPrompt, params: GenParams, stop_reason: Callable[[str], str]) -> Completion:
         """`complete`, token by token, stopped as soon as `stop_reason(text so far)` names a
@@ -78,7 +79,7 @@ class LlamaCppPythonBackend(Backend):
         timing: (characters so far, seconds since the start)."""
         started = time.perf_counter()
         text, n_tokens, finish, timing = self.generate(prompt, params, stop_reason)
-        done = self.finish(prompt, text.streamed(), n_tokens, finish, started)
+        done = self.finish(prompt, text.streamed(), n_tokens, finish, started, prompt_tokens=len(self.token_ids(prompt)))
         return msgspec.structs.replace(done, timing=tuple(timing), stopped_early=finish in EARLY_STOPS)
 
     def generate(self, prompt: RenderedPrompt, params: GenParams,
@@ -92,7 +93,7 @@ class LlamaCppPythonBackend(Backend):
         create_completion generates on past its max_tokens until the character is whole). With
         `stop_reason`, it is asked after each token with the text streamed so far. Returns the
         text, the tokens generated, the finish reason and each token's (characters streamed,
-        seconds since the start)."""
+        seconds since the start); unstreamed, the first token's seconds alone."""
         import llama_cpp
 
         ids = self.prompt_ids(prompt)
@@ -117,6 +118,8 @@ class LlamaCppPythonBackend(Backend):
                 if reason:
                     finish = reason
                     break
+            elif n_tokens == 1:  # unstreamed: the first token's time alone
+                timing.append((0, round(time.perf_counter() - started, 6)))
             if n_tokens >= limit:
                 break
         return text, n_tokens, finish, timing

@@ -30,6 +30,7 @@ import httpx
 import msgspec
 
 from replay.backends.base import EARLY_STOPS, Backend, BackendError, GenParams
+from replay.backends.http import first_token_after
 from replay.backends.models import ModelError, ModelRef
 from replay.records import Completion, RenderedPrompt
 
@@ -118,12 +119,14 @@ class LlamaCppBackend(Backend):
         ids = self.prompt_ids(prompt)
         n_predict = self.budget(prompt, params, len(ids))
         if n_predict <= 0:  # the prompt fills the context: nothing is generated
-            return self.finish(prompt, "", 0, "length", started)
+            return self.finish(prompt, "", 0, "length", started, prompt_tokens=len(ids))
         answer = self.http.post("/completion", json=self.body(ids, params, n_predict, stream=False))
         if answer.status_code != 200:
             raise BackendError(_error(answer.status_code, answer.text))
-        got = _decode_chunk(answer.content)
-        return self.finish(prompt, got.content, got.tokens_predicted, _FINISH.get(got.stop_type, "length"), started)
+        data = msgspec.json.decode(answer.content)
+        got = msgspec.convert(data, _Chunk)
+        return self.finish(prompt, got.content, got.tokens_predicted, _FINISH.get(got.stop_type, "length"), started,
+                           prompt_tokens=len(ids), ttft_s=first_token_after(data, started))
 
     def complete_streaming(self, prompt: RenderedPrompt, params: GenParams, stop_reason: Callable[[str], str]) -> Completion:
         """`complete`, streamed, stopped as soon as `stop_reason(text so far)` names a reason (the
@@ -132,14 +135,15 @@ class LlamaCppBackend(Backend):
         completes a character (the server holds back a character whose bytes are unfinished).
         Each chunk's arrival is kept as timing: (characters so far, seconds since the start)."""
         started = time.perf_counter()
-        text, n_tokens, finish, timing = self.stream(prompt, params, stop_reason)
-        done = self.finish(prompt, text, n_tokens, finish, started)
+        ids = self.prompt_ids(prompt)
+        text, n_tokens, finish, timing = self.stream(ids, prompt, params, stop_reason)
+        done = self.finish(prompt, text, n_tokens, finish, started, prompt_tokens=len(ids))
         return msgspec.structs.replace(done, timing=tuple(timing), stopped_early=finish in EARLY_STOPS)
 
-    def stream(self, prompt: RenderedPrompt, params: GenParams,
+    def stream(self, ids: list[int], prompt: RenderedPrompt, params: GenParams,
                stop_reason: Callable[[str], str]) -> tuple[str, int, str, list[tuple[int, float]]]:
-        """The streamed generation: text, tokens generated, finish reason, chunk timing."""
-        ids = self.prompt_ids(prompt)
+        """The streamed generation of the prompt's ids: text, tokens generated, finish reason,
+        chunk timing."""
         started = time.perf_counter()
         n_predict = self.budget(prompt, params, len(ids))
         text, n_tokens, finish = "", 0, "length"

@@ -72,14 +72,23 @@ class GeneratedText:
 
     def __init__(self) -> None:
         self.data = bytearray()
+        self._sent = ""  # the text streamed so far, of data[:_upto]
+        self._upto = 0
 
     def add(self, piece: bytes) -> None:
         self.data += piece
 
     def streamed(self) -> str:
         """What a stream has sent so far: the bytes up to the last whole character (an incomplete
-        one waits for the next token's bytes, and is never sent if none come)."""
-        return self.data[: complete_length(self.data)].decode("utf-8", errors="replace")
+        one waits for the next token's bytes, and is never sent if none come). What a stream
+        sent is never taken back, so only the bytes since the last call are decoded: on valid
+        UTF-8 the same as decoding the whole at once, and a stream asked after every token costs
+        its length once, not its length per token."""
+        end = complete_length(self.data)
+        if end > self._upto:
+            self._sent += self.data[self._upto:end].decode("utf-8", errors="replace")
+            self._upto = end
+        return self._sent
 
     def answer(self) -> str:
         """The non-streamed answer: every byte, those that are not UTF-8 as U+FFFD."""

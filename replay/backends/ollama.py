@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from replay.backends.base import GenParams
-from replay.backends.http import HttpBackend, field, token_count
+from replay.backends.http import HttpBackend, field, first_token_after, prompt_count, token_count
 from replay.records import Completion, RenderedPrompt
 
 
@@ -38,4 +38,5 @@ class OllamaBackend(HttpBackend):
         started = time.perf_counter()
         data = self.post("/api/generate", self.body(prompt, params))
         return self.finish(prompt, str(field(data, "response")), token_count(data, "eval_count"),
-                           str(data.get("done_reason") or ""), started)
+                           str(data.get("done_reason") or ""), started, prompt_tokens=prompt_count(data),
+                           ttft_s=first_token_after(data, started))

@@ -36,7 +36,15 @@ from typing import Any
 import msgspec
 
 from replay.backends.base import EARLY_STOPS, GenParams
-from replay.backends.http import RESPONSE_CAP, HttpBackend, ResponseTooLarge, field, token_count
+from replay.backends.http import (
+    RESPONSE_CAP,
+    HttpBackend,
+    ResponseTooLarge,
+    field,
+    first_token_after,
+    prompt_count,
+    token_count,
+)
 from replay.records import Completion, RenderedPrompt
 
 DEFAULT_EXTRA: dict[str, Any] = {"repeat_penalty": 1.0}
@@ -102,13 +110,14 @@ class OpenAICompatBackend(HttpBackend):
         the bytes of one character split over tokens, which come as one chunk). Each chunk's
         arrival is kept as timing: (characters so far, seconds since the request)."""
         started = time.perf_counter()
-        state: dict[str, Any] = {"text": "", "chunks": 0, "usage": None, "finish": "", "timing": []}
+        state: dict[str, Any] = {"text": "", "chunks": 0, "usage": None, "finish": "", "timing": [], "prompt": 0}
 
         def on_event(event: dict[str, Any]) -> bool:
             if token_count(event, "usage", "completion_tokens"):
                 state["usage"] = token_count(event, "usage", "completion_tokens")
             if event.get("stop") and token_count(event, "tokens_predicted"):  # /infill's last event
                 state["usage"] = token_count(event, "tokens_predicted")
+            state["prompt"] = prompt_count(event) or state["prompt"]
             choices = event.get("choices") or ([_infill_choice(event)] if "content" in event else [])
             if not choices:
                 return False
@@ -137,7 +146,7 @@ class OpenAICompatBackend(HttpBackend):
         if whole is not None:  # the server does not stream: its one answer, cut afterwards
             return self.parse(prompt, whole, started)
         tokens = state["usage"] or state["chunks"]
-        done = self.finish(prompt, state["text"], tokens, state["finish"], started)
+        done = self.finish(prompt, state["text"], tokens, state["finish"], started, prompt_tokens=state["prompt"])
         return msgspec.structs.replace(done, timing=tuple(state["timing"]), truncated=truncated,
                                        stopped_early=state["finish"] in EARLY_STOPS)
 
@@ -145,11 +154,13 @@ class OpenAICompatBackend(HttpBackend):
         """A `/v1/completions` response (also the body of a batch result line), or /infill's."""
         if "content" in data and "choices" not in data:
             choice = _infill_choice(data)
-            return self.finish(prompt, choice["text"], token_count(data, "tokens_predicted"), choice["finish_reason"], started)
+            return self.finish(prompt, choice["text"], token_count(data, "tokens_predicted"), choice["finish_reason"], started,
+                               prompt_tokens=prompt_count(data), ttft_s=first_token_after(data, started))
         text = field(data, "choices", 0, "text")
         choice = data["choices"][0]
         finish = choice.get("finish_reason") if isinstance(choice, dict) else None
-        return self.finish(prompt, str(text), token_count(data, "usage", "completion_tokens"), str(finish or ""), started)
+        return self.finish(prompt, str(text), token_count(data, "usage", "completion_tokens"), str(finish or ""), started,
+                           prompt_tokens=prompt_count(data), ttft_s=first_token_after(data, started))
 
     def cache_extra(self) -> dict[str, Any]:
         return {"extra_body": self.extra_body}

@@ -77,10 +77,11 @@ def watch_cmd(dirs: tuple[Path, ...], fmt: str | None, rejects_path: Path | None
 @db_option
 @json_option
 def captures_cmd(limit: int | None, full: bool, store: Store, as_json: bool) -> None:
-    """List the stored captures (one JSON object per line with --json)."""
+    """List the stored captures (one JSON object per line with --json, each with its reference:
+    what the user typed at its cursor, else the accepted text, or null and why)."""
     from replay.usecases.capture import list_captures
 
-    for c in list_captures(store, limit, full=full and as_json):
+    for c in list_captures(store, limit, full=full and as_json, references=as_json):
         if as_json:
             emit_json(c.to_json())
         else:

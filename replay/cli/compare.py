@@ -9,7 +9,8 @@ import click
 
 from replay.cli.app import Names, Progress, cli, cutoff_option, db_option, emit_json, json_option, warn
 from replay.cli.editor_option import EDITOR_HELP, editor_option
-from replay.cli.score import lines_option, text_option
+from replay.cli.score import lines_option, reference_option, text_option
+from replay.cli.time_options import speed_option
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -61,10 +62,14 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
 
 @cli.task("compare", "score")
 @click.argument("a")
-@click.argument("b")
+@click.argument("b", required=False)
+@click.option("--against", type=click.Choice(["logged"]), default=None,
+              help="Compare run A with the completions its captures' editor logged (what the user was shown), "
+                   "both scored against the same references; no B then.")
 @metric_option
 @lines_option
 @text_option
+@reference_option
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the bootstrap intervals (with --sequential: of the order the files are looked at in).")
 @click.option("--sequential", is_flag=True, help="Look at the files one by one in a seeded order and stop when decided "
@@ -73,25 +78,37 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
 @method_option("--sequential")
 @click.option("--margin", type=float, default=None,
               help="--sequential: also stop when the difference lies within ±MARGIN (default: never).")
+@speed_option
 @json_option
 @db_option
-def compare_cmd(a: str, b: str, metric: str, lines: Any, text: str, seed: int, sequential: bool, alpha: float,
-                method: str, margin: float | None, as_json: bool, store: Store) -> None:
+def compare_cmd(a: str, b: str | None, against: str | None, metric: str, lines: Any, text: str, reference: Any, seed: int,
+                sequential: bool, alpha: float, method: str, margin: float | None, speed: Any, as_json: bool,
+                store: Store) -> None:
     """B against A, item by item: runs in the store or `score` JSONL files, paired by item id.
 
     Prints the mean of per-file differences (B − A), its paired bootstrap 95% interval over files,
     B's wins, ties and losses per item, and the verdict; unpaired items are counted. With
-    --sequential: the verdict of an anytime-valid comparison file by file, and how many items it used."""
-    from replay.usecases.compare import compare, compare_sequential
+    --sequential: the verdict of an anytime-valid comparison file by file, and how many items it used.
+    Over no item scored on both sides: why, and exit 1."""
+    from replay.usecases.compare import LOGGED, compare, compare_sequential
+    from replay.usecases.score import NothingScored
+
+    if (b is None) == (against is None):
+        raise click.UsageError("give B, or --against logged (not both)")
+    b = b or LOGGED
 
     if sequential:
-        result: Any = compare_sequential(store, a, b, metric, lines, text, alpha, margin, seed, warn=warn, method=method)
+        result: Any = compare_sequential(store, a, b, metric, lines, text, alpha, margin, seed, warn=warn, method=method,
+                                         reference=reference, speed=speed)
     else:
-        result = compare(store, a, b, metric, lines, text, seed, warn=warn)
+        result = compare(store, a, b, metric, lines, text, seed, warn=warn, reference=reference, speed=speed)
     if as_json:
         emit_json(result.to_json())
     else:
         click.echo(result.summary())
+    nothing = getattr(result.result, "nothing_scored", None)
+    if nothing:
+        raise NothingScored(nothing)
 
 
 @cli.task("leaderboard", "score")

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from replay.cli.app import app_factory, cli, db_option, emit_json, json_option, rejects_option, warn
-from replay.cli.editor_option import editor_option
-from replay.editors import EDITORS, LOGGING_EDITORS
+from replay.cli.editor_option import EditorSpec, editor_option
+from replay.editors import EDITORS, logging_editors
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -19,10 +19,10 @@ if TYPE_CHECKING:
 @cli.task("verify", "inspect")
 @db_option
 @json_option
-@editor_option(names=lambda: LOGGING_EDITORS,
+@editor_option(names=logging_editors,
                help="Only the captures of this editor, NAME one of {names}; VERSION (or --editor-version alone) "
                     "stands for the release of captures that record none.")
-@click.option("--model", default=None, help="Template model for captures whose log names none (Tabby's never does).")
+@click.option("--model", default=None, help="The template model for captures whose log names none (Tabby's never does), named as for `render`.")
 def verify_cmd(store: Store, as_json: bool, editor: str | None, model: str | None, editor_version: str | None) -> None:
     """Rebuild every captured prompt from its logged segments and compare byte for byte (exit 1 on a mismatch)."""
     from replay.usecases.render import verify
@@ -48,22 +48,41 @@ def verify_cmd(store: Store, as_json: bool, editor: str | None, model: str | Non
 
 @cli.task("editors", "inspect")
 @json_option
-@click.argument("editor", type=click.Choice(EDITORS))
+@click.argument("spec", metavar="NAME[@VERSION]", type=EditorSpec(lambda: EDITORS))
 @click.option("--history", is_flag=True, help="Which rule changed when, with the first release that had it.")
-def editors_cmd(as_json: bool, editor: str, history: bool) -> None:
-    """An editor's rules by release: `fimreplay editors continue --history`."""
+def editors_cmd(as_json: bool, spec: str, history: bool) -> None:
+    """An editor's rules by release: those in force at a release or a day (`fimreplay editors
+    llama.vscode@v0.0.40`, `tabby@2024-12-31`; NAME alone: its newest), or with --history every
+    change with the first release that had it (`fimreplay editors continue --history`)."""
+    from replay.usecases.inspect import editor_rules
+
+    editor, _, version = spec.partition("@")
+    if history:
+        if version:
+            raise click.UsageError(f"--history lists every release of {editor}: give NAME alone, or drop --history")
+        _print_history(editor, as_json)
+        return
+    parts = editor_rules(editor, version or None)
+    if as_json:
+        emit_json({"editor": editor, "version": version or None, "in_force": [part.as_json() for part in parts]})
+        return
+    for part in parts:
+        click.echo(f"{part.part} {part.release}  {part.commit[:10] or '-'}  {part.day}  ({part.why})")
+        for rule in part.rules:
+            click.echo(f"  {rule.day}  {rule.commit[:10] or '-':10}  {rule.name}: {rule.summary}  [{rule.source}]")
+
+
+def _print_history(editor: str, as_json: bool) -> None:
     from replay.usecases.inspect import editor_history
 
-    if not history:
-        raise click.UsageError("nothing to show: add --history")
     rows = editor_history(editor)
     if as_json:
-        emit_json({"editor": editor, "history": rows})
+        emit_json({"editor": editor, "history": [row.as_json() for row in rows]})
         return
     for r in rows:
-        releases = f"{r['first_release']}..{r['last_release']}" if r["last_release"] else f"from {r['first_release'] or '?'}"
-        before = f" (last without: {r['last_without']})" if r["last_without"] else ""
-        click.echo(f"{r['date']}  {r['commit'] or '-':10}  {releases}{before}  {r['change']}")
+        releases = f"{r.first_release}..{r.last_release}" if r.last_release else f"from {r.first_release or '?'}"
+        before = f" (last without: {r.last_without})" if r.last_without else ""
+        click.echo(f"{r.date}  {r.commit or '-':10}  {releases}{before}  {r.change}")
 
 
 @cli.task("tokens", "inspect")

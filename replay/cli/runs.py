@@ -20,11 +20,13 @@ from replay.cli.app import (
     warn,
 )
 from replay.cli.editor_option import EDITOR_HELP, editor_option
+from replay.cli.time_options import latency_line, speed_option
 from replay.errors import UsageError, WorkError
 
 if TYPE_CHECKING:
     from replay.store import Store
     from replay.usecases.render import LineFileSummary
+    from replay.usecases.score import Speed
 
 
 def _backends() -> tuple[str, ...]:
@@ -142,12 +144,14 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
               help="Apply the editor's time-based cuts from the stream's measured timing (off: deterministic).")
 @cutoff_option
 @foreign_sentinels_option
+@speed_option
 @json_option
 @db_option
 def run_cmd(source: str, backend: str, model: str, editor: str | None, family: str | None, ctx: int, max_new_tokens: int | None,
             run_id: str | None, endpoints: tuple[str, ...], concurrency: int, timeout: float, max_response_mb: float, retries: int,
             api_key_env: str | None, send_ids: bool, threads: int | None, no_cache: bool, full_generation: bool,
-            editor_timing: bool, cutoff: str | None, allow_foreign_sentinels: bool, as_json: bool, store: Store) -> None:
+            editor_timing: bool, cutoff: str | None, allow_foreign_sentinels: bool, speed: Speed | None, as_json: bool,
+            store: Store) -> None:
     """Replay items, rendered prompts or `captures` against a model into a run (resumable: give the
     run's id as SOURCE to resume it with its own input and settings)."""
     from replay.usecases.replay import GenParams, RunRequest, run
@@ -156,7 +160,7 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
                "max_response_bytes": int(max_response_mb * 1024 * 1024)}
     req = RunRequest(source, backend, model, editor, family, GenParams(ctx=ctx, max_new_tokens=max_new_tokens), run_id,
                      endpoints, concurrency, not no_cache, options, early_stop=not full_generation, editor_timing=editor_timing,
-                     cutoff=cutoff, allow_foreign_sentinels=allow_foreign_sentinels)
+                     cutoff=cutoff, allow_foreign_sentinels=allow_foreign_sentinels, speed=speed)
     result = run(store, req, on_progress=Progress.on_terminal(as_json), warn=warn)
     s = result.summary
     if as_json:
@@ -166,6 +170,8 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
                    f"{s.resumed} resumed, {s.errors} errors, {result.rejected} rejected input lines")
         if result.overlap is not None:
             click.echo(f"run {s.run}: {result.overlap.message}")
+        if result.latency is not None and result.latency.n:
+            click.echo(f"run {s.run}: {latency_line(result.latency)}")
     if result.all_failed:
         raise WorkError(f"run {s.run}: every item failed")
 
@@ -212,7 +218,7 @@ def import_results_cmd(results: Path, run_id: str, as_json: bool, store: Store) 
 @click.option("--files", type=click.IntRange(min=1), default=6, show_default=True, help="Solidity files taken from the demo corpus.")
 @click.option("--per-file", type=click.IntRange(min=1), default=2, show_default=True, help="Benchmark items per file.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--model", default="default", show_default=True, help="`default` (the demo GGUF) or a GGUF file.")
+@click.option("--model", default="default", show_default=True, help="`default` (the demo GGUF), a model asset or a GGUF file, named as for `run`.")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
               help="Tokens to generate (default: each profile's own: 128 standard, 64 Tabby).")
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="llama.cpp CPU threads.")

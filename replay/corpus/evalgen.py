@@ -316,17 +316,20 @@ def _file_job(job: tuple[Path, EvalgenOptions, LineRanges | None]) -> tuple[str 
 def iter_jsonl(items: Iterable[FimItem]) -> Iterator[bytes]:
     """One JSON line per item with every field written out. (FimItem omits defaults, and msgspec
     decides "is the default" by identity for strings, so an item that crossed a process boundary
-    would otherwise be written differently from one made in this process.)"""
+    would otherwise be written differently from one made in this process.) The fields of a dated
+    corpus and of a public benchmark are left out unless set, so that items cut from raw code
+    are written as before they existed."""
     import msgspec
 
     for item in items:
         fields = msgspec.structs.asdict(item)
-        for key in _DATING:  # left out unless set, so that undated items are written as before
+        for key in _UNLESS_SET:
             if not fields[key]:
                 del fields[key]
         yield msgspec.json.encode(fields) + b"\n"
 
 
-# The FimItem fields of a dated corpus, new code and line dates (replay.corpus.dates, newcode, linedates).
-_DATING = ("published", "published_source", "new_code", "since", "since_date", "middle_date", "middle_date_source",
-           "middle_commit")
+# The FimItem fields of a dated corpus, new code and line dates (replay.corpus.dates, newcode,
+# linedates), and those of an item read from a public benchmark (replay.benchmarks).
+_UNLESS_SET = ("published", "published_source", "new_code", "since", "since_date", "middle_date", "middle_date_source",
+               "middle_commit", "benchmark", "filepath", "snippets", "test", "entry_point", "eval_prompt", "unit_tests")

@@ -23,8 +23,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from replay.editors.interface import EditorProfile, NoTiming
 from replay.editors.stage import Shown, StreamStop, Timing
 from replay.editors.templates import Family, model_family
+from replay.editors.timing import TimingRules
 from replay.errors import UsageError
 from replay.records import EditorInput, RenderedPrompt
 from replay.tokens.tokenizer import Tokenizer, default_tokenizer_spec, load_tokenizer
@@ -134,3 +136,28 @@ def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: s
 def stream_stop(inp: EditorInput, *, model: str | None = None, version: str | None = None) -> StreamStop | None:
     """The benchmark generates its whole budget (128 new tokens) unless the template stops it."""
     return None
+
+
+class StandardProfile(EditorProfile):
+    """The benchmark setting (this module): a profile so that every command takes it as it takes an editor."""
+
+    name = "standard"
+    display = "standard (the benchmark setting, no editor)"
+    releases = "one: 1024-token context, 128 new tokens"
+    stop_source = "replay/editors/templates.py (the family's stop words)"
+
+    def render(self, inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
+        return render(inp, model, version=version)
+
+    def complete(self, inp: EditorInput, raw: str, model: str | None, version: str | None = None,
+                 timing: Timing | None = None) -> Shown:
+        return complete(inp, raw, model=model, version=version, timing=timing)
+
+    def stream_stop(self, inp: EditorInput, model: str, version: str | None = None) -> StreamStop | None:
+        return stream_stop(inp, model=model, version=version)
+
+
+    def timing(self, version: str | None, options: Mapping[str, Any] | None = None) -> TimingRules:
+        raise NoTiming("the standard profile is no editor's: it has no timing of its own")
+
+PROFILE = StandardProfile()

@@ -9,11 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from replay.errors import UsageError
-
-
-class BadVersion(UsageError):
-    """A version string that is not a release number."""
+from replay.editors.rulebook import UnknownRelease
 
 
 @dataclass(frozen=True, order=True)
@@ -26,7 +22,7 @@ class Release:
     def parse(cls, text: str) -> Release:
         match = re.fullmatch(r"(?:[a-z-]+@)?v?(\d+)\.(\d+)(?:\.(\d+))?", text.strip())
         if not match:
-            raise BadVersion(f"not a release number: {text!r} (expected e.g. 0.25 or 0.25.0)")
+            raise UnknownRelease(f"not a release number: {text!r} (expected e.g. 0.25 or 0.25.0)")
         return cls(int(match[1]), int(match[2]), int(match[3] or 0))
 
     def __str__(self) -> str:

@@ -19,7 +19,7 @@ from typing import IO, Any
 import msgspec
 
 from replay.errors import UsageError, first_line
-from replay.jsonl import lone_surrogate_escape
+from replay.jsonl import first_invalid_utf8, lone_surrogate_escape
 from replay.records import CaptureRecord, OutcomeEvent
 from replay.rejects import RAW_KEEP_BYTES
 from replay.secrets import scrub_obj
@@ -173,13 +173,8 @@ def snippet_of(data: bytes) -> str:
 
 def invalid_utf8(data: bytes) -> str | None:
     """Why a line's bytes are not UTF-8 (the first bad byte and where), or None."""
-    if data.isascii():
-        return None
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"invalid UTF-8: byte 0x{data[exc.start]:02x} at byte {exc.start + 1}"
-    return None
+    at = first_invalid_utf8(data)
+    return None if at is None else f"invalid UTF-8: byte 0x{data[at]:02x} at byte {at + 1}"
 
 
 def lone_surrogate_reason(data: bytes) -> str | None:

@@ -15,7 +15,8 @@ What each client sends, read in its source:
   `n_cmpl` (ggml-org/llama.vscode src/llama-server.ts `createRequestPayload`).
 - llama.vim posts `/infill` with curl (User-Agent `curl/…`) and asks for `response_fields`
   (ggml-org/llama.vim autoload/llama.vim `llama#fim`).
-Anything else is "unknown"; `fimreplay proxy --editor NAME` forces a name.
+Anything else is "unknown". `fimreplay proxy --editor NAME[@VERSION]` names the client of every
+capture where the user knows it better than the wire tells it (`named`).
 """
 
 from __future__ import annotations
@@ -52,3 +53,15 @@ def detect(headers: Mapping[str, str], wire: WireRequest | None) -> tuple[str, s
     if "response_fields" in wire.hints or (wire.api == "llama.cpp" and agent.lower().startswith("curl/")):
         return "llama.vim", None
     return UNKNOWN, None
+
+
+def named(detected: tuple[str, str | None], editor: str | None, version: str | None) -> tuple[str, str | None]:
+    """(editor, version) of a capture: as the wire told it (`detected`), or as the user named it
+    (`proxy --editor NAME[@VERSION]`), which stands for every capture: a client that does not say
+    who it is (Continue without its User-Agent, llama.vscode behind another HTTP library) and the
+    release it runs, which no request carries. A release the wire told is kept where the user
+    named the same editor without one."""
+    if editor is None:
+        return detected
+    told, told_version = detected
+    return editor, version or (told_version if told == editor else None)

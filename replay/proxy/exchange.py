@@ -41,7 +41,7 @@ import msgspec
 
 from replay import secrets
 from replay.proxy import apis
-from replay.proxy.clients import detect
+from replay.proxy.clients import detect, named
 from replay.proxy.prompt_parts import split_prompt
 from replay.proxy.wire import MAX_DECODED, WireRequest, answer_objects, body_fault, decoded_body
 from replay.records import CaptureRecord, OutcomeEvent, Segments, Source
@@ -86,8 +86,11 @@ class Recorded:
     credentials: tuple[str, ...] = ()
 
 
-def to_recorded(ex: Exchange, source_name: str, editor: str | None = None, max_body: int = DEFAULT_MAX_BODY) -> Recorded:
-    """The capture, outcome event or reject an exchange stands for."""
+def to_recorded(ex: Exchange, source_name: str, editor: str | None = None, max_body: int = DEFAULT_MAX_BODY,
+                editor_version: str | None = None) -> Recorded:
+    """The capture, outcome event or reject an exchange stands for. `editor` (and
+    `editor_version`), when given, name the client of every capture (`fimreplay proxy --editor
+    NAME[@VERSION]`) over what the wire tells (replay.proxy.clients.named)."""
     creds = credentials(ex.headers)
     data = decoded_body([ex.body], ex.headers.get("Content-Encoding", ""))
     if data is None:
@@ -115,7 +118,7 @@ def to_recorded(ex: Exchange, source_name: str, editor: str | None = None, max_b
         return Recorded(reject=f"not a completion request of the APIs of {ex.route} ({names})", credentials=creds)
     api, wire = found
     user_agent = as_text(ex.headers.get("User-Agent", ""))
-    detected, version = detect({"User-Agent": user_agent}, wire)
+    detected, version = named(detect({"User-Agent": user_agent}, wire), editor, editor_version)
     text, completion_id = _answer(ex, api)
     truncated = len(ex.body) > max_body
     wire_info: dict[str, Any] = {
@@ -132,7 +135,7 @@ def to_recorded(ex: Exchange, source_name: str, editor: str | None = None, max_b
         wire_info["error"] = secrets.scrub_text(ex.error)
     capture = CaptureRecord(
         source=source,
-        editor=(editor or detected),  # type: ignore[arg-type]
+        editor=detected,  # type: ignore[arg-type]
         format=FORMAT,
         completion_id=completion_id,
         editor_version=version,

@@ -42,12 +42,13 @@ class Recorder(threading.Thread):
 
     def __init__(self, store_path: str | Path, source_name: str, editor: str | None = None,
                  max_body: int = DEFAULT_MAX_BODY, on_recorded: OnRecorded | None = None,
-                 on_error: Callable[[str], None] | None = None, rejects: Rejects | None = None) -> None:
+                 on_error: Callable[[str], None] | None = None, rejects: Rejects | None = None,
+                 editor_version: str | None = None) -> None:
         super().__init__(name="fimreplay-proxy-recorder", daemon=True)
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._store = Store(store_path)
         self.source_name = source_name
-        self.editor = editor
+        self.editor, self.editor_version = editor, editor_version  # `proxy --editor NAME[@VERSION]`
         self.max_body = max_body
         self.on_recorded = on_recorded
         self.on_error = on_error
@@ -97,7 +98,7 @@ class Recorder(threading.Thread):
         its reject."""
         recorded = Recorded()
         try:
-            recorded = to_recorded(ex, self.source_name, self.editor, self.max_body)
+            recorded = to_recorded(ex, self.source_name, self.editor, self.max_body, self.editor_version)
             if recorded.capture is not None:
                 pending.append((stored_capture(recorded.capture), recorded.capture))
             elif recorded.event is not None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from replay.jsonl import first_invalid_utf8
 from replay.records import Route, Snippet
 
 _decode = msgspec.json.Decoder()
@@ -108,18 +109,10 @@ def body_fault(data: bytes) -> tuple[Any, str | None]:
     try:
         return _decode.decode(data), None
     except UnicodeDecodeError:
-        at = _first_invalid_utf8(data)  # msgspec's own offset is within the string it was reading
+        at = first_invalid_utf8(data) or 0  # msgspec's own offset is within the string it was reading
         return None, f"not UTF-8: byte 0x{data[at]:02x} at offset {at} is invalid there"
     except msgspec.DecodeError as exc:
         return None, f"not JSON: {str(exc).splitlines()[0] if str(exc) else 'malformed'}"
-
-
-def _first_invalid_utf8(data: bytes) -> int:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return exc.start
-    return 0
 
 
 def answer_objects(content_type: str, body: bytes) -> Iterator[dict[str, Any]]:

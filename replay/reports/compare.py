@@ -12,7 +12,8 @@ taken item by item, then aggregated as the scores themselves are (replay.scoring
   2.5th and 97.5th percentiles bound the interval;
 - `wins` / `ties` / `losses`, counted per item from B's side (B scored higher / the same / lower);
 - `verdict`: "B better" when the whole interval is above zero, "A better" when below, else
-  "within noise".
+  "within noise"; "nothing to compare" when no item is scored on both sides (`nothing_scored`
+  then says why, from the reasons each side could not score its items).
 
 Items found on one side only are never dropped silently: they are counted (`n_only_a`,
 `n_only_b`) and listed, and left out of every figure above. `items_needed` estimates, from the
@@ -31,7 +32,7 @@ import numpy as np
 
 from replay.scoring import HEADLINE, ScoredItem
 
-VERDICTS = ("A better", "B better", "within noise")
+VERDICTS = ("A better", "B better", "within noise", "nothing to compare")
 Z95 = 1.959963984540054  # two-sided 95%
 Z80 = 0.8416212335729143  # one-sided, for 80% power
 
@@ -54,7 +55,8 @@ class Paired:
     per_file: dict[str, float] = field(default_factory=dict)  # file -> mean difference B − A
     only_a: tuple[str, ...] = ()  # item ids scored in A only
     only_b: tuple[str, ...] = ()
-    n_unscored: int = 0  # paired items without a value of `metric` on one side (left out)
+    n_unscored: int = 0  # items not scored on a side, or paired without a value of `metric` (left out)
+    unscored: dict[str, int] = field(default_factory=dict)  # why: each reason and its count
     seed: int = 0
     n_boot: int = 2000
 
@@ -70,23 +72,36 @@ class Paired:
         files = math.ceil(((Z95 + Z80) * sd / abs(self.mean_diff)) ** 2)
         return max(files, 2) * math.ceil(self.n_items / self.n_files)
 
+    @property
+    def nothing_scored(self) -> str | None:
+        """Why there is no verdict: no item scored on both sides (None when one was)."""
+        if self.n_items:
+            return None
+        why = "; ".join(f"{count}: {reason}" for reason, count in self.unscored.items())
+        return f"nothing to compare: no item is scored on both sides ({why or 'neither side holds an item'})"
+
     def to_json(self) -> dict[str, Any]:
         """The keys `compare --json` prints: the headline figures first, then what was left out."""
         return {"mean_a": self.mean_a, "mean_b": self.mean_b, "mean_diff": self.mean_diff, "ci95": list(self.ci95),
                 "wins": self.wins, "ties": self.ties, "losses": self.losses, "n_items": self.n_items,
                 "n_files": self.n_files, "verdict": self.verdict, "metric": self.metric,
                 "n_only_a": len(self.only_a), "n_only_b": len(self.only_b), "only_a": list(self.only_a),
-                "only_b": list(self.only_b), "n_unscored": self.n_unscored, "items_needed": self.items_needed,
+                "only_b": list(self.only_b), "n_unscored": self.n_unscored, "unscored": self.unscored,
+                "nothing_scored": self.nothing_scored, "items_needed": self.items_needed,
                 "per_file_diff": self.per_file, "bootstrap": {"resamples": self.n_boot, "seed": self.seed, "unit": "file"}}
 
     def summary(self, a: str = "A", b: str = "B") -> str:
         """One line for people: the difference, its interval, the item counts and the verdict."""
+        if self.nothing_scored:
+            return f"{self.metric} {b} − {a}: {self.nothing_scored}"
         verdict = {"A better": f"{a} better", "B better": f"{b} better"}.get(self.verdict, self.verdict)
         line = (f"{self.metric} {b} − {a}: {self.mean_diff:+.4f} [{self.ci95[0]:+.4f}, {self.ci95[1]:+.4f}] "
                 f"({self.mean_b:.4f} vs {self.mean_a:.4f}); {b} wins {self.wins}, ties {self.ties}, loses {self.losses} "
                 f"of {self.n_items} items in {self.n_files} files: {verdict}")
         if self.only_a or self.only_b:
             line += f"; unpaired: {len(self.only_a)} only in {a}, {len(self.only_b)} only in {b}"
+        if self.n_unscored:
+            line += f"; {self.n_unscored} items not scored"
         if self.verdict == "within noise" and self.items_needed is not None:
             line += f"; about {self.items_needed} items would tell them apart"
         return line
@@ -121,9 +136,16 @@ def paired_files(a: Iterable[ScoredItem], b: Iterable[ScoredItem], metric: str =
 
 
 def paired(a: Iterable[ScoredItem], b: Iterable[ScoredItem], metric: str = HEADLINE, seed: int = 0,
-           n_boot: int = 2000) -> Paired:
-    """Pair A's and B's scored items by id and compare them on `metric` (B − A)."""
+           n_boot: int = 2000, not_scored: dict[str, str] | None = None) -> Paired:
+    """Pair A's and B's scored items by id and compare them on `metric` (B − A); `not_scored`
+    holds the items a side could not score (an id, or a side's file:line, each with its
+    reason), counted with the paired items that lack a value in `n_unscored`."""
     files, only_a, only_b, unscored = paired_files(a, b, metric)
+    reasons: dict[str, int] = {}
+    for reason in (not_scored or {}).values():
+        reasons[reason] = reasons.get(reason, 0) + 1
+    if unscored:
+        reasons[f"no {metric} value on one side"] = unscored
     pairs = [p for f in sorted(files) for p in files[f]]
     wins = sum(vb > va for va, vb in pairs)
     losses = sum(vb < va for va, vb in pairs)
@@ -141,6 +163,6 @@ def paired(a: Iterable[ScoredItem], b: Iterable[ScoredItem], metric: str = HEADL
         ci, mean_a, mean_b, mean_diff = (0.0, 0.0), 0.0, 0.0, 0.0
     return Paired(metric=metric, mean_a=mean_a, mean_b=mean_b, mean_diff=mean_diff, ci95=ci, wins=wins,
                   ties=len(pairs) - wins - losses, losses=losses, n_items=len(pairs), n_files=len(names),
-                  verdict=verdict(ci) if names else "within noise",
+                  verdict=verdict(ci) if names else "nothing to compare",
                   per_file={f: float(d) for f, d in zip(names, diffs)}, only_a=only_a, only_b=only_b,
-                  n_unscored=unscored, seed=seed, n_boot=n_boot)
+                  n_unscored=unscored + len(not_scored or {}), unscored=reasons, seed=seed, n_boot=n_boot)

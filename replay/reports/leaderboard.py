@@ -19,9 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.cutoffs import Overlap
+from replay.latency import LatencySummary
+from replay.latency.summary import columns
 from replay.reports.compare import Paired
 from replay.reports.sequential import Sequential
 from replay.reports.report import svg_file_diffs
+from replay.reports.timing import frontier, svg_quality_latency, time_json
 from replay.scoring import Lines, scored_what
 
 
@@ -44,6 +47,7 @@ class Standing:
     n_replayed: int = 0  # items the model's run holds
     vs_model: str | None = None  # until decided: the best it was compared with
     sequential: Sequential | None = None  # until decided: that comparison (it is B)
+    latency: LatencySummary | None = None  # its run's time (replay.latency)
 
     def to_json(self) -> dict[str, Any]:
         out = {"rank": self.rank, "model": self.model, "name": self.name, "run": self.run_id, "mean": self.mean,
@@ -52,6 +56,7 @@ class Standing:
                "training_overlap": self.overlap.to_json(), "wall_s": self.wall_s, "n_replayed": self.n_replayed}
         if self.vs_model is not None and self.sequential is not None:
             out["sequential"] = {"vs": self.vs_model, **self.sequential.to_json()}
+        out["latency"] = time_json(self.latency)
         return out
 
 
@@ -100,11 +105,23 @@ def _table(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
     mean = f"{board.metric} mean [95%]"
     if board.method is not None:
         head = ["rank", "model", "run", "items replayed", f"{board.metric} mean of those [95%]", "vs", "difference [95% conf. seq.]", "verdict", "items used"]
-        return head, [[str(s.rank), s.model, s.run_id, str(s.n_replayed), f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]",
-                       *_seq(s)] for s in board.standings]
-    head = ["rank", "model", "run", mean, "vs best (paired) [95%]", "W/T/L", "verdict"]
-    return head, [[str(s.rank), s.model, s.run_id, f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_vs(s.vs_best)]
-                  for s in board.standings]
+        return [*head, *TIME_HEAD], [[str(s.rank), s.model, s.run_id, str(s.n_replayed),
+                                      f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_seq(s), *_time(s)]
+                                     for s in board.standings]
+    head = ["rank", "model", "run", mean, "vs best (paired) [95%]", "W/T/L", "verdict", *TIME_HEAD]
+    return head, [[str(s.rank), s.model, s.run_id, f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_vs(s.vs_best),
+                   *_time(s)] for s in board.standings]
+
+
+TIME_HEAD = ("p50 ms", "p90 ms", "in time")
+
+
+def _time(s: Standing) -> tuple[str, ...]:
+    """The standing's time cells: the median and p90 to the whole answer, the share shown in time."""
+    if s.latency is None or not s.latency.n:
+        return ("-",) * len(TIME_HEAD)
+    cells = columns(s.latency)
+    return tuple(cells[h] for h in TIME_HEAD)
 
 
 def _undecided(board: Leaderboard) -> list[str]:
@@ -126,10 +143,19 @@ def to_text(board: Leaderboard) -> str:
             out.append(f"{s.model}: {len(s.vs_best.only_a)} items only in the best's run, {len(s.vs_best.only_b)} only in its own")
         out.append(f"{s.model}: {s.overlap.message}")
     out += _undecided(board)
+    timed = _timed(board)
+    if len(timed) > 1:
+        best = frontier([(s.mean, s.latency.total_p50_s) for s in timed])  # type: ignore[union-attr]
+        out.append("quality vs p50 latency, not beaten on both: " + ", ".join(timed[i].model for i in best))
     if board.method is not None:
         out.append(f"replayed until decided, files in a seeded order: {board.method}")
     out.append(f"wall time {board.wall_s:.1f} s")
     return "\n".join(out) + "\n"
+
+
+def _timed(board: Leaderboard) -> list[Standing]:
+    """The standings whose run was timed (a median time to set against their quality)."""
+    return [s for s in board.standings if s.latency is not None and s.latency.total_p50_s is not None]
 
 
 def to_json(board: Leaderboard) -> str:
@@ -156,10 +182,21 @@ def to_html(board: Leaderboard) -> str:
 <p>{board.n_items} items from <code>{html.escape(board.items)}</code>, editor {html.escape(board.editor)}. Scored: {html.escape(board.scored)}. Wall time {board.wall_s:.1f} s.{method}</p>
 <table><tr>{"".join(f"<th>{html.escape(h)}</th>" for h in head)}</tr>{rows}</table>
 {undecided}
+{_html_time(board)}
 <h2>Per-file differences to the best</h2>
 {plots}
 </body></html>
 """
+
+
+def _html_time(board: Leaderboard) -> str:
+    """Quality against latency, the frontier marked ("" when fewer than two runs were timed)."""
+    timed = _timed(board)
+    if len(timed) < 2:
+        return ""
+    svg = svg_quality_latency([(s.model, s.mean, s.latency.total_p50_s) for s in timed], board.metric)  # type: ignore[union-attr]
+    return (f"<h2>Quality and time</h2>\n<figure>{svg}<figcaption>{html.escape(board.metric)} mean against the median "
+            "time to the whole answer; filled: not beaten on both</figcaption></figure>")
 
 
 RENDERERS = {"text": to_text, "json": to_json, "html": to_html}

@@ -20,9 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.cutoffs import Overlap, run_overlap
+from replay.latency import LatencySummary, Speed, summarize
 from replay.reading import ScoreKeeper
 from replay.reports.compare import Paired, paired
-from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Summary, Text, aggregate, scored_run, scored_what
+from replay.reports.timing import time_html, time_json, time_markdown
+from replay.scoring import (HEADLINE, METRIC_NAMES, Lines, ReferenceKind, ScoredItem, Summary, Text, aggregate, nothing_scored,
+                            scored_run, scored_what, unscored_reasons)
 
 LENGTH_BINS = (0, 16, 32, 64, 128, 256, 10**9)  # middle length in characters
 
@@ -43,6 +46,13 @@ class RunReport:
     status: str = "done"  # the run's (RunRecord.status)
     items_done: int = 0  # items with a completion that is not an error
     items_total: int = 0  # items the run was started with
+    latency: LatencySummary | None = None  # its time (replay.latency), measured or at a stated speed
+    unscored: dict[str, int] | None = None  # why items were not scored: each reason, its count
+
+    @property
+    def nothing_scored(self) -> str | None:
+        """The sentence a page says of a run with no scored item, instead of its figures."""
+        return nothing_scored(self.summary.n_items, self.unscored or {})
 
     @property
     def label(self) -> str:
@@ -66,18 +76,26 @@ def partial_notes(reports: list[RunReport]) -> list[str]:
     return [f"run {r.run_id} holds {r.coverage}: its figures are of those" for r in reports if r.coverage]
 
 
+def empty_notes(reports: list[RunReport]) -> list[str]:
+    """One line per run with no scored item, saying why: what every page says beside the
+    partial runs (a table of such a run holds no figure)."""
+    return [f"run {r.run_id}: {r.nothing_scored}" for r in reports if r.nothing_scored]
+
+
 def load_run(store: ScoreKeeper, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
-             workers: int | None = None, cutoff: str | None = None) -> RunReport:
+             workers: int | None = None, cutoff: str | None = None, speed: Speed | None = None,
+             reference: ReferenceKind = "typed") -> RunReport:
     """Score one stored run (what the store holds is reused: a scored run is not scored again)
     and summarise it; `cutoff` is a training-data cutoff given now (else the run's own or the
     known table's)."""
-    scored = scored_run(store, run_id, text, lines, seed, workers)
+    scored = scored_run(store, run_id, text, lines, seed, workers, reference=reference)
     scores = scored.scores
     stored = store.run(run_id)
     return RunReport(run_id=run_id, backend=scored.backend or "?", model=scored.model or "?", profile=scored.profile,
                      rows=scores.rows, summary=scored.summary, n_rejects=len(scores.rejects), text=text, lines=lines,
                      stage=scores.counts, overlap=run_overlap(store, run_id, cutoff), status=stored.status if stored else "done",
-                     items_done=scores.n_done, items_total=store.count_run_prompts(run_id))
+                     items_done=scores.n_done, items_total=store.count_run_prompts(run_id),
+                     latency=summarize(store.timed_completions(run_id), speed), unscored=unscored_reasons(scores.rejects))
 
 
 def _diff(reference: str, completion: str) -> str:
@@ -141,10 +159,12 @@ def to_dict(reports: list[RunReport]) -> dict[str, Any]:
     pair = pair_of(reports)
     return {
         "text": text, "lines": lines, "scored": scored_what(text, lines), "partial": partial_notes(reports),
+        "nothing_scored": empty_notes(reports),
         "runs": [{"run": r.run_id, "backend": r.backend, "model": r.model, "profile": r.profile, "n_rejects": r.n_rejects,
+                  "unscored": r.unscored or {}, "nothing_scored": r.nothing_scored,
                   "status": r.status, "items_done": r.items_done, "items_total": r.items_total, "coverage": r.coverage,
                   "stage": r.stage, "training_overlap": r.overlap.to_json() if r.overlap else None, **r.summary.to_json(),
-                  "by_length": by_length(r), **extremes(r)} for r in reports],
+                  "by_length": by_length(r), **extremes(r), "latency": time_json(r.latency)} for r in reports],
         "groups": groups(reports),
         "paired": None if pair is None else {"a": reports[0].run_id, "b": reports[1].run_id, **pair.to_json()},
     }
@@ -162,18 +182,19 @@ def to_markdown(reports: list[RunReport]) -> str:
     metrics = _metrics(reports)
     text, lines = scored(reports)
     out = ["# fimreplay report", "", *(f"**Incomplete:** {note}." for note in partial_notes(reports)),
+           *(f"**Nothing to judge:** {note}." for note in empty_notes(reports)),
            f"Scored: {scored_what(text, lines)}.", "",
            "## Runs (mean over files, bootstrap 95% interval; total = sum of per-file means)", ""]
-    out.append("| run | model | profile | backend | items | files | " + " | ".join(f"{m} mean [95%] | {m} total" for m in metrics) + " |")
-    out.append("|" + "---|" * (6 + 2 * len(metrics)))
+    head = ["run", "model", "profile", "backend", "items", "files"] + [c for m in metrics for c in (f"{m} mean [95%]", f"{m} total")]
+    out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in reports:
         s = r.summary
         cells = []
         for m in metrics:
             lo, hi = s.ci95.get(m, (None, None))
             cells += [f"{_fmt(s.mean.get(m))} [{_fmt(lo)}, {_fmt(hi)}]", _fmt(s.total.get(m))]
-        out.append(f"| {r.run_id} | {r.model} | {r.profile} | {r.backend} | {s.n_items} | {s.n_files} | " + " | ".join(cells) + " |")
-    out += ["", "Training data: " + "; ".join(f"{r.run_id}: {_overlap(r)}" for r in reports) + "."]
+        out.append("| " + " | ".join([r.run_id, r.model, r.profile, r.backend, str(s.n_items), str(s.n_files), *cells]) + " |")
+    out += ["", "Training data: " + "; ".join(f"{r.run_id}: {_overlap(r)}" for r in reports) + ".", *time_markdown(reports)]
     pair = pair_of(reports)
     if pair is not None:
         out += ["", f"## Paired: {reports[1].run_id} − {reports[0].run_id}", "", pair.summary(reports[0].run_id, reports[1].run_id) + "."]
@@ -322,12 +343,13 @@ def to_html(reports: list[RunReport]) -> str:
 <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:3px 6px;font-size:13px}}figure{{display:inline-block;margin:0 1em 1em 0}}pre{{background:#f6f6f6;padding:6px;overflow:auto}}</style>
 </head><body>
 <h1>fimreplay report</h1>
-{"".join(f'<p style="background:#fde2e1;padding:6px"><b>Incomplete:</b> {html.escape(n)}.</p>' for n in partial_notes(reports))}
+{"".join(f'<p style="background:#fde2e1;padding:6px"><b>Incomplete:</b> {html.escape(n)}.</p>' for n in partial_notes(reports))}\
+{"".join(f'<p style="background:#fde2e1;padding:6px"><b>Nothing to judge:</b> {html.escape(n)}.</p>' for n in empty_notes(reports))}
 <p>Scored: {html.escape(scored_what(*scored(reports)))}.</p>
 <ul>{legend}</ul>
 <table><tr><th>run</th><th>model</th><th>profile</th><th>backend</th><th>items</th><th>files</th>{head}</tr>{"".join(rows)}</table>
 <p>Training data: {html.escape("; ".join(f"{r.run_id}: {_overlap(r)}" for r in reports))}.</p>
-{_html_paired(reports)}
+{time_html(reports)}{_html_paired(reports)}
 <h2>Plots</h2>
 {plots}
 <figure>{_svg_hist(reports)}<figcaption>{HEADLINE}: share of items per score bin</figcaption></figure>
@@ -373,19 +395,3 @@ def _html_paired(reports: list[RunReport]) -> str:
 
 
 RENDERERS = {"md": to_markdown, "csv": to_csv, "json": to_json, "html": to_html}
-
-
-def score_table(result: Summary, n_rejects: int = 0) -> str:
-    """A plain-text table of a `fimreplay score` result: per-file means, then totals and means,
-    and how many completions were not scored (`n_rejects`)."""
-    metrics = [m for m in METRIC_NAMES if m in result.mean]
-    width = max([len(f) for f in result.per_file] + [8])
-    lines = [f"{'file':<{width}}  " + "  ".join(f"{m:>8}" for m in metrics)]
-    for f, vals in result.per_file.items():
-        lines.append(f"{f:<{width}}  " + "  ".join(f"{vals.get(m, float('nan')):>8.4f}" for m in metrics))
-    lines.append(f"{'total':<{width}}  " + "  ".join(f"{result.total[m]:>8.4f}" for m in metrics))
-    lines.append(f"{'mean':<{width}}  " + "  ".join(f"{result.mean[m]:>8.4f}" for m in metrics))
-    lines.append(f"{'95% low':<{width}}  " + "  ".join(f"{result.ci95[m][0]:>8.4f}" for m in metrics))
-    lines.append(f"{'95% high':<{width}}  " + "  ".join(f"{result.ci95[m][1]:>8.4f}" for m in metrics))
-    lines.append(f"{result.n_items} items, {result.n_files} files" + (f", {n_rejects} rejected" if n_rejects else ""))
-    return "\n".join(lines)

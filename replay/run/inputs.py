@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
-
 import msgspec
 
 from replay.assets import sha256_file
-from replay.editors import LLAMA_CLIENTS, EditorProfile, capture_version, profile
-from replay.editors.llama_server import answered_settings
+from replay.editors import EditorProfile, capture_version, profile
+from replay.editors import capture_input as editor_capture_input
 from replay.errors import UsageError, first_line
 from replay.importers.common import MAX_LINE_BYTES, iter_lines
 from replay.jsonl import loads
@@ -75,44 +73,12 @@ def capture_references(store: Store) -> dict[str, Reference]:
             for capture_id in store.capture_ids()}
 
 
-class CaptureNotReplayable(UsageError):
-    """A capture that holds too little to be rendered again (a reject of the run's inputs)."""
-
-
 def capture_input(capture_id: int, rec: CaptureRecord) -> EditorInput:
-    """The editor input a capture records; Continue's logged model provider becomes the
-    `provider` option (its budget and route depend on it); a llama.cpp client's body is the
-    input's `request`, replayed with the server slots its answer proves (`answered_settings`)."""
-    seg = rec.segments
-    if seg is None:
-        raise CaptureNotReplayable("no segments (prefix/suffix) in this capture")
-    provider = rec.extra.get("modelProvider") if rec.editor == "continue" else None
-    options: dict[str, Any] = {"provider": provider} if isinstance(provider, str) else {}
-    request = client_request(rec) if rec.editor in LLAMA_CLIENTS else None
-    if request is not None and _answered(rec):
-        options.update(answered_settings(request))
-    return EditorInput(prefix=seg.prefix, suffix=seg.suffix or "", filepath=seg.filepath or rec.filepath,
-                       language=rec.language, snippets=seg.snippets, item_id=capture_item_id(capture_id),
-                       options=options, request=request)
-
-
-def _answered(rec: CaptureRecord) -> bool:
-    """The proxy saw the server answer the request (a 2xx status)."""
-    wire = rec.extra.get("wire")
-    status = wire.get("http_status") if isinstance(wire, dict) else None
-    return isinstance(status, int) and 200 <= status < 300
-
-
-def client_request(rec: CaptureRecord) -> dict[str, Any]:
-    """The /infill body a llama.cpp client sent, as the proxy kept it (`raw`): its profile then
-    runs only the server half on it. A body cut at the proxy's size limit cannot be replayed."""
-    wire = rec.extra.get("wire")
-    if isinstance(wire, dict) and wire.get("truncated"):
-        raise CaptureNotReplayable("the request body was cut at the proxy's size limit (raise `fimreplay proxy --max-body`)")
-    body = loads(rec.raw)
-    if not isinstance(body, dict) or "input_prefix" not in body:
-        raise CaptureNotReplayable("the capture holds no /infill body (no input_prefix)")
-    return body
+    """The editor input a capture records, as its own editor's profile reads it
+    (EditorProfile.input_from_capture: Continue's logged model provider as the `provider`
+    option, a llama.cpp client's /infill body as the `request`); CaptureNotReplayable when it
+    holds too little to be rendered again."""
+    return editor_capture_input(rec, capture_item_id(capture_id))
 
 
 def load_inputs(source: str, store: Store, editor: str | None, model: str, rejects: Rejects) -> Inputs:

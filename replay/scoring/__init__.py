@@ -2,7 +2,8 @@
 
 metrics (METRICS, the one registry of metrics, and the line window), sentence_bleu, codebleu_engine
 and solidity (CodeBLEU over tree-sitter, Solidity's data flow), compiles (the whole file
-compiled with the completion in place), pool (many pairs across processes), aggregate, entries
+compiled with the completion in place), execute and sandbox (the benchmark's own tests run with the
+completion in place, each in a contained process: pass@1, pass@k), pool (many pairs across processes), aggregate, entries
 (a stored run's pairs and their references), runs (a stored run's scores, reused where the store
 holds them), pairs_file (pairs from a JSONL file).
 
@@ -30,7 +31,18 @@ of the texts it is of, and another text or window reuses those of the same cut t
 """
 
 from replay.scoring.aggregate import ScoredItem, Summary, aggregate, summary_of
-from replay.scoring.entries import accepted_text, capture_reference, run_entries
+from replay.scoring.entries import (
+    REFERENCE_KINDS,
+    CaptureReference,
+    CaptureReferences,
+    ReferenceKind,
+    accepted_text,
+    capture_reference,
+    nothing_scored,
+    reference_of,
+    run_entries,
+    unscored_reasons,
+)
 from replay.scoring.metrics import (
     HEADLINE,
     METRIC_NAMES,
@@ -57,11 +69,11 @@ from replay.scoring.metrics import (
 )
 from replay.scoring.pairs_file import jsonl_pairs
 from replay.scoring.pool import score_many, score_rows
+from replay.scoring.judged import compiles_key, execute_key
 from replay.scoring.runs import (
     RunScore,
     RunScores,
     ScoredRun,
-    compiles_key,
     pair_digest,
     run_aggregate,
     run_profile,
@@ -71,9 +83,11 @@ from replay.scoring.runs import (
     scores_key,
 )
 
-__all__ = ["HEADLINE", "METRICS", "METRIC_NAMES", "TEXTS", "Lines", "Metric", "Processor", "RunScore",
+__all__ = ["HEADLINE", "METRICS", "METRIC_NAMES", "REFERENCE_KINDS", "TEXTS", "CaptureReference", "CaptureReferences", "Lines",
+           "Metric", "Processor", "ReferenceKind", "RunScore",
            "RunScores", "ScoredItem", "ScoredRun", "Summary", "Text", "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu",
-           "codebleu_supports", "compiles_key", "exact", "first_lines", "indel", "indel_many", "jsonl_pairs",
-           "line_span", "live_scores", "metric_values", "pair_digest", "parse_lines", "run_aggregate", "run_entries",
+           "codebleu_supports", "compiles_key", "exact", "execute_key", "first_lines", "indel", "indel_many", "jsonl_pairs",
+           "line_span", "live_scores", "metric_values", "nothing_scored", "pair_digest", "parse_lines", "reference_of", "run_aggregate",
+           "run_entries",
            "run_profile", "run_scores", "score_many", "score_pair", "score_rows", "scored_run",
-           "scored_what", "scores_key", "summary_of", "window", "windowed"]
+           "scored_what", "scores_key", "summary_of", "unscored_reasons", "window", "windowed"]

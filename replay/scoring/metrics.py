@@ -93,7 +93,8 @@ def _every_language(language: str) -> bool:
 @dataclass(frozen=True)
 class Metric:
     """One metric: its name, its scorer (None: a judgement of the whole file with the completion
-    in place, `compiles`, asked for: replay.scoring.compiles), and the languages it scores."""
+    in place, asked for: `compiles`, replay.scoring.compiles; `pass@1`, the benchmark's tests run,
+    replay.scoring.execute), and the languages it scores."""
 
     name: str
     score: Scorer | None
@@ -104,6 +105,7 @@ class Metric:
 METRICS: tuple[Metric, ...] = (
     Metric("indel", lambda reference, completion, _: indel(reference, completion)),
     Metric("compiles", None),
+    Metric("pass@1", None),
     Metric("exact", lambda reference, completion, _: exact(reference, completion)),
     Metric("bleu", lambda reference, completion, _: bleu(reference, completion)),
     Metric("codebleu", lambda reference, completion, language: codebleu(reference, completion, language=language),

@@ -4,8 +4,7 @@ what they are of, assembled once for every report of it."""
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 from typing import Any
@@ -23,7 +22,8 @@ from replay.scoring.metrics import (
     parse_lines,
     windowed,
 )
-from replay.scoring.entries import RunEntry, run_entries
+from replay.scoring.entries import SOURCE_COUNT, ReferenceKind, RunEntry, nothing_scored, run_entries, unscored_reasons
+from replay.scoring.judged import add_judgements, value_digest
 from replay.scoring.pool import collector_paused, score_many
 from replay.store import StoreError
 from replay.reading import RunConfig, ScoreKeeper, ScoreSet
@@ -33,12 +33,6 @@ def scores_key(text: Text, lines: Lines) -> str:
     """The name a run's pair scores of one text and line window are kept under in the store,
     e.g. `shown:lines=auto`: the scores of every text and window live side by side."""
     return f"{text}:lines={lines}"
-
-
-def compiles_key(text: Text) -> str:
-    """The name a run's compiles judgements of one text are kept under, e.g. `shown:compiles`:
-    a judgement is of the whole text in its file, whatever the window."""
-    return f"{text}:compiles"
 
 
 def _window_of(key: str) -> Lines | None:
@@ -57,13 +51,7 @@ def pair_digest(language: str, reference: str, completion: str) -> bytes:
     """A digest of what a pair's metrics are computed on (the language and both texts, cut to
     the window): a stored value is reused only for the same texts, so a completion replaced
     since (a resumed run) or a reference that changed (a capture accepted later) is scored anew."""
-    return _digest((language, reference, completion))
-
-
-def _digest(value: Any) -> bytes:
-    """16 bytes of SHA-256 over the value's msgpack encoding (self-delimiting: no two values
-    share one; encoded in C, so a run's texts cost less to encode than to hash)."""
-    return hashlib.sha256(msgspec.msgpack.encode(value)).digest()[:16]
+    return value_digest((language, reference, completion))
 
 
 def scored_what(text: Text, lines: Lines) -> str:
@@ -82,13 +70,14 @@ class RunScores:
     n_scored: int  # items scored now
     n_reused: int  # items whose scores the store held (for this text and window, or the same cut texts)
     n_done: int = 0  # completions without an error (Store.good_item_ids: what a resumed run would not redo)
+    sources: dict[str, int] = field(default_factory=dict)  # captures scored against a reference of each source
     # The set vouched for whose values the rows' are, as they are (no compiles added): its name,
     # inputs digest and kept aggregates (run_aggregate); None otherwise.
     vouched: tuple[str, bytes, dict[str, Any]] | None = None
 
 
 def run_scores(store: ScoreKeeper, run_id: str, text: Text = "shown", lines: Lines = "auto", workers: int | None = None,
-               compiles: bool = False) -> RunScores:
+               compiles: bool = False, reference: ReferenceKind = "typed", execute: bool = False) -> RunScores:
     """The per-item scores of a run for a text and line window.
 
     An item's scores are reused when the store holds them for the same texts (pair_digest):
@@ -100,17 +89,21 @@ def run_scores(store: ScoreKeeper, run_id: str, text: Text = "shown", lines: Lin
     every item is vouched for with inputs_digest, and a later score of the same inputs under a
     window that cuts every pair the same (same_cuts) takes it whole, checking no item one by
     one. `compiles` judges, besides, each
-    benchmark item's whole text in its file (replay.scoring.compiles; kept per text); judgements the
-    store holds for the same text are added to the rows whether asked or not. Read, reused,
+    benchmark item's whole text in its file (replay.scoring.compiles; kept per text), `execute`
+    runs each benchmark item's test with the text in place (replay.scoring.execute: pass@1);
+    judgements the store holds for the same text are added to the rows whether asked or not. Read, reused,
     scored and stored with the collector paused (a second score is all reading: collections
-    over the caches cost it a third)."""
+    over the caches cost it a third). A replayed capture is scored against its `reference`
+    (replay.scoring.entries.CaptureReferences: typed, else accepted; or accepted only)."""
     with collector_paused():
-        return _run_scores(store, run_id, text, lines, workers, compiles)
+        return _run_scores(store, run_id, text, lines, workers, compiles, reference, execute)
 
 
-def _run_scores(store: ScoreKeeper, run_id: str, text: Text, lines: Lines, workers: int | None, compiles: bool) -> RunScores:
+def _run_scores(store: ScoreKeeper, run_id: str, text: Text, lines: Lines, workers: int | None, compiles: bool,
+                reference: ReferenceKind, execute: bool) -> RunScores:
     completions = store.scored_completions(run_id)
-    entries, rejects, counts = run_entries(store, run_id, completions)
+    entries, rejects, counts = run_entries(store, run_id, completions, reference)
+    sources = {key.removeprefix(SOURCE_COUNT): counts.pop(key) for key in [k for k in counts if k.startswith(SOURCE_COUNT)]}
     middles = [reference for *_, reference, _ in entries]
     pairs = [comp.scored_pair(reference, text) for *_, reference, comp in entries]
     entries = [(i, f, lang, reference, comp) for (i, f, lang, _, comp), (reference, _) in zip(entries, pairs)]
@@ -151,11 +144,10 @@ def _run_scores(store: ScoreKeeper, run_id: str, text: Text, lines: Lines, worke
             vouched = (key, vouch, {})
     rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(middle), reference=ref, completion=c)
             for (i, f, _, ref, _), middle, c, v in zip(entries, middles, scored, values)]
-    if compiles or compiles_key(text) in sets:
-        _add_compiles(store, run_id, rows, sets.get(compiles_key(text)) or ScoreSet(), text, judge=compiles)
+    if add_judgements(store, run_id, rows, text, lines, sets, compiles, execute, workers):
         vouched = None
     return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo),
-                     n_done=sum(comp.error is None for comp, _ in completions), vouched=vouched)
+                     n_done=sum(comp.error is None for comp, _ in completions), vouched=vouched, sources=sources)
 
 
 def run_aggregate(store: ScoreKeeper, run_id: str, scores: RunScores, seed: int = 0) -> Summary:
@@ -225,7 +217,7 @@ def inputs_digest(entries: list[RunEntry], scored: list[str]) -> bytes:
     aggregate: each item's id, file, language and reference, the scored texts (uncut), and the
     metrics each language gets."""
     languages = [language for _, _, language, _, _ in entries]
-    return _digest(([item_id for item_id, *_ in entries], [file for _, file, *_ in entries], languages,
+    return value_digest(([item_id for item_id, *_ in entries], [file for _, file, *_ in entries], languages,
                     [reference for _, _, _, reference, _ in entries], scored,
                     {language: _metrics_of(language) for language in sorted(set(languages))}))
 
@@ -270,27 +262,6 @@ def _stored(found: dict[str, tuple[bytes, dict[str, float]]], item_id: str, dige
     return stored
 
 
-def _add_compiles(store: ScoreKeeper, run_id: str, rows: list[ScoredItem], judged: ScoreSet, text: Text, judge: bool) -> None:
-    """Add `compiles` to the rows whose text the store holds a judgement of; with `judge`, judge
-    the other benchmark items' texts (replay.scoring.compiles) and keep every judgement, n/a ones as
-    an entry without a value (captures and items of languages without a judge get none)."""
-    missing = []
-    for row in rows:
-        digest = _digest(row.completion)
-        entry = judged.entries.get(row.item_id)
-        if entry is not None and entry[0] == digest:
-            row.values.update(entry[1])
-        elif judge:
-            missing.append((row, digest))
-    if missing:
-        from replay.scoring.compiles import add_compiles
-
-        add_compiles(store, [row for row, _ in missing])
-        store.merge_scores(run_id, compiles_key(text), {
-            row.item_id: (digest, {"compiles": row.values["compiles"]} if "compiles" in row.values else {})
-            for row, digest in missing})
-
-
 @lru_cache(maxsize=None)
 def _metrics_of(language: str) -> tuple[str, ...]:
     """The metrics a pair of this language gets (codebleu only where the language has it)."""
@@ -310,16 +281,19 @@ class ScoredRun:
     lines: Lines
     scores: RunScores
     summary: Summary
+    reference: ReferenceKind = "typed"
 
     def result(self, items_total: int | msgspec.UnsetType = msgspec.UNSET) -> RunScore:
         """The run's score as `fimreplay score RUN` gives it (`items_total`: the items the run
         was started with, when counted)."""
         scores = self.scores
+        reasons = unscored_reasons(scores.rejects)
         return RunScore(**msgspec.structs.asdict(self.summary), source=self.run_id, run=self.run_id, text=self.text,
                         lines=self.lines, scored=scored_what(self.text, self.lines), **scores.counts,
                         n_scored=scores.n_scored, n_reused=scores.n_reused, items_done=scores.n_done,
                         backend=self.backend, model=self.model, profile=self.profile, n_rejects=len(scores.rejects),
-                        items_total=items_total)
+                        items_total=items_total, unscored=reasons, reference=self.reference,
+                        reference_sources=scores.sources, nothing_scored=nothing_scored(self.summary.n_items, reasons))
 
 
 class RunScore(Summary, frozen=True):
@@ -327,7 +301,11 @@ class RunScore(Summary, frozen=True):
     was scored, how shown and raw differ (run_entries' counts), how many items were scored now
     and reused, the completions without an error (`items_done`) of the items the run was started
     with (`items_total`, left out when not counted), what the run is of, the completions not
-    scored (`n_rejects`) and the file they were kept in (left out when none was written)."""
+    scored (`n_rejects`) and the file they were kept in (left out when none was written), why
+    they were not (`unscored`: each reason and its count), which reference a replayed capture
+    was scored against (`reference`: typed or accepted) and how many captures got one of each
+    source (`reference_sources`), and, when no item was scored, the sentence saying so
+    (`nothing_scored`: the command then exits 1)."""
 
     source: str
     run: str
@@ -347,23 +325,29 @@ class RunScore(Summary, frozen=True):
     model: str | None
     profile: str
     n_rejects: int
+    unscored: dict[str, int] = {}
+    reference: str = "typed"
+    reference_sources: dict[str, int] = {}
+    nothing_scored: str | None = None
     items_total: int | msgspec.UnsetType = msgspec.UNSET
     rejects_file: str | msgspec.UnsetType = msgspec.UNSET
 
 
 def scored_run(store: ScoreKeeper, run_id: str, text: Text = "shown", lines: Lines = "auto", seed: int = 0,
-               workers: int | None = None, compiles: bool = False) -> ScoredRun:
+               workers: int | None = None, compiles: bool = False, reference: ReferenceKind = "typed",
+               execute: bool = False) -> ScoredRun:
     """Score a stored run (run_scores: what the store holds is reused) and aggregate it, the
     aggregate too with the collector paused (run_scores); KeyError for a run the store does not
     hold. `compiles` adds the compiles metric (replay.scoring.compiles: a compiler per file, so
-    asked for)."""
+    asked for), `execute` pass@1 (replay.scoring.execute: the benchmark's tests run)."""
     run = store.run(run_id)
     if run is None:
         raise KeyError(run_id)
     with collector_paused():
-        scores = run_scores(store, run_id, text, lines, workers, compiles)
+        scores = run_scores(store, run_id, text, lines, workers, compiles, reference, execute)
         summary = run_aggregate(store, run_id, scores, seed)
-    return ScoredRun(run_id, run.backend, run.model, run_profile(store, run_id, run.config), text, lines, scores, summary)
+    return ScoredRun(run_id, run.backend, run.model, run_profile(store, run_id, run.config), text, lines, scores, summary,
+                     reference)
 
 
 def run_profile(store: ScoreKeeper, run_id: str, config: RunConfig) -> str:

@@ -10,8 +10,10 @@ one object for its callers, made of one part per group of tables:
     runs      items, runs (read as replay.reading's RunRecord), run prompts, completions, score sets, what scoring
               reads of a run (kept under stamps that the schema's triggers raise)
     references  each run input's reference: an item's middle or a capture's accepted text
+    latency   a run's completions as their time is read, with the gap to each capture's next request
     cache     the completion cache, the watch offsets
     compiles  the compiles metric's compiler results (a file of their own)
+    executions  the execution metric's results: how each test program ended (a file of their own)
 
 The store imports no importer, editor or backend: a log format's importer registers how its
 stored lines are decoded (LineCodec).
@@ -37,6 +39,7 @@ from replay.store.encoding import (
     register_line_codec,
     stored_capture,
 )
+from replay.store.latency import LatencyStore
 from replay.store.references import ReferenceStore
 from replay.reading import RunRecord, ScoreSet
 from replay.store.runs import RunStore
@@ -49,7 +52,7 @@ __all__ = [
 ]
 
 
-class Store(CaptureStore, RunStore, ReferenceStore, CacheStore):
+class Store(CaptureStore, RunStore, ReferenceStore, LatencyStore, CacheStore):
     """A connection to one store file, migrated to this fimreplay's schema on opening.
     Thread-safe: one lock around one connection."""
 

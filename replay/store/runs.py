@@ -97,8 +97,10 @@ class RunStore(Database):
         """Store one completion; committed at once so that a killed run loses nothing finished."""
         with self.transaction():
             self._db.execute(
-                "INSERT OR REPLACE INTO completions (run_id, item_id, created, record) VALUES (?,?,?,?)",
-                (run_id, completion.item_id, time.time(), msgspec.json.encode(scrubbed(completion))),
+                "INSERT OR REPLACE INTO completions (run_id, item_id, created, record, ttft_s, total_s, prompt_tokens,"
+                " gen_tokens) VALUES (?,?,?,?,?,?,?,?)",
+                (run_id, completion.item_id, time.time(), msgspec.json.encode(scrubbed(completion)),
+                 completion.first_token_s(), completion.latency_s, completion.prompt_tokens, completion.n_tokens),
             )
 
     def completions(self, run_id: str) -> list[Completion]:

@@ -138,6 +138,24 @@ MIGRATIONS: list[Migration] = [
         FROM (SELECT run_id, item_id FROM run_prompts UNION SELECT run_id, item_id FROM completions)
         WHERE item_id GLOB 'capture-[0-9]*' AND substr(item_id, 9) NOT GLOB '*[^0-9]*';
     """,
+    # 6 -> 7: each completion's time as columns (seconds to the first token and to the whole
+    # answer, prompt and generated tokens), so that a report reads a run's latencies without
+    # decoding its records. Completions stored before get them from their record: the first
+    # token's time from its first streamed chunk, else the whole answer's (Completion.first_token_s).
+    """
+    ALTER TABLE completions ADD COLUMN ttft_s REAL;
+    ALTER TABLE completions ADD COLUMN total_s REAL;
+    ALTER TABLE completions ADD COLUMN prompt_tokens INTEGER;
+    ALTER TABLE completions ADD COLUMN gen_tokens INTEGER;
+    UPDATE completions SET
+        total_s = COALESCE(json_extract(CAST(record AS TEXT), '$.latency_s'), 0),
+        ttft_s = COALESCE(NULLIF(json_extract(CAST(record AS TEXT), '$.ttft_s'), 0),
+                          json_extract(CAST(record AS TEXT), '$.timing[0][1]'),
+                          json_extract(CAST(record AS TEXT), '$.latency_s'), 0),
+        prompt_tokens = COALESCE(json_extract(CAST(record AS TEXT), '$.prompt_tokens'), 0),
+        gen_tokens = COALESCE(json_extract(CAST(record AS TEXT), '$.n_tokens'), 0)
+        WHERE json_valid(CAST(record AS TEXT));
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

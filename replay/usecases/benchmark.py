@@ -1,5 +1,5 @@
-"""Benchmark items from real code: named corpora (npm packages, local folders) and the items
-(prefix, middle, suffix) cut from them."""
+"""Benchmark items: from real code (named corpora: npm packages, local folders, and the items
+cut from them), or read from a public benchmark's file (`evalgen_from`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,40 @@ from replay.usecases.base import Say
 
 MODES: tuple[str, ...] = get_args(Mode)
 
-__all__ = ["MODES", "EvalgenOptions", "add_corpus", "corpus_info", "evalgen", "list_corpora"]
+__all__ = ["MODES", "EvalgenOptions", "add_corpus", "benchmark_formats", "corpus_info", "evalgen", "evalgen_from",
+           "list_corpora"]
+
+
+def benchmark_formats() -> tuple[str, ...]:
+    """The public benchmark layouts `evalgen_from` reads (replay.benchmarks.formats)."""
+    from replay.benchmarks.formats import NAMES
+
+    return NAMES
+
+
+def evalgen_from(store: Store, path: Path, fmt: str, output: Path, warn: Say | None = None) -> dict[str, Any]:
+    """Read a public benchmark's file (`fmt`, one of benchmark_formats) as items, write them to
+    `output` as JSONL and add them to the store. Rows that cannot be items go to the rejects
+    file beside the output (told to `warn`), the rest are read; a file of another layout is
+    one UsageError naming file:line. Returns the summary `--json` prints."""
+    from replay.benchmarks.formats import benchmark_format
+    from replay.benchmarks.reader import read_benchmark
+    from replay.corpus.evalgen import iter_jsonl
+
+    layout = benchmark_format(fmt)
+    with Rejects(beside(output), echo=warn) as rejects:
+        read = read_benchmark(path, layout, rejects)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with output.open("wb") as f:
+        f.writelines(iter_jsonl(read.items))
+    new, dup = store.add_items(read.items)
+    summary: dict[str, Any] = {
+        "format": layout.name, "input": str(path), "input_sha256": read.sha256, "n_rows": read.n_rows,
+        "n_items": len(read.items), "n_files": len({it.file for it in read.items}), "n_rejects": len(rejects),
+        "output": str(output), "stored_new": new, "stored_existing": dup}
+    if rejects:
+        summary["rejects_file"] = rejects.file
+    return summary
 
 
 def evalgen(store: Store, corpora: Sequence[str], output: Path, opts: EvalgenOptions, exts: Sequence[str] = ("sol",),

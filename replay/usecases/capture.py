@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from replay.errors import FimreplayError, UsageError, WorkError
 from replay.importers.formats import NAMES as FORMATS
@@ -17,6 +19,9 @@ from replay.usecases.base import Say, quiet
 
 __all__ = ["FORMATS", "CaptureListing", "ImportSummary", "Watch", "import_captures", "list_captures", "start_watch",
            "watch"]
+
+if TYPE_CHECKING:
+    from replay.scoring import CaptureReference
 
 OnImported = Callable[[Path, ImportSummary], None]
 
@@ -50,27 +55,39 @@ class CaptureListing:
     filepath: str | None
     outcome: str
     source: str
+    editor_version: str | None = None  # the release the capture names (its log's, or `proxy --editor NAME@VERSION`)
     full: dict[str, Any] | None = None  # `--full`: route, http_status, request, completion
+    reference: CaptureReference | None = None  # what a replay of it is scored against (`references`)
+    reference_why: str | None = None  # why it has none
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         full = out.pop("full")
+        out["reference"] = None if self.reference is None else msgspec.to_builtins(self.reference)
+        if self.reference is not None or self.reference_why is None:
+            out.pop("reference_why")
         return out if full is None else {**out, **full}
 
 
-def list_captures(store: Store, limit: int | None = None, full: bool = False) -> Iterator[CaptureListing]:
+def list_captures(store: Store, limit: int | None = None, full: bool = False, references: bool = False) -> Iterator[CaptureListing]:
     """The stored captures in import order. `full` adds what was on the wire, for captures the
     proxy recorded (replay.proxy): the HTTP route and status, the request body as sent (secrets
     scrubbed) and the text the editor received; for an imported capture route, status and
-    request are null (its log holds no request) and the completion is the logged one."""
+    request are null (its log holds no request) and the completion is the logged one.
+    `references` adds each capture's reference (replay.scoring.CaptureReferences: what the user
+    typed at its cursor, else the accepted text), or why it has none."""
+    from replay.scoring import CaptureReferences, reference_of
+
+    known = CaptureReferences(store)
     for cid, rec, outcome in store.captures(limit=limit):
+        ref, why = reference_of(rec, known.typed(cid)) if references else (None, None)
         details = None
         if full:
             wire = rec.extra.get("wire") if rec.format == "proxy" else None
             details = {"route": wire.get("route") if wire else None, "http_status": wire.get("http_status") if wire else None,
                        "request": rec.raw if wire else None, "completion": rec.completion}
         yield CaptureListing(cid, rec.completion_id, rec.editor, rec.model, rec.language, rec.filepath, outcome,
-                             rec.source.where(), details)
+                             rec.source.where(), rec.editor_version, details, ref, why or None)
 
 
 def watch(store: Store, dirs: Sequence[Path], stop: Callable[[], bool], on_imported: OnImported | None = None,

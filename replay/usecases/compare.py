@@ -11,11 +11,13 @@ from replay.reports.compare import Paired, paired
 from replay.reports.confidence_sequences import DEFAULT_METHOD, METHODS
 from replay.reports.sequential import Sequential, sequential
 from replay.errors import UsageError
-from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ScoredItem, Text
+from replay.latency import LatencySummary, Speed
+from replay.reports.timing import time_json
+from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ReferenceKind, ScoredItem, Text
 from replay.store import Store
 from replay.usecases.base import Say
 
-__all__ = ["METRIC_NAMES", "Comparison", "compare", "compare_sequential"]
+__all__ = ["LOGGED", "METRIC_NAMES", "Comparison", "compare", "compare_sequential", "logged_rows"]
 
 
 @dataclass(frozen=True)
@@ -28,44 +30,120 @@ class Comparison:
     text: str  # "shown", "raw", or "given" for a file of pairs
     lines: Lines
     result: Paired | Sequential
+    latency: tuple[LatencySummary | None, LatencySummary | None] = (None, None)  # A's and B's time (runs only)
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.result.to_json(), "a": self.a, "b": self.b, "text": self.text, "lines": self.lines}
+        return {**self.result.to_json(), "a": self.a, "b": self.b, "text": self.text, "lines": self.lines,
+                "latency": {"a": time_json(self.latency[0]), "b": time_json(self.latency[1])}}
 
     def summary(self) -> str:
-        return self.result.summary(self.a, self.b)
+        """The comparison's verdict, then each run's time beside it."""
+        times = [f"{name}: {time_text(s)}" for name, s in zip((self.a, self.b), self.latency) if s is not None and s.n]
+        return self.result.summary(self.a, self.b) + "".join(f"\ntime of {t}" for t in times)
 
 
-def source_rows(store: Store, source: str, lines: Lines, text: Text, warn: Say | None = None) -> tuple[list[ScoredItem], str]:
+def time_text(s: LatencySummary) -> str:
+    """One run's time in a line: the median and p90 to the whole answer, the share shown in time."""
+    from replay.latency.summary import columns
+
+    cells = columns(s)
+    where = f"at {s.speed}" if s.speed else "measured"
+    return f"p50 {cells['p50 ms']} ms, p90 {cells['p90 ms']} ms ({where}); shown in time {cells['in time']} judged"
+
+
+def run_times(store: Store, a: str, b: str, speed: Speed | None) -> tuple[LatencySummary | None, LatencySummary | None]:
+    """A's and B's time, each when it is a run of the store (a file of pairs has none)."""
+    from replay.usecases.score import run_latency
+
+    def one(source: str) -> LatencySummary | None:
+        if Path(source).is_file() or store.run(source) is None:
+            return None
+        return run_latency(store, source, speed)
+
+    return one(a), one(b)
+
+
+@dataclass(frozen=True)
+class SourceRows:
+    """One side of a comparison: its scored items, which text they are of, and the items it
+    could not score (a run's item id, or a file's file:line, each with its reason)."""
+
+    rows: list[ScoredItem]
+    text: str
+    not_scored: dict[str, str]
+
+
+def source_rows(store: Store, source: str, lines: Lines, text: Text, warn: Say | None = None,
+                reference: ReferenceKind = "typed") -> SourceRows:
     """The scored items of a run in the store (its stored scores when complete, as `report`
     reads them), or of a `score` JSONL file (bad lines to its rejects file); and which text."""
-    from replay.reports.report import load_run
+    from replay.scoring import scored_run
     from replay.usecases.score import file_rows
 
     path = Path(source)
     if path.is_file():
-        rows, _, _ = file_rows(path, lines, warn)
-        return rows, "given"
+        rows, _, _, found = file_rows(path, lines, warn)
+        return SourceRows(rows, "given", {r.where: r.reason for r in found})
     if store.run(source) is not None:
-        return load_run(store, source, lines=lines, text=text).rows, text
+        scores = scored_run(store, source, text, lines, reference=reference).scores
+        return SourceRows(scores.rows, text, {r.where.partition(":")[2]: r.reason for r in scores.rejects})
     raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
 
 
-def _both(store: Store, a: str, b: str, metric: str, lines: Lines, text: Text, warn: Say | None
-          ) -> tuple[list[ScoredItem], list[ScoredItem], str]:
-    """A's and B's scored items, and which text they are of."""
+def _both(store: Store, a: str, b: str, metric: str, lines: Lines, text: Text, warn: Say | None,
+          reference: ReferenceKind = "typed") -> tuple[SourceRows, SourceRows, str]:
+    """A's and B's scored items, and which text they are of (`b` "logged": the completions
+    the editor logged of A's captures, scored against the same references)."""
     if metric not in METRIC_NAMES:
         raise UsageError(f"unknown metric {metric!r} (one of {', '.join(METRIC_NAMES)})")
-    rows_a, text_a = source_rows(store, a, lines, text, warn)
-    rows_b, text_b = source_rows(store, b, lines, text, warn)
-    return rows_a, rows_b, text_a if text_a == text_b else f"{text_a} vs {text_b}"
+    side_a = source_rows(store, a, lines, text, warn, reference)
+    side_b = logged_rows(store, a, lines, reference) if b == LOGGED else source_rows(store, b, lines, text, warn, reference)
+    return side_a, side_b, side_a.text if side_a.text == side_b.text else f"{side_a.text} vs {side_b.text}"
+
+
+LOGGED = "logged"  # `compare RUN --against logged`: the completions the editor logged, as the other side
 
 
 def compare(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto", text: Text = "shown",
-            seed: int = 0, warn: Say | None = None) -> Comparison:
-    """B − A on `metric`, items paired by id (see replay.reports.compare for the statistics)."""
-    rows_a, rows_b, which = _both(store, a, b, metric, lines, text, warn)
-    return Comparison(a, b, which, lines, paired(rows_a, rows_b, metric, seed=seed))
+            seed: int = 0, warn: Say | None = None, reference: ReferenceKind = "typed", speed: Speed | None = None) -> Comparison:
+    """B − A on `metric`, items paired by id (see replay.reports.compare for the statistics).
+    `b` LOGGED compares run `a` with the completions its captures' editor logged: the run is
+    then the B side (the replay against what the user was shown). Each run's time beside it
+    (measured, or at `speed`)."""
+    side_a, side_b, which = _both(store, a, b, metric, lines, text, warn, reference)
+    if b == LOGGED:
+        side_a, side_b, a, b = side_b, side_a, LOGGED, a
+    not_scored = {**{f"a:{k}": v for k, v in side_a.not_scored.items()}, **{f"b:{k}": v for k, v in side_b.not_scored.items()}}
+    if b == a or a == LOGGED:  # the same items on both sides: one not scored is counted once
+        not_scored = {k.partition(":")[2]: v for k, v in not_scored.items()}
+    return Comparison(a, b, which, lines, paired(side_a.rows, side_b.rows, metric, seed=seed, not_scored=not_scored),
+                      run_times(store, a, b, speed))
+
+
+def logged_rows(store: Store, run_id: str, lines: Lines, reference: ReferenceKind = "typed") -> SourceRows:
+    """The completions the editor logged of the captures a run replayed, each scored against
+    the reference the run's completion is scored against (replay.scoring.capture_reference):
+    what the user was shown then, as the other side of a comparison with the replay. A
+    capture whose log holds no completion, or that has no reference, is not scored."""
+    from replay.scoring import CaptureReferences, score_rows
+
+    if store.run(run_id) is None:
+        raise UsageError(f"{run_id}: --against logged compares a run of the store ({store.path} holds none of that id)")
+    pairs, not_scored = [], {}
+    references = CaptureReferences(store, reference)
+    for item_id, ref in store.run_references(run_id).items():
+        if ref.kind != "capture":
+            not_scored[item_id] = "a benchmark item: no editor logged a completion of it"
+            continue
+        rec = store.capture(ref.capture_id)
+        found, why = references.of(ref.capture_id, rec)
+        if found is None or rec is None:
+            not_scored[item_id] = why
+        elif rec.completion is None:
+            not_scored[item_id] = f"the {rec.editor} log holds no completion of this capture"
+        else:
+            pairs.append((item_id, found[0], found[1], found[2].text, rec.completion))
+    return SourceRows(score_rows(pairs, lines), "logged", not_scored)
 
 
 def check_sequential(alpha: float, margin: float | None, method: str = DEFAULT_METHOD) -> None:
@@ -80,10 +158,14 @@ def check_sequential(alpha: float, margin: float | None, method: str = DEFAULT_M
 
 def compare_sequential(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto",
                        text: Text = "shown", alpha: float = 0.05, margin: float | None = None, seed: int = 0,
-                       warn: Say | None = None, method: str = DEFAULT_METHOD) -> Comparison:
+                       warn: Say | None = None, method: str = DEFAULT_METHOD, reference: ReferenceKind = "typed",
+                       speed: Speed | None = None) -> Comparison:
     """B − A on `metric` as an anytime-valid sequential comparison (replay.reports.sequential):
     the files in a seeded order, stopped at the first look that decides."""
     check_sequential(alpha, margin, method)
-    rows_a, rows_b, which = _both(store, a, b, metric, lines, text, warn)
-    return Comparison(a, b, which, lines, sequential(rows_a, rows_b, metric, alpha, margin, seed, method))
+    side_a, side_b, which = _both(store, a, b, metric, lines, text, warn, reference)
+    if b == LOGGED:
+        side_a, side_b, a, b = side_b, side_a, LOGGED, a
+    return Comparison(a, b, which, lines, sequential(side_a.rows, side_b.rows, metric, alpha, margin, seed, method),
+                      run_times(store, a, b, speed))
 

@@ -5,7 +5,8 @@ rebuild each logged prompt byte for byte, audits the prompts with the demo model
 tokenizer, cuts a small benchmark from a real Solidity package (npm), replays the benchmark
 under the standardized profile (1024-token context, 128 new tokens) and the captures under
 their own editor's profile against the default local model (Qwen2.5-Coder-0.5B GGUF in
-llama.cpp), scores both and prints the side-by-side report. Every step is the use case the
+llama.cpp), scores both (the captures against what the user typed, else the accepted text) and
+prints the side-by-side report, then the acceptance report of the captures. Every step is the use case the
 matching command calls, so the demo shows exactly what the commands do.
 """
 
@@ -86,8 +87,19 @@ def run_demo(store: Store, opts: DemoOptions, say: Say = quiet, on_progress: Pro
     for label, source, editor in (("benchmark", str(items_path), "standard"), ("captures", "captures", None)):
         run_id = _replay(store, opts, label, source, editor, result, say, on_progress)
         _score(store, label, run_id, result, say)
-    result.report = to_markdown([load_run(store, r) for r in result.runs])
+    result.report = to_markdown([load_run(store, r) for r in result.runs]) + "\n" + _acceptance(store, result, say)
     return result
+
+
+def _acceptance(store: Store, result: DemoResult, say: Say) -> str:
+    """The acceptance report of the imported captures (replay.usecases.acceptance): its page."""
+    from replay.usecases.acceptance import acceptance_report
+
+    done = acceptance_report(store)
+    result.steps["acceptance"] = {k: done.data[k] for k in ("n_shown", "n_accepted", "n_with_typed_reference")}
+    say(f"acceptance: {done.data['n_accepted']} of {done.data['n_shown']} shown completions accepted;"
+        f" {done.data['n_with_typed_reference']} with a typed reference")
+    return done.page
 
 
 def _check_assets(result: DemoResult, say: Say) -> None:
@@ -153,7 +165,11 @@ def _cut_benchmark(store: Store, opts: DemoOptions, work: Path, result: DemoResu
 
 def _replay(store: Store, opts: DemoOptions, label: str, source: str, editor: str | None, result: DemoResult,
             say: Say, on_progress: ProgressFn | None) -> str:
-    """One run against the default local model (`editor` None: each capture's own); its id."""
+    """One run against the default local model (`editor` None: each capture's own); its id.
+
+    The run is named `demo-LABEL-DIGEST` of its prompts and settings (RunRequest.reuse_as): a
+    demo started again on the same store takes up the run it made before, finished or not,
+    instead of adding another with the same completions."""
     from replay.usecases.replay import RunRequest, run
 
     profile = editor or "each capture's own editor"
@@ -162,12 +178,15 @@ def _replay(store: Store, opts: DemoOptions, label: str, source: str, editor: st
                                 params=GenParams(ctx=1024, max_new_tokens=opts.max_new_tokens,
                                                  cap_new_tokens=opts.cap_new_tokens),
                                 backend_options={"n_threads": opts.threads},
-                                allow_foreign_sentinels=opts.allow_foreign_sentinels), on_progress=on_progress)
+                                allow_foreign_sentinels=opts.allow_foreign_sentinels, reuse_as=f"demo-{label}"),
+              on_progress=on_progress)
     r = out.summary
     result.runs.append(r.run)
     result.steps[f"run_{label}"] = {"run": r.run, "items": r.items, "completed": r.completed, "cached": r.cached,
-                                    "errors": r.errors, "rejects": out.rejected, "wall_s": r.wall_s}
-    say(f"run {label}: {r.completed}/{r.items} completed ({r.cached} from cache, {r.errors} errors) in {r.wall_s:.1f} s")
+                                    "resumed": r.resumed, "errors": r.errors, "rejects": out.rejected, "wall_s": r.wall_s}
+    done = f"{r.resumed} already done in this run, " if r.resumed else ""
+    say(f"run {label}: {r.completed}/{r.items} completed ({done}{r.cached} from cache, {r.errors} errors) "
+        f"in {r.wall_s:.1f} s")
     return r.run
 
 
@@ -182,8 +201,11 @@ def _score(store: Store, label: str, run_id: str, result: DemoResult, say: Say) 
                                       "unscored": scored.n_rejects, "rejects_file": scored.rejects_file or None,
                                       "n_items": scored.n_items, "n_changed": scored.n_changed,
                                       "n_nothing_shown": scored.n_nothing_shown,
-                                      "chars_removed": scored.chars_removed, "n_stop_cut": scored.n_stop_cut}
+                                      "chars_removed": scored.chars_removed, "n_stop_cut": scored.n_stop_cut,
+                                      "reference_sources": scored.reference_sources, "why_unscored": scored.unscored}
     say(f"score {label}: {stage_line(scored, raw)}")
+    if scored.reference_sources:
+        say(f"score {label}: scored against " + ", ".join(f"{source} {n}" for source, n in scored.reference_sources.items()))
     if scored.n_rejects:
         say(f"score {label}: {scored.n_rejects} not scored (no reference), kept in {scored.rejects_file}")
 
@@ -193,13 +215,16 @@ def closing(result: DemoResult, store_path: Path) -> str:
     demo ends on, after the report, so a first run does not end on a table alone."""
     lines = ["", "What the numbers mean:"]
     for label, what in (("benchmark", "benchmark items cut from the demo corpus, replayed under the standard profile"),
-                        ("captures", "captures replayed under each one's own editor release, scored against the "
-                                     "text the user accepted")):
+                        ("captures", "captures replayed under each one's own editor release, scored against what "
+                                     "the user typed at the cursor (else the text accepted)")):
         score = result.steps.get(f"score_{label}")
         if not score or "indel" not in score["mean"]:
             continue
-        unscored = f"; {score['unscored']} had no accepted text and are counted, not scored" if score["unscored"] else ""
-        lines.append(f"  {label}: Indel {score['mean']['indel']:.3f} over {score['n_items']} {what}{unscored}")
+        unscored = (f"; {score['unscored']} had neither a typed nor an accepted text and are counted, not scored"
+                    if score["unscored"] else "")
+        sources = ", ".join(f"{source} {n}" for source, n in score.get("reference_sources", {}).items())
+        lines.append(f"  {label}: Indel {score['mean']['indel']:.3f} over {score['n_items']} {what}"
+                     f"{f' ({sources})' if sources else ''}{unscored}")
     lines += ["  Indel is 1 - the normalised insert/delete distance between what the editor showed (cut to as many",
               "  lines as the reference) and the reference: 1.0 is the reference exactly; the raw text's score is",
               "  beside it, and the gap is what the editor's own cuts and filters did.",

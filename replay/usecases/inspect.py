@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from replay.editors.interface import EditorProfile
+from replay.editors.rulebook import HistoryRow, InForce
 from replay.errors import UsageError
 from replay.records import CaptureRecord, Completion
 from replay.rejects import Rejects, stamped
@@ -291,37 +293,23 @@ __all__ = ["DIFF_MODES", "AuditResult", "CaptureStats", "FindingRow", "PromptTok
            "replays_of", "similarity", "token_diff", "tokenizer", "tokenizer_spec", "tokens"]
 
 
-def editor_history(editor: str) -> list[dict[str, str]]:
-    """The editor's rule changes by date with the releases that first had them (Continue's by
-    release tag; Tabby's of both halves, the agent's and the server's; each llama.cpp client's
-    with llama-server's, the half both share)."""
-    from replay.editors import LLAMA_CLIENTS
+def _rule_keeper(editor: str) -> EditorProfile:
+    """The editor's profile, where it keeps a rule book (a usage error naming those that do)."""
+    from replay.editors import PROFILES, profile
 
-    if editor == "tabby":
-        from replay.editors.tabby.history import history as tabby_history
-
-        return tabby_history()
-    if editor in LLAMA_CLIENTS:
-        from replay.editors.llama_server import server_history
-
-        return sorted(_llama_client_history(editor) + server_history(), key=lambda row: row["date"])
-    if editor != "continue":
-        raise UsageError(f"no release history is kept for {editor} (continue, tabby, llama.vscode and llama.vim have one)")
-    from replay.editors.continue_.releases import history
-
-    return history()
+    prof, _ = profile(editor)
+    if not prof.has_history:
+        kept = [name for name, p in PROFILES.items() if p.has_history]
+        raise UsageError(f"no release history is kept for {editor} ({', '.join(kept[:-1])} and {kept[-1]} have one)")
+    return prof
 
 
-def _llama_client_history(editor: str) -> list[dict[str, str]]:
-    """llama.vscode's rules by tag; llama.vim's by the commit that changed each (the plugin has
-    no tags: a commit is a version, and the one before it the last without the change)."""
-    if editor == "llama.vscode":
-        from replay.editors.llama_vscode.releases import history as llama_vscode_history
+def editor_history(editor: str) -> list[HistoryRow]:
+    """The editor's rule changes by date with the releases that first had them (EditorProfile.history:
+    Continue's by release tag; Tabby's of both halves; each llama.cpp client's with llama-server's)."""
+    return _rule_keeper(editor).history()
 
-        return llama_vscode_history()
-    from replay.editors.llama_vim.releases import CHANGES, COMMITS, SOURCE
 
-    index = {sha: n for n, (sha, _) in enumerate(COMMITS)}
-    return [{"date": COMMITS[index[sha]][1], "commit": sha, "first_release": sha, "last_release": "",
-             "last_without": COMMITS[index[sha] - 1][0] if index[sha] else "", "change": f"{what} ({SOURCE})"}
-            for sha, what, _ in CHANGES]
+def editor_rules(editor: str, version: str | None) -> tuple[InForce, ...]:
+    """The rules in force at `version` of the editor (None: its newest), one entry per half."""
+    return _rule_keeper(editor).rules_in_force(version)

@@ -1,7 +1,8 @@
 """The audit's findings about an editor's own prompt layout, beside the generic gotchas.
 
-A rendered row names the profile that made it; Copilot's rows (their request body) get what
-Copilot's split-context layout does to the target tokenizer (replay.editors.copilot.audit).
+A rendered row names the profile that made it; where that profile audits its own layout
+(EditorProfile.layout_audit: Copilot's, what its split-context layout does to the target
+tokenizer, replay.editors.copilot.audit), its rows get those findings too.
 Where the layout cut is found against the render input the rows came from (`audit
 --render-input FILE`, rows matched by their `line`); without it, the findings that need only the
 body stand.
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import msgspec
 
-from replay.editors.copilot.audit import Body, LayoutAudit, body_of, with_middle
+from replay.editors import PROFILES
+from replay.editors.interface import BadLayoutRow, LayoutAuditor
 from replay.editors.inputs import read_lines
 from replay.errors import UsageError
 from replay.records import EditorInput
@@ -39,38 +41,44 @@ def render_inputs(path: Path, rejects: Rejects) -> dict[int, EditorInput]:
 
 
 class EditorLayouts:
-    """Routes each subject to its editor's layout audit (Copilot's, today)."""
+    """Routes each subject to its editor's own layout audit (EditorProfile.layout_audit), where
+    the profile that rendered it has one."""
 
     def __init__(self, tok: Tokenizer, engine: str, ctx: int, cursors: dict[int, EditorInput] | None,
                  rejects: Rejects) -> None:
-        self.copilot = LayoutAudit(tok, engine=engine, ctx=ctx)
+        self.tok, self.engine, self.ctx = tok, engine, ctx
         self.cursors, self.rejects = cursors, rejects
-        self._bodies: dict[str, Body] = {}
+        self._audits: dict[str, LayoutAuditor | None] = {}
 
     def _cursor(self, s: Subject) -> EditorInput | None:
         return self.cursors.get(s.line) if self.cursors is not None and s.line is not None else None
 
+    def _audit(self, s: Subject) -> LayoutAuditor | None:
+        """The layout audit of the profile that rendered the subject (None: none, or no profile)."""
+        name = s.profile.partition("@")[0]
+        if name not in self._audits:
+            prof = PROFILES[name] if name in PROFILES else None
+            self._audits[name] = prof.layout_audit(self.tok, self.engine, self.ctx) if prof is not None else None
+        return self._audits[name]
+
     def prepare(self, subjects: list[Subject]) -> list[Subject]:
-        """The subjects to audit: a Copilot row whose body is not Copilot's is rejected; one with
-        its render input gets the document after the cursor as its middle (cursor-splits-token)."""
+        """The subjects to audit: a row its editor's audit cannot read (a body that is not the
+        editor's) is rejected; the others as that audit prepares them (Copilot's: the document
+        after the cursor as the middle, where the render input gives it)."""
         kept = []
         for s in subjects:
-            if s.profile.partition("@")[0] != "copilot" or s.request is None:
+            audit = self._audit(s)
+            if audit is None:
                 kept.append(s)
                 continue
             try:
-                body = body_of(s.request)
-            except msgspec.ValidationError as exc:
+                kept.append(audit.prepare(s, self._cursor(s)))
+            except BadLayoutRow as exc:
                 where, _, line = s.where.rpartition(":")
                 raw = msgspec.json.encode(s.request).decode()
-                self.rejects.at(where, int(line) if line.isdigit() else 0, f"not Copilot's request body: {exc}", raw)
-                continue
-            inp = self._cursor(s)
-            s = with_middle(s, body, inp) if inp is not None else s
-            self._bodies[s.where] = body
-            kept.append(s)
+                self.rejects.at(where, int(line) if line.isdigit() else 0, str(exc), raw)
         return kept
 
     def __call__(self, s: Subject) -> list[Finding]:
-        body = self._bodies.get(s.where)
-        return [] if body is None else self.copilot.findings(s, body, self._cursor(s))
+        audit = self._audit(s)
+        return [] if audit is None else audit.findings(s, self._cursor(s))

@@ -134,7 +134,7 @@ def standing(store: Store, req: LeaderboardRequest, rank: int, model: str, rep: 
     return Standing(rank=rank, model=model, name=name, run_id=rep.run_id, mean=s.mean.get(req.metric, 0.0),
                     ci95=s.ci95.get(req.metric, (0.0, 0.0)), n_items=s.n_items, n_files=s.n_files,
                     overlap=rep.overlap or run_overlap(store, rep.run_id, req.cutoff), wall_s=round(wall, 1),
-                    n_replayed=len(store.done_item_ids(rep.run_id)), **vs)
+                    n_replayed=len(store.done_item_ids(rep.run_id)), latency=rep.latency, **vs)
 
 
 def replay_model(store: Store, req: LeaderboardRequest, model: str, source: str, on_progress: ProgressFn | None,

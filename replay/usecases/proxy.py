@@ -30,9 +30,10 @@ DEFAULT_LISTEN = "127.0.0.1:8765"
 class ProxyOptions:
     upstream: str
     listen: str = DEFAULT_LISTEN
-    editor: str | None = None
+    editor: str | None = None  # the client of every capture (default: told from each request) ...
     max_body: int = DEFAULT_MAX_BODY
     rejects_path: Path | None = None  # where bodies that cannot be recorded go (default: rejects/ beside the store)
+    editor_version: str | None = None  # ... and its release (replay.proxy.clients.named)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ def _checked(opts: ProxyOptions) -> tuple[str, str, int]:
         raise UsageError(f"--upstream {scrub_text(opts.upstream)!r}: not an http(s) URL")
     if opts.editor is not None and opts.editor not in EDITORS:
         raise UsageError(f"unknown editor {opts.editor!r} (one of {', '.join(EDITORS)})")
+    if opts.editor_version is not None and (opts.editor is None or not opts.editor_version.strip()):
+        raise UsageError("--editor-version needs --editor NAME and a release (or give --editor NAME@VERSION)")
     if opts.max_body < 0:
         raise UsageError("--max-body: must be 0 or more bytes")
     host, sep, port = opts.listen.rpartition(":")
@@ -100,7 +103,8 @@ def _parts(store_path: Path, opts: ProxyOptions, on_recorded: OnRecorded | None,
     # Added to, as `import` and `watch` do with a rejects file the user named.
     rejects = Rejects(opts.rejects_path, name=stamped("proxy"), echo=warn, append=True)
     recorder = Recorder(store_path, source_name=f"proxy:{scrub_text(upstream)}", editor=opts.editor,
-                        max_body=opts.max_body, on_recorded=on_recorded, on_error=warn, rejects=rejects)
+                        max_body=opts.max_body, on_recorded=on_recorded, on_error=warn, rejects=rejects,
+                        editor_version=opts.editor_version)
     return recorder, ProxyServer(upstream, recorder.put, host, port, opts.max_body, warn=warn)
 
 

@@ -7,12 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from replay.backends.models import editor_model
-from replay.editors import EDITORS, LOGGING_EDITORS
+from replay.editors import EDITORS, logging_editors
 from replay.usecases.render_file import LineFileSummary
 from replay.usecases.verify import VerifyReport
 from replay.store import Store
 
-__all__ = ["EDITORS", "LOGGING_EDITORS", "LineFileSummary", "VerifyReport", "postprocess", "render", "verify"]
+__all__ = ["EDITORS", "logging_editors", "LineFileSummary", "VerifyReport", "postprocess", "render", "verify"]
 
 
 def render(input_path: Path, editor: str, model: str, editor_version: str | None = None, output: Path | None = None,

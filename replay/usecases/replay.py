@@ -15,14 +15,16 @@ from replay.backends import BACKENDS, Backend, GenParams, ModelRef, backend_kind
 from replay.cutoffs import Overlap
 from replay.editors import EDITORS, profile
 from replay.errors import UsageError
+from replay.latency import LatencySummary, Speed
 from replay.reading import CAPTURES_OWN, RunConfig
 from replay.records import RenderedPrompt
 from replay.rejects import Rejects, default_path, stamped
-from replay.run.runner import ProgressFn, RunSummary, new_run_id
+from replay.run.runner import ProgressFn, RunSummary, new_run_id, versions
 from replay.store import Store
 from replay.usecases.base import Say
 
 if TYPE_CHECKING:
+    from replay.run.inputs import Inputs
     from replay.tokens.tokenizer import Tokenizer
 
 EXPORT_FORMATS = ("openai-batch",)
@@ -53,6 +55,10 @@ class RunRequest:
     editor_timing: bool = False
     cutoff: str | None = None  # the model's training-data cutoff (ISO date) when the table has none
     allow_foreign_sentinels: bool = False  # replay prompts whose sentinels the model reads as text
+    speed: Speed | None = None  # the run's time projected at this speed (None: as measured)
+    # A name for a run that is kept and taken up again: its id is NAME-DIGEST of what decides its
+    # completions (`reused_run_id`), so the same replay asked again reuses that run, not a copy.
+    reuse_as: str | None = None
 
     def check(self) -> None:
         """Bad usage found before anything is loaded or started."""
@@ -80,6 +86,7 @@ class SourceRun:
     rejected: int
     rejects_file: str | None = None
     overlap: Overlap | None = None  # the items that may be in the model's training data
+    latency: LatencySummary | None = None  # its time, and the share the editor would have shown in time
 
     @property
     def all_failed(self) -> bool:
@@ -89,7 +96,8 @@ class SourceRun:
         s = self.summary
         return {"run": s.run, "items": s.items, "completed": s.completed, "cached": s.cached, "errors": s.errors,
                 "resumed": s.resumed, "rejects": self.rejected, "rejects_file": self.rejects_file, "wall_s": s.wall_s,
-                "training_overlap": self.overlap.to_json() if self.overlap else None}
+                "training_overlap": self.overlap.to_json() if self.overlap else None,
+                "latency": msgspec.to_builtins(self.latency) if self.latency else None}
 
 
 def resumed(store: Store, req: RunRequest) -> RunRequest:
@@ -162,8 +170,8 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
     req = resumed(store, req)
     req.check()
     ref = resolve_model(req.model, family=req.family)
-    run_id = req.run_id or new_run_id()
-    with Rejects(default_path(run_id), echo=warn) as rejects:
+    given = req.run_id or (None if req.reuse_as else new_run_id())
+    with Rejects(default_path(given or str(req.reuse_as)), echo=warn) as rejects:
         inputs = load_inputs(req.source, store, req.editor, ref.editor_model, rejects)
     if not inputs.prompts:
         kept = f" (kept in {rejects.file})" if rejects else ""
@@ -174,6 +182,7 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
         from replay.usecases.score import file_items
 
         store.add_items(file_items(Path(req.source)))  # benchmark lines: the references `score` reads
+    run_id = given or reused_run_id(str(req.reuse_as), req, ref, inputs)
     config = RunConfig(source=req.source, input_kind=inputs.kind, corpus_hash=inputs.corpus_hash,
                        editor=req.editor or (CAPTURES_OWN if req.source == "captures" else "standard"),
                        family=ref.family, model_spec=req.model, model_name=ref.name, model_sha256=ref.sha256,
@@ -185,8 +194,27 @@ def run(store: Store, req: RunRequest, on_progress: ProgressFn | None = None, wa
                                  concurrency=req.concurrency, use_cache=req.use_cache, on_progress=on_progress,
                                  rendered_from=inputs.rendered_from, editor_model=ref.editor_model,
                                  early_stop=req.early_stop, editor_timing=req.editor_timing, references=inputs.references)
+    from replay.usecases.score import run_latency
+
     return SourceRun(summary=summary, rejected=len(rejects), rejects_file=rejects.file,
-                     overlap=run_overlap(store, run_id, req.cutoff))
+                     overlap=run_overlap(store, run_id, req.cutoff),
+                     latency=run_latency(store, run_id, req.speed))
+
+
+def reused_run_id(name: str, req: RunRequest, ref: ModelRef, inputs: Inputs) -> str:
+    """`NAME-DIGEST`, the digest over everything that decides the run's completions and what is
+    shown of them: the prompts as rendered, the editor inputs the completion stage reads, the
+    references, the weights, engine, endpoints and parameters, the stream settings and the
+    library versions. The same replay asked again gets the same id and is resumed (nothing left
+    to do once it finished); a change to any of these gives another run."""
+    import hashlib
+
+    decisive = {"prompts": inputs.prompts, "references": inputs.references,
+                "inputs": {item: [f.version, f.inp] for item, f in sorted(inputs.rendered_from.items())},
+                "editor": req.editor, "backend": req.backend, "model": ref.model_id, "endpoints": list(req.endpoints),
+                "params": req.params, "early_stop": req.early_stop, "editor_timing": req.editor_timing,
+                "allow_foreign_sentinels": req.allow_foreign_sentinels, "versions": versions()}
+    return f"{name}-{hashlib.sha256(msgspec.json.encode(decisive, order='sorted')).hexdigest()[:12]}"
 
 
 class ForeignSentinels(UsageError):

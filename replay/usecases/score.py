@@ -12,25 +12,33 @@ from pathlib import Path
 import msgspec
 
 from replay import secrets
-from replay.errors import UsageError
+from replay.errors import UsageError, WorkError
+from replay.latency import LatencySummary, Speed, parse_speed, summarize
+from replay.latency.summary import columns as latency_columns
 from replay.records import Completion, FimItem
-from replay.rejects import Rejects, beside
+from replay.rejects import Reject, Rejects, beside
 from replay.reports.report import RENDERERS, RunReport
-from replay.scoring import METRIC_NAMES, TEXTS, Lines, RunScore, ScoredItem, Summary, Text, parse_lines
+from replay.scoring import METRIC_NAMES, REFERENCE_KINDS, TEXTS, Lines, ReferenceKind, RunScore, ScoredItem, Summary, Text, parse_lines
 from replay.store import Store
 from replay.usecases.base import Say
 
 REPORT_FORMATS = tuple(RENDERERS)
 
-__all__ = ["REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "RunRow", "compare_runs",
-           "export_comparison", "list_runs", "parse_lines", "report", "score_file", "score_result",
-           "score_stored_run", "score_table"]
+__all__ = ["REFERENCE_KINDS", "REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "NothingScored", "RunRow",
+           "Speed", "compare_runs", "export_comparison", "latency_columns", "list_runs", "parse_lines", "parse_speed", "report",
+           "run_latency", "score_file", "score_result", "score_stored_run", "score_table"]
+
+
+class NothingScored(WorkError):
+    """A score, report or comparison that had no item to judge: its output says why, and the
+    command exits 1 (the work asked for could not be done)."""
 
 
 class FileScore(Summary, frozen=True):
     """What `fimreplay score FILE --json` prints: the pairs' aggregate (Summary's fields first),
     what was scored, the completions cut at a stop word, the lines not scored (`n_rejects`) and
-    the file they were kept in (left out when every line was good)."""
+    the file they were kept in (left out when every line was good), why they were not scored
+    (`unscored`) and, when no line was, the sentence saying so (`nothing_scored`)."""
 
     source: str
     run: None
@@ -40,28 +48,38 @@ class FileScore(Summary, frozen=True):
     n_stop_cut: int
     n_rejects: int
     rejects_file: str | msgspec.UnsetType = msgspec.UNSET
+    unscored: dict[str, int] = {}
+    nothing_scored: str | None = None
+    # With --execute: pass@k over the items' samples, and how each program was contained
+    # (replay.scoring.sandbox.isolation).
+    pass_at_k: dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    contained_by: str | msgspec.UnsetType = msgspec.UNSET
 
 
 def score_result(store: Store, source: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
-                 warn: Say | None = None, workers: int | None = None, compiles: bool = False) -> RunScore | FileScore:
-    """Score a run of the store, or a JSONL file of {file, reference, completion} lines. What
-    cannot be scored goes to the rejects file (beside the file, or the data dir's
-    rejects/score-RUN.jsonl), each told to `warn`. `workers`: processes for a large batch (None:
-    every core; the numbers are the same)."""
+                 warn: Say | None = None, workers: int | None = None, compiles: bool = False,
+                 reference: ReferenceKind = "typed", execute: bool = False) -> RunScore | FileScore:
+    """Score a run of the store, or a JSONL file of {file, reference, completion} lines (with
+    `execute`: of items with a `completion`, their tests run). What cannot be scored goes to the
+    rejects file (beside the file, or the data dir's rejects/score-RUN.jsonl), each told to
+    `warn`. `workers`: processes for a large batch (None: every core; the numbers are the same).
+    A replayed capture is scored against `reference`: what the user typed at its cursor (else
+    the accepted text), or the accepted text only."""
     path = Path(source)
     if path.is_file():
-        return score_file(source, lines, seed, warn, workers)
+        return executed_file(source, lines, seed, warn, workers) if execute else score_file(source, lines, seed, warn, workers)
     if store.run(source) is not None:
-        return score_stored_run(store, source, lines, text, seed, warn, workers, compiles)
+        return score_stored_run(store, source, lines, text, seed, warn, workers, compiles, reference, execute)
     raise UsageError(f"{source}: neither a JSONL file nor a run in {store.path}")
 
 
 def score_stored_run(store: Store, run_id: str, lines: Lines = "auto", text: Text = "shown", seed: int = 0,
-                     warn: Say | None = None, workers: int | None = None, compiles: bool = False) -> RunScore:
+                     warn: Say | None = None, workers: int | None = None, compiles: bool = False,
+                     reference: ReferenceKind = "typed", execute: bool = False) -> RunScore:
     """score_result of a run of the store: told to `warn` when the run is not finished."""
     from replay.scoring import scored_run
 
-    scored = scored_run(store, run_id, text, lines, seed, workers, compiles)
+    scored = scored_run(store, run_id, text, lines, seed, workers, compiles, reference, execute)
     _, total, note = progress(store, run_id, scored.scores.n_done)
     if note and warn is not None:
         warn(note)
@@ -72,39 +90,85 @@ def score_stored_run(store: Store, run_id: str, lines: Lines = "auto", text: Tex
     return msgspec.structs.replace(result, rejects_file=rejects.file) if rejects.file else result
 
 
+def run_latency(store: Store, run_id: str, speed: Speed | None = None) -> LatencySummary:
+    """A stored run's time (replay.latency): measured, or projected at `speed`."""
+    return summarize(store.timed_completions(run_id), speed)
+
+
 def score_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say | None = None,
                workers: int | None = None) -> FileScore:
     """score_result of a JSONL file of pairs (`source`, its path as given)."""
-    from replay.scoring import aggregate
+    from replay.scoring import aggregate, nothing_scored, unscored_reasons
 
-    rows, counts, rejects_file = file_rows(Path(source), lines, warn, workers)
-    result = FileScore(**msgspec.structs.asdict(aggregate(rows, seed=seed)), source=source, run=None,
-                       text="given", lines=lines, scored=FILE_SCORED, **counts)
+    rows, counts, rejects_file, found = file_rows(Path(source), lines, warn, workers)
+    reasons = unscored_reasons(found)
+    summary = aggregate(rows, seed=seed)
+    result = FileScore(**msgspec.structs.asdict(summary), source=source, run=None, text="given", lines=lines,
+                       scored=FILE_SCORED, **counts, unscored=reasons,
+                       nothing_scored=nothing_scored(summary.n_items, reasons, "lines"))
     return msgspec.structs.replace(result, rejects_file=rejects_file) if rejects_file else result
 
 
 FILE_SCORED = "the file's completion text (cut at its stop words)"
 
 
-def file_rows(path: Path, lines: Lines, warn: Say | None = None,
-              workers: int | None = None) -> tuple[list[ScoredItem], dict[str, int], str | None]:
+def executed_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say | None = None,
+                  workers: int | None = None) -> FileScore:
+    """score_result of a JSONL file of items with a `completion` (replay.scoring.execute.jsonl_cases),
+    each test run; a file with no such line is a UsageError naming its first bad line."""
+    from replay.scoring import aggregate
+    from replay.scoring.execute import case_rows, jsonl_cases
+    from replay.scoring.sandbox import isolation
+
+    path = Path(source)
+    cases, found = jsonl_cases(path)
+    if not cases:
+        first = found[0].text() if found else f"{source}: no line"
+        raise UsageError(f"{first} (score --execute reads items with a completion: id, prefix, middle, suffix, test,"
+                         " completion)")
+    with Rejects(beside(path), echo=warn) as rejects:
+        for reject in found:
+            rejects.add(reject)
+    rows, pass_at = case_rows(cases, lines, workers)
+    result = FileScore(**msgspec.structs.asdict(aggregate(rows, seed=seed)), source=source, run=None, text="given",
+                       lines=lines, scored="the file's completion text; its tests run with it in place of the middle",
+                       n_stop_cut=0, n_rejects=len(found), pass_at_k=pass_at, contained_by=isolation())
+    return msgspec.structs.replace(result, rejects_file=rejects.file) if rejects.file else result
+
+
+def file_rows(path: Path, lines: Lines, warn: Say | None = None, workers: int | None = None
+              ) -> tuple[list[ScoredItem], dict[str, int], str | None, list[Reject]]:
     """The scored pairs of a JSONL file of {id, file, reference, completion} lines, the counts
-    (`n_stop_cut`, `n_rejects`) and the rejects file its bad lines went to (beside it; None when
-    every line was good), each bad line told to `warn`."""
+    (`n_stop_cut`, `n_rejects`), the rejects file its bad lines went to (beside it; None when
+    every line was good), each bad line told to `warn`, and the lines not scored."""
     from replay.scoring import jsonl_pairs, score_rows
 
     pairs, found, counts = jsonl_pairs(path)
     with Rejects(beside(path), echo=warn) as rejects:
         for reject in found:
             rejects.add(reject)
-    return score_rows(pairs, lines, workers), {**counts, "n_rejects": len(found)}, rejects.file
+    return score_rows(pairs, lines, workers), {**counts, "n_rejects": len(found)}, rejects.file, found
 
 
 def score_table(result: RunScore | FileScore) -> str:
     """The plain-text table of a `score` result."""
-    from replay.reports.report import score_table as table
+    from replay.reports.score_table import score_table as table
 
-    return table(result, result.n_rejects)
+    page = table(result, result.n_rejects, result.nothing_scored, result.unscored,
+                 result.reference_sources if isinstance(result, RunScore) else None)
+    if isinstance(result, FileScore) and result.pass_at_k:
+        page += "\n" + ", ".join(f"{k} {v:.4f}" for k, v in result.pass_at_k.items())  # type: ignore[union-attr]
+        page += f" (tests run contained by {result.contained_by})"
+    return page
+
+
+def write_page(output: Path, page: str) -> None:
+    """A report's page written to `output` (its folder made), or a usage error naming the file."""
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{output}: the report cannot be written ({exc.strerror or exc})") from None
 
 
 def progress(store: Store, run_id: str, done: int | None = None) -> tuple[int, int, str | None]:
@@ -126,13 +190,16 @@ class Report:
     page: str  # the whole report in its format
     output: Path | None  # where it was written (None: the caller shows `page`)
     notes: tuple[str, ...] = ()  # what the reader must know beside the page (a run not finished)
+    nothing_scored: str | None = None  # no run has a scored item: why (the command exits 1)
 
 
 def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | None = None, lines: Lines = "auto",
-           text: Text = "shown", seed: int = 0, workers: int | None = None, cutoff: str | None = None) -> Report:
+           text: Text = "shown", seed: int = 0, workers: int | None = None, cutoff: str | None = None,
+           speed: Speed | None = None, reference: ReferenceKind = "typed") -> Report:
     """The side-by-side report of stored runs in one of REPORT_FORMATS, written to `output` when
     given. Completions not scored yet are scored (and the scores stored). Two runs are compared
-    pair by pair too; `cutoff` is the models' training-data cutoff when the known table has none."""
+    pair by pair too; `cutoff` is the models' training-data cutoff when the known table has none; the
+    runs' time is measured, or projected at `speed`."""
     from replay.reports.report import load_run
 
     missing = [r for r in runs if store.run(r) is None]
@@ -141,18 +208,16 @@ def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | No
     if fmt not in RENDERERS:
         raise UsageError(f"unknown report format {fmt!r} (one of {', '.join(REPORT_FORMATS)})")
     # What the report quotes came from servers and logs: the secrets rule applies to it too.
-    page = secrets.scrub_text(RENDERERS[fmt]([load_run(store, r, lines=lines, seed=seed, text=text, workers=workers,
-                                                       cutoff=cutoff) for r in runs]))
+    loaded = [load_run(store, r, lines=lines, seed=seed, text=text, workers=workers, cutoff=cutoff, speed=speed,
+                       reference=reference) for r in runs]
+    page = secrets.scrub_text(RENDERERS[fmt](loaded))
     notes = tuple(note for r in runs if (note := progress(store, r)[2]))
     if fmt == "md" and notes:
         page += "".join(f"\n> {note}\n" for note in notes)
     if output is not None:
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_text(page, encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"{output}: the report cannot be written ({exc.strerror or exc})") from None
-    return Report(page, output, notes)
+        write_page(output, page)
+    nothing = None if any(r.summary.n_items for r in loaded) else "; ".join(f"run {r.run_id}: {r.nothing_scored}" for r in loaded)
+    return Report(page, output, notes, nothing)
 
 
 # -- the Runs screen ------------------------------------------------------------------------------
@@ -205,6 +270,9 @@ class Comparison:
                 cells.append("-" if mean is None else f"{mean:.4f} [{low:.4f}, {high:.4f}]")
             rows.append([f"{m} mean [95%]", *cells])
             rows.append([f"{m} total", *["-" if m not in r.summary.total else f"{r.summary.total[m]:.4f}" for r in reports]])
+        timed = [latency_columns(r.latency) if r.latency is not None and r.latency.n else None for r in reports]
+        if any(timed):  # runs with their time: it goes beside their quality
+            rows += [[head, *[cells[head] if cells else "-" for cells in timed]] for head in ("p50 ms", "p90 ms", "in time")]
         return rows
 
     def to_jsonl(self) -> str:

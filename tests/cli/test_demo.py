@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from replay.store import Store
 
-def test_demo_runs_every_step_and_is_resumable(cli) -> None:
+
+def test_demo_runs_every_step_and_is_resumable(cli, home: Path) -> None:
     args = ("demo", "--files", "1", "--per-file", "1", "--max-new-tokens", "8", "--threads", "2", "--json")
     out = cli(*args)
     assert out.returncode == 0, out.stderr
@@ -35,9 +37,19 @@ def test_demo_runs_every_step_and_is_resumable(cli) -> None:
     assert unscored["unscored"] > 0 and Path(unscored["rejects_file"]).is_file()
     assert steps["audit"]["rejects"] == 0 or Path(steps["audit"]["rejects_file"]).is_file()
     assert len(result["runs"]) == 2
+    # the captures/session log: what was typed is read from its later requests, and acceptance is reported
+    assert steps["score_captures"]["reference_sources"].get("typed", 0) > 0
+    assert steps["acceptance"]["n_shown"] > 0 and steps["acceptance"]["n_with_typed_reference"] > 0
 
-    # Again on the same store: nothing new is imported, every completion comes from the cache.
-    again = json.loads(cli(*args).stdout)["steps"]
+    # Again on the same store: nothing new is imported, and the two runs the first demo made are
+    # taken up (every item already done), not copied into two more.
+    second = json.loads(cli(*args).stdout)
+    again = second["steps"]
     first = steps["import"]
     assert again["import"]["imported"] == 0 and again["import"]["duplicates"] == first["imported"] + first["outcomes"]
-    assert again["run_benchmark"]["cached"] == 1 and again["run_captures"]["cached"] == caps["items"]
+    assert second["runs"] == result["runs"] and all(run.startswith("demo-") for run in result["runs"])
+    assert again["run_benchmark"]["resumed"] == 1 and again["run_captures"]["resumed"] == caps["items"]
+    assert again["run_benchmark"]["cached"] == 0 and again["run_captures"]["cached"] == 0
+    assert again["score_benchmark"]["mean"] == steps["score_benchmark"]["mean"]
+    with Store(home / "data" / "fimreplay.db") as store:
+        assert sorted(r.id for r in store.runs()) == sorted(result["runs"])

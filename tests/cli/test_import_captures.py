@@ -32,7 +32,9 @@ def test_import_samples_json_and_idempotent(cli, tmp_path: Path) -> None:
     assert (again["imported"], again["outcomes"], again["duplicates"]) == (0, 0, 40)
     rows = [json.loads(x) for x in cli("captures", "--db", db, "--json").stdout.splitlines()]
     assert len(rows) == 26
-    assert set(rows[0]) == {"id", "completion_id", "editor", "model", "language", "filepath", "outcome", "source"}
+    assert set(rows[0]) == {"id", "completion_id", "editor", "editor_version", "model", "language", "filepath", "outcome",
+                            "source", "reference"}
+    assert all((row["reference"] is None) == ("reference_why" in row) for row in rows)
     assert rows[0]["source"].endswith("2023-05-31.json:1") and rows[0]["outcome"] == "accepted"
     text = cli("captures", "--db", db).stdout
     assert "accepted_line" in text and "continue" in text

@@ -1,7 +1,7 @@
 """End to end: `fimreplay render --editor llama.vscode|llama.vim --keep-going` on lines that
 carry a client's /infill body (`request`) and llama-server's settings (`server.*` options)
 gives the real server's own prompt and as many token ids as it evaluated, and rejects exactly
-the bodies it refused (tests/data/llama_server_golden: cases and what llama.cpp answered)."""
+the bodies it refused (tests/data/golden/llama-server: cases and what llama.cpp answered)."""
 
 from __future__ import annotations
 

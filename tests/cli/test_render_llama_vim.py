@@ -1,5 +1,5 @@
 """End to end: `fimreplay render --editor llama.vim` on render inputs derived from the real
-plugin (tests/data/llama_vim_golden): each line's `request` is the body the plugin sent, with the
+plugin (tests/data/golden/llama.vim): each line's `request` is the body the plugin sent, with the
 prompt and token ids llama-server assembles from it; lines the plugin sends nothing for, or the
 server refuses, are rejected with their reason."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from replay.assets import DEMO_MODEL, asset_path
 
-GOLDEN = Path(__file__).resolve().parents[1] / "data" / "llama_vim_golden" / "cases.jsonl"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden" / "llama.vim" / "cases.jsonl"
 
 
 def test_render_llama_vim_gives_the_plugins_body_and_the_servers_prompt(cli, tmp_path: Path) -> None:

@@ -2,8 +2,8 @@
 demo GGUF): the /infill bodies llama.vscode and llama.vim really send (taken from their goldens)
 are captured, `verify` says why it cannot check them (neither client logs a prompt: the server
 builds it), `run captures` replays them in process (llama.vscode's `n_cmpl: 3` with the slots its
-answer proves) and `score` says why it has nothing to score them against (neither client reports
-which suggestion was kept)."""
+answer proves) and `score` says why it has nothing to score them against (nothing typed after them, and
+neither client reports which suggestion was kept) and exits 1."""
 
 from __future__ import annotations
 
@@ -30,13 +30,13 @@ def _golden(folder: str, case_id: str) -> dict:
 
 def _vscode_body() -> bytes:
     """llama.vscode's body of golden case c50 (`n_cmpl: 3`, a chunk of extra context, n_indent)."""
-    return json.dumps(_golden("llama_vscode_golden/completion.jsonl", "c50")["request"]).encode()
+    return json.dumps(_golden("golden/llama.vscode/completion.jsonl", "c50")["request"]).encode()
 
 
 def _vim_body() -> bytes:
     """llama.vim's body of golden case head_changed-01, byte for byte as the plugin sent it
     (`response_fields`, `stop`, `"time": [s, µs]` reltime pairs in input_extra)."""
-    return _golden("llama_vim_golden/cases.jsonl", "head_changed-01")["sent"].encode()
+    return _golden("golden/llama.vim/cases.jsonl", "head_changed-01")["sent"].encode()
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +73,13 @@ def test_a_capture_verifies_replays_and_scores(cli, home: Path, upstream: str, c
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["completed"] == 1, done.stdout
     scored = cli("score", "cap", "--db", str(db), "--json")
-    assert scored.returncode == 0, scored.stderr
+    # one capture, no later one of its file (nothing typed to read) and neither client tells its
+    # server which suggestion was kept (no accepted text): nothing to judge, said, exit 1
+    assert scored.returncode == 1, scored.stderr
     summary = json.loads(scored.stdout)
-    # neither client tells its server which suggestion was kept: no accepted text to score against
     assert (summary["items_done"], summary["n_errors"], summary["n_scored"], summary["n_rejects"]) == (1, 0, 0, 1)
-    assert "capture outcome unknown: no accepted text to score against" in scored.stderr
+    assert summary["nothing_scored"] and "no accepted text (outcome unknown)" in scored.stderr
+    assert "nothing scored" in scored.stderr.splitlines()[-1]
 
 
 def test_a_capture_replays_through_a_one_slot_servers_infill(cli, home: Path, upstream: str) -> None:

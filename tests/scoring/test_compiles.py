@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from replay.reading import RunConfig
 from replay.scoring import compiles
 from replay.corpus import sources
 from replay.corpus.evalgen import EvalgenOptions, collect_files, generate, items_for_text
-from replay.records import Completion, FimItem
+from replay.records import FimItem
 from replay.store import Store
+from tests.support.scores import half_right_run
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node runs solc-js")
 
@@ -110,12 +110,7 @@ def test_other_languages_count_tree_sitter_syntax_errors(home: Path) -> None:
 def test_score_compiles_beside_indel(corpus: Path, tmp_path: Path, cli) -> None:
     items = generate(collect_files([corpus], ["sol"]), EvalgenOptions(per_file=2, mode="line")).items
     db = tmp_path / "s.db"
-    with Store(db) as store:
-        store.add_items(items)
-        store.create_run("r", RunConfig(backend="llamacpp", model="m", editor="standard"))
-        for k, it in enumerate(items):
-            text = it.middle if k % 2 else "function ;\n"
-            store.add_completion("r", Completion(item_id=it.id, text=text, raw_text=text, backend="llamacpp", model="m"))
+    half_right_run(db, items, "function ;\n")
     plain = json.loads(cli("score", "r", "--json", "--db", str(db)).stdout)
     assert "compiles" not in plain["mean"]  # opt-in
     res = cli("score", "r", "--compiles", "--db", str(db))

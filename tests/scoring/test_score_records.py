@@ -51,5 +51,6 @@ def test_a_run_score_prints_its_fields_in_order(tmp_path: Path) -> None:
         assert list(result.to_json()) == ["n_items", "n_files", "per_file", "total", "mean", "ci95", "bootstrap", "source",
                                           "run", "text", "lines", "scored", "n_errors", "n_stop_cut", "n_changed",
                                           "n_nothing_shown", "chars_removed", "n_no_stage", "n_scored", "n_reused",
-                                          "items_done", "backend", "model", "profile", "n_rejects"]
+                                          "items_done", "backend", "model", "profile", "n_rejects", "unscored", "reference",
+                                          "reference_sources", "nothing_scored"]
         assert list(scoring.scored_run(store, "r").result(1).to_json())[-1] == "items_total"

@@ -26,8 +26,8 @@ templating/index.ts renderPromptWithTokenLimit):
    `prompt` even on the FIM route); on the FIM route the engine gets prefix_sent/suffix_sent.
 
 Profiles are releases (`continue@0.9.262-vscode`, rules read from the source at each release
-tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each `_ERA_CHANGES`
-entry is a commit of continuedev/continue that changed a rule modelled here); the default is the
+tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each of releases.RULES
+is a commit of continuedev/continue that changed a rule modelled here); the default is the
 newest. The rules that vary are the budgets, the template choice and each template's stop list
 and file headers, the names counted with each tokenizer, pruning, re-pruning, the empty suffix,
 the multipliers, the clipboard default and the FIM log form. Releases before the rewrite of
@@ -37,7 +37,7 @@ merge their snippets that way (ranking08.py) and format them as before. Older re
 the table's first (0.8.24 / 0.9.119 / JetBrains 0.0.43, 2024-04-12) are refused.
 
 Modules of the prompt side: releases.py (rules by release), tokens.py (Continue's counting
-tokenizers), uri.py, languages.py, templates.py, snippets.py, route.py, prompt.py (the pipeline
+tokenizers), uri.py, languages.py, templates.py, snippets.py, route.py, profile.py (the pipeline
 above), prompt08.py (the pre-rewrite pipeline), ranking08.py (its snippet ranking), logs.py (the
 logged prompt rebuilt, and what explains a mismatch). Of the completion stage: completion.py
 (what Continue shows, in its order), rules.py (its rule changes by date and release),
@@ -45,7 +45,56 @@ charstream.py and linestream.py (the stream transforms), brackets.py, multiline.
 postprocessing.py. JavaScript string semantics are shared with Tabby (replay.editors.js).
 """
 
-from replay.editors.continue_.logs import rebuild_logged_prompt
-from replay.editors.continue_.prompt import render
+from __future__ import annotations
 
-__all__ = ["rebuild_logged_prompt", "render"]
+from typing import Any
+
+from replay.editors.interface import PackageProfile, capture_input
+from replay.records import CaptureRecord, EditorInput
+
+
+class ContinueProfile(PackageProfile):
+    """Continue's autocomplete, by release or by the day of a rule's commit (the package's modules
+    above, each imported when a method first needs it: naming the editor loads none of its tables)."""
+
+    name = "continue"
+    display = "Continue"
+    releases = "Continue 0.8.24 - 2.1.0 (VS Code), 0.0.44 - 1.0.67 (JetBrains); or a day"
+    capture_source = "Continue dev data, VS Code output channel, JetBrains prompt.log (`fimreplay import`); `fimreplay proxy`"
+    stop_source = "continuedev/continue core/autocomplete/templating/getStopTokens.ts"
+    logs_prompts = True
+    package = "replay.editors.continue_"
+    rule_book = "rules"
+    has_timing = True
+
+    def rebuild_logged_prompt(self, record: CaptureRecord) -> str | None:
+        from replay.editors.continue_ import logs
+
+        return logs.rebuild_logged_prompt(record)
+
+    def explain_mismatch(self, record: CaptureRecord) -> dict[str, str]:
+        """Which rule of which release wrote the bytes (Continue's rules are kept per release)."""
+        from replay.editors.continue_ import logs
+
+        return logs.explain_mismatch(record)
+
+    def capture_version(self, record: CaptureRecord) -> str | None:
+        """Its own version (a JetBrains release when its IDE is one), else the day it was
+        captured (None before the first dated rules: the newest rules stand)."""
+        from replay.editors.continue_ import releases
+
+        if record.editor_version:
+            return releases.capture_release(record.editor_version, record.user_agent)
+        day = record.day()
+        return day.isoformat() if day is not None and day >= releases.ERAS[0].since else None
+
+    def input_from_capture(self, record: CaptureRecord, item_id: str) -> EditorInput:
+        """The logged model provider becomes the `provider` option: the budget and the route depend on it."""
+        provider = record.extra.get("modelProvider")
+        options: dict[str, Any] = {"provider": provider} if isinstance(provider, str) else {}
+        return capture_input(record, item_id, options)
+
+
+PROFILE = ContinueProfile()
+
+__all__ = ["PROFILE", "ContinueProfile"]

@@ -50,7 +50,7 @@ from replay.editors.continue_.postprocessing import (
     postprocess_completion,
     provider_filter,
 )
-from replay.editors.continue_.prompt import (
+from replay.editors.continue_.profile import (
     COMMON_STOPS,
     STARCODER2_STOPS,
     merged_options,

@@ -7,7 +7,6 @@ import dataclasses
 from replay.editors.continue_.languages import language_for
 from replay.editors.continue_.releases import (
     ERAS,
-    ContinueError,
     Era,
     capture_release,
     era_for,
@@ -16,6 +15,7 @@ from replay.editors.continue_.releases import (
 )
 from replay.editors.continue_.templates import Ctx, Template, render_template, template_for_model
 from replay.editors.continue_.uri import to_uri
+from replay.editors.rulebook import UnknownRelease
 from replay.records import CaptureRecord
 
 
@@ -25,7 +25,7 @@ def capture_era(record: CaptureRecord) -> Era | None:
     if record.editor_version:
         try:
             return era_for(capture_release(record.editor_version, record.user_agent))
-        except ContinueError:
+        except UnknownRelease:
             pass  # a release newer than the table, or an unusable string: the timestamp decides
     day = record.day()
     if day is not None:

@@ -1,8 +1,8 @@
 """Continue's rules by release: dated rule changes and the release table.
 
 Profiles are releases (`continue@0.9.262-vscode`, rules read from the source at each release
-tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each `_ERA_CHANGES`
-entry is a commit of continuedev/continue that changed a rule modelled here); the default is the
+tag: replay/data/continue_releases.json) or dates (`continue@YYYY-MM-DD`: each entry of
+`RULES` is a commit of continuedev/continue that changed a rule modelled here); the default is the
 newest.
 """
 
@@ -16,7 +16,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from replay.editors.rulebook import HistoryRow, Rule, UnknownRelease
 from replay.errors import UsageError
+
+REPO = "continuedev/continue"
 
 
 class ContinueError(UsageError):
@@ -87,9 +90,16 @@ _STABLE_5 = (*_STABLE_4, "<file_sep>")
 _STABLE_7 = (*_STABLE_5, "</fim_middle>", "</code>")
 _DEEPSEEK_4 = ("<｜fim▁begin｜>", "<｜fim▁hole｜>", "<｜fim▁end｜>", "//")
 
-_ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    # (date, commit in continuedev/continue, changes)
-    ("2024-04-12", "6c99a34532 core/util/parameters.ts: 500 / 0.85 / 0.25; autocomplete/completionProvider.ts "
+def _era(day: str, what: str, sets: dict[str, Any]) -> Rule:
+    """One dated change of the prompt side: `what` is "<commit> <path>: <what changed>" (a row
+    made of several commits names the others in its text); the fields of Era it sets."""
+    commit, _, text = what.partition(" ")
+    return Rule(", ".join(sets), commit, day, f"{REPO} {text.split(':', 1)[0]}", text, sets=sets)
+
+
+# The prompt side's rule changes, oldest first: each sets the fields of Era it names.
+RULES: tuple[Rule, ...] = (
+    _era("2024-04-12", "6c99a34532 core/util/parameters.ts: 500 / 0.85 / 0.25; autocomplete/completionProvider.ts "
                    "builds the prompt", {"codestral": "none", "pre_rewrite": True,
                                          "llama_counted": "aya grok moonshot kimi mercury glm nova codestral o1",
                                          "codegeex_template": False, "plain_qwen": False, "local_budget": False,
@@ -98,78 +108,78 @@ _ERA_CHANGES: tuple[tuple[str, str, dict[str, Any]], ...] = (
                                          "starcoder2_file_sep": False, "ipynb_python": False, "snippet_dedup": False,
                                          "local_budget_user": False,
                                          "stops": (("deepseekFimTemplate", _DEEPSEEK_4), ("stableCodeFimTemplate", _STABLE_4))}),
-    ("2024-05-03", "cf4b557568 completionProvider.ts: starcoder2 stops at <file_sep>; languages.ts: Python "
+    _era("2024-05-03", "cf4b557568 completionProvider.ts: starcoder2 stops at <file_sep>; languages.ts: Python "
                    "stops at \"\"\"#, .ipynb is Python", {"starcoder2_file_sep": True, "ipynb_python": True}),
-    ("2024-05-08", "57ca9f1dd7 templates.ts: holeFillerTemplate for gpt/davinci-002/claude; deepseek stops "
+    _era("2024-05-08", "57ca9f1dd7 templates.ts: holeFillerTemplate for gpt/davinci-002/claude; deepseek stops "
                    "<｜end▁of▁sentence｜>; parameters.ts: useOtherFiles on; completionProvider.ts: language stop "
                    "words as \"\\n\" + word", {"gpt_template": False, "hole_filler_4th": True, "other_files": True,
                                                "newline_stop_words": True,
                                                "stops": (("stableCodeFimTemplate", _STABLE_4),)}),
-    ("2024-05-23", "5c4e5124c8 core/llm/index.ts: FIM route logged as prefix<FIM>suffix", {"fim_log": "<FIM>"}),
-    ("2024-05-24", "08dc5db183 core/util/parameters.ts: maxPromptTokens 1024", {"max_prompt_tokens": 1024}),
-    ("2024-05-24", "53b61288ec completionProvider.ts: local providers get maxPromptTokens 500", {"local_budget": True}),
-    ("2024-05-29", "d5b5e1ac43 completionProvider.ts: FIM route (llm.supportsFim -> streamFim)", {"fim_route": True}),
-    ("2024-05-29", "58691db662 llm/autodetect.ts: codestral counted with tiktoken",
+    _era("2024-05-23", "5c4e5124c8 core/llm/index.ts: FIM route logged as prefix<FIM>suffix", {"fim_log": "<FIM>"}),
+    _era("2024-05-24", "08dc5db183 core/util/parameters.ts: maxPromptTokens 1024", {"max_prompt_tokens": 1024}),
+    _era("2024-05-24", "53b61288ec completionProvider.ts: local providers get maxPromptTokens 500", {"local_budget": True}),
+    _era("2024-05-29", "d5b5e1ac43 completionProvider.ts: FIM route (llm.supportsFim -> streamFim)", {"fim_route": True}),
+    _era("2024-05-29", "58691db662 llm/autodetect.ts: codestral counted with tiktoken",
      {"llama_counted": "aya grok moonshot kimi mercury glm nova o1"}),
-    ("2024-05-30", "e65b002d71 templates.ts: codestralFimTemplate", {"codestral": "fim"}),
-    ("2024-06-02", "83731642aa templates.ts: codestralMultifileFimTemplate", {"codestral": "plain"}),
-    ("2024-06-05", "7ecbcad37b completionProvider.ts: blank-file path comment", {"blank_file_header": True}),
-    ("2024-06-06", "aa18568c60 completionProvider.ts: the user's maxPromptTokens wins over the local 500",
+    _era("2024-05-30", "e65b002d71 templates.ts: codestralFimTemplate", {"codestral": "fim"}),
+    _era("2024-06-02", "83731642aa templates.ts: codestralMultifileFimTemplate", {"codestral": "plain"}),
+    _era("2024-06-05", "7ecbcad37b completionProvider.ts: blank-file path comment", {"blank_file_header": True}),
+    _era("2024-06-06", "aa18568c60 completionProvider.ts: the user's maxPromptTokens wins over the local 500",
      {"local_budget_user": True}),
-    ("2024-06-11", "5935206091 templates.ts: hole filler example 'The 5th ... planet from the Sun'", {"hole_filler_4th": False}),
-    ("2024-06-21", "ca884b8212 templates.ts: qwen names get stableCodeFimTemplate, which stops at <file_sep>",
+    _era("2024-06-11", "5935206091 templates.ts: hole filler example 'The 5th ... planet from the Sun'", {"hole_filler_4th": False}),
+    _era("2024-06-21", "ca884b8212 templates.ts: qwen names get stableCodeFimTemplate, which stops at <file_sep>",
      {"plain_qwen": True, "stops": (("stableCodeFimTemplate", _STABLE_5),)}),
-    ("2024-06-28", "04c08c7159 templates.ts: stableCodeFimTemplate stops at </fim_middle>, </code>",
+    _era("2024-06-28", "04c08c7159 templates.ts: stableCodeFimTemplate stops at </fim_middle>, </code>",
      {"stops": (("stableCodeFimTemplate", _STABLE_7),)}),
-    ("2024-07-24", "d6c2e36814 templates.ts: codegeexFimTemplate", {"codegeex_template": True}),
-    ("2024-08-21", "c408bf62fb templates.ts: stableCodeFimTemplate stops reordered", {"stops": ()}),
-    ("2024-09-21", "387a76aa5b AutocompleteTemplate.ts: Qwen2.5-Coder template", {"qwen_coder": "plain"}),
-    ("2024-10-30", "911256bad1 autocomplete/templating/: the rewritten pipeline; constructPrompt.ts still ranks "
+    _era("2024-07-24", "d6c2e36814 templates.ts: codegeexFimTemplate", {"codegeex_template": True}),
+    _era("2024-08-21", "c408bf62fb templates.ts: stableCodeFimTemplate stops reordered", {"stops": ()}),
+    _era("2024-09-21", "387a76aa5b AutocompleteTemplate.ts: Qwen2.5-Coder template", {"qwen_coder": "plain"}),
+    _era("2024-10-30", "911256bad1 autocomplete/templating/: the rewritten pipeline; constructPrompt.ts still ranks "
                    "the snippets", {"pre_rewrite": False, "ranked_snippets": True}),
-    ("2024-11-05", "b4dcb6cc37 llm/autodetect.ts: grok counted with tiktoken",
+    _era("2024-11-05", "b4dcb6cc37 llm/autodetect.ts: grok counted with tiktoken",
      {"llama_counted": "aya moonshot kimi mercury glm nova o1"}),
-    ("2024-11-18", "b8a278d216 llm/autodetect.ts: moonshot counted with tiktoken",
+    _era("2024-11-18", "b8a278d216 llm/autodetect.ts: moonshot counted with tiktoken",
      {"llama_counted": "aya kimi mercury glm nova o1"}),
-    ("2024-11-18", "51e1c4216b templating/index.ts: snippet comments and the file name in the prefix, sent on "
+    _era("2024-11-18", "51e1c4216b templating/index.ts: snippet comments and the file name in the prefix, sent on "
                    "the FIM route too", {"context_comments": True}),
-    ("2024-11-19", "1adbd9a456 core/util/parameters.ts: maxSnippetPercentage 0.5", {"snippet_share_half": True}),
-    ("2024-11-21", "fec4b21f7b autocomplete/snippets/, templating/filtering.ts: snippets by kind in the "
+    _era("2024-11-19", "1adbd9a456 core/util/parameters.ts: maxSnippetPercentage 0.5", {"snippet_share_half": True}),
+    _era("2024-11-21", "fec4b21f7b autocomplete/snippets/, templating/filtering.ts: snippets by kind in the "
                    "budget left, formatSnippets", {"ranked_snippets": False, "context_comments": False,
                                                    "snippet_share_half": False}),
-    ("2024-11-21", "3934e8d81f AutocompleteTemplate.ts: granite3 -> hole filler", {"granite3_hole_filler": True}),
-    ("2024-11-29", "63e63f54cd core/util/parameters.ts: prefix 0.3, suffix 0.2", {"prefix_percentage": 0.3, "max_suffix_percentage": 0.2}),
-    ("2024-12-13", "707bc867fe templating/index.ts: empty suffix -> newline; 7621abcdcc uri.ts uniquePath; "
+    _era("2024-11-21", "3934e8d81f AutocompleteTemplate.ts: granite3 -> hole filler", {"granite3_hole_filler": True}),
+    _era("2024-11-29", "63e63f54cd core/util/parameters.ts: prefix 0.3, suffix 0.2", {"prefix_percentage": 0.3, "max_suffix_percentage": 0.2}),
+    _era("2024-12-13", "707bc867fe templating/index.ts: empty suffix -> newline; 7621abcdcc uri.ts uniquePath; "
                    "1f36d42571 core/llm/index.ts: FIM route logged as Prefix:/Suffix:",
      {"empty_suffix_newline": True, "unique_path_objects": True, "fim_log": "Prefix/Suffix"}),
-    ("2025-02-01", "d92a7e08b9 core/util/parameters.ts: experimental_includeClipboard true; AutocompleteTemplate.ts: "
+    _era("2025-02-01", "d92a7e08b9 core/util/parameters.ts: experimental_includeClipboard true; AutocompleteTemplate.ts: "
                    "codestral `+++++ <path> ` headers, stop \"\\n+++++ \"", {"include_clipboard": True, "codestral": "spaced"}),
-    ("2025-04-23", "881f8b3139 llm/countTokens.ts: per-line pruning counts", {"per_line_pruning": True}),
-    ("2025-04-26", "e39446d477 AutocompleteTemplate.ts: mercury", {"mercury": True}),
-    ("2025-04-28", "73695f9996 llm/autodetect.ts: mercury counted with tiktoken", {"llama_counted": "aya kimi glm nova o1"}),
-    ("2025-04-29", "dc6827aca4 AutocompleteTemplate.ts: mercury prefix gets <|fim_prefix|>", {"mercury_fim_prefix": True}),
-    ("2025-05-11", "ea3bf046a1 AutocompleteTemplate.ts: seed-coder", {"seed_coder": True}),
-    ("2025-06-09", "398730364f templating/filtering.ts: a code snippet of a file an earlier group gave is "
+    _era("2025-04-23", "881f8b3139 llm/countTokens.ts: per-line pruning counts", {"per_line_pruning": True}),
+    _era("2025-04-26", "e39446d477 AutocompleteTemplate.ts: mercury", {"mercury": True}),
+    _era("2025-04-28", "73695f9996 llm/autodetect.ts: mercury counted with tiktoken", {"llama_counted": "aya kimi glm nova o1"}),
+    _era("2025-04-29", "dc6827aca4 AutocompleteTemplate.ts: mercury prefix gets <|fim_prefix|>", {"mercury_fim_prefix": True}),
+    _era("2025-05-11", "ea3bf046a1 AutocompleteTemplate.ts: seed-coder", {"seed_coder": True}),
+    _era("2025-06-09", "398730364f templating/filtering.ts: a code snippet of a file an earlier group gave is "
                    "dropped; the recently opened files group (0a632b5401, 2025-06-04)", {"snippet_dedup": True}),
-    ("2025-06-14", "fbd0a9da51 llm/autodetect.ts: aya counted with tiktoken", {"llama_counted": "kimi glm nova o1"}),
-    ("2025-07-02", "faed694877 llm/autodetect.ts: o-series names counted with tiktoken", {"llama_counted": "kimi glm nova"}),
-    ("2025-07-04", "15a61ba8b8 llm/autodetect.ts: nova counted with tiktoken", {"llama_counted": "kimi glm"}),
-    ("2025-07-28", "125a7d795f llm/autodetect.ts: kimi counted with tiktoken", {"llama_counted": "glm"}),
-    ("2025-07-30", "5c9362b732 templating/index.ts: re-prune to the context length", {"context_reprune": True}),
-    ("2025-09-11", "3a44a9fb65 core/util/parameters.ts: clipboard off by default", {"include_clipboard": False}),
-    ("2025-10-30", "d1ba7c9bba AutocompleteTemplate.ts: granite 4", {"granite4": True}),
-    ("2025-11-07", "f1d646833f AutocompleteTemplate.ts: no <|fim_prefix|> before the mercury prefix", {"mercury_fim_prefix": False}),
-    ("2026-01-28", "8da07defb4 llm/countTokens.ts: per-model token multipliers", {"multipliers": True}),
-    ("2026-02-20", "a2c1fe6897 llm/autodetect.ts: glm counted with tiktoken", {"llama_counted": ""}),
-    ("2026-03-25", "2874981435 AutocompleteTemplate.ts: Qwen multi-file FIM", {"qwen_coder": "multifile"}),
+    _era("2025-06-14", "fbd0a9da51 llm/autodetect.ts: aya counted with tiktoken", {"llama_counted": "kimi glm nova o1"}),
+    _era("2025-07-02", "faed694877 llm/autodetect.ts: o-series names counted with tiktoken", {"llama_counted": "kimi glm nova"}),
+    _era("2025-07-04", "15a61ba8b8 llm/autodetect.ts: nova counted with tiktoken", {"llama_counted": "kimi glm"}),
+    _era("2025-07-28", "125a7d795f llm/autodetect.ts: kimi counted with tiktoken", {"llama_counted": "glm"}),
+    _era("2025-07-30", "5c9362b732 templating/index.ts: re-prune to the context length", {"context_reprune": True}),
+    _era("2025-09-11", "3a44a9fb65 core/util/parameters.ts: clipboard off by default", {"include_clipboard": False}),
+    _era("2025-10-30", "d1ba7c9bba AutocompleteTemplate.ts: granite 4", {"granite4": True}),
+    _era("2025-11-07", "f1d646833f AutocompleteTemplate.ts: no <|fim_prefix|> before the mercury prefix", {"mercury_fim_prefix": False}),
+    _era("2026-01-28", "8da07defb4 llm/countTokens.ts: per-model token multipliers", {"multipliers": True}),
+    _era("2026-02-20", "a2c1fe6897 llm/autodetect.ts: glm counted with tiktoken", {"llama_counted": ""}),
+    _era("2026-03-25", "2874981435 AutocompleteTemplate.ts: Qwen multi-file FIM", {"qwen_coder": "multifile"}),
 )
 
 
 def _build_eras() -> tuple[Era, ...]:
     eras: list[Era] = []
     current: dict[str, Any] = {}
-    for day, _commit, changes in _ERA_CHANGES:
-        current = {**current, **changes}
-        eras.append(Era(since=dt.date.fromisoformat(day), **current))
+    for rule in RULES:
+        current = {**current, **rule.sets}
+        eras.append(Era(since=dt.date.fromisoformat(rule.day), **current))
     return tuple(eras)
 
 
@@ -237,7 +247,7 @@ def _older_than_table(version: str) -> str | None:
 
 def era_for(version: str | None) -> Era:
     """The rules of a Continue release ("0.9.262", "v1.0.10-jetbrains") or of a date
-    (`YYYY-MM-DD`, or an ISO timestamp: the dated ranges of _ERA_CHANGES); None is the newest.
+    (`YYYY-MM-DD`, or an ISO timestamp: the dated ranges of RULES); None is the newest.
     A release or day before the table (2024-04-12) is refused: its rules are not modelled."""
     if not version:
         return ERAS[-1]
@@ -246,14 +256,14 @@ def era_for(version: str | None) -> Era:
         return releases()[key]
     first = _older_than_table(version)
     if first is not None:
-        raise ContinueError(_TOO_OLD.format(version=version, first=first, day=releases()[first].since))
+        raise UnknownRelease(_TOO_OLD.format(version=version, first=first, day=releases()[first].since))
     try:
         day = dt.date.fromisoformat(version[:10])
     except ValueError:
-        raise ContinueError(f"unknown Continue version {version!r}: give a release from v0.8.24 "
-                            f"({len(releases())} known) or a date YYYY-MM-DD") from None
+        raise UnknownRelease(f"unknown Continue version {version!r}: give a release from v0.8.24 "
+                              f"({len(releases())} known) or a date YYYY-MM-DD") from None
     if day < ERAS[0].since:
-        raise ContinueError(_TOO_OLD.format(version=version, first="0.8.24-vscode", day=ERAS[0].since))
+        raise UnknownRelease(_TOO_OLD.format(version=version, first="0.8.24-vscode", day=ERAS[0].since))
     return [e for e in ERAS if e.since <= day][-1]
 
 
@@ -273,29 +283,37 @@ def profile_name(era: Era) -> str:
     return f"continue@{era.label or era.since.isoformat()}"
 
 
+def holds(era: Era, rule: Rule) -> bool:
+    """Whether `era` has what `rule` sets. A release's rules were read from its own source, not
+    counted by date: branches make some releases lack a change dated before them."""
+    return bool(rule.sets) and all(getattr(era, key) == value for key, value in rule.sets.items())
 
 
-def history() -> list[dict[str, str]]:
+def rules_in(era: Era, day: dt.date) -> tuple[Rule, ...]:
+    """The prompt side's changes in force in `era` by `day`: made by then, and what each sets
+    still holds (a later change that undid one leaves it out)."""
+    return tuple(rule for rule in RULES if dt.date.fromisoformat(rule.day) <= day and holds(era, rule))
+
+
+def history() -> list[HistoryRow]:
     """Which rule changed when: one row per dated change (its date, commit and what changed),
     with the first release of the table that has it and the last one before that without it;
     then the template stop lists that differ from the newest, with the releases that had them.
     Releases are ordered by date; branches make some releases lack a change dated before them."""
     table = sorted(releases().values(), key=lambda e: e.since)
     rows = []
-    for day, what, changes in _ERA_CHANGES:
-        has = [e for e in table if changes and e.since >= dt.date.fromisoformat(day)
-               and all(getattr(e, k) == v for k, v in changes.items())]
+    for rule in RULES:
+        day = dt.date.fromisoformat(rule.day)
+        has = [e for e in table if e.since >= day and holds(e, rule)]
         first = has[0] if has else None
-        before = [e for e in table if first and e.since < first.since and not all(getattr(e, k) == v for k, v in changes.items())]
-        commit, _, change = what.partition(" ")
-        rows.append({"date": day, "commit": commit, "change": change,
-                     "first_release": first.label if first else "", "last_without": before[-1].label if before else "",
-                     "last_release": ""})
+        before = [e for e in table if first and e.since < first.since and not holds(e, rule)]
+        rows.append(HistoryRow(rule.day, rule.commit, first.label if first else "", "",
+                               before[-1].label if before else "", rule.summary, rule.source))
     groups: dict[tuple[str, tuple[str, ...]], list[Era]] = {}
     for e in table:
         for name, stop in e.stops:
             groups.setdefault((name, stop), []).append(e)
     for (name, stop), eras in groups.items():
-        rows.append({"date": eras[0].since.isoformat(), "commit": "", "change": f"{name} stops {list(stop)}",
-                     "first_release": eras[0].label, "last_without": "", "last_release": eras[-1].label})
+        rows.append(HistoryRow(eras[0].since.isoformat(), "", eras[0].label, eras[-1].label, "",
+                               f"{name} stops {list(stop)}"))
     return rows

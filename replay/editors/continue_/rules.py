@@ -30,9 +30,8 @@ import datetime as dt
 import functools
 from typing import Any
 
-from replay.editors.continue_.releases import era_for
-
-REPO = "continuedev/continue"
+from replay.editors.continue_.releases import REPO, era_for, history, rules_in
+from replay.editors.rulebook import InForce, Rule
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,21 +95,11 @@ class Rules:
     prefilter_prompt_files: bool = False
 
 
-@dataclasses.dataclass(frozen=True)
-class Change:
-    """One dated rule change: `commits` (the first names it; a rule made twice on two branches
-    lists both), the landing day on main, the file it is in, and the fields it sets."""
-
-    day: str
-    commits: tuple[str, ...]
-    source: str
-    what: str
-    sets: dict[str, Any]
-
-
-def _c(day: str, commits: str, source: str, what: str, **sets: Any) -> Change:
-    """One row of the table: `commits` space-separated."""
-    return Change(day, tuple(commits.split()), source, what, sets)
+def _c(day: str, commits: str, source: str, what: str, **sets: Any) -> Rule:
+    """One dated change of the completion stage: `commits` space-separated (the first names it;
+    a rule made twice on two branches lists both), the landing day on main, the file it is in,
+    and the fields of Rules it sets."""
+    return Rule(", ".join(sets), commits, day, f"{REPO} {source}", what, sets=sets)
 
 
 _LS = "core/autocomplete/filtering/streamTransforms/lineStream.ts"
@@ -119,7 +108,7 @@ _PIPE = "core/autocomplete/filtering/streamTransforms/StreamTransformPipeline.ts
 _PP = "core/autocomplete/postprocessing/index.ts"
 _ML = "core/autocomplete/classification/shouldCompleteMultiline.ts"
 
-_ROWS: tuple[Change, ...] = (
+_ROWS: tuple[Rule, ...] = (
     _c("2024-10-06", "5942d322e6", "core/autocomplete/streamTransforms/", "stream transforms and services move to folders; "
        "constructPrompt.ts: a file without a syntax tree is no longer multi-line", layout="streamTransforms", no_tree_multiline=False),
     _c("2024-10-25", "50515b7fd8", "core/autocomplete/completionProvider.ts", "isOnlyPunctuationAndWhitespace -> isOnlyWhitespace",
@@ -201,7 +190,7 @@ _ROWS: tuple[Change, ...] = (
 )
 
 # In landing order (rows of one day keep the order above: the later one wins a shared field).
-CHANGES: tuple[Change, ...] = tuple(sorted(_ROWS, key=lambda c: c.day))
+CHANGES: tuple[Rule, ...] = tuple(sorted(_ROWS, key=lambda c: c.day))
 
 # Releases whose tag disagrees with the date rule for a row: (releases that contain the commit
 # although tagged before its landing day, releases that lack it although tagged after).
@@ -252,29 +241,49 @@ def _parse_day(version: str) -> dt.date | None:
         return None
 
 
-def _applies(change: Change, day: dt.date, release: str) -> bool:
+def _applies(change: Rule, day: dt.date, release: str) -> bool:
     """Whether a row is in force on `day`, or in the release tagged that day."""
     by_date = dt.date.fromisoformat(change.day) <= day
     if not release:
         return by_date
-    extra_in, extra_out = _RELEASE_EXCEPTIONS.get(change.commits[0], (frozenset(), frozenset()))
+    extra_in, extra_out = _RELEASE_EXCEPTIONS.get(change.commit.split()[0], (frozenset(), frozenset()))
     return (by_date or release in extra_in) and release not in extra_out
+
+
+def _selected(version: str) -> tuple[Rule, ...]:
+    """The rows in force in a Continue release or on a date (see the module docstring)."""
+    era = era_for(version)  # validates the version (UnknownRelease for an unknown one)
+    if era.label:
+        day, release = era.since, era.label
+    else:
+        day, release = _parse_day(version) or era.since, ""
+    return tuple(c for c in CHANGES if _applies(c, day, release))
 
 
 @functools.lru_cache(maxsize=256)
 def rules_for(version: str | None) -> Rules:
     """The completion-stage rules of a Continue release or date (None: the newest)."""
-    if not version:
-        return _apply(CHANGES)
-    era = era_for(version)  # validates the version (ContinueError for an unknown one)
+    return _apply(_selected(version) if version else CHANGES)
+
+
+def in_force(version: str | None) -> tuple[InForce, InForce]:
+    """The changes in force at a Continue release or date (None: the newest) on both sides: the
+    prompt's (releases.rules_in) and the completion stage's rows."""
+    era = era_for(version)
     if era.label:
-        day, release = era.since, era.label
+        day, name, why = era.since, era.label, f"Continue {era.label}: the rules read from its tag"
+    elif version:
+        day = _parse_day(version) or era.since
+        name, why = day.isoformat(), f"Continue on {day.isoformat()}: the changes made by then"
     else:
-        day, release = _parse_day(version) or era.since, ""
-    return _apply(tuple(c for c in CHANGES if _applies(c, day, release)))
+        day, name, why = dt.date.max, "newest", "Continue's newest rules: every change modelled"
+    shown = era.since.isoformat() if era.label or not version else day.isoformat()
+    stage = _selected(version) if version else CHANGES
+    return (InForce("continue prompt", name, "", shown, why, rules_in(era, day)),
+            InForce("continue completion stage", name, "", shown, why, stage))
 
 
-def _apply(changes: tuple[Change, ...]) -> Rules:
+def _apply(changes: tuple[Rule, ...]) -> Rules:
     """The base state with the rows applied in order."""
     rules = Rules()
     for change in changes:
@@ -315,4 +324,4 @@ def source(rules: Rules, component: str) -> str:
     return f"{REPO} {_PATHS[rules.layout][component]}"
 
 
-__all__ = ["CHANGES", "REPO", "Change", "Rules", "rules_for", "source"]
+__all__ = ["CHANGES", "REPO", "Rules", "history", "in_force", "rules_for", "source"]

@@ -8,4 +8,47 @@
   not the editor's id; C grouped with C++).
 - `completion`: the answer side (what the client shows of a model's text); formatting.py, the
   item re-indented to the editor's formatting options.
+- `audit`: what its split-context layout does to the target model's tokenizer (`fimreplay audit`).
+The language server's variant, which reuses these, is replay.editors.copilot_ls.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replay.editors.interface import EditorSession, LayoutAuditor, PackageProfile
+
+if TYPE_CHECKING:
+    from replay.tokens.tokenizer import Tokenizer
+
+
+class CopilotProfile(PackageProfile):
+    """VS Code's Copilot client, chat-lib 0.66.0 (the package's modules above)."""
+
+    name = "copilot"
+    display = "GitHub Copilot (VS Code)"
+    releases = "@vscode/chat-lib 0.66.0"
+    stop_source = ("microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/openai/fetch.ts"
+                   " (the request's stop)")
+    stage_needs_model = False
+    replaces_before = True
+    sends_body = True
+    keeps_sessions = True
+    package = "replay.editors.copilot"
+    has_timing = True
+
+    def session(self, model: str, version: str | None = None) -> EditorSession:
+        from replay.editors.copilot.profile import Session
+
+        return Session(model, version)
+
+    def layout_audit(self, tokenizer: Tokenizer, engine: str, ctx: int) -> LayoutAuditor | None:
+        """What the split-context layout does to the target tokenizer (audit.py)."""
+        from replay.editors.copilot.audit import CopilotLayouts
+
+        return CopilotLayouts(tokenizer, engine, ctx)
+
+
+PROFILE = CopilotProfile()
+
+__all__ = ["PROFILE", "CopilotProfile"]

@@ -37,6 +37,8 @@ import msgspec
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot import uris
 from replay.editors.copilot.profile import context_blocks, engine_text
+from replay.editors.copilot.similar import with_snippet_tabs
+from replay.editors.interface import BadLayoutRow
 from replay.records import EditorInput
 from replay.tokens.audit import Finding, Subject
 from replay.tokens.engine import engine_ids
@@ -107,7 +109,8 @@ def cuts(body: Body, inp: EditorInput) -> tuple[lay.Cut, ...] | None:
 def _origins(inp: EditorInput | None) -> dict[str, str]:
     if inp is None:
         return {}
-    return {(uris.name(f.filepath, inp.workspace) or ""): lay.normalize_eol(f.text) for f in inp.open_files}
+    return {(uris.name(f.filepath, inp.workspace) or ""): lay.normalize_eol(f.text)
+            for f in with_snippet_tabs(inp).open_files}
 
 
 def _group_parts(group: str, at: int, first: bool, files: dict[str, str]) -> list[Part]:
@@ -286,3 +289,28 @@ class LayoutAudit:
         else:
             add("budget-mismatch", "info", -1, f"{counts}; the templated prompt ({n} ids) fits the {self.ctx}-token "
                 f"context with {body.max_tokens} new tokens")
+
+
+class CopilotLayouts:
+    """The copilot profile's layout audit (EditorProfile.layout_audit): each row's body read as
+    Copilot's, the document after the cursor as its middle where the render input is given."""
+
+    def __init__(self, tokenizer: Tokenizer, engine: str, ctx: int) -> None:
+        self.audit = LayoutAudit(tokenizer, engine=engine, ctx=ctx)
+        self._bodies: dict[str, Body] = {}
+
+    def prepare(self, subject: Subject, cursor: EditorInput | None) -> Subject:
+        """The subject as audited (BadLayoutRow: its request is not Copilot's body)."""
+        if subject.request is None:
+            return subject
+        try:
+            body = body_of(subject.request)
+        except msgspec.ValidationError as exc:
+            raise BadLayoutRow(f"not Copilot's request body: {exc}") from None
+        subject = with_middle(subject, body, cursor) if cursor is not None else subject
+        self._bodies[subject.where] = body
+        return subject
+
+    def findings(self, subject: Subject, cursor: EditorInput | None) -> list[Finding]:
+        body = self._bodies.get(subject.where)
+        return [] if body is None else self.audit.findings(subject, body, cursor)

@@ -17,7 +17,7 @@ Grammars: chat-lib parses with web-tree-sitter 0.23.2 and the wasm grammars of
 ^0.23.0, ABI 14); here the PyPI wheels tree-sitter-python 0.21.0 and tree-sitter-ruby 0.21.0
 (ABI 14, the newest that load in py-tree-sitter 0.22.3) parse. The node types these rules read
 (block, function_definition, ERROR, comment; method, do_block, end...) are the same in both;
-the golden cases (tests/data/copilot_golden/, expected3/expected4) agree, and so did 2,916
+the golden cases (tests/data/golden/copilot/, expected3/expected4) agree, and so did 2,916
 positions compared with chat-lib's own functions under node (the data's README). Where they
 can part is error recovery on broken code: in a document cut so that it opens inside a
 docstring, 0.23 left a stray `for` keyword a direct child of the ERROR node, 0.21 nested it

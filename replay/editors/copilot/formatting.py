@@ -3,7 +3,7 @@ do with the `formattingOptions` an editor passes.
 
 Sources (microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/; checked in
 `@vscode/chat-lib` 0.66.0's compiled dist and `@github/copilot-language-server` 1.539.0's
-`dist/main.js`, and by running both, tests/data/copilot_golden and copilot_ls_golden):
+`dist/main.js`, and by running both, tests/data/golden/copilot and golden/copilot-ls):
 - lib/src/inlineCompletion.ts `getInlineCompletionsResult` hands `options.formattingOptions`
   to ghostText/copilotCompletion.ts `completionsFromGhostTextResults`, which, when there are
   any, normalises each result's completion and display text

@@ -29,8 +29,9 @@ from replay.editors.copilot import layout as lay
 from replay.editors.copilot.formatting import FormattingOptions
 from replay.editors.copilot.languages import detected
 from replay.editors.copilot.session import ClientState
-from replay.editors.copilot.similar import neighbors, options_for, similar_snippets
+from replay.editors.copilot.similar import neighbors, options_for, similar_snippets, with_snippet_tabs
 from replay.editors.inputs import BadInputLine
+from replay.editors.rulebook import UnknownRelease
 from replay.editors.stage import Shown, Timing
 from replay.editors.templates import Family, family_for_model
 from replay.errors import UsageError
@@ -38,7 +39,7 @@ from replay.records import EditorInput, RenderedPrompt
 from replay.tokens.tokenizer import default_tokenizer_spec, load_tokenizer
 
 CHAT_LIB = "0.66.0"
-PROFILE = f"copilot@{CHAT_LIB}"
+LABEL = f"copilot@{CHAT_LIB}"  # the profile a rendered prompt names
 MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed,
 MIN_PROMPT_EXCLUDED_LANGUAGE_IDS = ("scminput",)  # but for these detected languages (the commit message box)
 OPTIONS = ("multiline", "cycling", *formatting.OPTIONS)
@@ -53,7 +54,7 @@ class CopilotInputError(UsageError):
 def check_input(inp: EditorInput, version: str | None, release: str = CHAT_LIB, client: str = "copilot profile models chat-lib",
                 options: tuple[str, ...] = OPTIONS, editor_formatting: FormattingOptions | None = FORMATTING) -> None:
     if version not in (None, "", release):
-        raise CopilotInputError(f"the {client} {release} only, not {version!r}")
+        raise UnknownRelease(f"the {client} {release} only, not {version!r}")
     unknown = sorted(set(inp.options) - set(options))
     if unknown:
         raise BadInputLine(f"unknown copilot option(s) {', '.join(unknown)} (known: {', '.join(options)})")
@@ -63,8 +64,9 @@ def check_input(inp: EditorInput, version: str | None, release: str = CHAT_LIB, 
 
 
 def context_blocks(inp: EditorInput, document: str, cursor: int) -> list[lay.Block]:
-    """The stable context: the document marker, then the similar files (two blocks each, one chunk)."""
-    inp = detected(inp)
+    """The stable context: the document marker, then the similar files (two blocks each, one
+    chunk); the input's snippets stand for open tabs where it gives none (similar.SNIPPET_TABS)."""
+    inp = detected(with_snippet_tabs(inp))
     language = inp.language or ""
     uri = uris.document_uri(inp.filepath, inp.workspace)
     marker = lay.document_marker(uris.relative_path(uri, inp.workspace), language, document)
@@ -90,7 +92,7 @@ def split_layout(context: list[lay.Block], before_cursor: str, suffix: str, lang
 def request_body(inp: EditorInput, state: ClientState | None = None, prompt_layout: PromptLayout = split_layout,
                  short_ok: tuple[str, ...] = MIN_PROMPT_EXCLUDED_LANGUAGE_IDS) -> dict[str, Any] | None:
     """The body Copilot sends at this cursor (None: it sends none). `state` carries a session;
-    `prompt_layout` is the client's (the language server's is inline_layout.py's); `short_ok`
+    `prompt_layout` is the client's (the language server's is replay.editors.copilot_ls.inline_layout's); `short_ok`
     the languages it completes in a document under MIN_PROMPT_CHARS."""
     inp = detected(inp)
     state = state if state is not None else ClientState()
@@ -126,7 +128,7 @@ def _family(model: str) -> Family:
     return family
 
 
-def rendered(inp: EditorInput, model: str, body: dict[str, Any] | None, name: str = PROFILE) -> RenderedPrompt:
+def rendered(inp: EditorInput, model: str, body: dict[str, Any] | None, name: str = LABEL) -> RenderedPrompt:
     family = _family(model)
     if body is None:
         return RenderedPrompt(profile=name, family=family.name, text="", prefix_sent="", suffix_sent="",
@@ -155,7 +157,7 @@ class Session:
         self.model, self.version = model, version
         self.state = ClientState()
 
-    name = PROFILE
+    name = LABEL
     editor_formatting = FORMATTING  # what the editor passes as formattingOptions when the input names none
 
     def _body(self, inp: EditorInput) -> dict[str, Any] | None:

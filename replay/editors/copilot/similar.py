@@ -24,6 +24,10 @@ against chat-lib 0.66.0's compiled dist):
   best of them.
 - prompt/src/snippetInclusion/snippets.ts `announceSnippet`: the headline
   `Compare this snippet from <relative path>:`.
+
+Copilot takes other files' text from the open tabs only. An input that gives no open files but
+gives snippets (a public benchmark's cross-file context: replay.benchmarks) has them open as
+tabs by SNIPPET_TABS, so the client picks its windows from them as from any tab.
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from replay.records import OpenFile
+import msgspec
+
+from replay.records import EditorInput, OpenFile
 
 WINDOW = 60
 MAX_NEIGHBOR_FILES = 20
@@ -91,6 +97,21 @@ def normalize_language(language: str) -> str:
 
 def words(text: str) -> set[str]:
     return {w for w in re.split(r"[^a-zA-Z0-9]", text) if w and w not in STOPS}
+
+
+SNIPPET_TABS = "each snippet's file open as a tab, in the snippets' order, its snippets joined by a newline as its text"
+
+
+def with_snippet_tabs(inp: EditorInput) -> EditorInput:
+    """The input with its snippets as open tabs by SNIPPET_TABS, when it gives snippets and no
+    open files (else as it is)."""
+    if inp.open_files or not inp.snippets:
+        return inp
+    texts: dict[str, list[str]] = {}
+    for snip in inp.snippets:
+        texts.setdefault(snip.filepath, []).append(snip.content)
+    return msgspec.structs.replace(inp, open_files=tuple(OpenFile(filepath=path, text="\n".join(parts))
+                                                         for path, parts in texts.items()))
 
 
 def neighbors(open_files: list[tuple[str, OpenFile]], uri: str, language: str) -> list[tuple[str, OpenFile]]:

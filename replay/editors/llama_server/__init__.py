@@ -16,6 +16,8 @@ import datetime
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from replay.editors.llama_server.answer import indent_stop, server_text
 from replay.editors.llama_server.assemble import assemble
 from replay.editors.llama_server.refusal import (
@@ -29,11 +31,14 @@ from replay.editors.llama_server.releases import history as server_history
 from replay.editors.llama_server.releases import server_rules, split_version
 from replay.editors.llama_server.settings import PRESETS, ServerSettings, answered_settings, server_settings
 from replay.editors.llama_server.vocab import NoInfill, infill_vocab
+from replay.editors.interface import CaptureNotReplayable
+from replay.editors.interface import capture_input as editor_capture_input
 from replay.editors.stage import StreamStop
-from replay.records import RenderedPrompt
+from replay.jsonl import loads
+from replay.records import CaptureRecord, EditorInput, RenderedPrompt
 
-__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "answered_settings", "capture_spec", "render_body",
-           "server_history", "server_settings", "server_stop", "split_version"]
+__all__ = ["PRESETS", "InfillRefused", "ServerSettings", "answer_text", "answered_settings", "capture_input", "capture_request",
+           "capture_spec", "render_body", "server_history", "server_settings", "server_stop", "split_version"]
 
 
 def render_body(body: dict[str, Any], model: str, options: dict[str, Any], server_version: str | None = None,
@@ -82,13 +87,41 @@ def answer_text(body: dict[str, Any] | None, raw: str, timing: Sequence[tuple[in
     return server_text(body, raw, timing)
 
 
-def capture_spec(editor: str, version: str | None, day: datetime.date | None) -> str | None:
-    """The version a proxy capture of a llama.cpp client replays under: its own version (or, for
-    llama.vim, whose versions are commit days, the day it was captured) and llama-server's rules
-    of that day (`v0.0.40,server=2025-06-01`); None when neither is known (the newest)."""
-    client = version or (day.isoformat() if editor == "llama.vim" and day is not None else None)
+def capture_spec(client: str | None, day: datetime.date | None) -> str | None:
+    """The version a proxy capture of a llama.cpp client replays under: the client's own
+    version (`client`, as its profile reads the capture) and llama-server's rules of the day it
+    was captured (`v0.0.40,server=2025-06-01`); None when neither is known (the newest)."""
     parts = [p for p in (client, f"server={day.isoformat()}" if day is not None else None) if p]
     return ",".join(parts) or None
+
+
+def capture_input(record: CaptureRecord, item_id: str) -> EditorInput:
+    """A llama.cpp client's capture: its /infill body as the input's `request` (the profile then
+    runs only the server half on it), replayed with the server slots its answer proves
+    (`answered_settings`) when the proxy saw the server answer it."""
+    inp = editor_capture_input(record, item_id)  # its segments first: CaptureNotReplayable without them
+    request = capture_request(record)
+    options = answered_settings(request) if _answered(record) else {}
+    return msgspec.structs.replace(inp, options=options, request=request)
+
+
+def capture_request(record: CaptureRecord) -> dict[str, Any]:
+    """The /infill body a llama.cpp client sent, as the proxy kept it (`raw`). A body cut at
+    the proxy's size limit cannot be replayed."""
+    wire = record.extra.get("wire")
+    if isinstance(wire, dict) and wire.get("truncated"):
+        raise CaptureNotReplayable("the request body was cut at the proxy's size limit (raise `fimreplay proxy --max-body`)")
+    body = loads(record.raw)
+    if not isinstance(body, dict) or "input_prefix" not in body:
+        raise CaptureNotReplayable("the capture holds no /infill body (no input_prefix)")
+    return body
+
+
+def _answered(record: CaptureRecord) -> bool:
+    """The proxy saw the server answer the request (a 2xx status)."""
+    wire = record.extra.get("wire")
+    status = wire.get("http_status") if isinstance(wire, dict) else None
+    return isinstance(status, int) and 200 <= status < 300
 
 
 def _stop_words(body: dict[str, Any]) -> tuple[str, ...]:

@@ -31,8 +31,10 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from replay.editors.inputs import BadInputLine
+from replay.editors.rulebook import HistoryRow, InForce, Release, Rule, RuleBook, UnknownRelease
 
 
 @dataclass(frozen=True)
@@ -54,18 +56,39 @@ class ServerRules:
 
 _OLD_WORDS = "the request exceeds the available context size. try increasing the context size or enable context shift"
 
-# Oldest first.
-ERAS: tuple[ServerRules, ...] = (
-    ServerRules("2024-10-13", "repository-level /infill with input_extra (ggml-org/llama.cpp#9874); context shift on: "
-                "an oversized prompt is truncated", refuses=False),
-    ServerRules("2024-12-08", "the request's prompt tokenized with BOS (ggml-org/llama.cpp#10724)", refuses=False,
-                prompt_bos=True),
-    ServerRules("2025-01-06", "no BOS before the request's prompt (ggml-org/llama.cpp#11106)", refuses=False),
-    ServerRules("2025-08-19", "context shift off by default: an oversized prompt is refused (ggml-org/llama.cpp#15416)",
-                refusal_type="invalid_request_error", refusal_words=_OLD_WORDS),
-    ServerRules("2025-09-03", "exceed_context_size_error (ggml-org/llama.cpp#15780)", refusal_words=_OLD_WORDS),
-    ServerRules("2026-10-10", "as llama.cpp b11549 answers (xllamacpp 2026.10.11549)", schema=True),
+_REPO = "ggml-org/llama.cpp tools/server"
+
+# The rule changes, oldest first: each sets the fields of ServerRules it names, on top of the ones before.
+RULES: tuple[Rule, ...] = (
+    Rule("repository-level /infill", "", "2024-10-13", f"{_REPO} (#9874)", "repository-level /infill with input_extra "
+         "(ggml-org/llama.cpp#9874); context shift on: an oversized prompt is truncated", sets={"refuses": False}),
+    Rule("prompt with BOS", "", "2024-12-08", f"{_REPO} (#10724)",
+         "the request's prompt tokenized with BOS (ggml-org/llama.cpp#10724)", sets={"prompt_bos": True}),
+    Rule("prompt without BOS", "", "2025-01-06", f"{_REPO} (#11106)",
+         "no BOS before the request's prompt (ggml-org/llama.cpp#11106)", sets={"prompt_bos": False}),
+    Rule("context shift off", "", "2025-08-19", f"{_REPO} (#15416)",
+         "context shift off by default: an oversized prompt is refused (ggml-org/llama.cpp#15416)",
+         sets={"refuses": True, "refusal_type": "invalid_request_error", "refusal_words": _OLD_WORDS}),
+    Rule("exceed_context_size_error", "", "2025-09-03", f"{_REPO} (#15780)",
+         "exceed_context_size_error (ggml-org/llama.cpp#15780)", sets={"refusal_type": "exceed_context_size_error"}),
+    Rule("b11549", "", "2026-10-10", f"{_REPO} (b11549)", "as llama.cpp b11549 answers (xllamacpp 2026.10.11549)",
+         sets={"refusal_words": ServerRules.refusal_words, "schema": True}),
 )
+BOOK = RuleBook("llama-server", (), RULES, part="llama-server")
+
+
+def _eras() -> tuple[ServerRules, ...]:
+    """The rules of each stretch: every change applied in order on the newest defaults."""
+    eras: list[ServerRules] = []
+    sets: dict[str, Any] = {}
+    for rule in RULES:
+        sets |= rule.sets
+        eras.append(ServerRules(rule.day, rule.summary, **sets))
+    return tuple(eras)
+
+
+# Oldest first.
+ERAS = _eras()
 
 # Build tags with the day they are known to exist by (see the module docstring).
 KNOWN_BUILDS: dict[int, str] = {
@@ -88,17 +111,17 @@ def server_day(version: str) -> str:
         try:
             datetime.date.fromisoformat(text)
         except ValueError:
-            raise BadInputLine(f"not a date: {text!r}") from None
+            raise UnknownRelease(f"not a date: {text!r}") from None
         return text
     match = re.fullmatch(r"b?(\d+)", text)
     if not match:
-        raise BadInputLine(f"not a llama.cpp server version: {text!r} (a build day YYYY-MM-DD or a build tag bNNNN)")
+        raise UnknownRelease(f"not a llama.cpp server version: {text!r} (a build day YYYY-MM-DD or a build tag bNNNN)")
     build = int(match[1])
     if build in KNOWN_BUILDS:
         return KNOWN_BUILDS[build]
     if build > max(KNOWN_BUILDS):
         return KNOWN_BUILDS[max(KNOWN_BUILDS)]
-    raise BadInputLine(f"llama.cpp build b{build} cannot be dated here: give the day it was built (server=YYYY-MM-DD)")
+    raise UnknownRelease(f"llama.cpp build b{build} cannot be dated here: give the day it was built (server=YYYY-MM-DD)")
 
 
 def server_rules(version: str | None) -> ServerRules:
@@ -107,7 +130,7 @@ def server_rules(version: str | None) -> ServerRules:
         return ERAS[-1]
     day = server_day(version)
     if day < ERAS[0].since:
-        raise BadInputLine(f"llama-server before {ERAS[0].since} (no input_extra, ggml-org/llama.cpp#9874) is not modelled")
+        raise UnknownRelease(f"llama-server before {ERAS[0].since} (no input_extra, ggml-org/llama.cpp#9874) is not modelled")
     return [era for era in ERAS if era.since <= day][-1]
 
 
@@ -129,9 +152,16 @@ def split_version(version: str | None) -> tuple[str | None, str | None]:
     return client, server
 
 
-def history() -> list[dict[str, str]]:
+def in_force(version: str | None) -> InForce:
+    """The server rules in force at server `version` (a build day or tag; None: the newest)."""
+    day = server_day(version) if version else ERAS[-1].since
+    why = f"llama-server {version}" + (f" (built by {day})" if day != version else "") if version else "the newest rules"
+    server_rules(version)  # refuses a server older than the first rules modelled
+    return BOOK.in_force_at(Release(f"server={version or day}", "", day, -1), why)
+
+
+def history() -> list[HistoryRow]:
     """llama-server's /infill rule changes by day, each named as a version names it
     (`server=DAY`): the server rows of `fimreplay editors llama.vscode|llama.vim --history`."""
-    return [{"date": era.since, "commit": "", "first_release": f"server={era.since}", "last_release": "",
-             "last_without": "", "change": f"llama-server: {era.why} (ggml-org/llama.cpp tools/server)"}
-            for era in ERAS]
+    return BOOK.history(lambda rule: f"{rule.summary} (ggml-org/llama.cpp tools/server)",
+                        first=lambda rule: f"server={rule.day}")

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.editors.llama_vim.completion import render_answer
-from replay.editors.llama_vim.releases import Rules
+from replay.editors.llama_vim.fim_render import render_answer
+from replay.editors.llama_server import split_version
+from replay.editors.llama_vim.releases import Rules, rules_at
 from replay.editors.llama_vim.request import Buffer, build_body, follow_up_context, local_context
 from replay.editors.llama_vim.ring import simulate
 from replay.editors.llama_vim.settings import follow_up_of, request_time, seed, settings
@@ -50,3 +51,10 @@ def client_body(inp: EditorInput, rules: Rules) -> dict[str, Any]:
         ctx = follow_up_context(buf, config["n_prefix"], config["n_suffix"], shown, ctx.indent)
         return build_body(ctx, extra, config, rules, "auto", follow_up=True)
     return build_body(ctx, extra, config, rules, inp.trigger)
+
+
+def body_of(inp: EditorInput, version: str | None) -> dict[str, Any]:
+    """The /infill body: the one given (a capture's), else the one the plugin builds."""
+    if inp.request is not None:
+        return inp.request
+    return client_body(inp, rules_at(split_version(version)[0]))

@@ -5,16 +5,20 @@ Every change below was read in ggml-org/llama.vim autoload/llama.vim at the comm
 body built in `llama#fim`, the context in `s:fim_ctx_local`, the chunks in `s:pick_chunk` /
 `s:ring_update` / `s:chunk_sim`, what is shown in `s:fim_render`, the settings in
 `s:default_config`). Commits that touched only the README, the docs, the instruction mode or the
-debug pane change nothing here and only count as versions a user may name.
+debug pane change nothing here and only count as versions a user may name. Every commit is a
+release of the plugin's rule book (replay/editors/rulebook.py), each rule in force from its commit.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from replay.editors.inputs import BadInputLine
+from replay.editors.llama_server import releases as server_releases
+from replay.editors.llama_server.releases import split_version
+from replay.editors.rulebook import HistoryRow, InForce, Rule, RuleBook, UnknownRelease, releases_of
 
 REPO = "ggml-org/llama.vim"
 SOURCE = "ggml-org/llama.vim autoload/llama.vim"
@@ -46,10 +50,6 @@ COMMITS: tuple[tuple[str, str], ...] = (
 )
 
 
-class UnknownRelease(BadInputLine):
-    """A llama.vim version that names no commit of the plugin."""
-
-
 @dataclass(frozen=True)
 class Rules:
     """What llama.vim does at one commit, as far as a replay can see it."""
@@ -73,58 +73,69 @@ class Rules:
     blank_not_accepted: bool = False  # shown: a suggestion of whitespace only cannot be accepted
 
 
+RELEASES = releases_of((sha, sha, day) for sha, day in COMMITS)
+_COMMIT = {release.tag: release for release in RELEASES}
+
 _FIRST = {"n_prefix": 256, "n_suffix": 64, "n_predict": 128, "t_max_prompt_ms": 500, "t_max_predict_ms": 3000,
           "show_info": 2, "auto_fim": True, "max_line_suffix": 8, "ring_n_chunks": 64, "ring_chunk_size": 64,
           "ring_scope": 1024, "ring_update_ms": 1000, "endpoint": "http://127.0.0.1:8012/infill"}
 
 
-def _defaults(rules: Rules, **changed: Any) -> dict[str, Any]:
-    return {**rules.defaults, **changed}
+def _change(name: str, sha: str, summary: str, **sets: Any) -> Rule:
+    """One rule of the plugin, in force from the commit `sha` that changed it. `sets` names the
+    fields of Rules it sets; `defaults` the s:default_config entries it adds or changes,
+    `renames` the deprecated setting names it adds (a default under an old name moves to the
+    new one)."""
+    since = _COMMIT[sha]
+    return Rule(name, sha, since.day, SOURCE, summary, since=since, sets=sets)
 
 
-# (sha, what changed): applied in commit order on top of the rules before it.
-CHANGES: tuple[tuple[str, str, Any], ...] = (
-    ("292b5a4", "moved from llama.cpp examples/llama.vim: the body input_prefix/input_suffix/input_extra/prompt, "
-                "n_predict, n_indent, top_k 40, top_p 0.99, samplers, stream, cache_prompt, t_max_*_ms",
-     lambda r: replace(r, defaults=dict(_FIRST))),
-    ("f4d2ba2", "ring_n_chunks 64 -> 16, t_max_predict_ms 3000 -> 2000",
-     lambda r: replace(r, defaults=_defaults(r, ring_n_chunks=16, t_max_predict_ms=2000))),
-    ("b6133ed", "api_key (an Authorization header, not in the body)",
-     lambda r: replace(r, defaults=_defaults(r, api_key=""))),
-    ("a4b3ef2", "t_max_predict_ms 2000 -> 500 (#12)", lambda r: replace(r, defaults=_defaults(r, t_max_predict_ms=500))),
-    ("3a08e7d", "max_cache_keys (#15)", lambda r: replace(r, defaults=_defaults(r, max_cache_keys=250))),
-    ("9f5cadd", "response_fields in the body (#24)", lambda r: replace(r, response_fields=True)),
-    ("2d5a1fe", "a whitespace-only line sends prompt \"\", no rest of line and n_indent 0; the shown suggestion's "
-                "indentation is trimmed to the line's; t_max_predict_ms 500 -> 1500 (#51)",
-     lambda r: replace(r, blank_whitespace_line=True, trim_lead=True, defaults=_defaults(r, t_max_predict_ms=1500))),
-    ("057225f", "top_p 0.99 -> 0.90; the shown text re-reads the line (#52)",
-     lambda r: replace(r, top_p=0.90, shown_from_line=True)),
-    ("1175c8d", "speculative follow-up: the first request t_max_predict_ms 250, the follow-up the setting "
-                "(1500 -> 1000); n_indent of the whole line; ring chunks similar to the cursor's window dropped "
-                "before sending; a whitespace-only suggestion cannot be accepted (#53)",
-     lambda r: replace(r, first_predict_ms=250, indent_of_line=True, evict_at_request=True, blank_not_accepted=True,
-                       defaults=_defaults(r, t_max_predict_ms=1000))),
-    ("ddb92f0", "stop = the setting stop_strings (#65)",
-     lambda r: replace(r, stop=True, defaults=_defaults(r, stop_strings=[]))),
-    ("ec87086", "ring chunks are no longer dropped for being similar to the cursor's window (#79)",
-     lambda r: replace(r, evict_at_request=False)),
-    ("7202297", "enable_at_startup (#80)", lambda r: replace(r, defaults=_defaults(r, enable_at_startup=True))),
-    ("c31cd09", "`model` = the setting model, always sent (\"\" by default: the test is len() of a string literal) (#81)",
-     lambda r: replace(r, model_setting="model", defaults=_defaults(r, model=""))),
-    ("8e7d1d0", "id_slot 0 (#93)", lambda r: replace(r, id_slot=True)),
-    ("699a088", "keymap settings renamed (keymap_trigger -> keymap_fim_trigger, ...) (#97)",
-     lambda r: replace(r, renames={"keymap_trigger": "keymap_fim_trigger", "keymap_accept_full": "keymap_fim_accept_full",
-                                   "keymap_accept_line": "keymap_fim_accept_line",
-                                   "keymap_accept_word": "keymap_fim_accept_word", "keymap_debug": "keymap_debug_toggle"})),
-    ("c0deb6e", "endpoint -> endpoint_fim, model -> model_fim (old names still read) (#96)",
-     lambda r: replace(r, model_setting="model_fim", renames={"endpoint": "endpoint_fim", "model": "model_fim", **r.renames},
-                       defaults={**{("endpoint_fim" if k == "endpoint" else "model_fim" if k == "model" else k): v
-                                    for k, v in r.defaults.items()}, "endpoint_inst": "", "model_inst": ""})),
-    ("8087476", "chunk similarity by token Dice; ring chunks similar to the cursor's window dropped again (#100)",
-     lambda r: replace(r, token_dice=True, evict_at_request=True)),
+# Applied in commit order on top of the rules before it.
+RULES: tuple[Rule, ...] = (
+    _change("the first body", "292b5a4", "moved from llama.cpp examples/llama.vim: the body input_prefix/input_suffix/"
+            "input_extra/prompt, n_predict, n_indent, top_k 40, top_p 0.99, samplers, stream, cache_prompt, t_max_*_ms",
+            defaults=_FIRST),
+    _change("smaller ring, shorter predict", "f4d2ba2", "ring_n_chunks 64 -> 16, t_max_predict_ms 3000 -> 2000",
+            defaults={"ring_n_chunks": 16, "t_max_predict_ms": 2000}),
+    _change("api_key setting", "b6133ed", "api_key (an Authorization header, not in the body)", defaults={"api_key": ""}),
+    _change("shorter predict time", "a4b3ef2", "t_max_predict_ms 2000 -> 500 (#12)", defaults={"t_max_predict_ms": 500}),
+    _change("cache size setting", "3a08e7d", "max_cache_keys (#15)", defaults={"max_cache_keys": 250}),
+    _change("only the fields it reads", "9f5cadd", "response_fields in the body (#24)", response_fields=True),
+    _change("whitespace-only line", "2d5a1fe", "a whitespace-only line sends prompt \"\", no rest of line and n_indent 0; "
+            "the shown suggestion's indentation is trimmed to the line's; t_max_predict_ms 500 -> 1500 (#51)",
+            blank_whitespace_line=True, trim_lead=True, defaults={"t_max_predict_ms": 1500}),
+    _change("lower top_p, line re-read", "057225f", "top_p 0.99 -> 0.90; the shown text re-reads the line (#52)", top_p=0.90,
+            shown_from_line=True),
+    _change("speculative follow-up", "1175c8d", "speculative follow-up: the first request t_max_predict_ms 250, the "
+            "follow-up the setting (1500 -> 1000); n_indent of the whole line; ring chunks similar to the cursor's window "
+            "dropped before sending; a whitespace-only suggestion cannot be accepted (#53)",
+            first_predict_ms=250, indent_of_line=True, evict_at_request=True, blank_not_accepted=True,
+            defaults={"t_max_predict_ms": 1000}),
+    _change("stop strings", "ddb92f0", "stop = the setting stop_strings (#65)", stop=True, defaults={"stop_strings": []}),
+    _change("no eviction at request", "ec87086", "ring chunks are no longer dropped for being similar to the cursor's "
+            "window (#79)", evict_at_request=False),
+    _change("enable at startup", "7202297", "enable_at_startup (#80)", defaults={"enable_at_startup": True}),
+    _change("model sent", "c31cd09", "`model` = the setting model, always sent (\"\" by default: the test is len() of a string "
+            "literal) (#81)", model_setting="model", defaults={"model": ""}),
+    _change("fixed slot", "8e7d1d0", "id_slot 0 (#93)", id_slot=True),
+    _change("keymaps renamed", "699a088", "keymap settings renamed (keymap_trigger -> keymap_fim_trigger, ...) (#97)",
+            renames={"keymap_trigger": "keymap_fim_trigger", "keymap_accept_full": "keymap_fim_accept_full",
+                     "keymap_accept_line": "keymap_fim_accept_line", "keymap_accept_word": "keymap_fim_accept_word",
+                     "keymap_debug": "keymap_debug_toggle"}),
+    _change("endpoint_fim, model_fim", "c0deb6e", "endpoint -> endpoint_fim, model -> model_fim (old names still read) (#96)",
+            model_setting="model_fim", renames={"endpoint": "endpoint_fim", "model": "model_fim"},
+            defaults={"endpoint_inst": "", "model_inst": ""}),
+    _change("token Dice", "8087476", "chunk similarity by token Dice; ring chunks similar to the cursor's window dropped "
+            "again (#100)", token_dice=True, evict_at_request=True),
 )
+BOOK = RuleBook("llama.vim", RELEASES, RULES)
 
-_INDEX = {sha: n for n, (sha, _) in enumerate(COMMITS)}
+
+def describe(rule: Rule) -> str:
+    """A rule as `fimreplay editors llama.vim --history` words it: what changed, and where."""
+    return f"{rule.summary} ({rule.source})"
+
+
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SHA = re.compile(r"[0-9a-f]{7,40}")
 
@@ -153,13 +164,21 @@ def rules_at(version: str | None) -> Rules:
     return _RULES[resolve(version)]
 
 
+def _apply(rules: Rules, sets: Mapping[str, Any]) -> Rules:
+    """`rules` with one rule's `sets` applied (see _change)."""
+    renames = sets.get("renames", {})
+    defaults = {renames.get(key, key): value for key, value in rules.defaults.items()} | sets.get("defaults", {})
+    fields = {key: value for key, value in sets.items() if key not in ("defaults", "renames")}
+    return replace(rules, defaults=defaults, renames={**renames, **rules.renames}, **fields)
+
+
 def _build() -> tuple[Rules, ...]:
-    by_sha = {sha: change for sha, _, change in CHANGES}
+    by_sha = {rule.commit: rule for rule in RULES}
     rules = Rules(sha=COMMITS[0][0], day=COMMITS[0][1])
     out = []
     for sha, day in COMMITS:
         if sha in by_sha:
-            rules = by_sha[sha](rules)
+            rules = _apply(rules, by_sha[sha].sets)
         out.append(replace(rules, sha=sha, day=day))
     return tuple(out)
 
@@ -176,3 +195,16 @@ KNOWN_SETTINGS = frozenset({
     "keymap_debug_toggle", "keymap_inst_trigger", "keymap_inst_rerun", "keymap_inst_continue", "keymap_inst_accept",
     "keymap_inst_cancel",
 })
+
+
+def in_force(version: str | None) -> tuple[InForce, InForce]:
+    """The rules of both halves at `version` (`CLIENT,server=VERSION`, either part optional: the
+    newest): the client's from its book, llama-server's from the server's."""
+    client, server = split_version(version)
+    rel = RELEASES[resolve(client)]
+    return BOOK.in_force_at(rel, f"llama.vim {rel.tag} ({rel.day})"), server_releases.in_force(server)
+
+
+def history() -> list[HistoryRow]:
+    """The client's rules with llama-server's, the half both llama.cpp clients share, by day."""
+    return sorted(BOOK.history(describe) + server_releases.history(), key=lambda row: row.date)

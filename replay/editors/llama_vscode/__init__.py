@@ -1,5 +1,41 @@
 """llama.vscode (ggml-org/llama.vscode), llama.cpp's own VS Code extension, by tag: the /infill
-body it sends (request.py, settings.py), its ring buffer of extra context (ring.py), what it
-shows of the answer (completion.py); the server half is replay.editors.llama_server.
-profile.py is what the editor registry calls; releases.py holds the tags and the rules' history.
+body it sends (request.py, settings.py), its ring buffer of extra context (ring.py), the prompt
+llama-server builds from it (profile.py), what it shows of the answer (completion.py); the
+server half is replay.editors.llama_server. releases.py holds the tags and the rules' history.
 """
+
+from __future__ import annotations
+
+from replay.editors.interface import PackageProfile
+from replay.records import CaptureRecord, EditorInput
+
+
+class LlamaVscodeProfile(PackageProfile):
+    """llama.vscode's half joined to llama-server's (the package's modules above)."""
+
+    name = "llama.vscode"
+    display = "llama.vscode"
+    releases = "llama.vscode v0.0.1 - v0.0.63, with llama-server's rules by day or build"
+    capture_source = "`fimreplay proxy` in front of llama-server"
+    stop_source = "ggml-org/llama.cpp tools/server (the /infill body's stop)"
+    stage_needs_model = False
+    sends_body = True
+    package = "replay.editors.llama_vscode"
+    rule_book = "releases"
+    has_timing = True
+
+    def capture_version(self, record: CaptureRecord) -> str | None:
+        """Its own version and llama-server's rules of the day it was captured."""
+        from replay.editors import llama_server
+
+        return llama_server.capture_spec(record.editor_version, record.day())
+
+    def input_from_capture(self, record: CaptureRecord, item_id: str) -> EditorInput:
+        from replay.editors import llama_server
+
+        return llama_server.capture_input(record, item_id)
+
+
+PROFILE = LlamaVscodeProfile()
+
+__all__ = ["PROFILE", "LlamaVscodeProfile"]

@@ -27,12 +27,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from replay.editors.js import js_trim
+from replay.editors.llama_server import answer_text, server_stop, split_version
 from replay.editors.llama_vscode import releases as r
+from replay.editors.llama_vscode import request as req
 from replay.editors.llama_vscode.document import Document
-from replay.editors.stage import Steps
+from replay.editors.llama_vscode.settings import settings
+from replay.editors.stage import Shown, Steps, StreamStop, Timing
+from replay.records import EditorInput, TraceStep
 
 _UTILS = r.REPO + "src/utils.ts"
+_SERVER = "ggml-org/llama.cpp tools/server (process_token: n_indent, t_max_predict_ms)"
 
 
 def source(rel: r.Release, name: str = "src/completion.ts") -> str:
@@ -144,3 +151,67 @@ def candidates(answer: str, body: dict[str, Any], rel: r.Release) -> list[str]:
     if rel.has(r.CHARACTERS_AS_COMPLETIONS) and body.get("n_cmpl", 1) == 1:
         return list(answer)
     return [answer]
+
+
+def _body(inp: EditorInput, version: str | None) -> tuple[dict[str, Any] | None, Document, int, r.Release]:
+    """The body (None: nothing sent), the document the stage compares with, the leading
+    characters to remove, and the tag. A request-only line has no document: it is rebuilt from
+    the body's window (input_prefix + prompt | input_suffix without its last "\\n"), and a blank
+    prompt stands for a line of n_indent spaces before the cursor."""
+    rel = r.release(split_version(version)[0])
+    if inp.request is not None:
+        body = inp.request
+        prefix, prompt = str(body.get("input_prefix", "")), str(body.get("prompt", ""))
+        indent = body.get("n_indent", 0) if rel.has(r.BLANK_LINE_PROMPT) and prompt == "" else 0
+        indent = indent if isinstance(indent, int) and not isinstance(indent, bool) else 0
+        doc = Document.at(prefix + " " * indent + prompt, str(body.get("input_suffix", "\n"))[:-1])
+        return body, doc, indent, rel
+    conf = settings(inp.options, rel)
+    doc = Document.at(inp.prefix, inp.suffix)
+    if req.skipped(doc, inp.trigger, conf) is not None:
+        return None, doc, 0, rel
+    local = req.local_context(doc, conf, rel)
+    return req.body(local, [], conf, rel), doc, local.spaces_to_remove, rel
+
+
+def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: str | None = None,
+             timing: Timing | None = None) -> Shown:
+    """What llama.vscode `version` shows of the model's `raw` text at this cursor (None: nothing):
+    the server's own cut of the answer, then the extension's rules (client_shown)."""
+    body = _body(inp, version)[0]
+    received = raw if body is None else answer_text(body, raw, timing)
+    shown = client_shown(inp, received, version)
+    # The step is traced whenever the text ends where the server stops, so that an answer the
+    # replay already stopped there (stream_stop) shows the same trace as the whole answer.
+    stopped_here = body is not None and answer_text(body, received + "xx") == received  # the server checks a line a token late
+    if received == raw and not stopped_here:
+        return msgspec.structs.replace(shown, timing_applied=bool(timing))
+    cut = TraceStep(step="server stop (n_indent, t_max_predict_ms)", source=_SERVER, text=received)
+    return msgspec.structs.replace(shown, trace=(cut, *shown.trace), timing_applied=bool(timing))
+
+
+def client_shown(inp: EditorInput, received: str, version: str | None = None) -> Shown:
+    """What the extension shows of the server's answer `received` (getCompletionItems)."""
+    body, doc, spaces, rel = _body(inp, version)
+    if body is None:
+        step = TraceStep(step="getCompletionItems (no request sent)", source=source(rel), text=None)
+        return Shown(text=None, multiline=False, trace=(step,))
+    multiline = not (rel.has(r.UPDATE_SUGGESTION) and js_trim(doc.line_suffix) != "")
+    answers = candidates(received, body, rel)
+    if answers == [received]:
+        steps = Steps(received)
+        one(received, doc, spaces, rel, steps)
+        return Shown(text=steps.text, multiline=multiline, trace=tuple(steps.trace))
+    for answer in answers:  # v0.0.40: the first character that is not discarded, through its own rules
+        steps = Steps(answer)
+        if one(answer, doc, spaces, rel, steps) is not None:
+            split = TraceStep(step="getComplFromContent (a single answer read character by character)",
+                              source=source(rel), text=answer)
+            return Shown(text=steps.text, multiline=multiline, trace=(split, *steps.trace))
+    nothing = TraceStep(step="getComplFromContent (no character kept)", source=source(rel), text=None)
+    return Shown(text=None, multiline=multiline, trace=(nothing,))
+
+
+def stream_stop(inp: EditorInput, *, model: str | None = None, version: str | None = None) -> StreamStop | None:
+    """The server's n_indent cut (the extension itself reads one JSON answer, `stream: false`)."""
+    return server_stop(_body(inp, version)[0])

@@ -7,52 +7,18 @@ line, so a rule introduced by a commit is in every tag from the first that conta
 (`git tag --contains`). Days are committer days in UTC of the tagged commit. The rules' commits
 and tags were read from `git log -- src/completion.ts src/utils.ts src/llama-server.ts
 src/extra-context.ts src/configuration.ts package.json` (before v0.0.9 the completion code is
-in src/architect.ts).
+in src/architect.ts). The tags and the rules are one rule book (replay/editors/rulebook.py).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from replay.errors import UsageError
+from replay.editors.llama_server import releases as server_releases
+from replay.editors.llama_server.releases import split_version
+from replay.editors.rulebook import HistoryRow, InForce, Release, Rule, RuleBook, UnknownRelease, releases_of
 
 REPO = "ggml-org/llama.vscode "
-
-
-class UnknownRelease(UsageError):
-    """A llama.vscode version that names no tag."""
-
-
-@dataclass(frozen=True)
-class Release:
-    """One tag: its name as written in the repository, the tagged commit, its UTC day and its
-    place in the order of tags (0 = v0.0.1)."""
-
-    tag: str
-    commit: str
-    day: str
-    index: int
-
-    def has(self, rule: Rule) -> bool:
-        since = tag_index(rule.since)
-        until = tag_index(rule.until) if rule.until else len(TAGS)
-        return since <= self.index < until
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A change of the extension's behaviour: the first tag holding it, the commit that made it,
-    the file it is in (repository + path) and, for a rule later undone, the first tag without it."""
-
-    name: str
-    since: str
-    commit: str
-    day: str  # the commit's day (committer, UTC)
-    source: str
-    summary: str
-    until: str | None = None
-
 
 # (tag, tagged commit, committer day UTC), oldest first.
 TAGS: tuple[tuple[str, str, str], ...] = (
@@ -78,59 +44,9 @@ TAGS: tuple[tuple[str, str, str], ...] = (
     ("v0.0.58", "5445aec10a", "2026-08-03"), ("v0.0.59", "4b072966a4", "2026-08-07"), ("v0.0.60", "e97c59d4b2", "2026-08-15"),
     ("v0.0.61", "d030da6cdc", "2026-08-17"), ("v.0.0.62", "73a66c768a", "2026-08-18"), ("v0.0.63", "3938fb3568", "2026-08-19"),
 )
+RELEASES = releases_of(TAGS)
 NEWEST = TAGS[-1][0]
 _PLAIN = {re.sub(r"^v\.", "v", tag): n for n, (tag, _, _) in enumerate(TAGS)}
-
-_SERVER = REPO + "src/llama-server.ts"
-_COMPLETION = REPO + "src/completion.ts"
-_ARCHITECT = REPO + "src/architect.ts"
-
-# The /infill body (createRequestPayload; getLlamaCompletion before v0.0.7).
-N_INDENT_IF_SET = Rule("n_indent only when not 0, after the sampling defaults", "v0.0.7", "f2fc58306a", "2025-02-08", _SERVER,
-                       "`...(nindent && {n_indent})` after `...defaultRequestParams`; before, n_indent always, after `stream`")
-LORA = Rule("lora when lora_completion is set", "v0.0.10", "e439630a8a", "2025-03-20", _SERVER,
-            "`lora: [{id: 0, scale: 0.5}]` after t_max_predict_ms when the setting lora_completion is not blank")
-MODEL = Rule("model (the completion model's aiModel, else the setting ai_model)", "v0.0.14", "61d1de7a07", "2025-08-07", _SERVER,
-             "`model` last, unless blank (getComplModelProperties); ai_model defaults to google/gemini-2.5-flash from v0.0.13")
-N_CMPL = Rule("n_cmpl = max_parallel_completions", "v0.0.40", "8e42441edc", "2026-01-05", _SERVER, "after n_predict (#148)")
-ID_SLOT = Rule("id_slot 0 first", "v0.0.43", "0182f4fa00", "2026-02-08", _SERVER, "a fixed slot for FIM requests (#155)")
-BLANK_LINE_PROMPT = Rule("prompt \"\" when the line before the cursor is only spaces and tabs", "v0.0.10", "de06d78dc8",
-                         "2025-03-21", _COMPLETION, "isOnlySpacesOrTabs; the shown text loses that many leading spaces (#48)")
-
-# What is shown (getCompletionItems, updateSuggestion, removeLeadingSpaces).
-RAW_SHOWN = Rule("the received text shown whole (trailing blank lines kept)", "v0.0.6", "bf1b056921", "2025-01-31", _ARCHITECT,
-                 "c49ecfd stopped re-joining the trimmed lines and bf1b056 disabled updateSuggestion", until="v0.0.7")
-UPDATE_SUGGESTION = Rule("with text after the cursor: strip it from the end of line 1, or keep line 1 only", "v0.0.7",
-                         "f3ceafbfbc", "2025-02-04", _ARCHITECT, "updateSuggestion(suggestionLines, lineSuffix) (#22)")
-TABS_ALWAYS_REMOVED = Rule("removeLeadingSpaces also removes every leading tab", "v0.0.13", "019f8a52b5", "2025-05-27", _COMPLETION,
-                           "`i < n && str[i] === ' ' || str[i] === '\\t'` (#73): the tab test ignores the count")
-CHARACTERS_AS_COMPLETIONS = Rule("a single answer is iterated character by character", "v0.0.40", "8e42441edc",
-                                 "2026-01-05", _COMPLETION, "getComplFromContent returned `content` itself, not [content]; fixed by "
-                                 "a035f96 (#150)", until="v0.0.41")
-
-# The ring buffer (src/extra-context.ts, src/architect.ts).
-YANK_DELAY = Rule("a copied or cut selection is picked 1000 ms later", "v0.0.6", "f4d20d7786", "2025-01-29", _ARCHITECT,
-                  "setTimeout(…, 1000) in the copy/cut intercepts (#14); before, 0 ms")
-
-RING_NEEDS_EDITOR = Rule("the ring is not updated while no text editor is active", "v0.0.12", "4e4a5ccb68",
-                        "2025-05-20", REPO + "src/extra-context.ts",
-                        "periodicRingBufferUpdate returns without `window.activeTextEditor` (#67)")
-
-RULES: tuple[Rule, ...] = (N_INDENT_IF_SET, LORA, MODEL, N_CMPL, ID_SLOT, BLANK_LINE_PROMPT, RAW_SHOWN,
-                           UPDATE_SUGGESTION, TABS_ALWAYS_REMOVED, CHARACTERS_AS_COMPLETIONS, YANK_DELAY, RING_NEEDS_EDITOR)
-
-
-def history() -> list[dict[str, str]]:
-    """The rules by date, each with the first tag that had it, the last (for a rule undone) and
-    the last tag without it (what `fimreplay editors llama.vscode --history` prints)."""
-    rows = []
-    for rule in sorted(RULES, key=lambda rule: rule.day):
-        since = tag_index(rule.since)
-        rows.append({"date": rule.day, "commit": rule.commit, "first_release": rule.since,
-                     "last_release": TAGS[tag_index(rule.until) - 1][0] if rule.until else "",
-                     "last_without": TAGS[since - 1][0] if since else "",
-                     "change": f"{rule.name}: {rule.summary} ({rule.source})"})
-    return rows
 
 
 def tag_index(tag: str) -> int:
@@ -140,18 +56,86 @@ def tag_index(tag: str) -> int:
     return index
 
 
+def _tag(tag: str) -> Release:
+    return RELEASES[tag_index(tag)]
+
+
+_SERVER = REPO + "src/llama-server.ts"
+_COMPLETION = REPO + "src/completion.ts"
+_ARCHITECT = REPO + "src/architect.ts"
+
+# The /infill body (createRequestPayload; getLlamaCompletion before v0.0.7).
+N_INDENT_IF_SET = Rule("n_indent only when not 0, after the sampling defaults", "f2fc58306a", "2025-02-08", _SERVER,
+                       "`...(nindent && {n_indent})` after `...defaultRequestParams`; before, n_indent always, after `stream`",
+                       since=_tag("v0.0.7"))
+LORA = Rule("lora when lora_completion is set", "e439630a8a", "2025-03-20", _SERVER,
+            "`lora: [{id: 0, scale: 0.5}]` after t_max_predict_ms when the setting lora_completion is not blank",
+            since=_tag("v0.0.10"))
+MODEL = Rule("model (the completion model's aiModel, else the setting ai_model)", "61d1de7a07", "2025-08-07", _SERVER,
+             "`model` last, unless blank (getComplModelProperties); ai_model defaults to google/gemini-2.5-flash from v0.0.13",
+             since=_tag("v0.0.14"))
+N_CMPL = Rule("n_cmpl = max_parallel_completions", "8e42441edc", "2026-01-05", _SERVER, "after n_predict (#148)",
+              since=_tag("v0.0.40"))
+ID_SLOT = Rule("id_slot 0 first", "0182f4fa00", "2026-02-08", _SERVER, "a fixed slot for FIM requests (#155)",
+               since=_tag("v0.0.43"))
+BLANK_LINE_PROMPT = Rule("prompt \"\" when the line before the cursor is only spaces and tabs", "de06d78dc8", "2025-03-21",
+                         _COMPLETION, "isOnlySpacesOrTabs; the shown text loses that many leading spaces (#48)",
+                         since=_tag("v0.0.10"))
+
+# What is shown (getCompletionItems, updateSuggestion, removeLeadingSpaces).
+RAW_SHOWN = Rule("the received text shown whole (trailing blank lines kept)", "bf1b056921", "2025-01-31", _ARCHITECT,
+                 "c49ecfd stopped re-joining the trimmed lines and bf1b056 disabled updateSuggestion",
+                 since=_tag("v0.0.6"), until=_tag("v0.0.7"))
+UPDATE_SUGGESTION = Rule("with text after the cursor: strip it from the end of line 1, or keep line 1 only", "f3ceafbfbc",
+                         "2025-02-04", _ARCHITECT, "updateSuggestion(suggestionLines, lineSuffix) (#22)", since=_tag("v0.0.7"))
+TABS_ALWAYS_REMOVED = Rule("removeLeadingSpaces also removes every leading tab", "019f8a52b5", "2025-05-27", _COMPLETION,
+                           "`i < n && str[i] === ' ' || str[i] === '\\t'` (#73): the tab test ignores the count",
+                           since=_tag("v0.0.13"))
+CHARACTERS_AS_COMPLETIONS = Rule("a single answer is iterated character by character", "8e42441edc", "2026-01-05",
+                                 _COMPLETION, "getComplFromContent returned `content` itself, not [content]; fixed by "
+                                 "a035f96 (#150)", since=_tag("v0.0.40"), until=_tag("v0.0.41"))
+
+# The ring buffer (src/extra-context.ts, src/architect.ts).
+YANK_DELAY = Rule("a copied or cut selection is picked 1000 ms later", "f4d20d7786", "2025-01-29", _ARCHITECT,
+                  "setTimeout(…, 1000) in the copy/cut intercepts (#14); before, 0 ms", since=_tag("v0.0.6"))
+
+RING_NEEDS_EDITOR = Rule("the ring is not updated while no text editor is active", "4e4a5ccb68", "2025-05-20",
+                         REPO + "src/extra-context.ts",
+                         "periodicRingBufferUpdate returns without `window.activeTextEditor` (#67)", since=_tag("v0.0.12"))
+
+RULES: tuple[Rule, ...] = (N_INDENT_IF_SET, LORA, MODEL, N_CMPL, ID_SLOT, BLANK_LINE_PROMPT, RAW_SHOWN,
+                           UPDATE_SUGGESTION, TABS_ALWAYS_REMOVED, CHARACTERS_AS_COMPLETIONS, YANK_DELAY, RING_NEEDS_EDITOR)
+BOOK = RuleBook("llama.vscode", RELEASES, RULES)
+
+
+def describe(rule: Rule) -> str:
+    """A rule as `fimreplay editors llama.vscode --history` words it: name, what, where."""
+    return f"{rule.name}: {rule.summary} ({rule.source})"
+
+
 def release(version: str | None) -> Release:
     """The tag `version` names: `v0.0.40` or `0.0.40`, or a day `2025-06-01` (the newest tag of
     that UTC day or before: what a user had then, for a capture that names no version); None: the
     newest."""
     text = (version or "").strip()
     if not text:
-        index = len(TAGS) - 1
-    elif re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-        index = max((n for n, (_, _, day) in enumerate(TAGS) if day <= text), default=-1)
-        if index < 0:
+        return RELEASES[-1]
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        found = BOOK.on_day(text)
+        if found is None:
             raise UnknownRelease(f"no llama.vscode tag on or before {text} (the first, v0.0.1, is of {TAGS[0][2]})")
-    else:
-        index = tag_index(text if text.startswith("v") else "v" + text)
-    tag, commit, day = TAGS[index]
-    return Release(tag=tag, commit=commit, day=day, index=index)
+        return found
+    return RELEASES[tag_index(text if text.startswith("v") else "v" + text)]
+
+
+def in_force(version: str | None) -> tuple[InForce, InForce]:
+    """The rules of both halves at `version` (`CLIENT,server=VERSION`, either part optional: the
+    newest): the client's from its book, llama-server's from the server's."""
+    client, server = split_version(version)
+    rel = release(client)
+    return BOOK.in_force_at(rel, f"llama.vscode {rel.tag} ({rel.day})"), server_releases.in_force(server)
+
+
+def history() -> list[HistoryRow]:
+    """The client's rules with llama-server's, the half both llama.cpp clients share, by day."""
+    return sorted(BOOK.history(describe) + server_releases.history(), key=lambda row: row.date)

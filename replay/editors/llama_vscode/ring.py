@@ -43,7 +43,7 @@ import msgspec
 from replay.editors.llama_vscode import releases as r
 from replay.editors.llama_vscode.document import split_lines
 from replay.editors.llama_vscode.settings import Settings
-from replay.records import ExtraChunk, SessionEvent
+from replay.records import ExtraChunk, SessionEvent, Snippet
 
 RING_UPDATE_MIN_TIME_LAST_COMPL = 3000  # src/configuration.ts
 MAX_LAST_PICK_LINE_DISTANCE = 32
@@ -162,13 +162,15 @@ class _Clock:
                 action(when)
 
 
-def simulate(events: Sequence[SessionEvent], conf: Settings, rel: r.Release) -> list[dict[str, Any]]:
-    """The ring as sent with a request made at the last event's time."""
+def simulate(events: Sequence[SessionEvent], conf: Settings, rel: r.Release,
+             request_time: float | None = None) -> list[dict[str, Any]]:
+    """The ring as sent with a request made at `request_time` (seconds; default the last
+    event's time)."""
     if not events:
         return []
     ordered = sorted(events, key=lambda e: e.time)
     ring = Ring(conf=conf, rng=random.Random(seed_of(events)), needs_editor=rel.has(r.RING_NEEDS_EDITOR))
-    start, end = _ms(ordered[0].time), _ms(ordered[-1].time)
+    start, end = _ms(ordered[0].time), _ms(ordered[-1].time if request_time is None else max(request_time, ordered[-1].time))
     ring.last_compl_start = start
     clock, cancelled = _Clock(), set[int]()
     step = max(1, int(conf.ring_update_ms))
@@ -178,6 +180,25 @@ def simulate(events: Sequence[SessionEvent], conf: Settings, rel: r.Release) -> 
         clock.at(_ms(event.time), lambda now, e=event: _on(e, now, ring, clock, cancelled, rel))
     clock.run_until(end, cancelled)
     return ring.chunks
+
+
+# The policy for inputs that give other files (`snippets`, e.g. a public benchmark's cross-file
+# context) but no ring and no session: each file is entered, in the given order, with the cursor
+# on its first line, one ring_update_ms tick apart, and the request is made 3 s plus 3n + 1
+# ticks after the first entry (n files): after the ring's 3 s of quiet, with a tick for each
+# entry and for each chunk the entries queue (two per file at most), so every file's chunks are
+# held (a file shorter than ring_chunk_size lines whole, else random windows of half that;
+# under 3 lines none, as pickChunk drops it), up to ring_n_chunks.
+SNIPPET_POLICY = ("each snippet's file entered at its first line, one tick apart; the request after 3 s of quiet"
+                  " and a tick per queued chunk")
+
+
+def snippet_events(snippets: Sequence[Snippet], conf: Settings) -> tuple[tuple[SessionEvent, ...], float]:
+    """The session SNIPPET_POLICY stands for, and the time of the request (seconds)."""
+    step = max(int(conf.ring_update_ms), 1) / 1000.0
+    events = tuple(SessionEvent(kind="enter", time=n * step, filename=s.filepath, text=s.content, line=0)
+                   for n, s in enumerate(snippets))
+    return events, RING_UPDATE_MIN_TIME_LAST_COMPL / 1000.0 + (3 * len(events) + 1) * step
 
 
 def _ms(seconds: float) -> int:

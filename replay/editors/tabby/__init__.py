@@ -17,6 +17,47 @@ what tabby-agent shows of the model's answer, each by release.
 - history.py: every rule change of both halves (`fimreplay editors tabby --history`).
 """
 
-from replay.editors.tabby.profile import logged_prompt, render
+from __future__ import annotations
 
-__all__ = ["logged_prompt", "render"]
+from replay.editors.interface import PackageProfile
+from replay.records import CaptureRecord
+
+
+class TabbyProfile(PackageProfile):
+    """tabby-agent and the Tabby server, each by release (the package's modules above, each
+    imported when a method first needs it: naming the editor loads none of its tables)."""
+
+    name = "tabby"
+    display = "Tabby"
+    releases = "tabby-agent 1.3.0 - 1.9.0-dev, Tabby server 0.0.1 - 0.32.0"
+    capture_source = "Tabby server event logs (`fimreplay import`); `fimreplay proxy`"
+    stop_source = "TabbyML/tabby crates/tabby-inference/src/decoding.rs"
+    logs_prompts = True
+    stage_needs_model = False
+    sends_body = True
+    package = "replay.editors.tabby"
+    rule_book = "history"
+    has_timing = True
+
+    def rebuild_logged_prompt(self, record: CaptureRecord) -> str | None:
+        """The server's logged prompt rebuilt from the capture's segments (None without them)."""
+        from replay.editors.tabby.profile import logged_prompt
+
+        if record.segments is None:
+            return None
+        day = record.day()
+        return logged_prompt(record.segments, record.language, model=record.model, version=record.editor_version,
+                             reference=record.logged_prompt, date=day.isoformat() if day else None)
+
+    def capture_version(self, record: CaptureRecord) -> str | None:
+        """A capture names both halves: the agent of its user agent at its day, the server of its day."""
+        from replay.editors.tabby.version import capture_spec
+
+        if record.editor_version:
+            return record.editor_version
+        return capture_spec(record.user_agent, record.day())
+
+
+PROFILE = TabbyProfile()
+
+__all__ = ["PROFILE", "TabbyProfile"]

@@ -14,7 +14,7 @@ two chains of filters (postprocess/index.ts, later codeCompletion/postprocess/in
 
 Each filter sees the text and the CompletionContext built from the WHOLE document and the cursor
 (context.py); a filter that returns null or "" drops the choice, and the agent shows nothing. Which
-rule a state runs is decided by the AgentRule constants of rules.py (`state.has(rule)`).
+rule a state runs is decided by the rule-book rules of rules.py (`state.has(rule)`).
 
 What a replay models is one fresh request:
 - the completion cache is empty, debounce and cancellation change when, not what, is shown; the

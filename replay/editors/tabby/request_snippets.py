@@ -157,7 +157,7 @@ def _snippet_lists(inp: EditorInput, root: str | None, opts: Mapping[str, Any],
     # (codeSearch collectRelevantSnippets returns [] while no other file is indexed; from 5dfe7a125
     # the engine exists from `initialize` on, and collectSnippetsFromOpenedFiles gives an empty
     # array; CompletionContext / contexts.ts buildSegments maps either as is). The bundles of
-    # 1.7.0, 1.8.0, 2024-12-31 and 2025-02-19 send `[]` so (tests/data/tabby_agent_golden, the
+    # 1.7.0, 1.8.0, 2024-12-31 and 2025-02-19 send `[]` so (tests/data/golden/tabby, the
     # cases with a collector on). Declarations are asked of the editor (languageSupport), which
     # may answer nothing: left out.
     keep_empty = state.has(r.LSP_CONTEXT) and not refactored

@@ -19,9 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from replay.editors.rulebook import UnknownRelease
 from replay.editors.tabby import server_releases
 from replay.editors.tabby.languages import TOML_SINCE, get_language, legacy_stop_words
-from replay.editors.tabby.options import SERVER_DEFAULTS, TabbyInputError
+from replay.editors.tabby.options import SERVER_DEFAULTS
 from replay.editors.templates import FIM_TOKEN, Family
 from replay.editors.versions import Release
 
@@ -100,13 +101,13 @@ class TabbyRules:
         if label == CHAR_CLIP_BUILD:
             return cls(Release.parse("0.25.0"), label, True, True, "chars")
         tag = server_releases.find(label) if "-" in label else None
-        release = tag.release if tag is not None else Release.parse(label)
+        release = server_releases.semver(tag) if tag is not None else Release.parse(label)
         lacks: frozenset[str] = frozenset()
         if tag is not None:
             label = tag.tag  # a release candidate: the rules of the release it precedes, but RC_LACKS
             lacks = RC_LACKS.get(label, frozenset())
         elif release < Release.parse(OLDEST):
-            raise TabbyInputError(f"Tabby {release} is older than the oldest modelled release {OLDEST}")
+            raise UnknownRelease(f"Tabby {release} is older than the oldest modelled release {OLDEST}")
         else:
             label = str(release)
 

@@ -10,10 +10,10 @@ newest tag out by then (`newest_on`); a release candidate stands for the release
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 
-from replay.editors.versions import Release
+from replay.editors.rulebook import Release, releases_of
+from replay.editors.versions import Release as SemVer
 
 _TAGS = """
 0.0.1-rc0 0eb489b9c 2023-08-30    0.0.1-rc.1 0eb489b9c 2023-08-30    0.0.1-rc.2 e3d33141e 2023-08-31
@@ -110,46 +110,47 @@ _TAGS = """
 _TAG = re.compile(r"(\d+)\.(\d+)\.(\d+)(?:-rc\.?(\d+))?")
 
 
-@dataclass(frozen=True)
-class ReleaseTag:
-    tag: str  # without the leading "v": "0.10.0", "0.10.0-rc.3", "0.23.0-rc0"
-    commit: str
-    day: str  # ISO date of the tagged commit
+def semver(tag: Release) -> SemVer:
+    """The release `tag` is or precedes (a candidate of 0.10.0 stands for 0.10.0)."""
+    match = _TAG.fullmatch(tag.tag)
+    assert match is not None
+    return SemVer(int(match[1]), int(match[2]), int(match[3]))
 
-    @property
-    def release(self) -> Release:
-        """The release this tag is or precedes (a candidate of 0.10.0 stands for 0.10.0)."""
-        match = _TAG.fullmatch(self.tag)
-        assert match is not None
-        return Release(int(match[1]), int(match[2]), int(match[3]))
 
-    @property
-    def final(self) -> bool:
-        return "-" not in self.tag
+def is_final(tag: Release) -> bool:
+    return "-" not in tag.tag
 
-    def order(self) -> tuple[Release, int, int]:
-        match = _TAG.fullmatch(self.tag)
-        assert match is not None
-        return (self.release, 1 if match[4] is None else 0, int(match[4] or 0))
+
+def order(tag: Release) -> tuple[SemVer, int, int]:
+    """Release number first, then a candidate before its release, candidates by number."""
+    match = _TAG.fullmatch(tag.tag)
+    assert match is not None
+    return (semver(tag), 1 if match[4] is None else 0, int(match[4] or 0))
 
 
 @cache
-def tags() -> tuple[ReleaseTag, ...]:
+def tags() -> tuple[Release, ...]:
+    """Every tag (without the leading "v": "0.10.0", "0.10.0-rc.3", "0.23.0-rc0"), in the
+    table's order, with its commit and day."""
     fields = _TAGS.split()
-    return tuple(ReleaseTag(*fields[i:i + 3]) for i in range(0, len(fields), 3))
+    return releases_of(tuple(fields[i:i + 3]) for i in range(0, len(fields), 3))
 
 
-def finals() -> tuple[ReleaseTag, ...]:
-    return tuple(t for t in tags() if t.final)
+@cache
+def finals() -> tuple[Release, ...]:
+    """The final releases in release order (their place in it is their index): the releases
+    the server's rule book counts its rules by."""
+    out = sorted((t for t in tags() if is_final(t)), key=semver)
+    return tuple(Release(t.tag, t.commit, t.day, n) for n, t in enumerate(out))
 
 
-def find(tag: str) -> ReleaseTag | None:
+def find(tag: str) -> Release | None:
     label = tag.strip().removeprefix("tabby@").removeprefix("v")
     return next((t for t in tags() if t.tag == label), None)
 
 
-def newest_on(day: str) -> ReleaseTag | None:
+def newest_on(day: str) -> Release | None:
     """The highest-numbered tag out on `day` (ISO, UTC), release candidates included: a server
     started that day from a published image ran it at the newest. None before the first tag."""
     out = [t for t in tags() if t.day <= day[:10]]
-    return max(out, key=ReleaseTag.order) if out else None
+    return max(out, key=order) if out else None

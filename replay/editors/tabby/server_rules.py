@@ -1,29 +1,28 @@
 """The Tabby server's rule changes, as the source has them: each with its commit, its day and the
-first final release that contains it (`git tag --contains`), oldest release first. TabbyRules
-(server.py) is what a release runs; this table is what `fimreplay editors tabby --history`
-prints, and the names release candidates lacked (server.py RC_LACKS) are its names.
+first final release that contains it (`git tag --contains`), oldest release first: the rule book
+of the server half (replay/editors/rulebook.py, counted by the final releases of
+server_releases.py). TabbyRules (server.py) is what a release runs; this table is what
+`fimreplay editors tabby --history` prints, and the names release candidates lacked (server.py
+RC_LACKS) are its names.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from replay.editors.rulebook import Rule, RuleBook
+from replay.editors.tabby.server_releases import finals
+
+_FINAL = {release.tag: release for release in finals()}
 
 
-@dataclass(frozen=True)
-class ServerRule:
-    """One change of the server's prompt or decoding rules, as the source has it."""
-
-    name: str
-    commit: str  # TabbyML/tabby commit (registry-tabby for registry rows)
-    day: str  # the commit's date
-    first_release: str  # `git tag --contains <commit>`: the first final release with it
-    source: str  # repository path(s) the rule was read from
-    summary: str
+def _R(name: str, commit: str, day: str, first_release: str, source: str, summary: str) -> Rule:
+    """One change of the server's prompt or decoding rules: its TabbyML/tabby commit
+    (registry-tabby for registry rows), the commit's day, the first final release with it
+    (`git tag --contains <commit>`) and the repository path(s) it was read from."""
+    return Rule(name, commit, day, f"TabbyML/tabby {source}", summary, since=_FINAL[first_release])
 
 
-_R = ServerRule
 # Ordered by first release, then day (the date of the commit).
-SERVER_RULES: tuple[ServerRule, ...] = (
+SERVER_RULES: tuple[Rule, ...] = (
     _R("template-from-model-repo", "2779da3cb", "2023-06-02", "0.0.1",
        "crates/tabby/src/serve/completions.rs, completions/prompt.rs",
        "prompt = strfmt(prompt_template of the model's tabby.json, prefix, suffix); no template: the prefix"),
@@ -97,3 +96,4 @@ SERVER_RULES: tuple[ServerRule, ...] = (
     _R("language-scala", "c48052988", "2025-05-03", "0.29.0", "crates/tabby-common/assets/languages.toml",
        "scala gets \"//\" and keywords"),
 )
+BOOK = RuleBook("tabby", finals(), SERVER_RULES, part="server")

@@ -61,7 +61,7 @@ def _server(spec: str) -> tuple[TabbyRules, str | None]:
 def _agent_for_server(day: str | None, label: str) -> AgentState:
     """main's agent on the server's day (the oldest modelled agent before 1.3.0)."""
     if day is None or before_oldest(day):
-        return agent_state(OLDEST.version, why=f"tabby-agent {OLDEST.version}, the oldest modelled")
+        return agent_state(OLDEST.tag, why=f"tabby-agent {OLDEST.tag}, the oldest modelled")
     return on_day(day, why=f"main's tabby-agent on {day}, the day of Tabby {label}")
 
 
@@ -114,7 +114,7 @@ def capture_spec(user_agent: str | None, captured: date | None) -> str | None:
     if agent and agent.endswith("-dev") and day:
         agent = f"{agent}@{day}"
     if agent == day and day is not None and before_oldest(day):
-        agent = OLDEST.version
+        agent = OLDEST.tag
     parts = [f"agent={agent}"] if agent else []
     if day:
         parts.append(f"server={day}")

@@ -9,10 +9,11 @@ import json
 
 import pytest
 
-from replay.editors.continue_ import render
+from replay.editors.continue_.profile import render
 from replay.editors.continue_ import tokens as ct
 from replay.editors.continue_.ranking08 import merge_by_range, rank_and_fill
-from replay.editors.continue_.releases import ContinueError, era_for
+from replay.editors.continue_.releases import era_for
+from replay.editors.rulebook import UnknownRelease
 from replay.records import EditorInput, Snippet
 
 BODY = "".join(f"    uint256 public value{i} = {i};  // slot {i}\n" for i in range(200))
@@ -26,7 +27,7 @@ def sol(*snippets: Snippet, **options: object) -> EditorInput:
 
 @pytest.mark.parametrize("version", ["0.8.23", "v0.8.20-vscode", "0.9.118", "0.0.42-jetbrains", "2024-04-11", "0.7.9"])
 def test_releases_older_than_the_table_are_refused(version: str) -> None:
-    with pytest.raises(ContinueError, match=r"predates the first release modelled \(0\.(8\.24|9\.119|0\.43)-"):
+    with pytest.raises(UnknownRelease, match=r"predates the first release modelled \(0\.(8\.24|9\.119|0\.43)-"):
         era_for(version)
 
 

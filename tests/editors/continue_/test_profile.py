@@ -11,9 +11,11 @@ import msgspec
 import pytest
 
 from replay.editors import js
-from replay.editors.continue_ import logs, prompt, releases, snippets, templates
+from replay.editors.continue_ import logs, releases, snippets, templates
+from replay.editors.continue_ import profile as prompt
 from replay.editors.continue_ import tokens as ct
 from replay.editors.continue_.uri import InvalidUri
+from replay.editors.rulebook import UnknownRelease
 from replay.records import CaptureRecord, EditorInput, Segments, Snippet, Source
 
 
@@ -91,9 +93,9 @@ def test_option_eras() -> None:
     assert defaults(None) == (1024, 0.3, 0.2)
     assert prompt.render(inp(), "starcoder2", "2024-05-26").profile == "continue@2024-05-24"
     assert prompt.render(inp(), "starcoder2").profile == f"continue@{releases.ERAS[-1].since}"
-    with pytest.raises(releases.ContinueError):
+    with pytest.raises(UnknownRelease):
         releases.era_for("2024-01-01")
-    with pytest.raises(releases.ContinueError, match="unknown Continue version"):
+    with pytest.raises(UnknownRelease, match="unknown Continue version"):
         releases.era_for("9.9.9")
 
 

@@ -10,11 +10,12 @@ import json
 import pytest
 
 from replay.editors import explain_mismatch
-from replay.editors.continue_ import render
+from replay.editors.continue_.profile import render
 from replay.editors.continue_ import tokens as ct
-from replay.editors.continue_.prompt import counting_model
+from replay.editors.continue_.profile import counting_model
 from replay.editors.continue_.ranking08 import jaccard, rank_and_fill, symbols
-from replay.editors.continue_.releases import ContinueError, era_for
+from replay.editors.continue_.releases import era_for
+from replay.editors.rulebook import UnknownRelease
 from replay.editors.continue_.uri import shortest_relative_paths
 from replay.records import CaptureRecord, EditorInput, Segments, Snippet, Source
 
@@ -64,7 +65,7 @@ def test_capture_picks_its_release_or_its_day() -> None:
 
 
 def test_unknown_version_is_a_usage_error() -> None:
-    with pytest.raises(ContinueError, match="unknown Continue version"):
+    with pytest.raises(UnknownRelease, match="unknown Continue version"):
         era_for("v9.9.9-vscode")
 
 

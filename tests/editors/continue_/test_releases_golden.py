@@ -1,6 +1,6 @@
 """Continue's prompt side, release by release, against the prompts each release's own code built.
 
-Golden data (tests/data/continue_golden/): `cases.json.gz` holds the inputs, 17 cursors x 13
+Golden data (tests/data/golden/continue/): `cases.json.gz` holds the inputs, 17 cursors x 13
 models: three files from npm packages (@openzeppelin/contracts@5.1.0
 token/ERC20/ERC20.sol, rxjs@7.8.1 src/internal/operators/map.ts, node-gyp@10.2.0
 gyp/pylib/gyp/common.py) at two cursors each, with and without two snippets of files of the
@@ -53,10 +53,10 @@ from typing import Any
 
 import pytest
 
-from replay.editors.continue_ import render
+from replay.editors.continue_.profile import render
 from replay.records import EditorInput, Snippet
 
-GOLDEN = Path(__file__).parents[2] / "data" / "continue_golden"
+GOLDEN = Path(__file__).parents[2] / "data" / "golden" / "continue"
 RELEASES = ("v0.8.24-vscode", "v0.0.43-jetbrains", "v0.9.125-vscode", "v0.8.26-vscode", "v0.8.29-vscode", "v0.9.142-vscode",
             "v0.8.30-vscode", "v0.8.35-vscode", "v0.8.46-vscode", "v0.8.55-vscode", "v0.9.200-vscode", "v0.9.227-vscode",
             "v0.0.82-jetbrains", "v0.8.59-vscode", "v0.9.246-vscode", "v0.9.247-vscode",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "copilot_golden"
+DATA = Path(__file__).resolve().parents[2] / "data" / "golden" / "copilot"
 
 
 def test_render_output_piped_into_audit(cli, tmp_path: Path) -> None:

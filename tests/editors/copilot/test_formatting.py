@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from replay.editors.copilot import completion, formatting, language_server
+from replay.editors.copilot import completion, formatting
+from replay.editors.copilot_ls import profile as language_server
 from replay.editors.copilot.formatting import FormattingOptions, normalize_indent
 from replay.editors.copilot.profile import Session
 from replay.editors.inputs import BadInputLine

@@ -1,5 +1,5 @@
 """Copilot's request bodies against the ones chat-lib 0.66.0's own provider sent
-(tests/data/copilot_golden/README.md says how they were recorded)."""
+(tests/data/golden/copilot/README.md says how they were recorded)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tests.support.copilot_golden import (DATA, cli_rows, in_session, load, reco
 
 
 def _load(name: str) -> list[dict]:
-    return load(DATA / "copilot_golden" / name)
+    return load(DATA / "golden" / "copilot" / name)
 
 
 # Six recordings (README.md says what each holds); ids are unique across them.

@@ -15,7 +15,7 @@ from replay.records import EditorInput
 from replay.tokens.audit import Auditor, Finding, subject_from_rendered
 from replay.tokens.tokenizer import load_tokenizer
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "copilot_golden"
+DATA = Path(__file__).resolve().parents[2] / "data" / "golden" / "copilot"
 
 
 @functools.cache

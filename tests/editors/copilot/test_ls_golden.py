@@ -1,5 +1,5 @@
 """The `copilot-ls` profile's request bodies and shown items against the ones
-copilot-language-server 1.539.0 itself sent and returned (tests/data/copilot_ls_golden/README.md
+copilot-language-server 1.539.0 itself sent and returned (tests/data/golden/copilot-ls/README.md
 says how they were recorded): its own cases, and chat-lib's golden cases run through it."""
 
 from __future__ import annotations
@@ -8,27 +8,28 @@ from pathlib import Path
 
 import pytest
 
-from replay.editors.copilot.language_server import Session, complete
+from replay.editors.copilot_ls.completion import complete
+from replay.editors.copilot_ls.profile import Session
 from replay.editors.inputs import parse_object
 from tests.support.copilot_golden import (DATA, cli_rows, in_session, load, recorded_chunks, recorded_edit, row_edit,
                                           session_edit, session_key, shown_edit)
 
 
 
-CHAT_LIB_CASES = [c for name in ("cases.jsonl", "cases2.jsonl", "cases3.jsonl") for c in load(DATA / "copilot_golden" / name)]
+CHAT_LIB_CASES = [c for name in ("cases.jsonl", "cases2.jsonl", "cases3.jsonl") for c in load(DATA / "golden" / "copilot" / name)]
 # chat-lib's typing sessions (an item, then the lines typed on after it) run through the server.
-TYPING_CASES = load(DATA / "copilot_golden" / "cases6.jsonl")
-CASES = load(DATA / "copilot_ls_golden" / "cases.jsonl") + CHAT_LIB_CASES + TYPING_CASES
-EXPECTED = (load(DATA / "copilot_ls_golden" / "expected.jsonl") + load(DATA / "copilot_ls_golden" / "expected_chat_lib_cases.jsonl")
-            + load(DATA / "copilot_ls_golden" / "expected_typing.jsonl"))
+TYPING_CASES = load(DATA / "golden" / "copilot" / "cases6.jsonl")
+CASES = load(DATA / "golden" / "copilot-ls" / "cases.jsonl") + CHAT_LIB_CASES + TYPING_CASES
+EXPECTED = (load(DATA / "golden" / "copilot-ls" / "expected.jsonl") + load(DATA / "golden" / "copilot-ls" / "expected_chat_lib_cases.jsonl")
+            + load(DATA / "golden" / "copilot-ls" / "expected_typing.jsonl"))
 
 # Files outside the workspace folder and with none (its own cases, then chat-lib's formatting
 # and path cases run through it), then chat-lib's language cases (the language it names a
 # document by: its file name's, C grouped with C++).
-CASES += load(DATA / "copilot_ls_golden" / "cases_paths.jsonl")
-CASES += [c for name in ("formatting", "paths", "language") for c in load(DATA / "copilot_golden" / f"cases_{name}.jsonl")]
+CASES += load(DATA / "golden" / "copilot-ls" / "cases_paths.jsonl")
+CASES += [c for name in ("formatting", "paths", "language") for c in load(DATA / "golden" / "copilot" / f"cases_{name}.jsonl")]
 EXPECTED += [e for name in ("paths", "chat_lib_formatting", "chat_lib_paths", "chat_lib_language")
-             for e in load(DATA / "copilot_ls_golden" / f"expected_{name}.jsonl")]
+             for e in load(DATA / "golden" / "copilot-ls" / f"expected_{name}.jsonl")]
 
 
 def test_the_golden_data_is_line_for_line() -> None:
@@ -50,7 +51,7 @@ def test_request_body_equals_the_one_the_language_server_sent(index: int) -> Non
     assert body == EXPECTED[index]["request"]
 
 
-SPLIT = load(DATA / "copilot_ls_golden" / "expected_split_context.jsonl")
+SPLIT = load(DATA / "golden" / "copilot-ls" / "expected_split_context.jsonl")
 
 
 def test_with_the_split_context_flag_the_bodies_are_chat_libs() -> None:
@@ -62,7 +63,7 @@ def test_with_the_split_context_flag_the_bodies_are_chat_libs() -> None:
         inp = parse_object({**case, "options": {**case.get("options", {}), "split_context": True}})
         assert session.render(inp, expected["raw"]).request == expected["request"], case["item_id"]
     chat_lib = [e["request"] for name in ("expected.jsonl", "expected2.jsonl", "expected3.jsonl")
-                for e in load(DATA / "copilot_golden" / name)]
+                for e in load(DATA / "golden" / "copilot" / name)]
     assert [e["request"] for e in SPLIT] == chat_lib
 
 

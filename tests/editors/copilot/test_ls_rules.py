@@ -1,16 +1,17 @@
-"""The Copilot language server's rules, one by one (inline_layout.py, language_server.py)."""
+"""The Copilot language server's rules, one by one (replay/editors/copilot_ls: inline_layout.py, profile.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from replay.editors import profile
-from replay.editors.copilot import inline_layout as inline
+from replay.editors.copilot_ls import inline_layout as inline
 from replay.editors.copilot import layout as lay
 from replay.editors.copilot import tokens
 from replay.editors.copilot.answer import adjust_leading_whitespace
-from replay.editors.copilot.language_server import PROFILE, complete, render, request_body
-from replay.editors.copilot.profile import CopilotInputError
+from replay.editors.copilot_ls.completion import complete
+from replay.editors.copilot_ls.profile import LABEL, render, request_body
+from replay.editors.rulebook import UnknownRelease
 from replay.editors.copilot.profile import render as chat_lib_render
 from replay.editors.copilot.profile import request_body as chat_lib_body
 from replay.editors.inputs import BadInputLine
@@ -74,8 +75,8 @@ def test_the_profile_is_registered_with_its_release() -> None:
     prof, version = profile("copilot-ls@1.539.0")
     assert prof.name == "copilot-ls" and version == "1.539.0" and prof.keeps_sessions and prof.sends_body
     inp = EditorInput(prefix="def f(x):\n    return ", suffix="\n", language="python", filepath="/w/f.py", workspace="/w")
-    assert render(inp, "qwen2.5-coder", "1.539.0").profile == PROFILE
-    with pytest.raises(CopilotInputError):
+    assert render(inp, "qwen2.5-coder", "1.539.0").profile == LABEL
+    with pytest.raises(UnknownRelease):
         render(inp, "qwen2.5-coder", "0.66.0")  # chat-lib's release is not one of the language server's
 
 

@@ -9,7 +9,7 @@ from replay.records import OpenFile
 
 
 def test_o200k_ids_are_the_clients() -> None:
-    # what chat-lib's TTokenizer gave for the same text (tests/data/copilot_golden/README.md)
+    # what chat-lib's TTokenizer gave for the same text (tests/data/golden/copilot/README.md)
     assert tokens.encode('def hello_world():\n    print("hi")') == [1314, 40617, 76816, 8595, 271, 2123, 568, 3686, 1405]
     assert tokens.count("<|endoftext|>") > 1  # no special token is parsed
 

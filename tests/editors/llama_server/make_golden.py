@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python -m tests.editors.llama_server.make_golden
 
-writes tests/data/llama_server_golden/cases.jsonl (render inputs: id, request, options) and
+writes tests/data/golden/llama-server/cases.jsonl (render inputs: id, request, options) and
 answers.jsonl (what llama-server answered each: prompt and tokens_evaluated, or its error),
 asking the xllamacpp server with the demo GGUF. The cases are made deterministically from this
 project's own source files (the text of prefixes, suffixes and chunks); the boundary cases are
@@ -21,7 +21,7 @@ from replay.editors.llama_server import InfillRefused, render_body, server_setti
 from tests.editors.llama_server.live import answer, llama_server, settings_key
 
 ROOT = Path(__file__).resolve().parents[3]
-GOLDEN = ROOT / "tests" / "data" / "llama_server_golden"
+GOLDEN = ROOT / "tests" / "data" / "golden" / "llama-server"
 
 CONFIGS: tuple[dict[str, int], ...] = (
     {"server.n_ctx": 128, "server.n_batch": 32},

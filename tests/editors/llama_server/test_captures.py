@@ -12,7 +12,8 @@ from replay.assets import DEMO_MODEL, asset_path
 from replay.editors import capture_version
 from replay.editors.llama_server import InfillRefused, answered_settings, render_body
 from replay.records import CaptureRecord, Segments, Source
-from replay.run.inputs import CaptureNotReplayable, capture_input
+from replay.editors.interface import CaptureNotReplayable
+from replay.run.inputs import capture_input
 
 BODY = {"id_slot": 0, "input_prefix": "def f(x):\n", "input_suffix": "\n", "prompt": "    return",
         "input_extra": [{"text": "X = 1\n", "time": 3.5, "filename": "a.py"}], "n_predict": 128, "n_indent": 4,

@@ -1,4 +1,4 @@
-"""render_body against what the real llama.cpp server answered (tests/data/llama_server_golden,
+"""render_body against what the real llama.cpp server answered (tests/data/golden/llama-server,
 recorded from xllamacpp with the demo GGUF; README there): for every case the server's own
 `prompt` text and `tokens_evaluated`, or, for a body it refused, its error type and message."""
 
@@ -13,7 +13,7 @@ import pytest
 from replay.assets import DEMO_MODEL, asset_path
 from replay.editors.llama_server import InfillRefused, render_body
 
-GOLDEN = Path(__file__).resolve().parents[2] / "data" / "llama_server_golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden" / "llama-server"
 
 
 def _lines(name: str) -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
 """llama-server's /infill assembly, budgets and refusal, on the demo model's real vocabulary
-(its expected answers are what llama-server itself answered; tests/data/llama_server_golden
+(its expected answers are what llama-server itself answered; tests/data/golden/llama-server
 holds many more)."""
 
 from __future__ import annotations

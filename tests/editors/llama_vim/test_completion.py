@@ -5,7 +5,7 @@ n_indent cut."""
 from __future__ import annotations
 
 from replay.editors import PROFILES
-from replay.editors.llama_vim.completion import shown
+from replay.editors.llama_vim.fim_render import shown
 from replay.editors.llama_vim.releases import rules_at
 from replay.editors.llama_vim.request import Buffer
 from replay.records import EditorInput

@@ -1,4 +1,4 @@
-"""Every /infill body recorded from the real llama.vim in Vim (tests/data/llama_vim_golden, its
+"""Every /infill body recorded from the real llama.vim in Vim (tests/data/golden/llama.vim, its
 README says how) is what the profile builds from the render input derived from the same moment:
 the buffer, the cursor, the chunks the plugin held, the trigger and the settings; and every
 speculative follow-up it sent once an answer was shown, from the same input and that answer."""
@@ -14,7 +14,7 @@ from replay.editors.inputs import parse_object
 from replay.editors.llama_vim.body import client_body
 from replay.editors.llama_vim.releases import rules_at
 
-GOLDEN = Path(__file__).resolve().parents[2] / "data" / "llama_vim_golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden" / "llama.vim"
 CASES = [json.loads(line) for line in (GOLDEN / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
 # the speculative follow-ups: the same render input with the answer shown (`replay.follow_up_of`)
 FOLLOW_UPS = [json.loads(line) for line in (GOLDEN / "follow_up.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -1,5 +1,5 @@
 """The ring buffer replayed from a session recorded in the real llama.vim
-(tests/data/llama_vim_golden/ring.jsonl): the events Vim fired (buffers entered, left, saved;
+(tests/data/golden/llama.vim/ring.jsonl): the events Vim fired (buffers entered, left, saved;
 lines yanked) up to each request give the chunks the plugin sent in that request's input_extra,
 in its order. The files are small, so every chunk is whole and no random window is drawn."""
 
@@ -14,7 +14,7 @@ from replay.editors.inputs import parse_object
 from replay.editors.llama_vim.body import client_body
 from replay.editors.llama_vim.releases import rules_at
 
-GOLDEN = Path(__file__).resolve().parents[2] / "data" / "llama_vim_golden" / "ring.jsonl"
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden" / "llama.vim" / "ring.jsonl"
 CASES = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()]
 
 

@@ -1,4 +1,4 @@
-"""What the real llama.vim did with an answer in Vim (tests/data/llama_vim_golden/shown.jsonl):
+"""What the real llama.vim did with an answer in Vim (tests/data/golden/llama.vim/shown.jsonl):
 the stub server answered `content`, the suggestion was accepted whole with <Tab>, and `after` is
 the buffer that resulted. The profile's stage gives the same buffer, and shows nothing exactly
 where the plugin inserted nothing."""
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from replay.editors.llama_vim.completion import accepted, shown
+from replay.editors.llama_vim.fim_render import accepted, shown
 from replay.editors.llama_vim.releases import rules_at
 from replay.editors.llama_vim.request import Buffer
 
-GOLDEN = Path(__file__).resolve().parents[2] / "data" / "llama_vim_golden" / "shown.jsonl"
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden" / "llama.vim" / "shown.jsonl"
 CASES = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from replay.editors.llama_vscode.profile import client_shown, complete, stream_stop
+from replay.editors.llama_vscode.completion import client_shown, complete, stream_stop
 from replay.records import EditorInput
 
 DOC = "def f(x):\n    y = x\n    return y\n\nprint(f(1))\n"

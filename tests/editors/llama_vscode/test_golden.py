@@ -1,5 +1,5 @@
 """llama.vscode's own code (v0.0.63, and eleven older tags for the completion path), run under
-node on cases made for it (tests/data/llama_vscode_golden/README.md): the body
+node on cases made for it (tests/data/golden/llama.vscode/README.md): the body
 getCompletionItems sends (as JSON: its fields in the source's order), what it shows of an answer,
 and the ring buffer ExtraContext holds, each equal to this profile's."""
 
@@ -14,12 +14,12 @@ import pytest
 
 from replay.editors.llama_vscode import releases, request
 from replay.editors.llama_vscode.document import split_lines
-from replay.editors.llama_vscode.profile import client_shown
+from replay.editors.llama_vscode.completion import client_shown
 from replay.editors.llama_vscode.ring import Ring, held, simulate
 from replay.editors.llama_vscode.settings import settings
 from replay.records import EditorInput, ExtraChunk, SessionEvent
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "llama_vscode_golden"
+DATA = Path(__file__).resolve().parents[2] / "data" / "golden" / "llama.vscode"
 DOCUMENTS = json.loads((DATA / "documents.json").read_text(encoding="utf-8"))
 TAG = releases.release("v0.0.63")
 

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from replay.editors.tabby import render
+from replay.editors.tabby.profile import render
 from replay.editors.tabby.agent_config import ignored_options, read_keys
 from replay.editors.tabby.config_keys import CONFIG_KEYS, spans, state_has
 from replay.editors.tabby.completion import complete, postprocess
@@ -120,7 +120,7 @@ def test_the_table_and_the_modelled_keys_agree_at_every_change() -> None:
 def test_the_table_labels_name_the_states() -> None:
     """Each row's label range is the project's name of the first state that has it and of the
     first that no longer does (a release, else main's version on the commit's day)."""
-    releases = {r.commit: r.version for r in RELEASES}
+    releases = {r.commit: r.tag for r in RELEASES}
     for row in CONFIG_KEYS:
         first = releases.get(row.since) or f"{_label_at(row.since_at)}@{row.since_at[:10]}"
         last = f"gone in {_label_at(row.until_at)}@{row.until_at[:10]}" if row.until_at else "to the freeze"

@@ -1,6 +1,6 @@
 """Both halves of tabby-agent, release by release, against what the agent's own code did.
 
-The golden data (tests/data/tabby_agent_golden/, how it was made: its README.md) holds one set of
+The golden data (tests/data/golden/tabby/, how it was made: its README.md) holds one set of
 cases (`cases.json.gz`: render inputs plus the `raw` text a stub Tabby server answered with) and,
 per agent state (a release, or main on a day), what that state's TypeScript, bundled from its
 commit and driven over LSP, did with each case: the first request body it POSTed and the item it
@@ -26,7 +26,7 @@ import pytest
 from replay.editors.tabby.version import tabby_version
 from tests.editors.tabby.test_request_releases import as_the_agent_saw_it
 
-GOLDEN = Path(__file__).parents[2] / "data" / "tabby_agent_golden"
+GOLDEN = Path(__file__).parents[2] / "data" / "golden" / "tabby"
 
 
 @functools.cache

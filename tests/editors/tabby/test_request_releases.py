@@ -4,7 +4,7 @@ tabby-agent has no unit tests of its request side in any release from 1.3.0 to e
 src/**/*.test.ts are the post-processing filters and config/default.test.ts), so the cases here are
 read from the source at each rule's commit (replay.editors.tabby.request_rules names them), and
 the golden bodies recorded from the agent's own bundles over LSP are compared when present
-(tests/data/tabby_agent_golden/: cases.json.gz and <state>.json.gz).
+(tests/data/golden/tabby/: cases.json.gz and <state>.json.gz).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_rules_are_ordered_commits_of_main() -> None:
 
 
 def test_first_release_of_each_rule() -> None:
-    first = {rule.name: next((rel.version for rel in RELEASES if agent_state(rel.version).has(rule)), "1.9.0-dev")
+    first = {rule.name: next((rel.tag for rel in RELEASES if agent_state(rel.tag).has(rule)), "1.9.0-dev")
              for rule in r.REQUEST_RULES}
     assert first == {
         "line-end-html-closers": "1.3.1", "strip-auto-closing-on": "1.3.1", "strip-auto-closing-off": "1.3.3",
@@ -195,7 +195,7 @@ def test_empty_snippet_lists_over_lsp() -> None:
 
 # --- golden bodies from the agent's own bundles ------------------------------------------------------
 
-_GOLDEN = Path(os.environ.get("FIMREPLAY_TABBY_GOLDEN") or Path(__file__).parents[2] / "data" / "tabby_agent_golden")
+_GOLDEN = Path(os.environ.get("FIMREPLAY_TABBY_GOLDEN") or Path(__file__).parents[2] / "data" / "golden" / "tabby")
 _CASE_KEYS = {"id", "document", "cursor", "language", "filepath", "workspace", "options", "trigger"}
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from replay.editors import tabby
+from replay.editors.tabby import profile as tabby
 from replay.editors.tabby import server
 from replay.editors.tabby.client import build_request, split_lines
 from replay.editors.tabby.releases import agent_state
 from replay.editors.tabby.errors import TabbyInputError
-from replay.editors.versions import BadVersion
+from replay.editors.rulebook import UnknownRelease
 from replay.editors.tabby.profile import guess_family, logged_prompt
 from replay.editors.tabby.server import (
     TabbyRules,
@@ -166,9 +166,9 @@ def test_language_entries_by_release() -> None:
 
 
 def test_unknown_or_too_old_version() -> None:
-    with pytest.raises(TabbyInputError):
+    with pytest.raises(UnknownRelease):
         TabbyRules.for_version("0.0.0")  # before the first release, 0.0.1
-    with pytest.raises(BadVersion):
+    with pytest.raises(UnknownRelease):
         TabbyRules.for_version("latest-ish")
 
 

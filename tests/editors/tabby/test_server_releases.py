@@ -12,7 +12,7 @@ import pytest
 from replay.editors import rebuild_logged_prompt
 from replay.editors.tabby import registry, server_releases
 from replay.editors.tabby.languages import LEGACY_DEFAULT
-from replay.editors.tabby.errors import TabbyInputError
+from replay.editors.rulebook import UnknownRelease
 from replay.editors.tabby.history import history
 from replay.editors.tabby.server import DEFAULT_STOP_WORDS, TabbyRules, build_server_prompt, stop_words
 from replay.editors.tabby.server_rules import SERVER_RULES
@@ -43,12 +43,12 @@ def test_every_release_tag_has_rules() -> None:
     assert finals[0].tag == "0.0.1" and finals[-1].tag == "0.32.0" and len(finals) == 59
     for tag in server_releases.tags():
         rules = TabbyRules.for_version(tag.tag)
-        assert rules.release == tag.release and rules.label == tag.tag
+        assert rules.release == server_releases.semver(tag) and rules.label == tag.tag
     assert TabbyRules.for_version("v0.5.1").label == "0.5.1"  # Tabby's own 0.5.1 tag is not in the mirror
 
 
 def test_older_than_the_first_release_is_refused() -> None:
-    with pytest.raises(TabbyInputError, match="older than the oldest modelled release 0.0.1"):
+    with pytest.raises(UnknownRelease, match="older than the oldest modelled release 0.0.1"):
         TabbyRules.for_version("0.0.0")
 
 
@@ -79,13 +79,13 @@ def test_rules_by_release() -> None:
 
 def test_server_rules_table() -> None:
     finals = {t.tag for t in server_releases.finals()}
-    assert all(rule.first_release in finals for rule in SERVER_RULES)
-    order = [Release.parse(rule.first_release) for rule in SERVER_RULES]
+    assert all(rule.since is not None and rule.since.tag in finals for rule in SERVER_RULES)
+    order = [Release.parse(rule.since.tag) for rule in SERVER_RULES if rule.since is not None]
     assert order == sorted(order)
     rows = history()
-    assert rows[0]["first_release"] == "0.0.1" and rows[0]["last_without"] == ""
-    crlf = next(r for r in rows if r["commit"] == "0e75cb296")
-    assert (crlf["first_release"], crlf["last_without"], crlf["date"]) == ("0.20.0", "0.19.0", "2024-10-28")
+    assert rows[0].first_release == "0.0.1" and rows[0].last_without == ""
+    crlf = next(r for r in rows if r.commit == "0e75cb296")
+    assert (crlf.first_release, crlf.last_without, crlf.date) == ("0.20.0", "0.19.0", "2024-10-28")
 
 
 # --- the prompt by era ------------------------------------------------------------------------------

@@ -7,20 +7,21 @@ from datetime import date
 
 import pytest
 
+from replay.editors.rulebook import UnknownRelease
 from replay.editors.versions import Release
 from replay.editors.tabby.errors import TabbyInputError
-from replay.editors.tabby.releases import FREEZE, RELEASES, AgentRule, agent_state
+from replay.editors.tabby.releases import FREEZE, RELEASES, agent_rule, agent_state
 from replay.editors.tabby.server import TabbyRules
 from replay.editors.tabby.version import capture_spec, tabby_version
 
-DROP_MINIMUM = AgentRule("dropMinimum", "7227d0b17", "2024-09-06T21:26:39Z", "src/postprocess/dropMinimum.ts", "")
+DROP_MINIMUM = agent_rule("dropMinimum", "7227d0b17", "2024-09-06T21:26:39Z", "src/postprocess/dropMinimum.ts", "")
 
 
 def test_a_release_is_the_main_line_commit_it_was_cut_from() -> None:
     state = agent_state("1.8.0")
     assert state.label == "1.8.0" and state.commit.startswith("5dfe7a125") and state.has(DROP_MINIMUM)
     assert not agent_state("1.7.0").has(DROP_MINIMUM)
-    assert [r.version for r in RELEASES][:4] == ["1.3.0", "1.3.1", "1.3.2", "1.3.3"]
+    assert [r.tag for r in RELEASES][:4] == ["1.3.0", "1.3.1", "1.3.2", "1.3.3"]
 
 
 def test_a_development_version_is_main_while_it_carried_that_version() -> None:
@@ -41,7 +42,7 @@ def test_a_date_is_main_at_the_end_of_that_utc_day() -> None:
 
 @pytest.mark.parametrize("spec", ["1.2.0", "2023-12-31", "1.10.0", "1.8", "x", "1.8.0-dev@2024-13-01"])
 def test_versions_that_name_no_modelled_agent_are_refused(spec: str) -> None:
-    with pytest.raises(TabbyInputError):
+    with pytest.raises(UnknownRelease):
         agent_state(spec)
 
 

@@ -18,8 +18,8 @@ key when set, else that flag), with which the server sends chat-lib's split-cont
   `shiftwidth`): where the input names none, 4 and spaces, to which the item is re-indented as
   chat-lib re-indents it to the options its caller passes (formatting.py).
 The request fields, the multiline decision, the session state and the other answer rules are
-the copilot profile's (request.py, session.py, completion.py), each checked against bodies and
-items the language server itself sent and returned (tests/data/copilot_ls_golden).
+the copilot profile's (replay.editors.copilot: request.py, session.py, completion.py), each checked against bodies and
+items the language server itself sent and returned (tests/data/golden/copilot-ls).
 
 `version` may be None or "1.539.0". Options: the copilot profile's (`multiline`, `cycling`),
 `split_context`, and the editor's formatting options `tab_size` (default 4) and
@@ -36,22 +36,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.editors.copilot import completion, inline_layout
 from replay.editors.copilot import profile as chat_lib
-from replay.editors.copilot.formatting import FormattingOptions, formatted
+from replay.editors.copilot_ls import inline_layout
+from replay.editors.copilot.formatting import FormattingOptions
 from replay.editors.copilot.session import ClientState
 from replay.editors.inputs import BadInputLine
-from replay.editors.stage import Shown, StreamStop, Timing
 from replay.records import EditorInput, RenderedPrompt
 
 RELEASE = "1.539.0"
-PROFILE = f"copilot-ls@{RELEASE}"
+LABEL = f"copilot-ls@{RELEASE}"  # the profile a rendered prompt names
 _CLIENT = "copilot-ls profile models copilot-language-server"
 OPTIONS = (*chat_lib.OPTIONS, "split_context")
 FORMATTING = FormattingOptions()  # what copilot.vim passes with every request when the input names none
 
 
-def _check(inp: EditorInput, version: str | None) -> None:
+def check_input(inp: EditorInput, version: str | None) -> None:
     chat_lib.check_input(inp, version, RELEASE, _CLIENT, OPTIONS, FORMATTING)
     if inp.options.get("split_context", False) not in (True, False):
         raise BadInputLine(f"option split_context must be true or false, not {inp.options['split_context']!r}")
@@ -72,34 +71,20 @@ def request_body(inp: EditorInput, state: ClientState | None = None) -> dict[str
 
 def render(inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
     """One cursor on its own (a fresh language server)."""
-    _check(inp, version)
-    return chat_lib.rendered(inp, model, request_body(inp), PROFILE)
+    check_input(inp, version)
+    return chat_lib.rendered(inp, model, request_body(inp), LABEL)
 
 
 class Session(chat_lib.Session):
     """One language server's cursors in order, its state carried as chat-lib's is."""
 
-    name = PROFILE
+    name = LABEL
     editor_formatting = FORMATTING
 
     def _body(self, inp: EditorInput) -> dict[str, Any] | None:
-        _check(inp, self.version)
+        check_input(inp, self.version)
         return request_body(inp, self.state)
 
 
 def session(model: str, version: str | None = None) -> Session:
     return Session(model, version)
-
-
-def complete(inp: EditorInput, raw: str, *, model: str | None = None, version: str | None = None,
-             timing: Timing | None = None) -> Shown:
-    """What the language server shows of `raw`: chat-lib's rules (completion.py), the item's
-    indentation normalised to the editor's formatting options; the multiline flag is that of
-    this client's own request (`request_of`)."""
-    _check(inp, version)
-    shown = completion.received(inp, raw, model=model, timing=timing, request_of=request_body)
-    return formatted(inp, raw, shown, FORMATTING)
-
-
-def stream_stop(inp: EditorInput, *, model: str | None = None, version: str | None = None) -> StreamStop | None:
-    return completion.stream_stop(inp, model=model, version=version)

@@ -2,7 +2,7 @@
 
 Modelled release: `@github/copilot-language-server` 1.539.0 (npm; the client of copilot.vim,
 copilot.lua, JetBrains and Xcode), checked in its bundled `dist/main.js` and by running it
-(tests/data/copilot_ls_golden). Its prompt code is the one microsoft/vscode-copilot-chat keeps
+(tests/data/golden/copilot-ls). Its prompt code is the one microsoft/vscode-copilot-chat keeps
 under src/extension/completions-core/vscode-node/; what differs from chat-lib (layout.py):
 - lib/src/prompt/prompt.ts `extractPrompt`: chat-lib always asks for the split context; the
   language server asks for it only under the experiment flags `UseSplitContextPrompt` or

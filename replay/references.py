@@ -1,0 +1,313 @@
+"""What the user really typed at each capture's cursor: the typed reference, read from the later
+captures of the same document (docs/replay-and-scores.md, "The typed reference", states the rule for users).
+
+A request holds a window of the document around its cursor: the text before it (`before`,
+the prefix) and after it (`after`, the suffix), each maybe clipped to a few lines. A later
+request of the same document holds a later window. Where that window still holds this
+request's prefix tail and suffix head, the text between the two is what the document holds at
+this request's spot by then. The rule:
+
+- later captures: the same editor, user (where the log names one) and file (the log's file
+  path; a log that names no file: the same log file), made after this one (by time; without a time, by the log's order
+  within one log file) and within SESSION_S seconds (without times: SESSION_CAPTURES captures);
+- the prefix tail is the last BASE_ANCHOR characters before the cursor (more, until they hold
+  MIN_ANCHOR non-blank ones), doubled until the request's own window holds it once and again
+  while the later window holds it more than once, up to MAX_ANCHOR: found once, it marks the
+  spot's start (text edited further away does not matter); a later window clipped inside it (it starts with the tail's end) counts when that
+  end holds MIN_ANCHOR non-blank characters and is found once;
+- the suffix head is taken the same way from the characters after the cursor and found once
+  after the start, or cut by the window's clipped end as the tail is. A suffix with fewer than
+  MIN_ANCHOR non-blank characters (the document's end) is found again only in a window whose
+  text after its cursor is that same suffix (the user still at the end, typing);
+- a window where either is missing (edited, deleted, or out of a clipped window after a jump)
+  or found twice says nothing; the reference is all the text between them in the last later
+  window that finds both with its cursor outside that span (the user moved on: what deletes,
+  undos and rewrites left by then); when no such window is found, the lines finished before
+  the cursor's line in the last window that finds both (`complete` false), none when no line
+  is finished;
+- a prefix with fewer than MIN_ANCHOR non-blank characters, a capture without a suffix, and a
+  span left empty get no reference, each with its reason;
+- the llama.cpp clients send speculative requests, as if their suggestion were accepted
+  (ggml-org/llama.vscode src/completion.ts `cacheFutureSuggestion`,
+  `cacheFutureAcceptLineSuggestion`, since 6dde543 (2025-02-10); ggml-org/llama.vim
+  autoload/llama.vim `s:fim_ctx_local` with `a:prev`, since 1175c8d (2025-03-10)): a request
+  sent within SPECULATIVE_S of an earlier one's answer whose window is that one's with its
+  completion inserted at the cursor and the same suffix is not the document: it is neither
+  evidence nor given a reference.
+
+A llama.cpp client's window is its /infill body's input_prefix + prompt (the cursor's line up to
+the cursor) + input_suffix (llama.vim `s:fim_ctx_local`; llama.vscode src/completion.ts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import msgspec
+
+from replay.jsonl import loads
+from replay.records import CaptureRecord
+
+SESSION_S = 600.0  # how long after a request its later captures are read
+SESSION_CAPTURES = 200  # without times: how many later captures of one log file are read
+BASE_ANCHOR = 32  # characters of prefix tail and suffix head looked for first ...
+MAX_ANCHOR = 256  # ... doubled while found more than once, up to these
+MIN_ANCHOR = 16  # non-blank characters an anchor (or its part in a clipped window) must hold
+SPECULATIVE_S = 1.0  # a request this soon after an earlier one's answer may be its speculative twin
+
+
+class Typed(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A capture's typed reference: the text (None, and `why`, when not recoverable), whether the
+    user had left the spot (`complete`; else the lines finished before the cursor), how long
+    after the request the window it was read from was sent, and that capture's id."""
+
+    text: str | None = None
+    why: str | None = None
+    complete: bool = False
+    settled_after_ms: int | None = None
+    read_from: int | None = None
+
+
+class Window(msgspec.Struct, frozen=True):
+    """The document around a request's cursor, as the request holds it."""
+
+    before: str
+    after: str
+
+
+def window_of(rec: CaptureRecord) -> Window | str:
+    """The window a capture holds, or why it holds none."""
+    seg = rec.segments
+    if seg is None:
+        return "the capture holds no prefix and suffix"
+    if seg.suffix is None:
+        return "the log holds no suffix: the spot's end cannot be found again"
+    if infill_body(rec):
+        try:
+            body = loads(rec.raw)
+        except ValueError:
+            return "the /infill body could not be read"
+        prompt = body.get("prompt") if isinstance(body, dict) else None
+        if not isinstance(prompt, str):
+            return "the /infill body holds no prompt (the cursor's line)"
+        return Window(seg.prefix + prompt, seg.suffix)
+    return Window(seg.prefix, seg.suffix)
+
+
+def infill_body(rec: CaptureRecord) -> bool:
+    """Whether the capture is a body the proxy saw sent to llama-server's /infill (what the
+    llama.cpp clients send: the cursor's line in `prompt`, the text before it in
+    `input_prefix`), told by the route it was recorded on, not by the client's name."""
+    wire = rec.extra.get("wire")
+    route = wire.get("route") if isinstance(wire, dict) else None
+    return isinstance(route, str) and route.rstrip("/").endswith("/infill")
+
+
+def _blank_free(text: str) -> int:
+    return sum(not c.isspace() for c in text)
+
+
+def _once(doc: str, text: str, start: int = 0) -> int:
+    """Where `text` is found in doc[start:] if it is found exactly once, else -1."""
+    at = doc.find(text, start)
+    return at if at >= 0 and doc.find(text, at + 1) < 0 else -1
+
+
+def _sizes(text: str, from_end: bool, own: str = "") -> list[int]:
+    """The anchor lengths tried, shortest first: the fewest characters (at least BASE_ANCHOR)
+    at the spot's side of `text` holding MIN_ANCHOR non-blank ones, doubled up to MAX_ANCHOR
+    ([] when even that holds too few); with `own` (the request's own window), only from the
+    first found once in it: an anchor names one place of the request's own document."""
+    limit = min(len(text), MAX_ANCHOR)
+    count = 0
+    for n in range(1, limit + 1):
+        count += not text[-n if from_end else n - 1].isspace()
+        if count >= MIN_ANCHOR and n >= min(BASE_ANCHOR, limit):
+            sizes = [n]
+            while sizes[-1] < limit:
+                sizes.append(min(2 * sizes[-1], limit))
+            return [k for k in sizes if not own or _once(own, text[-k:] if from_end else text[:k]) >= 0]
+    return []
+
+
+def _start(before: str, doc: str, own: str) -> int | str:
+    """Where the spot starts in a later window `doc` (just after the prefix tail), or why not."""
+    sizes = _sizes(before, from_end=True, own=own)
+    if not sizes:
+        return "the text before the cursor is found twice in the request's own window"
+    for n in sizes:
+        at = doc.find(before[-n:])
+        if at < 0:
+            break
+        if doc.find(before[-n:], at + 1) < 0:
+            return at + n
+    else:
+        return "the text before the cursor is found twice"
+    if n == sizes[0]:  # a window clipped inside the tail: it starts with the tail's end
+        tail = before[-n:]
+        for k in range(n - 1, 0, -1):
+            if _blank_free(tail[-k:]) < MIN_ANCHOR:
+                break
+            if doc.startswith(tail[-k:]):
+                return k if _once(doc, tail[-k:]) == 0 else "the text before the cursor is found twice"
+    return "the text before the cursor is not in this window"
+
+
+def _end(after: str, doc: str, start: int, later_after: str, own: str) -> int | str:
+    """Where the spot ends in a later window (the suffix head's start), or why not."""
+    if not _sizes(after, from_end=False):
+        return len(doc) - len(after) if later_after == after else "the document's end is not this window's"
+    sizes = _sizes(after, from_end=False, own=own)
+    if not sizes:
+        return "the text after the cursor is found twice in the request's own window"
+    for n in sizes:
+        at = doc.find(after[:n], start)
+        if at < 0:
+            break
+        if doc.find(after[:n], at + 1) < 0:
+            return at
+    else:
+        return "the text after the cursor is found twice"
+    if n == sizes[0]:  # a window clipped inside the head: it ends with the head's start
+        head = after[:n]
+        for k in range(n - 1, 0, -1):
+            if _blank_free(head[:k]) < MIN_ANCHOR:
+                break
+            if doc.endswith(head[:k]) and len(doc) - k >= start:
+                at = _once(doc, head[:k], start)
+                return at if at == len(doc) - k else "the text after the cursor is found twice"
+    return "the text after the cursor is not in this window"
+
+
+def read_span(spot: Window, later: Window) -> tuple[str, bool] | str:
+    """The text a later window holds at a request's spot and whether its cursor is outside the
+    spot (the user moved on), or why the window does not show the spot."""
+    doc, own = later.before + later.after, spot.before + spot.after
+    start = _start(spot.before, doc, own)
+    if isinstance(start, str):
+        return start
+    end = _end(spot.after, doc, start, later.after, own)
+    if isinstance(end, str):
+        return end
+    if end < start:
+        return "the text after the cursor is found before the text before it"
+    cursor = len(later.before)
+    return doc[start:end], not start <= cursor <= end
+
+
+def finished_lines(spot: Window, later: Window) -> str:
+    """The lines of the spot finished before a later cursor inside it ("" when none)."""
+    doc = later.before + later.after
+    start = _start(spot.before, doc, spot.before + spot.after)
+    assert isinstance(start, int)
+    cursor = len(later.before)
+    line_start = doc.rfind("\n", start, cursor) + 1
+    return doc[start:line_start] if line_start > start else ""
+
+
+class Request(msgspec.Struct, frozen=True):
+    """A capture as the rule reads it: its id, group, order, window and answer."""
+
+    capture_id: int
+    group: tuple[str, str, str]
+    ts: float | None
+    order: tuple[str, int]
+    window: Window | str
+    completion: str | None
+    answered_s: float
+    infill: bool  # a body sent to llama-server's /infill (llama.vscode, llama.vim): it may have a speculative twin
+
+
+def _request(capture_id: int, rec: CaptureRecord) -> Request:
+    wire = rec.extra.get("wire")
+    timings = wire.get("timings") if isinstance(wire, dict) else None
+    total = timings.get("total_s") if isinstance(timings, dict) else None
+    path = rec.filepath or (rec.segments.filepath if rec.segments else None)
+    group = (rec.editor, rec.user or "", f"file:{path}" if path else f"log:{rec.source.file}")
+    return Request(capture_id, group, rec.ts, (rec.source.file, rec.source.line or rec.source.offset), window_of(rec),
+                   rec.completion, float(total) if isinstance(total, (int, float)) else 0.0, infill_body(rec))
+
+
+def _speculative(req: Request, earlier: Sequence[Request]) -> bool:
+    """Whether a llama.cpp client's request is the speculative twin of an earlier one: sent within
+    SPECULATIVE_S of its answer, the same suffix, its prefix that one's with the completion's
+    start inserted at the cursor."""
+    if not req.infill or req.ts is None or isinstance(req.window, str):
+        return False
+    for prev in reversed(earlier):
+        if prev.ts is None or req.ts - prev.ts > prev.answered_s + SPECULATIVE_S:
+            break
+        if isinstance(prev.window, str) or not prev.completion or prev.window.after != req.window.after:
+            continue
+        tail = prev.window.before[-MAX_ANCHOR:]
+        if req.window.before.find(tail) < 0:
+            continue
+        inserted = req.window.before[req.window.before.rfind(tail) + len(tail):]
+        if inserted and prev.completion.startswith(inserted.rstrip("\n")):
+            return True
+    return False
+
+
+def _later(group: Sequence[Request], n: int) -> Iterable[Request]:
+    """The requests after group[n] within its session (SESSION_S, or SESSION_CAPTURES of its log)."""
+    req = group[n]
+    for count, other in enumerate(group[n + 1:]):
+        if req.ts is not None and other.ts is not None:
+            if other.ts <= req.ts:
+                continue
+            if other.ts - req.ts > SESSION_S:
+                return
+        elif other.order[0] != req.order[0] or other.order[1] <= req.order[1] or count >= SESSION_CAPTURES:
+            continue
+        yield other
+
+
+def _typed(req: Request, later: Iterable[Request]) -> Typed:
+    if isinstance(req.window, str):
+        return Typed(why=req.window)
+    if not _sizes(req.window.before, from_end=True):
+        return Typed(why=f"fewer than {MIN_ANCHOR} non-blank characters before the cursor: the spot cannot be found again")
+    last: tuple[Request, str, bool] | None = None
+    shown = [other for other in later if not isinstance(other.window, str)]
+    for other in reversed(shown):  # the last window that shows the spot with the cursor away from it, else the last
+        assert not isinstance(other.window, str)
+        found = read_span(req.window, other.window)
+        if not isinstance(found, str):
+            last = last or (other, *found)
+            if found[1]:
+                last = (other, *found)
+                break
+    if last is None:
+        return Typed(why="no later capture of this file within the session" if not shown
+                     else f"none of the {len(shown)} later captures of this file shows the spot (edited around it, or out of their windows)")
+    other, text, moved_on = last
+    after_ms = None if req.ts is None or other.ts is None else round((other.ts - req.ts) * 1000)
+    if not moved_on:
+        assert not isinstance(other.window, str)
+        text = finished_lines(req.window, other.window)
+        if not text:
+            return Typed(why="still being typed in the last capture that shows the spot (no line finished)",
+                         settled_after_ms=after_ms, read_from=other.capture_id)
+    if not text.strip():
+        return Typed(why="nothing was typed at this spot", settled_after_ms=after_ms, read_from=other.capture_id)
+    return Typed(text=text, complete=moved_on, settled_after_ms=after_ms, read_from=other.capture_id)
+
+
+def typed_references(captures: Iterable[tuple[int, CaptureRecord]]) -> dict[int, Typed]:
+    """Each capture's typed reference (the module docstring's rule), by capture id."""
+    groups: dict[tuple[str, str, str], list[Request]] = {}
+    for capture_id, rec in captures:
+        req = _request(capture_id, rec)
+        groups.setdefault(req.group, []).append(req)
+    out: dict[int, Typed] = {}
+    for group in groups.values():
+        group.sort(key=lambda r: (r.ts is None, r.ts or 0.0, r.order, r.capture_id))
+        real: list[Request] = []
+        for req in group:
+            if _speculative(req, real):
+                out[req.capture_id] = Typed(why="a speculative request (sent as if its suggestion were accepted): not the document")
+            else:
+                real.append(req)
+        for n, req in enumerate(real):
+            out[req.capture_id] = _typed(req, _later(real, n))
+    return out

@@ -1,0 +1,198 @@
+"""The `pass@1` metric: does the benchmark's own test pass with the completion in place of the middle?
+
+A public benchmark's item carries its checker (FimItem.test, .entry_point; evalgen --from). The
+program run is the one its harness runs (openai/human-eval-infilling,
+human_eval_infilling/execution.py, unsafe_execute): prefix + completion + suffix, a newline, the
+test, a newline and `check(entry_point)` for Python; for JavaScript prefix + completion + suffix,
+a newline and the test, which calls its own checks (MultiPL-E's layout). Each program runs in a
+process of its own, contained and limited as replay.scoring.sandbox says (the harness's 3 s
+timeout), and passes when it runs to its end.
+
+The completion run is the one the other metrics score: cut to the same line window (`--lines`;
+the default, as many lines as the middle, is the single-line benchmarks' own cut of a longer
+generation), each kept line with its line end; `--lines all` runs the whole text shown.
+
+pass@1 of an item is 1.0 or 0.0 per completion; where a file of completions holds n samples of
+an item, pass@k is the unbiased estimator of the Codex paper as the harness computes it
+(evaluation.py, estimate_pass_at_k): 1 - C(n - c, k) / C(n, k), c the samples that pass, averaged
+over items, for each k no item has fewer samples than.
+
+Results are cached by content (the language, the program, the limits and the containment) in
+`<data dir>/executions.sqlite`, so a program is run once; a program that timed out is not kept
+(a loaded machine may time out what passes on an idle one) and runs again next time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import msgspec
+import numpy as np
+
+from replay.cores import usable_cores
+from replay.paths import data_dir
+from replay.reading import RunReader
+from replay.records import FimItem
+from replay.rejects import Reject
+from replay.scoring.aggregate import ScoredItem
+from replay.scoring.metrics import Lines, window
+from replay.scoring.pairs_file import object_lines
+from replay.scoring.sandbox import Limits, Outcome, interpreter, isolation, run_programs
+from replay.store.executions import ExecutionResults
+
+PASS = "pass@1"  # the metric's name in METRICS and in a row's values
+
+
+def program(language: str, prefix: str, completion: str, suffix: str, test: str, entry_point: str) -> str:
+    """The test program of one completion, laid out as the benchmark's harness lays it out."""
+    code = prefix + completion + suffix + "\n" + test
+    if language == "python" and entry_point:
+        return code + "\n" + f"check({entry_point})"
+    return code
+
+
+def executed_text(reference: str, completion: str, lines: Lines) -> str:
+    """The completion cut to the reference's line window, each kept line with its "\n"."""
+    n = window(reference, lines)
+    if n is None:
+        return completion
+    ends = [m.end() for m in re.finditer("\n", completion)]
+    return completion[: ends[n - 1]] if len(ends) >= n else completion
+
+
+def runnable(language: str) -> bool:
+    """Whether this machine can run a test program of the language (replay.scoring.sandbox.interpreter)."""
+    return interpreter(language) is not None
+
+
+def _key(language: str, source: str, limits: Limits, how: str) -> str:
+    value = (language, source, limits.seconds, limits.memory_mb, how)
+    return hashlib.sha256(msgspec.msgpack.encode(value)).hexdigest()
+
+
+def execute_many(programs: Sequence[tuple[str, str]], limits: Limits = Limits(), workers: int | None = None,
+                 cache: Path | None = None) -> list[Outcome]:
+    """The outcome of each (language, program): a distinct program once, a program the results
+    file holds not again. `workers`: programs running at once (None: every core). `cache`: the
+    results file (default `<data dir>/executions.sqlite`)."""
+    how = isolation()
+    keys = [_key(language, source, limits, how) for language, source in programs]
+    results = ExecutionResults(cache or data_dir() / "executions.sqlite")
+    try:
+        found: dict[str, Outcome] = {}
+        todo: dict[str, tuple[str, str]] = {}
+        for key, case in zip(keys, programs):
+            if key in found or key in todo:
+                continue
+            kept = results.get(key)
+            if kept is None:
+                todo[key] = case
+            else:
+                found[key] = Outcome(kept[0], kept[1])  # type: ignore[arg-type]
+        ran = run_programs(list(todo.values()), limits, workers or usable_cores())
+        found.update(zip(todo, ran))
+        results.put_many([(key, o.status, o.detail) for key, o in zip(todo, ran) if o.status != "timed out"])
+    finally:
+        results.close()
+    return [found[key] for key in keys]
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """The unbiased estimator of pass@k for n samples of which c pass: 1 - C(n-c, k) / C(n, k),
+    as the product the harness uses (stable for large n)."""
+    if n - c < k:
+        return 1.0
+    return float(1.0 - np.prod(1.0 - k / np.arange(n - c + 1, n + 1)))
+
+
+def pass_at_ks(passed_by_item: dict[str, list[bool]], ks: Sequence[int] = (1, 10, 100)) -> dict[str, float]:
+    """pass@k averaged over items, for each k that no item has fewer samples than."""
+    if not passed_by_item:
+        return {}
+    fewest = min(len(v) for v in passed_by_item.values())
+    return {f"pass@{k}": float(np.mean([pass_at_k(len(v), sum(v), k) for v in passed_by_item.values()]))
+            for k in ks if k <= fewest}
+
+
+class Case(msgspec.Struct, frozen=True):
+    """One line of a file of completions to execute: the item's fields and the completion."""
+
+    id: str
+    prefix: str
+    middle: str
+    suffix: str
+    completion: str
+    test: str
+    language: str = "python"
+    file: str = ""
+    entry_point: str = ""
+
+
+_CASE_FIELDS = ("id", "prefix", "middle", "suffix", "completion", "test")
+
+
+def jsonl_cases(path: Path) -> tuple[list[Case], list[Reject]]:
+    """The cases of a JSONL file of items with a `completion` (the fields of Case; `file` defaults
+    to the id, `language` to python); a line that is not one, or whose language this machine
+    cannot run, is rejected with file:line and why."""
+
+    cases, rejects = [], []
+    for no, line, obj in object_lines(path, rejects):
+        if isinstance(obj.get("task_id"), str) and "id" not in obj:
+            obj = {**obj, "id": obj["task_id"]}
+        missing = [k for k in _CASE_FIELDS if not isinstance(obj.get(k), str)]
+        if missing:
+            rejects.append(Reject.at(path, no, f"missing or not a string: {', '.join(missing)}", line))
+            continue
+        try:
+            case = msgspec.convert({k: v for k, v in obj.items() if k in Case.__struct_fields__}, Case)
+        except msgspec.ValidationError as exc:
+            rejects.append(Reject.at(path, no, f"not an item with a completion: {exc}", line))
+            continue
+        if not runnable(case.language):
+            rejects.append(Reject.at(path, no, f"no interpreter for {case.language} on this machine", line))
+            continue
+        cases.append(msgspec.structs.replace(case, file=case.file or case.id))
+    return cases, rejects
+
+
+def case_programs(cases: Sequence[Case], lines: Lines) -> list[tuple[str, str]]:
+    return [(c.language, program(c.language, c.prefix, executed_text(c.middle, c.completion, lines), c.suffix, c.test,
+                                 c.entry_point)) for c in cases]
+
+
+def item_programs(items: Sequence[FimItem], completions: Sequence[str], lines: Lines) -> list[tuple[str, str] | None]:
+    """The test program of each (item, completion text); None for an item without a test or of a
+    language this machine cannot run."""
+    return [(it.language, program(it.language, it.prefix, executed_text(it.middle, text, lines), it.suffix, it.test,
+                                  it.entry_point))
+            if it.test and runnable(it.language) else None for it, text in zip(items, completions)]
+
+
+def add_execution(store: RunReader, rows: Sequence[ScoredItem], lines: Lines, workers: int | None = None) -> None:
+    """Add pass@1 to the values of scored rows of benchmark items with a test; rows of captures
+    and of items without one get none (the mean is over the items run)."""
+    wanted = {r.item_id for r in rows}
+    items = {it.id: it for it in store.items() if it.id in wanted}
+    judged = [r for r in rows if r.item_id in items]
+    programs = item_programs([items[r.item_id] for r in judged], [r.completion for r in judged], lines)
+    runs = [(row, p) for row, p in zip(judged, programs) if p is not None]
+    for (row, _), outcome in zip(runs, execute_many([p for _, p in runs], workers=workers)):
+        row.values[PASS] = 1.0 if outcome.passed else 0.0
+
+
+def case_rows(cases: Sequence[Case], lines: Lines, workers: int | None = None,
+              limits: Limits = Limits()) -> tuple[list[ScoredItem], dict[str, float]]:
+    """Each case scored (the pair metrics of its completion against its middle, cut to the line
+    window, and pass@1 of its whole completion run) and pass@k over its items' samples."""
+    from replay.scoring.pool import score_rows
+
+    rows = score_rows([(c.id, c.file, c.language, c.middle, c.completion) for c in cases], lines, workers)
+    passed: dict[str, list[bool]] = {}
+    for row, case, outcome in zip(rows, cases, execute_many(case_programs(cases, lines), limits, workers)):
+        row.values[PASS] = 1.0 if outcome.passed else 0.0
+        passed.setdefault(case.id, []).append(outcome.passed)
+    return rows, pass_at_ks(passed)
