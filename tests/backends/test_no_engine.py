@@ -172,9 +172,10 @@ def test_an_engine_whose_library_is_missing_names_its_extra(monkeypatch: pytest.
     from replay.errors import UsageError
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in ("torch", "llama_cpp") else real(name, *a))
+    missing = ("torch", "transformers", "llama_cpp")  # whether or not this install has them
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in missing else real(name, *a))
     ref = resolve_model("default")
-    with pytest.raises(UsageError, match=r"needs torch: install the `hf` extra \(pip install -e '\.\[hf\]'\)"):
+    with pytest.raises(UsageError, match=r"needs torch, transformers: install the `hf` extra \(pip install -e '\.\[hf\]'\)"):
         open_backend("hf", ref)
     with pytest.raises(UsageError, match="needs llama_cpp: install the `llama-cpp-python` extra"):
         open_backend("llama-cpp-python", ref)

@@ -22,10 +22,31 @@ def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# The fake sdist's own build backend (PEP 517, in the tree, nothing to install): `pip download`
+# prepares an sdist's metadata, and a setup.py project would need the venv's setuptools to build
+# wheels (the setuptools a fresh Python 3.11 venv carries, 65.5, cannot without the `wheel` package).
+FAKE_BACKEND = b"""import os
+
+def get_requires_for_build_wheel(config_settings=None):
+    return []
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+    info = os.path.join(metadata_directory, "fakevocab-1.0.dist-info")
+    os.makedirs(info)
+    with open(os.path.join(info, "METADATA"), "w") as f:
+        f.write("Metadata-Version: 2.1\\nName: fakevocab\\nVersion: 1.0\\n")
+    return "fakevocab-1.0.dist-info"
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    raise NotImplementedError("downloaded, never built")
+"""
+
+
 def make_sdist(folder: Path, members: dict[str, bytes]) -> Path:
-    """A minimal sdist pip can download from --find-links (a setup.py project)."""
+    """A minimal sdist pip can download from --find-links (its metadata from its own backend)."""
     path = folder / "fakevocab-1.0.tar.gz"
-    files = {"fakevocab-1.0/setup.py": b"from setuptools import setup\nsetup(name='fakevocab', version='1.0')\n",
+    files = {"fakevocab-1.0/pyproject.toml": b'[build-system]\nrequires = []\nbuild-backend = "fakebackend"\nbackend-path = ["."]\n',
+             "fakevocab-1.0/fakebackend.py": FAKE_BACKEND,
              "fakevocab-1.0/PKG-INFO": b"Metadata-Version: 2.1\nName: fakevocab\nVersion: 1.0\n", **members}
     with tarfile.open(path, "w:gz") as tar:
         for name, data in files.items():
@@ -72,8 +93,7 @@ def registry(source: dict, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
 
 
 def local(source: dict) -> list[str]:
-    # pip prepares an sdist's metadata even for `download`; offline it must use the venv's setuptools
-    return ["--no-index", "--find-links", str(source["links"]), "--no-build-isolation"]
+    return ["--no-index", "--find-links", str(source["links"])]
 
 
 def test_install_from_sdist_and_wheels_then_idempotent(source: dict, registry, tmp_path: Path) -> None:
