@@ -21,6 +21,7 @@ from replay.backends.models import ModelRef, resolve_model
 from replay.backends.openai_compat import OpenAICompatBackend
 from replay.records import RenderedPrompt
 from tests.conftest import free_port
+from tests.support.extras import LLAMA_CPP_PYTHON_MISSING
 from tests.support.processes import start, stop
 
 PROMPT = RenderedPrompt(profile="standard", family="qwen2.5-coder",
@@ -32,7 +33,7 @@ FIM_PREFIX, FIM_SUFFIX, FIM_MIDDLE, BOS = 151659, 151661, 151660, 151643
 
 # The engine the replay used before, as an optional extra (a 10-minute source build): these tests
 # check it, and run where it is installed (`pip install -e '.[llama-cpp-python]'`).
-pytest.importorskip("llama_cpp", reason="llama-cpp-python (the optional `llama-cpp-python` extra) is not installed")
+pytest.importorskip("llama_cpp", reason=LLAMA_CPP_PYTHON_MISSING)
 
 
 def with_ids(prompt: RenderedPrompt, ids: tuple[int, ...]) -> RenderedPrompt:

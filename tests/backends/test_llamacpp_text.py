@@ -16,6 +16,7 @@ from replay.assets import DEMO_MODEL, asset_path
 from replay.backends.llamacpp_text import FIRST_BUFFER, GeneratedText, Pieces, complete_length
 from replay.tokens.gguf_vocab import TOKEN_UNUSED, read_vocab
 from replay.tokens.tokenizer import load_tokenizer
+from tests.support.extras import LLAMA_CPP_PYTHON_MISSING
 
 
 SLASHES = 64575  # Qwen2.5-Coder: sixty "/", the Solidity banner comment's token
@@ -27,7 +28,7 @@ def llama_cpp() -> Any:
     """The engine the replay used before, as an optional extra (a 10-minute source build): the
     tests that ask its library run where it is installed (`pip install -e '.[llama-cpp-python]'`,
     as CI does); the text rules below it need none."""
-    return pytest.importorskip("llama_cpp", reason="llama-cpp-python (the optional `llama-cpp-python` extra) is not installed")
+    return pytest.importorskip("llama_cpp", reason=LLAMA_CPP_PYTHON_MISSING)
 
 
 @lru_cache(maxsize=1)
