@@ -31,13 +31,17 @@ DEMO_PARAMS = GenParams(ctx=1024, cap_new_tokens=128)  # replay.usecases.demo: e
 
 
 def server_ids(engine: LlamaCppBackend, prompt: RenderedPrompt, params: GenParams) -> tuple[list[int], str]:
-    """The ids and text the server generates for the prompt over the whole budget."""
+    """The ids and text the server generates for the prompt over the whole budget. The server
+    counts the end-of-generation token it stopped on among the generated ones (in `tokens` and
+    `tokens_predicted`: tools/server process_token keeps every sampled token before it checks
+    llama_vocab_is_eog); llama-cpp-python's loop stops before it, so it is left out here."""
     ids = engine.prompt_ids(prompt)
     n_predict = engine.budget(prompt, params, len(ids))
     if n_predict <= 0:
         return [], ""
     answer = engine.http.post("/completion", json=engine.body(ids, params, n_predict, stream=False)).json()
-    return list(answer["tokens"]), answer["content"]
+    tokens = list(answer["tokens"])
+    return tokens[:-1] if answer["stop_type"] == "eos" and tokens else tokens, answer["content"]
 
 
 def python_ids(engine: LlamaCppPythonBackend, prompt: RenderedPrompt, params: GenParams) -> tuple[list[int], str]:
