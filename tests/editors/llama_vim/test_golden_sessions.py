@@ -117,3 +117,22 @@ def test_every_body_is_the_one_the_profile_builds_at_its_moment(expected: dict[s
             # this might be incorrect"): the profile, given one cursor, takes that cursor's
             body["n_indent"] = indent_last
         assert body == request["body"], f"request {request['n']}"
+
+
+@pytest.mark.parametrize("expected", EXPECTED, ids=IDS)
+def test_each_suggestion_shown_is_the_end_of_its_requests_answer(expected: dict[str, Any]) -> None:
+    """Answers go to the requests in the order they arrive (request n takes answer n), the text
+    shown (without the rest of the line it replaces) ends that answer, less its trailing empty
+    lines (`s:fim_render`; the start is what was typed since, `s:fim_try_hint`), it is shown once
+    the answer was sent, and a request is `shown` exactly when a suggestion came from it."""
+    answers = SESSIONS[expected["id"]]["answers"]
+    requests = {r["n"]: r for r in expected["requests"]}
+    assert list(requests) == list(range(1, len(requests) + 1)) and len(requests) <= len(answers)
+    for item in expected["shown"]:
+        request = requests[item["request"]]
+        core = item["shown_text"][:len(item["shown_text"]) - item["replace_after"]]
+        assert core and answers[item["request"] - 1]["text"].rstrip("\n").endswith(core), item
+        assert item["t_ms"] >= request["answered_ms"] and item["t_ms"] >= request["t_ms"]
+    from_requests = {item["request"] for item in expected["shown"]}
+    assert {n for n, r in requests.items() if r["outcome"] == "shown"} == from_requests
+    assert all(r["outcome"] == "not_shown" for n, r in requests.items() if n not in from_requests)
