@@ -1,0 +1,142 @@
+"""A client driven through a session by its release's timing rules alone (replay/editors/timing.py):
+what `fimreplay session` runs for an editor whose own loop is not modelled step by step
+(EditorProfile.live_client's default). What the rules say, it does; what they leave open is
+decided here, once, the same for every such editor:
+
+- a keystroke (an edit or a cursor move) hides the item shown; with `cancels_in_flight` it aborts
+  the request in flight (in the VS Code clients the provider's cancellation token is cancelled
+  by the document change: microsoft/vscode src/vs/editor/contrib/inlineCompletions/browser/model/
+  inlineCompletionsSource.ts);
+- the request goes out after the debounce: none (at once), fixed (`min_ms`), adaptive (taken at
+  its lower bound, `min_ms`: the editor's own estimate is not modelled) or throttle (`max_ms`
+  after the keystroke when the last request went out less than `max_ms` before); a keystroke
+  within the debounce restarts it;
+- an answer shown whole, or what streamed by `shown_by_ms`; after `client_timeout_ms` the client
+  gives up on it;
+- an answer is shown when it arrives at the context it was asked at; after the user typed on,
+  only with `shows_late`, when the text typed since is the start of the answer (its rest shown);
+- the cache (where `cache` names one): an answer is kept by its context (the text before and
+  after the cursor) and shown again at that context without a request;
+- accepting inserts the item (replacing what it replaces) and is an edit like any other;
+  accepting a line takes the item up to and including its first newline and keeps the rest
+  shown, as VS Code's `acceptNextLine` (microsoft/vscode src/vs/editor/contrib/inlineCompletions/
+  browser/model/inlineCompletionsModel.ts: `m.index + 1`; a partial accept keeps the
+  completion, VersionIdChangeReason.AcceptWord) does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from replay.editors.live import Doc, Host, Item, Request
+from replay.editors.stage import Shown
+from replay.editors.timing import TimingRules
+from replay.records import EditorInput
+
+Render = Callable[[EditorInput], dict[str, Any]]
+Complete = Callable[[EditorInput, str], Shown]
+
+
+@dataclass
+class _Showing:
+    item: Item
+    request: int
+
+
+class TimedClient:
+    """A client from its timing rules: `render` gives the body sent at a cursor, `complete` what
+    is shown of a text received there."""
+
+    def __init__(self, host: Host, rules: TimingRules, render: Render, complete: Complete,
+                 cursor_input: Callable[[Doc], EditorInput]) -> None:
+        self.host, self.rules = host, rules
+        self.render, self.complete, self.cursor_input = render, complete, cursor_input
+        self.pending: int | None = None  # the debounce timer
+        self.in_flight: Request | None = None
+        self.last_sent: float | None = None
+        self.showing: _Showing | None = None
+        self.cache: dict[tuple[str, str], tuple[str, int]] = {}
+
+    def opened(self) -> None:
+        """Opening a document asks for nothing until the user types."""
+
+    def edited(self, changed: bool) -> None:
+        self._hide()
+        if self.rules.cancels_in_flight and self.in_flight is not None:
+            self.in_flight.cancel()
+            self.in_flight = None
+        if self.pending is not None:
+            self.host.stop_timer(self.pending)
+            self.pending = None
+        doc = self.host.doc()
+        cached = self.cache.get((doc.prefix, doc.suffix)) if self.rules.cache != "none" else None
+        if cached is not None:
+            self._show(doc, cached[0], cached[1])
+            return
+        self.pending = self.host.later(self._debounce(), self._send)
+
+    def _debounce(self) -> float:
+        d = self.rules.debounce
+        if d.mode == "throttle":
+            recent = self.last_sent is not None and self.host.now() - self.last_sent < d.max_ms
+            return d.max_ms if recent else 0.0
+        return d.bounds()[0]
+
+    def _send(self) -> None:
+        self.pending = None
+        doc = self.host.doc()
+        holder: list[Request] = []
+        request = self.host.send(self.render(self.cursor_input(doc)), lambda text: self._answer(doc, holder[0], text),
+                                 timeout_ms=self.rules.client_timeout_ms, partial_at_ms=self.rules.shown_by_ms)
+        holder.append(request)
+        self.in_flight, self.last_sent = request, self.host.now()
+
+    def _answer(self, asked: Doc, request: Request, text: str) -> None:
+        if self.in_flight is request:
+            self.in_flight = None
+        if self.rules.cache != "none":
+            self.cache[(asked.prefix, asked.suffix)] = (text, request.n)
+        now = self.host.doc()
+        if now == asked:
+            self._show(now, text, request.n)
+            return
+        typed = now.prefix[len(asked.prefix):]
+        late_ok = (self.rules.shows_late and now.prefix.startswith(asked.prefix) and now.suffix == asked.suffix
+                   and text.startswith(typed) and len(text) > len(typed))
+        if late_ok:
+            self._show(now, text[len(typed):], request.n)
+
+    def _show(self, doc: Doc, text: str, request: int) -> None:
+        shown = self.complete(self.cursor_input(doc), text)
+        if shown.text is None or self.showing is not None:
+            return
+        item = Item(shown.text, shown.replace_before, shown.replace_after)
+        self.showing = _Showing(item, request)
+        self.host.show(request, item)
+
+    def _hide(self) -> None:
+        if self.showing is not None:
+            self.host.hide()
+        self.showing = None
+
+    def accept(self, line_only: bool) -> None:
+        showing = self.showing
+        if showing is None:
+            return
+        item = showing.item
+        cut = item.text.find("\n") + 1 if line_only else 0
+        taken = item.text[:cut] if cut else item.text
+        doc = self.host.doc()
+        start, end = doc.cursor - item.replace_before, doc.cursor + (0 if cut else item.replace_after)
+        self.host.set_doc(Doc(doc.text[:start] + taken + doc.text[end:], start + len(taken)))
+        if cut:  # the rest stays shown
+            rest = Item(item.text[cut:], 0, item.replace_after)
+            self.showing = _Showing(rest, showing.request)
+            self.host.show(showing.request, rest)
+            return
+        self.edited(True)
+
+    def dismiss(self) -> None:
+        self._hide()
