@@ -4,9 +4,10 @@ by its profile's `live_client`) decides what each of them does; this module keep
 document, the scripted server and the record of what was sent and shown.
 
 At one instant the user's event comes first, then timers and answers in the order they were
-set. The session ends once the user's last event is handled and the editor has nothing more
-coming: no answer awaited and no timer of its own pending (its periodic background work,
-llama.vim's ring updates, does not keep it going), or at the latest TAIL_MS after the last event.
+set. The session ends once the user's last event is handled and no answer is awaited (a request
+the session scripted no answer for is never answered), when the editor has no timer of its own
+pending (its periodic background work, llama.vim's ring updates, does not keep it going) or
+SETTLE_MS have passed since the last answer came without the editor sending anything.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from replay.editors.live import Doc, Item, LiveClient
 from replay.session.format import Answer, BadSession, Event, Outcome, RequestOut, Session, SessionOut, ShownOut
 
-TAIL_MS = 600_000.0  # a client that keeps re-arming a timer stops here
+SETTLE_MS = 2000.0  # longer than any editor's own wait before it sends (Tabby's adaptive debounce: 1 s at most)
 
 
 @dataclass
@@ -29,12 +30,20 @@ class _Sent:
     after_event: int
     body: dict[str, Any]
     answer: Answer | None  # None: the client reads no answer, or the session scripted none
+    clock: Callable[[], float]
     outcome: Outcome = "not_shown"
-    done: bool = False
+    done_at: float | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.done_at is not None
+
+    def finish(self, outcome: Outcome = "not_shown") -> None:
+        if self.done_at is None:
+            self.outcome, self.done_at = outcome, self.clock()
 
     def cancel(self) -> None:
-        if not self.done:
-            self.outcome, self.done = "cancelled", True
+        self.finish("cancelled")
 
 
 @dataclass(order=True)
@@ -92,18 +101,19 @@ class Simulation:
     def send(self, body: dict[str, Any], on_answer: Callable[[str], None], timeout_ms: float | None = None,
              partial_at_ms: float | None = None, scripted: bool = True) -> _Sent:
         answer = self.answers.pop(0) if scripted and self.answers else None
-        sent = _Sent(len(self.sent) + 1, self.t, self.event_index, body, answer, done=answer is None)
+        sent = _Sent(len(self.sent) + 1, self.t, self.event_index, body, answer, self.now)
         self.sent.append(sent)
         if answer is None:
+            sent.finish()
             return sent
         arrives, text = _delivery(answer, partial_at_ms)
         if timeout_ms is not None and arrives > timeout_ms:
-            self._at(self.t + timeout_ms, lambda: _time_out(sent))
+            self._at(self.t + timeout_ms, lambda: sent.finish("timed_out"))
             return sent
 
         def arrive() -> None:
             if not sent.done:
-                sent.done = True
+                sent.finish()
                 on_answer(text)
 
         self._at(self.t + arrives, arrive)
@@ -126,7 +136,7 @@ class Simulation:
             if due.stopped:
                 continue
             self.timers.pop(due.seq, None)
-            if due.t_ms > last and (due.background and self._quiet() or due.t_ms > last + TAIL_MS):
+            if due.t_ms > last and self._settled(due, last):
                 break
             self.t = max(self.t, due.t_ms)
             due.run()
@@ -135,9 +145,13 @@ class Simulation:
                                     "shown" if s.n in shown else s.outcome) for s in self.sent)
         return SessionOut(self.session.id, editor, requests, tuple(self.shown), self.document.text)
 
-    def _quiet(self) -> bool:
-        """Nothing the editor awaits: every answer read (or given up) and no timer of its own set."""
-        return all(s.done for s in self.sent) and all(d.background for d in self.timers.values() if not d.stopped)
+    def _settled(self, due: _Due, last: float) -> bool:
+        """Whether the session is over before `due` runs (see the module's docstring)."""
+        if not all(s.done for s in self.sent):
+            return False
+        since = max([last, *(s.done_at or 0.0 for s in self.sent)])
+        idle = all(d.background for d in self.timers.values() if not d.stopped)
+        return (due.background and idle) or due.t_ms > since + SETTLE_MS
 
     def apply(self, event: Event) -> bool | None:
         """The document after a typing event; whether its text changed (None: not a typing event)."""
@@ -167,11 +181,6 @@ def _delivery(answer: Answer, partial_at_ms: float | None) -> tuple[float, str]:
         return pieces[-1][0], "".join(text for _, text in pieces)
     at = max(partial_at_ms, pieces[0][0])
     return min(at, pieces[-1][0]), "".join(text for t, text in pieces if t <= at)
-
-
-def _time_out(sent: _Sent) -> None:
-    if not sent.done:
-        sent.outcome, sent.done = "timed_out", True
 
 
 def _user(sim: Simulation, client: LiveClient, n: int, event: Event) -> Callable[[], None]:
