@@ -26,8 +26,9 @@ follow-up) on; each rule cites the function it is read from.
   still unmodified.
 - `llama#fim_accept`: 'full' sets the line to the text before the cursor (the whole line at
   column 0: Vim's `line[:-1]`) and the suggestion's first line, appends the others and puts the
-  cursor after the suggestion; 'line' sets only the first line and, when there are more, feeds
-  an Enter (a new line at the cursor). The hint is hidden; the cursor's move is a CursorMovedI.
+  cursor after the suggestion; 'line' sets only the first line (the rest of the line is not
+  kept) and, when there are more, feeds an Enter (a new line at the cursor; before 0a811fb
+  2026-01-26 only for 3 lines or more). The hint is hidden; the cursor's move is a CursorMovedI.
 - Dismissing is `llama#fim_hide` (the trigger key while a hint is shown: `llama#fim_inline`).
 """
 
@@ -55,6 +56,7 @@ from replay.editors.interface import NoTiming
 from replay.editors.llama_server import split_version
 from replay.records import ExtraChunk
 
+ENTER_FOR_TWO = "0a811fb"  # accepting a line of a 2-line hint feeds the Enter too (before: of 3 lines or more)
 RETRY_MS = 100  # `timer_start(100, {-> llama#fim(...)})` while a request is in flight
 BACK_BYTES = 128  # `for i in range(128)` in s:fim_try_hint (since 1175c8d)
 MARK = "Î".encode()  # the separator of prefix + middle and suffix in every cache key
@@ -121,6 +123,7 @@ class LlamaVimClient:
             raise NoTiming(f"llama.vim sessions are modelled from {SPECULATIVE} (2025-03-10, {SOURCE} s:fim_try_hint "
                            "and the speculative follow-up) on")
         self.host, self.rules = host, rules_at(client)
+        self.enter_after = 1 if _since(resolve(client), ENTER_FOR_TWO) else 2
         self.config = settings(dict(options), self.rules)
         self.ring = Ring(self.config, self.rules, 0)
         self.filepath = filepath
@@ -177,7 +180,7 @@ class LlamaVimClient:
                 lines[hint.row + 1:hint.row + 1] = content[1:]
             if line_only or len(content) == 1:
                 row, col = hint.row, hint.col + len(content[0].encode())
-                if len(content) > 1:  # feedkeys("\<CR>")
+                if len(content) > self.enter_after:  # feedkeys("\<CR>")
                     line = lines[row].encode()
                     lines[row:row + 1] = [line[:col].decode("utf-8", "ignore"), line[col:].decode("utf-8", "ignore")]
                     row, col = row + 1, 0

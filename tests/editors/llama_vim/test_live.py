@@ -139,3 +139,9 @@ def test_a_modified_buffer_is_not_picked_on_entering() -> None:
 def test_commits_before_the_speculative_follow_up_are_not_driven() -> None:
     with pytest.raises(NoTiming, match="1175c8d"):
         run([{"t_ms": 100, "type": "type", "text": "r"}], [], version="2025-03-01")
+
+
+def test_before_0a811fb_accepting_a_line_of_a_two_line_hint_feeds_no_enter() -> None:
+    events = [{"t_ms": 100, "type": "type", "text": "r"}, {"t_ms": 1000, "type": "accept_line"}]
+    out = run(events, [(50, "eturn a\n    b"), (50, ""), (50, "")], version="8087476")
+    assert out.document == "def add(a, b):\n    return a\n"
