@@ -11,8 +11,11 @@ are sent (a cancelled one included): `{"delay_ms", "text"}`, or `{"delay_ms"?, "
 
 Out: `{"id", "editor", "requests": [{"n", "t_ms", "after_event", "body", "outcome"}], "shown":
 [{"t_ms", "after_event", "request", "shown_text", "replace_before", "replace_after"}],
-"document"}`; outcome one of shown | cancelled | not_shown | timed_out; `after_event` the index
-(from 0) of the last event handled by then; `document` the text as the session leaves it.
+"document", "ring_updates": [{"t_ms", "after_event", "body"}]}`; requests numbered from 1, outcome
+one of shown | cancelled | not_shown | timed_out; `after_event` the index (from 0) of the last
+event handled by then; `document` the text as the session leaves it; `ring_updates` the requests
+whose answer the client never reads (llama.vim's ring buffer sent to the server), which take
+no answer of the script.
 """
 
 from __future__ import annotations
@@ -85,12 +88,22 @@ class ShownOut(msgspec.Struct, frozen=True):
     replace_after: int
 
 
+class Update(msgspec.Struct, frozen=True):
+    """A request whose answer the client never reads (llama.vim's ring updates): sent, not answered
+    from the session's script, not numbered among the requests."""
+
+    t_ms: float
+    after_event: int
+    body: dict[str, Any]
+
+
 class SessionOut(msgspec.Struct, frozen=True):
     id: str
     editor: str
     requests: tuple[RequestOut, ...]
     shown: tuple[ShownOut, ...]
     document: str
+    ring_updates: tuple[Update, ...] = ()
 
 
 _NEEDS: dict[str, tuple[str, ...]] = {"open": ("document", "cursor"), "type": ("text",), "delete": ("count",),

@@ -4,8 +4,8 @@ by its profile's `live_client`) decides what each of them does; this module keep
 document, the scripted server and the record of what was sent and shown.
 
 At one instant the user's event comes first, then timers and answers in the order they were
-set. The session ends once the user's last event is handled and no answer is awaited (a request
-the session scripted no answer for is never answered), when the editor has no timer of its own
+set. A request beyond the scripted answers is answered with nothing at once. The session ends
+once the user's last event is handled and no answer is awaited, when the editor has no timer of its own
 pending (its periodic background work, llama.vim's ring updates, does not keep it going) or
 SETTLE_MS have passed since the last answer came without the editor sending anything.
 """
@@ -18,8 +18,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.editors.live import Doc, Item, LiveClient
-from replay.session.format import Answer, BadSession, Event, Outcome, RequestOut, Session, SessionOut, ShownOut
+from replay.session.format import (
+    Answer,
+    BadSession,
+    Event,
+    Outcome,
+    RequestOut,
+    Session,
+    SessionOut,
+    ShownOut,
+    Update,
+)
 
+UNSCRIPTED = Answer(delay_ms=0.0, text="")  # a request the session scripted no answer for: answered empty at once
 SETTLE_MS = 2000.0  # longer than any editor's own wait before it sends (Tabby's adaptive debounce: 1 s at most)
 
 
@@ -100,8 +111,9 @@ class Simulation:
 
     def send(self, body: dict[str, Any], on_answer: Callable[[str], None], timeout_ms: float | None = None,
              partial_at_ms: float | None = None, scripted: bool = True) -> _Sent:
-        answer = self.answers.pop(0) if scripted and self.answers else None
-        sent = _Sent(len(self.sent) + 1, self.t, self.event_index, body, answer, self.now)
+        answer = (self.answers.pop(0) if self.answers else UNSCRIPTED) if scripted else None
+        n = sum(1 for s in self.sent if s.answer is not None) + 1 if answer is not None else 0
+        sent = _Sent(n, self.t, self.event_index, body, answer, self.now)
         self.sent.append(sent)
         if answer is None:
             sent.finish()
@@ -141,9 +153,10 @@ class Simulation:
             self.t = max(self.t, due.t_ms)
             due.run()
         shown = {s.request for s in self.shown}
-        requests = tuple(RequestOut(s.n, s.t_ms, s.after_event, s.body,
-                                    "shown" if s.n in shown else s.outcome) for s in self.sent)
-        return SessionOut(self.session.id, editor, requests, tuple(self.shown), self.document.text)
+        requests = tuple(RequestOut(s.n, s.t_ms, s.after_event, s.body, "shown" if s.n in shown else s.outcome)
+                         for s in self.sent if s.answer is not None)
+        updates = tuple(Update(s.t_ms, s.after_event, s.body) for s in self.sent if s.answer is None)
+        return SessionOut(self.session.id, editor, requests, tuple(self.shown), self.document.text, updates)
 
     def _settled(self, due: _Due, last: float) -> bool:
         """Whether the session is over before `due` runs (see the module's docstring)."""
@@ -160,8 +173,8 @@ class Simulation:
             text = event.text or ""
             self.document = Doc(doc.prefix + text + doc.suffix, doc.cursor + len(text))
             return True
-        if event.type == "delete":
-            start = max(0, doc.cursor - (event.count or 0))
+        if event.type == "delete":  # one backspace (the caller repeats it `count` times)
+            start = max(0, doc.cursor - 1)
             self.document = Doc(doc.text[:start] + doc.suffix, start)
             return start < doc.cursor
         if event.type == "move":
@@ -196,8 +209,9 @@ def _user(sim: Simulation, client: LiveClient, n: int, event: Event) -> Callable
             client.accept(line_only=event.type == "accept_line")
         elif event.type == "dismiss":
             client.dismiss()
-        else:
-            client.edited(bool(sim.apply(event)))
+        else:  # a deletion is `count` backspaces, each a keystroke of its own
+            for _ in range(event.count or 1 if event.type == "delete" else 1):
+                client.edited(bool(sim.apply(event)))
 
     return run
 

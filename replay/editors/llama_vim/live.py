@@ -19,17 +19,19 @@ follow-up) on; each rule cites the function it is read from.
 - `s:fim_try_hint`: the answer cached for the cursor's context, or one cached up to 128 bytes
   back whose start is what was typed since (its rest shown); shown by `s:fim_render`, and then a
   speculative `llama#fim` for the context as if the hint were accepted.
-- `s:ring_update`: every ring_update_ms from the plugin's start (taken as the document's
-  opening), in insert mode only once the cursor has not moved for 3 s, the oldest queued chunk
-  joins the ring and an /infill request with n_predict 0 carries it to the server (its answer is
-  not read). BufEnter picks the window around the cursor 100 ms after opening, if the buffer is
-  still unmodified.
+- `s:ring_update`: every ring_update_ms, in insert mode only once the cursor has not moved for
+  3 s, the oldest queued chunk joins the ring and an /infill request with n_predict 0 carries it
+  to the server (its answer is not read). The session's `open` is the user entering insert mode
+  at the cursor in a file opened before in normal mode: BufEnter's pick of the window around
+  the cursor is in the ring by then, and the ring's timer is taken to tick from the open.
 - `llama#fim_accept`: 'full' sets the line to the text before the cursor (the whole line at
   column 0: Vim's `line[:-1]`) and the suggestion's first line, appends the others and puts the
   cursor after the suggestion; 'line' sets only the first line (the rest of the line is not
   kept) and, when there are more, feeds an Enter (a new line at the cursor; before 0a811fb
   2026-01-26 only for 3 lines or more). The hint is hidden; the cursor's move is a CursorMovedI.
-- Dismissing is `llama#fim_hide` (the trigger key while a hint is shown: `llama#fim_inline`).
+- The accept keys are mapped only while a hint is shown; otherwise <Tab> and <S-Tab> insert a tab.
+- Dismissing is Escape: InsertLeavePre's `llama#fim_hide`, then normal mode, where nothing is
+  shown; the next event takes the user back into insert mode.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from replay.editors.llama_vim.request import (
     input_extra,
     local_context,
 )
-from replay.editors.llama_vim.ring import ENTER_DELAY_S, QUIET_S, Ring, window_at
+from replay.editors.llama_vim.ring import QUIET_S, Ring, window_at
 from replay.editors.llama_vim.settings import settings
 from replay.editors.llama_vim.timing import SPECULATIVE, _since
 from replay.editors.interface import NoTiming
@@ -90,7 +92,7 @@ class _State:
     indent_last: int = -1
     last_move_ms: float = 0.0  # s:t_last_move
     last_seen: tuple[int, int] | None = None  # where Vim last saw the cursor (CursorMovedI fires on a change)
-    modified: bool = False
+    insert: bool = True  # in insert mode (a dismiss is Escape)
 
 
 def _key(prefix_middle: bytes, suffix: str) -> bytes:
@@ -148,18 +150,26 @@ class LlamaVimClient:
     # --- the user's events
 
     def opened(self) -> None:
+        """The file was opened in normal mode before the session (Vim saw the cursor at its top):
+        BufEnter's pick (100 ms after entering) has already reached the ring, which s:ring_update
+        fills in normal mode. At the open the user enters insert mode at the cursor."""
         buf, _ = self._buffer()
-        self.state.last_seen = (buf.row, buf.col)
+        self.state.last_seen = (0, 0)
         self.state.last_move_ms = self.host.now()
-        self.host.later(ENTER_DELAY_S * 1000, self._buf_enter, background=True)
         if self.config["ring_n_chunks"] > 0:
+            self.ring.pick(window_at(buf.lines, buf.row, self.config["ring_chunk_size"]), self.host.now() / 1000,
+                           self.filepath, evict=True)
+            self.ring.tick()
             self.host.later(self.config["ring_update_ms"], self._ring_update, background=True)
+        self._cursor_moved_i()
 
-    def edited(self, changed: bool) -> None:
-        self.state.modified = self.state.modified or changed
+    def edited(self, changed: bool) -> None:  # noqa: ARG002 - Vim's events do not tell an edit from a move
+        """A key in insert mode (after a dismiss, the user is back in insert mode at the cursor first)."""
+        self.state.insert = True
         self._cursor_moved_i()
 
     def _cursor_moved_i(self) -> None:
+        """CursorMovedI: only when the cursor is not where Vim last saw it."""
         buf, _ = self._buffer()
         if self.state.last_seen == (buf.row, buf.col):
             return
@@ -170,7 +180,8 @@ class LlamaVimClient:
     def accept(self, line_only: bool) -> None:
         hint = self.state.hint
         if not self.state.shown or hint is None:
-            return  # the accept keys are mapped only while a hint is shown
+            self._unmapped_tab()
+            return
         if hint.can_accept and hint.content:
             buf, eol = self._buffer()
             lines = list(buf.lines)
@@ -187,13 +198,31 @@ class LlamaVimClient:
             else:
                 row, col = hint.row + len(content) - 1, len(content[-1].encode())
             col = min(col, len(lines[row].encode()))
-            self.state.modified = True
             self._set(lines, row, col, eol)
         self._hide()
         self._cursor_moved_i()
 
+    def _unmapped_tab(self) -> None:
+        """The accept keys (<Tab>, <S-Tab>) are mapped only while a hint is shown (s:fim_render
+        maps them, llama#fim_hide unmaps them): otherwise the key inserts a tab, as both do in
+        insert mode."""
+        doc = self.host.doc()
+        self.host.set_doc(Doc(doc.prefix + "\t" + doc.suffix, doc.cursor + 1))
+        self.edited(True)
+
     def dismiss(self) -> None:
+        """Escape: InsertLeavePre hides the hint; Vim leaves insert mode with the cursor one
+        character back (not at a line's start), a CursorMoved in normal mode (s:on_move: its
+        s:fim_try_hint shows nothing outside insert mode, nor does an answer that comes now)."""
         self._hide()
+        self.state.insert = False
+        doc = self.host.doc()
+        if doc.cursor > 0 and doc.text[doc.cursor - 1] != "\n":
+            self.host.set_doc(Doc(doc.text, doc.cursor - 1))
+        buf, _ = self._buffer()
+        if self.state.last_seen != (buf.row, buf.col):
+            self.state.last_seen = (buf.row, buf.col)
+            self._on_move()
 
     # --- the plugin's functions
 
@@ -253,7 +282,9 @@ class LlamaVimClient:
             self.state.job = None
 
     def _try_hint(self, row: int, col: int) -> None:
-        """s:fim_try_hint (always in insert mode here)."""
+        """s:fim_try_hint: "show the suggestion only in insert mode"."""
+        if not self.state.insert:
+            return
         ctx = local_context(self._at(row, col), self.rules, self.config["n_prefix"], self.config["n_suffix"])
         pm = (ctx.prefix + ctx.middle).encode()
         found = self._cache_get(_key(pm, ctx.suffix))
@@ -262,7 +293,7 @@ class LlamaVimClient:
             for i in range(BACK_BYTES):
                 # Vim's `pm[:-(2 + i)]` ends inclusively: all but the last i + 1 bytes (removed)
                 cached = self._cache_get(pm[:-(1 + i)] + MARK + ctx.suffix.encode())
-                if cached is None or cached.content == "":
+                if cached is None:  # (the plugin also skips a cached "", which a server's JSON never is)
                     continue
                 content = cached.content.encode()
                 if content[0:i + 1] != pm[-(1 + i):]:
@@ -320,18 +351,10 @@ class LlamaVimClient:
 
     # --- the ring's timers
 
-    def _buf_enter(self) -> None:
-        """BufEnter's pick, 100 ms after opening (`no_mod`: not from a modified buffer)."""
-        if self.state.modified:
-            return
-        buf, _ = self._buffer()
-        window = window_at(buf.lines, buf.row, self.config["ring_chunk_size"])
-        self.ring.pick(window, self.host.now() / 1000, self.filepath, evict=True)
-
     def _ring_update(self) -> None:
         """s:ring_update: re-armed first; in insert mode only after 3 s without a move."""
         self.host.later(self.config["ring_update_ms"], self._ring_update, background=True)
-        if self.host.now() - self.state.last_move_ms < QUIET_S * 1000 or not self.ring.queued:
+        if (self.state.insert and self.host.now() - self.state.last_move_ms < QUIET_S * 1000) or not self.ring.queued:
             return
         self.ring.tick()
         body: dict[str, Any] = {}
