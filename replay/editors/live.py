@@ -78,12 +78,14 @@ class Host(Protocol):
         ...
 
     def send(self, body: dict[str, Any], on_answer: Callable[[str], None], timeout_ms: float | None = None,
-             partial_at_ms: float | None = None, scripted: bool = True) -> Request:
-        """Send a request: its answer (the session's next) comes to `on_answer` when the client has
-        it: whole, or what streamed by `partial_at_ms` after sending. With `timeout_ms` the client
-        gives up then (the request times out, `on_answer` never runs). A request whose answer the
-        client never reads (`scripted` False: llama.vim's ring updates) takes none of the
-        session's answers."""
+             partial_at_ms: float | None = None, scripted: bool = True, reaches_server_ms: float = 0.0) -> Request:
+        """Send a request: it reaches the server `reaches_server_ms` later (the client's own start-up
+        of it, such as llama.vim's curl process), its time in the session's record, and its answer
+        (the session's next, its delay counted from there) comes to `on_answer` when the client
+        has it: whole, or what streamed by `partial_at_ms` after sending. With `timeout_ms` the
+        client gives up then (the request times out, `on_answer` never runs). A request whose
+        answer the client never reads (`scripted` False: llama.vim's ring updates) takes none of
+        the session's answers."""
         ...
 
     def show(self, request: int, item: Item) -> None:

@@ -110,15 +110,16 @@ class Simulation:
             due.stopped = True
 
     def send(self, body: dict[str, Any], on_answer: Callable[[str], None], timeout_ms: float | None = None,
-             partial_at_ms: float | None = None, scripted: bool = True) -> _Sent:
+             partial_at_ms: float | None = None, scripted: bool = True, reaches_server_ms: float = 0.0) -> _Sent:
         answer = (self.answers.pop(0) if self.answers else UNSCRIPTED) if scripted else None
         n = sum(1 for s in self.sent if s.answer is not None) + 1 if answer is not None else 0
-        sent = _Sent(n, self.t, self.event_index, body, answer, self.now)
+        sent = _Sent(n, self.t + reaches_server_ms, self.event_index, body, answer, self.now)
         self.sent.append(sent)
         if answer is None:
             sent.finish()
             return sent
         arrives, text = _delivery(answer, partial_at_ms)
+        arrives += reaches_server_ms
         if timeout_ms is not None and arrives > timeout_ms:
             self._at(self.t + timeout_ms, lambda: sent.finish("timed_out"))
             return sent
