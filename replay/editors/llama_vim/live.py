@@ -156,14 +156,15 @@ class LlamaVimClient:
     # --- the user's events
 
     def opened(self) -> None:
-        """The file was opened in normal mode before the session (Vim saw the cursor at its top):
-        BufEnter's pick (100 ms after entering) has already reached the ring, which s:ring_update
-        fills in normal mode. At the open the user enters insert mode at the cursor."""
+        """The file was opened in normal mode before the session, Vim's cursor on its first line:
+        BufEnter's pick of the window around that line (100 ms after entering) has already
+        reached the ring, which s:ring_update fills in normal mode. At the open the user enters
+        insert mode at the cursor."""
         buf, _ = self._buffer()
         self.state.last_seen = (0, 0)
         self.state.last_move_ms = self.host.now()
         if self.config["ring_n_chunks"] > 0:
-            self.ring.pick(window_at(buf.lines, buf.row, self.config["ring_chunk_size"]), self.host.now() / 1000,
+            self.ring.pick(window_at(buf.lines, 0, self.config["ring_chunk_size"]), self.host.now() / 1000,
                            self.filepath, evict=True)
             self.ring.tick()
             self.host.later(self.config["ring_update_ms"], self._ring_update, background=True)

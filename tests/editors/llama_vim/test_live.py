@@ -179,3 +179,13 @@ def test_after_3s_without_a_move_a_ring_update_carries_a_chunk_and_takes_no_answ
 def test_commits_before_the_speculative_follow_up_are_not_driven() -> None:
     with pytest.raises(NoTiming, match="1175c8d"):
         run([{"t_ms": 100, "type": "type", "text": "r"}], [], version="2025-03-01")
+
+
+def test_the_chunk_in_the_ring_at_the_open_is_the_window_around_the_files_first_line() -> None:
+    doc = "".join(f"line_{n} = {n}\n" for n in range(80))
+    at = doc.index("line_70 = 70\n") + len("line_70 = 70")
+    # at ec87086 chunks like the cursor's window are not dropped before a request: the entered
+    # file's chunk goes with the first one, Vim's window around line 1 when the file was entered
+    out = run([], [], document=doc, cursor=at, version="ec87086")
+    extra = out.requests[0].body["input_extra"]
+    assert [(c["text"], c["filename"]) for c in extra] == [("".join(f"line_{n} = {n}\n" for n in range(33)), "t.py")]
