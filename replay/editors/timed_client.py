@@ -16,7 +16,9 @@ decided here, once, the same for every such editor:
 - an answer is shown when it arrives at the context it was asked at; after the user typed on,
   only with `shows_late`, when the text typed since is the start of the answer (its rest shown);
 - the cache (where `cache` names one): an answer is kept by its context (the text before and
-  after the cursor) and shown again at that context without a request;
+  after the cursor) and shown again at that context without a request; with `serves_typed`
+  (Tabby's forwarding contexts, llama.vscode's typed-text lookup, Copilot's completions trie) also
+  further on in the line, where what was typed since is the answer's start (its rest shown);
 - accepting inserts the item (replacing what it replaces) and is an edit like any other;
   accepting a line takes the item up to and including its first newline and keeps the rest
   shown, as VS Code's `acceptNextLine` (microsoft/vscode src/vs/editor/contrib/inlineCompletions/
@@ -71,11 +73,24 @@ class TimedClient:
             self.host.stop_timer(self.pending)
             self.pending = None
         doc = self.host.doc()
-        cached = self.cache.get((doc.prefix, doc.suffix)) if self.rules.cache != "none" else None
+        cached = self._cached(doc) if self.rules.cache != "none" else None
         if cached is not None:
             self._show(doc, cached[0], cached[1])
             return
         self.pending = self.host.later(self._debounce(), self._send)
+
+    def _cached(self, doc: Doc) -> tuple[str, int] | None:
+        """The answer cached at this context, or (`serves_typed`) the rest of one cached at an
+        earlier cursor of the same line whose start is what was typed since."""
+        exact = self.cache.get((doc.prefix, doc.suffix))
+        if exact is not None or not self.rules.serves_typed:
+            return exact
+        for (prefix, suffix), (text, request) in reversed(self.cache.items()):
+            typed = doc.prefix[len(prefix):]
+            if (suffix == doc.suffix and doc.prefix.startswith(prefix) and "\n" not in typed
+                    and len(text) > len(typed) and text.startswith(typed)):
+                return text[len(typed):], request
+        return None
 
     def _debounce(self) -> float:
         d = self.rules.debounce

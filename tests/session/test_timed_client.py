@@ -112,3 +112,13 @@ def test_accepting_a_line_takes_it_with_its_newline_and_keeps_the_rest_shown() -
 def test_a_dismissed_item_is_not_accepted() -> None:
     out = run([*typed(100), {"t_ms": 500, "type": "dismiss"}, {"t_ms": 600, "type": "accept"}], [(10, "foo")])
     assert out.document == "x = 1"
+
+
+def test_a_cache_that_serves_typed_text_shows_the_rest_of_an_answer_typed_into() -> None:
+    events = [*typed(100, text="f"), *typed(500, text="o")]
+    typing = replace(RULES, cache="by context", cancels_in_flight=False, serves_typed=True)
+    out = run(events, [(10, "oo()")], typing)
+    assert [r.t_ms for r in out.requests] == [200]
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(210, 1, "oo()"), (500, 1, "o()")]
+    out = run(events, [(10, "oo()"), (10, "")], replace(typing, serves_typed=False))
+    assert [r.t_ms for r in out.requests] == [200, 600]
