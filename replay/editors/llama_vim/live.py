@@ -133,6 +133,7 @@ class LlamaVimClient:
         self.host, self.rules = host, rules_at(client)
         self.enter_after = 1 if _since(resolve(client), ENTER_FOR_TWO) else 2
         self.config = settings(dict(options), self.rules)
+        self.auto = bool(self.config["auto_fim"]) and bool(self.config.get("enable_at_startup", True))
         self.ring = Ring(self.config, self.rules, 0)
         self.filepath = filepath
         self.state = _State()
@@ -163,7 +164,7 @@ class LlamaVimClient:
         buf, _ = self._buffer()
         self.state.last_seen = (0, 0)
         self.state.last_move_ms = self.host.now()
-        if self.config["ring_n_chunks"] > 0:
+        if self.config["ring_n_chunks"] > 0 and self.config.get("enable_at_startup", True):
             self.ring.pick(window_at(buf.lines, 0, self.config["ring_chunk_size"]), self.host.now() / 1000,
                            self.filepath, evict=True)
             self.ring.tick()
@@ -176,9 +177,10 @@ class LlamaVimClient:
         self._cursor_moved_i()
 
     def _cursor_moved_i(self) -> None:
-        """CursorMovedI: only when the cursor is not where Vim last saw it."""
+        """CursorMovedI: only when the cursor is not where Vim last saw it, and only with auto_fim
+        on (s:setup_autocmds) in an enabled plugin (enable_at_startup, since 7202297)."""
         buf, _ = self._buffer()
-        if self.state.last_seen == (buf.row, buf.col):
+        if self.state.last_seen == (buf.row, buf.col) or not self.auto:
             return
         self.state.last_seen = (buf.row, buf.col)
         self._on_move()
@@ -222,6 +224,8 @@ class LlamaVimClient:
         character back (not at a line's start), a CursorMoved in normal mode (s:on_move: its
         s:fim_try_hint shows nothing outside insert mode, nor does an answer that comes now)."""
         self._hide()
+        if not self.state.insert:
+            return  # Escape in normal mode does nothing
         self.state.insert = False
         doc = self.host.doc()
         if doc.cursor > 0 and doc.text[doc.cursor - 1] != "\n":

@@ -189,3 +189,17 @@ def test_the_chunk_in_the_ring_at_the_open_is_the_window_around_the_files_first_
     out = run([], [], document=doc, cursor=at, version="ec87086")
     extra = out.requests[0].body["input_extra"]
     assert [(c["text"], c["filename"]) for c in extra] == [("".join(f"line_{n} = {n}\n" for n in range(33)), "t.py")]
+
+
+def test_with_auto_fim_off_or_the_plugin_disabled_typing_asks_nothing() -> None:
+    events = [{"t_ms": 500, "type": "type", "text": "r"}]
+    assert run(events, [], options={"auto_fim": False}).requests == ()
+    out = run(events, [], options={"enable_at_startup": False})
+    assert out.requests == () and out.ring_updates == ()
+
+
+def test_a_second_escape_leaves_the_cursor_where_the_first_put_it() -> None:
+    events = [{"t_ms": 500, "type": "type", "text": "ab"}, {"t_ms": 600, "type": "dismiss"},
+              {"t_ms": 700, "type": "dismiss"}, {"t_ms": 800, "type": "type", "text": "X"}]
+    out = run(events, [*PRELUDE])
+    assert out.document == "def add(a, b):\n    aXb\n"  # back into insert mode before the "b"
