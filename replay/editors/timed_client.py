@@ -11,6 +11,8 @@ decided here, once, the same for every such editor:
   its lower bound, `min_ms`: the editor's own estimate is not modelled) or throttle (`max_ms`
   after the keystroke when the last request went out less than `max_ms` before); a keystroke
   within the debounce restarts it;
+- a request due while one is in flight goes out at once, or with `in_flight_wait_ms`
+  (llama.vscode's 150 ms) waits for it, checking again that often, until a keystroke drops it;
 - an answer shown whole, or what streamed by `shown_by_ms`; after `client_timeout_ms` the client
   gives up on it;
 - an answer is shown when it arrives at the context it was asked at; after the user typed on,
@@ -101,6 +103,10 @@ class TimedClient:
 
     def _send(self) -> None:
         self.pending = None
+        wait = self.rules.in_flight_wait_ms
+        if wait is not None and self.in_flight is not None:
+            self.pending = self.host.later(wait, self._send)  # a keystroke meanwhile stops it (edited)
+            return
         doc = self.host.doc()
         holder: list[Request] = []
         request = self.host.send(self.render(self.cursor_input(doc)), lambda text: self._answer(doc, holder[0], text),

@@ -46,7 +46,9 @@ class TimingRules:
     sends none. `cache` says what the client serves without a request; `serves_typed`: an answer
     cached at an earlier cursor is served where what was typed since is its start (its rest
     shown). `shown_by_ms`: the client shows what has streamed by then instead of waiting for the
-    whole answer (None: it waits)."""
+    whole answer (None: it waits). `in_flight_wait_ms`: a request due while one is in flight
+    waits, checking again every that many ms, and is dropped when the user types on (None: it
+    goes out at once)."""
 
     editor: str
     release: str
@@ -62,3 +64,4 @@ class TimingRules:
     server_cut: str = ""
     shown_by_ms: float | None = None
     serves_typed: bool = False
+    in_flight_wait_ms: float | None = None

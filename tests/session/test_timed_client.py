@@ -122,3 +122,13 @@ def test_a_cache_that_serves_typed_text_shows_the_rest_of_an_answer_typed_into()
     assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(210, 1, "oo()"), (500, 1, "o()")]
     out = run(events, [(10, "oo()"), (10, "")], replace(typing, serves_typed=False))
     assert [r.t_ms for r in out.requests] == [200, 600]
+
+
+def test_a_request_due_while_one_is_in_flight_waits_for_it_where_the_rules_say() -> None:
+    keep = replace(RULES, debounce=Debounce("none"), cancels_in_flight=False)
+    out = run(typed(100, 200), [(500, "a"), (10, "b")], keep)
+    assert [r.t_ms for r in out.requests] == [100, 200]
+    out = run(typed(100, 200), [(500, "a"), (10, "b")], replace(keep, in_flight_wait_ms=150.0))
+    assert [r.t_ms for r in out.requests] == [100, 650]  # checked at 200, 350, 500: the first is answered at 600
+    out = run(typed(100, 200, 300), [(500, "a"), (10, "b")], replace(keep, in_flight_wait_ms=150.0))
+    assert [r.t_ms for r in out.requests] == [100, 600]  # the wait from 200 dropped at 300; 300, 450, 600
