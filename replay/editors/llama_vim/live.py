@@ -275,7 +275,7 @@ class LlamaVimClient:
             return
         state.indent_last = ctx.indent
         # the eviction of chunks like the cursor's window before sending, the far picks after
-        self.ring.request(buf.lines, row, self.host.now() / 1000, self.filepath, auto=True)
+        self.ring.request(buf.lines, row, self.host.now() / 1000, self.filepath, auto=True, cursor_row=buf.row)
         body = build_body(ctx, self._extra(), self.config, self.rules, "auto", follow_up=prev is not None)
         holder: list[Request] = []
         state.job = self.host.send(body, lambda text: self._on_response(hashes, holder[0], text),

@@ -124,12 +124,14 @@ class Ring:
             del self.chunks[0]
         self.chunks.append(self.queued.pop(0))
 
-    def request(self, lines: tuple[str, ...], row: int, time: float, filename: str, auto: bool) -> None:
+    def request(self, lines: tuple[str, ...], row: int, time: float, filename: str, auto: bool,
+                cursor_row: int | None = None) -> None:
         """What `llama#fim` does to the ring around sending a request at `row`: the eviction of
-        chunks like the cursor's window before, the far picks after."""
+        chunks like the window around the cursor (`line('.')`: `cursor_row`, the request's row
+        unless given) before, the far picks after."""
         size = self.config["ring_chunk_size"]
         if self.rules.evict_at_request:
-            text = window_at(lines, row, size)
+            text = window_at(lines, row if cursor_row is None else cursor_row, size)
             l0 = self._rand(0, max(0, len(text) - size // 2))
             near = text[l0:min(l0 + size // 2, len(text)) + 1]
             self.chunks = [c for c in self.chunks if similarity(c.data, near, self.rules) <= 0.5]
