@@ -26,7 +26,8 @@ follow-up) on; each rule cites the function it is read from.
   3 s, the oldest queued chunk joins the ring and an /infill request with n_predict 0 carries it
   to the server (its answer is not read). The session's `open` is the user entering insert mode
   at the cursor in a file opened before in normal mode: BufEnter's pick of the window around
-  the cursor is in the ring by then, and the ring's timer is taken to tick from the open.
+  the file's first line (where Vim's cursor was) is in the ring by then, and the ring's timer is
+  taken to tick from the open.
 - `llama#fim_accept`: 'full' sets the line to the text before the cursor (the whole line at
   column 0: Vim's `line[:-1]`) and the suggestion's first line, appends the others and puts the
   cursor after the suggestion; 'line' sets only the first line (the rest of the line is not
@@ -55,8 +56,8 @@ from replay.editors.llama_vim.request import (
     local_context,
 )
 from replay.editors.llama_vim.ring import QUIET_S, Ring, window_at
-from replay.editors.llama_vim.settings import settings
-from replay.editors.llama_vim.timing import SPECULATIVE, _since
+from replay.editors.llama_vim.settings import seed, settings
+from replay.editors.llama_vim.timing import SPECULATIVE, since
 from replay.editors.interface import NoTiming
 from replay.editors.llama_server import split_version
 from replay.records import ExtraChunk
@@ -127,14 +128,14 @@ class LlamaVimClient:
 
     def __init__(self, host: Host, version: str | None, options: dict[str, Any], filepath: str) -> None:
         client, _ = split_version(version)
-        if not _since(resolve(client), SPECULATIVE):
+        if not since(resolve(client), SPECULATIVE):
             raise NoTiming(f"llama.vim sessions are modelled from {SPECULATIVE} (2025-03-10, {SOURCE} s:fim_try_hint "
                            "and the speculative follow-up) on")
         self.host, self.rules = host, rules_at(client)
-        self.enter_after = 1 if _since(resolve(client), ENTER_FOR_TWO) else 2
+        self.enter_after = 1 if since(resolve(client), ENTER_FOR_TWO) else 2
         self.config = settings(dict(options), self.rules)
         self.auto = bool(self.config["auto_fim"]) and bool(self.config.get("enable_at_startup", True))
-        self.ring = Ring(self.config, self.rules, 0)
+        self.ring = Ring(self.config, self.rules, seed(options))  # Vim's rand() is seeded from the clock
         self.filepath = filepath
         self.state = _State()
 
