@@ -4,10 +4,11 @@ by its profile's `live_client`) decides what each of them does; this module keep
 document, the scripted server and the record of what was sent and shown.
 
 At one instant the user's event comes first, then timers and answers in the order they were
-set. A request beyond the scripted answers is answered with nothing at once. The session ends
-once the user's last event is handled and no answer is awaited, when the editor has no timer of its own
-pending (its periodic background work, llama.vim's ring updates, does not keep it going) or
-SETTLE_MS have passed since the last answer came without the editor sending anything.
+set. A request beyond the scripted answers is answered with nothing at once (as the scripted
+server of the recordings does). The session ends once the user's last event is handled and no
+answer is awaited, when the editor has no timer of its own pending (its periodic background
+work, llama.vim's ring updates, does not keep it going) or SETTLE_MS have passed since the last
+answer came without the editor sending anything.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class _Sent:
     t_ms: float
     after_event: int
     body: dict[str, Any]
-    answer: Answer | None  # None: the client reads no answer, or the session scripted none
+    answer: Answer | None  # None: an answer the client never reads (listed apart, takes none of the script)
     clock: Callable[[], float]
     outcome: Outcome = "not_shown"
     done_at: float | None = None
