@@ -14,7 +14,8 @@ do it, so that no caller has to ask which editor it holds:
   (`fimreplay editors NAME --history`), the rules in force at a release (`editors NAME@VERSION`);
 - `timing`: the release's timing rules (timing.py: debounce, cancel, timeouts, late answers);
 - `live_client`: the client driven through a typing session in time (live.py), by default the
-  one its timing rules make (timed_client.py);
+  one its timing rules make (timed_client.py), with `debouncer`, the editor's own debounce
+  where it learns from the session (Tabby's adaptive one);
 - `layout_audit`: the editor's own findings on its prompt layout (`fimreplay audit`).
 Its declared facts (`display` ... `sends_body`) are what the commands and the README's table of
 editors read of it.
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 import msgspec
 
 from replay.editors.live import Doc, Host, LiveClient
+from replay.editors.timed_client import Debouncer
 from replay.editors.rulebook import HistoryRow, InForce
 from replay.editors.stage import Shown, StreamStop, Timing
 from replay.editors.timing import TimingRules
@@ -203,7 +205,13 @@ class EditorProfile(ABC):
             rendered = self.render(inp, model, version)
             return rendered.request if rendered.request is not None else {"prompt": rendered.text}
 
-        return TimedClient(host, rules, body, lambda inp, text: self.complete(inp, text, model, version), cursor_input)
+        return TimedClient(host, rules, body, lambda inp, text: self.complete(inp, text, model, version), cursor_input,
+                           self.debouncer(version, options))
+
+    def debouncer(self, version: str | None, options: Mapping[str, Any] | None = None) -> Debouncer | None:
+        """The editor's own debounce where it learns from the session (None: the timing rules'
+        delay, timed_client.RulesDebouncer)."""
+        return None
 
 
 class PackageProfile(EditorProfile):

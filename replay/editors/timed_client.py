@@ -7,10 +7,10 @@ decided here, once, the same for every such editor:
   the request in flight (in the VS Code clients the provider's cancellation token is cancelled
   by the document change: microsoft/vscode src/vs/editor/contrib/inlineCompletions/browser/model/
   inlineCompletionsSource.ts);
-- the request goes out after the debounce: none (at once), fixed (`min_ms`), adaptive (taken at
-  its lower bound, `min_ms`: the editor's own estimate is not modelled) or throttle (`max_ms`
-  after the keystroke when the last request went out less than `max_ms` before); a keystroke
-  within the debounce restarts it;
+- the request, or a cached answer, waits for the debounce: none (at once), fixed (`min_ms`),
+  adaptive (an editor's own Debouncer, as Tabby's; else its lower bound, `min_ms`) or throttle
+  (`max_ms` after the keystroke when the last request went out less than `max_ms` before); a
+  keystroke within the debounce restarts it;
 - a request due while one is in flight goes out at once, or with `in_flight_wait_ms`
   (llama.vscode's 150 ms) waits for it, checking again that often, until a keystroke drops it;
 - an answer shown whole, or what streamed by `shown_by_ms`; after `client_timeout_ms` the client
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from replay.editors.live import Doc, Host, Item, Request
 from replay.editors.stage import Shown
@@ -41,6 +41,36 @@ from replay.records import EditorInput
 
 Render = Callable[[EditorInput], dict[str, Any]]
 Complete = Callable[[EditorInput, str], Shown]
+
+
+class Debouncer(Protocol):
+    """How long a keystroke's request (or its cached answer) waits: the rules' fixed delay, or an
+    editor's own adaptive one (Tabby's, replay/editors/tabby/debouncer.py)."""
+
+    def delay(self, doc: Doc, now_ms: float, cached: bool, last_sent_ms: float | None) -> float: ...
+
+    def answered(self, latency_ms: float | None) -> None:
+        """An answer came this long after its request reached the server (None: it timed out)."""
+        ...
+
+
+class RulesDebouncer:
+    """The debounce the timing rules state: none, fixed, adaptive (its lower bound: the editor's
+    estimate is not modelled) or a throttle (`max_ms` when the last request went out less than
+    `max_ms` before)."""
+
+    def __init__(self, rules: TimingRules) -> None:
+        self.debounce = rules.debounce
+
+    def delay(self, doc: Doc, now_ms: float, cached: bool, last_sent_ms: float | None) -> float:
+        d = self.debounce
+        if d.mode == "throttle":
+            recent = last_sent_ms is not None and now_ms - last_sent_ms < d.max_ms
+            return d.max_ms if recent else 0.0
+        return d.bounds()[0]
+
+    def answered(self, latency_ms: float | None) -> None:
+        """The rules' delay does not learn from answers."""
 
 
 @dataclass
@@ -54,9 +84,10 @@ class TimedClient:
     is shown of a text received there."""
 
     def __init__(self, host: Host, rules: TimingRules, render: Render, complete: Complete,
-                 cursor_input: Callable[[Doc], EditorInput]) -> None:
+                 cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None = None) -> None:
         self.host, self.rules = host, rules
         self.render, self.complete, self.cursor_input = render, complete, cursor_input
+        self.debouncer = debouncer or RulesDebouncer(rules)
         self.pending: int | None = None  # the debounce timer
         self.in_flight: Request | None = None
         self.last_sent: float | None = None
@@ -76,10 +107,17 @@ class TimedClient:
             self.pending = None
         doc = self.host.doc()
         cached = self._cached(doc) if self.rules.cache != "none" else None
-        if cached is not None:
+        wait = self.debouncer.delay(doc, self.host.now(), cached is not None, self.last_sent)
+        if cached is None:
+            self.pending = self.host.later(wait, self._send)
+        elif wait <= 0:
             self._show(doc, cached[0], cached[1])
-            return
-        self.pending = self.host.later(self._debounce(), self._send)
+        else:  # a cached answer waits for the debounce too (Tabby's, Continue's debounce comes first)
+            self.pending = self.host.later(wait, lambda: self._show_cached(doc, cached))
+
+    def _show_cached(self, doc: Doc, cached: tuple[str, int]) -> None:
+        self.pending = None
+        self._show(doc, cached[0], cached[1])
 
     def _cached(self, doc: Doc) -> tuple[str, int] | None:
         """The answer cached at this context, or (`serves_typed`) the rest of one cached at an
@@ -94,13 +132,6 @@ class TimedClient:
                 return text[len(typed):], request
         return None
 
-    def _debounce(self) -> float:
-        d = self.rules.debounce
-        if d.mode == "throttle":
-            recent = self.last_sent is not None and self.host.now() - self.last_sent < d.max_ms
-            return d.max_ms if recent else 0.0
-        return d.bounds()[0]
-
     def _send(self) -> None:
         self.pending = None
         wait = self.rules.in_flight_wait_ms
@@ -109,14 +140,24 @@ class TimedClient:
             return
         doc = self.host.doc()
         holder: list[Request] = []
-        request = self.host.send(self.render(self.cursor_input(doc)), lambda text: self._answer(doc, holder[0], text),
+        sent_at = self.host.now()
+        request = self.host.send(self.render(self.cursor_input(doc)),
+                                 lambda text: self._answer(doc, holder[0], text, sent_at),
                                  timeout_ms=self.rules.client_timeout_ms, partial_at_ms=self.rules.shown_by_ms)
         holder.append(request)
         self.in_flight, self.last_sent = request, self.host.now()
+        if self.rules.client_timeout_ms is not None:
+            self.host.later(self.rules.client_timeout_ms, lambda: self._timed_out(request))
 
-    def _answer(self, asked: Doc, request: Request, text: str) -> None:
+    def _timed_out(self, request: Request) -> None:
         if self.in_flight is request:
             self.in_flight = None
+            self.debouncer.answered(None)
+
+    def _answer(self, asked: Doc, request: Request, text: str, sent_at: float) -> None:
+        if self.in_flight is request:
+            self.in_flight = None
+        self.debouncer.answered(self.host.now() - sent_at)
         if self.rules.cache != "none":
             self.cache[(asked.prefix, asked.suffix)] = (text, request.n)
         now = self.host.doc()

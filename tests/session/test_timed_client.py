@@ -83,7 +83,7 @@ def test_the_cache_shows_an_answer_again_at_its_context_without_a_request() -> N
     events = [*typed(100), {"t_ms": 500, "type": "delete", "count": 1}, *typed(900)]
     out = run(events, [(10, "0"), (10, "9")], replace(RULES, cache="by context"))
     assert [r.t_ms for r in out.requests] == [200, 600]
-    assert [(s.t_ms, s.request) for s in out.shown] == [(210, 1), (610, 2), (900, 1)]
+    assert [(s.t_ms, s.request) for s in out.shown] == [(210, 1), (610, 2), (1000, 1)]  # after the debounce
     out = run(events, [(10, "0"), (10, "9"), (10, "8")])
     assert [r.t_ms for r in out.requests] == [200, 600, 1000]
 
@@ -119,7 +119,7 @@ def test_a_cache_that_serves_typed_text_shows_the_rest_of_an_answer_typed_into()
     typing = replace(RULES, cache="by context", cancels_in_flight=False, serves_typed=True)
     out = run(events, [(10, "oo()")], typing)
     assert [r.t_ms for r in out.requests] == [200]
-    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(210, 1, "oo()"), (500, 1, "o()")]
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(210, 1, "oo()"), (600, 1, "o()")]
     out = run(events, [(10, "oo()"), (10, "")], replace(typing, serves_typed=False))
     assert [r.t_ms for r in out.requests] == [200, 600]
 
@@ -132,3 +132,9 @@ def test_a_request_due_while_one_is_in_flight_waits_for_it_where_the_rules_say()
     assert [r.t_ms for r in out.requests] == [100, 650]  # checked at 200, 350, 500: the first is answered at 600
     out = run(typed(100, 200, 300), [(500, "a"), (10, "b")], replace(keep, in_flight_wait_ms=150.0))
     assert [r.t_ms for r in out.requests] == [100, 600]  # the wait from 200 dropped at 300; 300, 450, 600
+
+
+def test_a_cached_answer_with_no_debounce_is_shown_at_once() -> None:
+    events = [*typed(100), {"t_ms": 500, "type": "delete", "count": 1}, *typed(900)]
+    out = run(events, [(10, "0"), (10, "9")], replace(RULES, cache="by context", debounce=Debounce("none")))
+    assert [(s.t_ms, s.request) for s in out.shown] == [(110, 1), (510, 2), (900, 1)]
