@@ -39,6 +39,7 @@ def since_commit(sha: str) -> set[str]:
     return set(shas[shas.index(sha):])
 
 SESSIONS_DIR = Path(__file__).resolve().parents[1] / "data" / "golden" / "llama.vim" / "sessions"
+assert SESSIONS_DIR.is_dir(), f"{SESSIONS_DIR}: the recordings of the real llama.vim (made on the branch that records them)"
 LINES = {json.loads(line)["id"]: line for line in (SESSIONS_DIR / "sessions.jsonl").read_text(encoding="utf-8").splitlines()}
 # Every recording, both runs of each session (expected_repeat.jsonl: the second recording).
 RECORDED = [(json.loads(line), f"{name}:{n}") for name in ("expected", "expected_repeat")
