@@ -190,12 +190,12 @@ class Simulation:
 
 def _delivery(answer: Answer, partial_at_ms: float | None) -> tuple[float, str]:
     """When the client has the answer and what it has: all of it once the last piece came, or
-    with `partial_at_ms` what streamed by then (by the first piece, when none had)."""
+    with `partial_at_ms` what streamed by then, nothing when nothing had (Continue's
+    showWhateverWeHaveAtXMs), unless all of it came before."""
     pieces = answer.pieces()
-    if partial_at_ms is None:
+    if partial_at_ms is None or pieces[-1][0] <= partial_at_ms:
         return pieces[-1][0], "".join(text for _, text in pieces)
-    at = max(partial_at_ms, pieces[0][0])
-    return min(at, pieces[-1][0]), "".join(text for t, text in pieces if t <= at)
+    return partial_at_ms, "".join(text for t, text in pieces if t <= partial_at_ms)
 
 
 def _user(sim: Simulation, client: LiveClient, n: int, event: Event) -> Callable[[], None]:
