@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 import msgspec
 
 from replay.editors.live import Doc, Host, LiveClient
-from replay.editors.timed_client import Debouncer
 from replay.editors.rulebook import HistoryRow, InForce
 from replay.editors.stage import Shown, StreamStop, Timing
+from replay.editors.timed_client import Debouncer, TimedClient
 from replay.editors.timing import TimingRules
 from replay.errors import UsageError
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt, TraceStep
@@ -191,8 +191,6 @@ class EditorProfile(ABC):
         timing rules make (timed_client.py; NoTiming where none are modelled), its body this
         profile's rendering (the client's HTTP body, else the prompt) and its item this profile's
         completion stage."""
-        from replay.editors.timed_client import TimedClient
-
         rules = self.timing(version, options)
         if model is None:
             raise UsageError(f"{self.name} builds its request for a model: give --model")
