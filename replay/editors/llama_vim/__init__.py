@@ -5,7 +5,10 @@ commit (releases.py); the server's half is replay.editors.llama_server."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from replay.editors.interface import PackageProfile
+from replay.editors.live import Host, LiveClient
 from replay.records import CaptureRecord, EditorInput
 
 
@@ -36,6 +39,13 @@ class LlamaVimProfile(PackageProfile):
         from replay.editors import llama_server
 
         return llama_server.capture_input(record, item_id)
+
+    def live_client(self, host: Host, version: str | None, options: dict[str, Any], model: str | None,
+                    filepath: str | None, language: str | None) -> LiveClient:
+        """The plugin's own loop (live.py): its body names no model (the setting `model` is sent)."""
+        from replay.editors.llama_vim.live import LlamaVimClient
+
+        return LlamaVimClient(host, version, options, filepath or "")
 
 
 PROFILE = LlamaVimProfile()

@@ -19,7 +19,11 @@ what tabby-agent shows of the model's answer, each by release.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from replay.editors.interface import PackageProfile
+from replay.editors.timed_client import Debouncer
 from replay.records import CaptureRecord
 
 
@@ -56,6 +60,15 @@ class TabbyProfile(PackageProfile):
         if record.editor_version:
             return record.editor_version
         return capture_spec(record.user_agent, record.day())
+
+
+    def debouncer(self, version: str | None, options: Mapping[str, Any] | None = None) -> Debouncer | None:
+        """tabby-agent's adaptive debounce, which learns the user's typing intervals and the
+        server's latency (debouncer.py)."""
+        from replay.editors.tabby.debouncer import AdaptiveDebouncer
+        from replay.editors.tabby.version import tabby_version
+
+        return AdaptiveDebouncer(tabby_version(version).agent, options)
 
 
 PROFILE = TabbyProfile()
