@@ -33,10 +33,10 @@ this request's spot by then. The rule:
   autoload/llama.vim `s:fim_ctx_local` with `a:prev`, since 1175c8d (2025-03-10)): a request
   sent within SPECULATIVE_S of an earlier one's answer whose window is that one's with its
   completion inserted at the cursor and the same suffix is not the document: it is neither
-  evidence nor given a reference. llama.vim says which is which in the body: its first request
-  at a cursor asks t_max_predict_ms LLAMA_VIM_FIRST_PREDICT_MS and the follow-up the setting's
-  (autoload/llama.vim `llama#fim`, "the first request is quick", since 1175c8d); where a file's
-  llama.vim bodies carry both values, that decides, not the window (a follow-up of a suggestion
+  evidence nor given a reference. A client may say which is which in the body
+  (EditorProfile.speculation_budget: llama.vim's first request at a cursor asks a shorter
+  t_max_predict_ms than its follow-up); where a file's bodies carry both budgets, that decides,
+  not the window (a follow-up of a suggestion
   shown mid-line, or from the cache after typing on, holds the whole line with it appended and
   no rest of the line, and a user typing the suggestion's start looks like a follow-up).
 
@@ -50,6 +50,7 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
+from replay.editors import capture_profile
 from replay.jsonl import loads
 from replay.records import CaptureRecord
 
@@ -59,7 +60,6 @@ BASE_ANCHOR = 32  # characters of prefix tail and suffix head looked for first .
 MAX_ANCHOR = 256  # ... doubled while found more than once, up to these
 MIN_ANCHOR = 16  # non-blank characters an anchor (or its part in a clipped window) must hold
 SPECULATIVE_S = 1.0  # a request this soon after an earlier one's answer may be its speculative twin
-LLAMA_VIM_FIRST_PREDICT_MS = 250  # llama.vim's t_max_predict_ms of a first request (a follow-up: the setting's)
 
 
 class Typed(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -222,7 +222,7 @@ class Request(msgspec.Struct, frozen=True):
     completion: str | None
     answered_s: float
     infill: bool  # a body sent to llama-server's /infill (llama.vscode, llama.vim): it may have a speculative twin
-    predict_ms: int | None  # a llama.vim body's t_max_predict_ms: tells its first request from a follow-up
+    budget: tuple[int, int] | None  # (the time this body asks, the one a first request asks): speculation_budget
 
 
 def _request(capture_id: int, rec: CaptureRecord) -> Request:
@@ -233,22 +233,19 @@ def _request(capture_id: int, rec: CaptureRecord) -> Request:
     group = (rec.editor, rec.user or "", f"file:{path}" if path else f"log:{rec.source.file}")
     return Request(capture_id, group, rec.ts, (rec.source.file, rec.source.line or rec.source.offset), window_of(rec),
                    rec.completion, float(total) if isinstance(total, (int, float)) else 0.0, infill_body(rec),
-                   _llama_vim_predict_ms(rec))
+                   _budget(rec))
 
 
-def _llama_vim_predict_ms(rec: CaptureRecord) -> int | None:
-    """The t_max_predict_ms of a llama.vim /infill completion body (None for another client's, none
-    sent, or the ring's warm-up, n_predict 0 with t_max_predict_ms 1: `s:ring_update`)."""
-    if rec.editor != "llama.vim" or not infill_body(rec):
+def _budget(rec: CaptureRecord) -> tuple[int, int] | None:
+    """What an /infill body says of being a first request or a follow-up (the client's
+    EditorProfile.speculation_budget; None where it says nothing)."""
+    if not infill_body(rec):
         return None
     try:
         body = loads(rec.raw)
     except ValueError:
         return None
-    if not isinstance(body, dict) or body.get("n_predict") == 0:
-        return None
-    value = body.get("t_max_predict_ms")
-    return value if type(value) is int else None
+    return capture_profile(rec).speculation_budget(body) if isinstance(body, dict) else None
 
 
 def _speculative(req: Request, earlier: Sequence[Request]) -> bool:
@@ -326,10 +323,10 @@ def typed_references(captures: Iterable[tuple[int, CaptureRecord]]) -> dict[int,
     for group in groups.values():
         group.sort(key=lambda r: (r.ts is None, r.ts or 0.0, r.order, r.capture_id))
         real: list[Request] = []
-        budgets = {req.predict_ms for req in group if req.predict_ms is not None}
-        by_budget = LLAMA_VIM_FIRST_PREDICT_MS in budgets and len(budgets) > 1
+        asked = {req.budget[0] for req in group if req.budget is not None}
+        by_budget = len(asked) > 1 and any(req.budget[1] in asked for req in group if req.budget is not None)
         for req in group:
-            if (req.predict_ms != LLAMA_VIM_FIRST_PREDICT_MS if by_budget and req.predict_ms is not None
+            if (req.budget[0] != req.budget[1] if by_budget and req.budget is not None
                     else _speculative(req, real)):
                 out[req.capture_id] = Typed(why="a speculative request (sent as if its suggestion were accepted): not the document")
             else:

@@ -181,6 +181,12 @@ class EditorProfile(ABC):
         """The timing rules of the release (NoTiming, saying why, where they are not modelled)."""
         raise NoTiming(f"{self.name}'s timing rules are not modelled yet")
 
+    def speculation_budget(self, body: Mapping[str, Any]) -> tuple[int, int] | None:
+        """(the server time a completion body asks, the time the client's first request at a
+        cursor asks), for a client that tells its first request from its speculative follow-up
+        by that time (None: its bodies do not say; the typed reference then reads the window)."""
+        return None
+
     def layout_audit(self, tokenizer: Tokenizer, engine: str, ctx: int) -> LayoutAuditor | None:
         """The editor's own audit of the prompts it lays out (None: the generic audit only)."""
         return None
