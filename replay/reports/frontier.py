@@ -81,7 +81,8 @@ def text_quality_latency(points: Sequence[Point], metric: str, width: int = 72, 
     """The quality-latency plot as text (plotext, no colour): each point's label at its p50 (in
     seconds: plotext's ticks of milliseconds are written with exponents) and
     quality, `*` on the frontier and `o` off it, its p90 as a whisker of dashes, the frontier
-    joined; the same size every time, so that the same figures draw the same text."""
+    joined; quality from 0 to 1 and time from 0, as the SVG has them; the same size every time,
+    so that the same figures draw the same text."""
     import plotext
 
     if not points:
@@ -91,6 +92,8 @@ def text_quality_latency(points: Sequence[Point], metric: str, width: int = 72, 
     fig.plot_size(width, height)
     fig.theme("colorless")
     fig.legend(active=False)
+    fig.ruler("y").lim(0, 1)
+    fig.ruler("x").lim(0, _top_ms(points) / 1000)
     best = on_frontier(points)
     for p in points:
         fig.draw(fig.segment([p.p50_s, p.p90_s], [p.quality, p.quality], marker="-"))
