@@ -80,7 +80,7 @@ def svg_quality_latency(points: Sequence[Point], metric: str) -> str:
 def text_quality_latency(points: Sequence[Point], metric: str, width: int = 72, height: int = 18) -> str:
     """The quality-latency plot as text (plotext, no colour): each point's label at its p50 (in
     seconds: plotext's ticks of milliseconds are written with exponents) and
-    quality, `*` on the frontier and `o` off it, its p90 as a whisker of dashes, the frontier
+    quality (`* label`, or `label *` right of the middle), `*` on the frontier and `o` off it, its p90 as a whisker of dashes, the frontier
     joined; quality from 0 to 1 and time from 0, as the SVG has them; the same size every time,
     so that the same figures draw the same text."""
     import plotext
@@ -93,14 +93,19 @@ def text_quality_latency(points: Sequence[Point], metric: str, width: int = 72, 
     fig.theme("colorless")
     fig.legend(active=False)
     fig.ruler("y").lim(0, 1)
-    fig.ruler("x").lim(0, _top_ms(points) / 1000)
+    top = _top_ms(points) / 1000
+    fig.ruler("x").lim(0, top)
     best = on_frontier(points)
     for p in points:
         fig.draw(fig.segment([p.p50_s, p.p90_s], [p.quality, p.quality], marker="-"))
     if len(best) > 1:
         fig.draw(fig.signal([points[i].p50_s for i in best], [points[i].quality for i in best], marker=".").lines(True))
     for i, p in enumerate(points):
-        fig.draw(fig.text(p.p50_s, p.quality, f"{'*' if i in best else 'o'} {p.label}"))
+        mark = "*" if i in best else "o"
+        # a label right of the middle ends at its mark (one that ran past the frame would not be drawn)
+        right = p.p50_s > top / 2
+        fig.draw(fig.text(p.p50_s, p.quality, f"{p.label} {mark}" if right else f"{mark} {p.label}",
+                          alignment="right" if right else "left"))
     fig.label("seconds to the whole answer: p50 at the mark, p90 at the dashes' end", "x")
     fig.title(f"{metric} mean against latency (* not beaten on both, joined by dots)")
     page = fig.build().string(colorless=True)

@@ -108,3 +108,8 @@ def test_text_plot_is_the_same_text_for_the_same_figures() -> None:
     assert row_big < row_small and lines[row_big].index("* big") > lines[row_small].index("* small")
     assert text_quality_latency(POINTS, "indel", width=72, height=18) == page
     assert text_quality_latency([], "indel") == ""
+
+
+def test_a_label_right_of_the_middle_ends_at_its_mark() -> None:
+    page = text_quality_latency([Point("qwen2.5-coder-good", 1.0, 0.41, 0.42), Point("fast", 0.6, 0.01, 0.012)], "indel")
+    assert "qwen2.5-coder-good *--" in page and "* fast" in page
