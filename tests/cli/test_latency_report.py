@@ -131,3 +131,12 @@ def test_the_runs_screen_comparison_puts_time_beside_quality(tmp_path: Path) -> 
         rows = {row[0]: row[1:] for row in compare_runs(store, ["r"]).rows()}
     assert rows["p50 ms"] == ["1500"] and rows["p90 ms"] == ["5000"] and rows["in time"] == ["50% of 2"]
     assert rows["in-time indel [95%]"] == ["0.6667 [0.6667, 0.6667]"]
+
+
+def test_compare_in_time_needs_two_timed_runs(tmp_path: Path, cli) -> None:
+    db = _store(tmp_path)
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"id": "capture-1", "file": "events.json", "reference": "1", "completion": "1"}) + "\n")
+    res = cli("compare", str(pairs), "r", "--in-time", "--db", str(db))
+    assert res.returncode == 2 and "--in-time compares two runs whose answers were timed" in res.stderr
+    assert "Traceback" not in res.stderr
