@@ -96,8 +96,8 @@ def load_run(store: ScoreKeeper, run_id: str, lines: Lines = "auto", seed: int =
                      rows=scores.rows, summary=scored.summary, n_rejects=len(scores.rejects), text=text, lines=lines,
                      stage=scores.counts, overlap=run_overlap(store, run_id, cutoff), status=stored.status if stored else "done",
                      items_done=scores.n_done, items_total=store.count_run_prompts(run_id), latency=latency,
-                     unscored=unscored_reasons(scores.rejects),
-                     in_time=in_time(scores.rows, timed, latency, lines, seed, speed, workers) if latency.n else None)
+                     unscored=unscored_reasons(scores.rejects), in_time=in_time(
+                         scores.rows, timed, latency, lines, seed, speed, workers, scored.summary) if latency.n else None)
 
 
 def _diff(reference: str, completion: str) -> str:

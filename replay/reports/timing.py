@@ -50,12 +50,16 @@ class InTime:
 
 
 def in_time(rows: Sequence[ScoredItem], timed: Sequence[TimedCompletion], latency: LatencySummary, lines: Lines,
-            seed: int = 0, speed: Speed | None = None, workers: int | None = None) -> InTime:
+            seed: int = 0, speed: Speed | None = None, workers: int | None = None, summary: Summary | None = None) -> InTime:
     """The in-time score of a run's scored `rows`, its answers judged as `latency` was (at `speed`,
-    by its budget or its editor's rules)."""
+    by its budget or its editor's rules). `summary`, the rows' own aggregate with `seed`, is taken
+    as it is when every answer was shown in time and the rows hold only pair metrics (the same
+    rows aggregate the same), instead of bootstrapping again."""
     hidden = not_shown(timed, speed, latency.budget_ms)
     seen = nothing_shown(rows, hidden, lines, workers)
-    return InTime(seen, aggregate(seen, seed=seed), sum(r.item_id in hidden for r in rows), latency.judged_by)
+    n_hidden = sum(r.item_id in hidden for r in rows)
+    same = summary is not None and not n_hidden and all(a.values == b.values for a, b in zip(rows, seen))
+    return InTime(seen, summary if same and summary is not None else aggregate(seen, seed=seed), n_hidden, latency.judged_by)
 
 
 class Timed(Protocol):

@@ -67,3 +67,17 @@ def test_whole_file_judgements_are_left_out_of_every_row() -> None:
             ScoredItem(item_id="b", file="f", values={"indel": 1.0, "compiles": 1.0}, reference="y", completion="y")]
     seen = nothing_shown(rows, {"b"}, lines="all")
     assert seen[0].values == {"indel": 1.0} and "compiles" not in seen[1].values and seen[1].values["indel"] == 0.0
+
+
+def test_a_run_all_shown_in_time_keeps_its_own_aggregate() -> None:
+    from replay.reports.timing import in_time
+    from replay.scoring import aggregate
+
+    rows = score_rows([("a", "f.py", "python", "x = 1", "x = 1"), ("b", "g.py", "python", "y = 2", "y = 3")], lines="auto")
+    own = aggregate(rows, seed=0)
+    timed = [_timed("a", 0.2), _timed("b", 0.3)]
+    kept = in_time(rows, timed, summarize(timed), "auto", summary=own)
+    assert kept.summary is own and kept.n_not_shown == 0
+    late = in_time(rows, timed, summarize(timed, budget_ms=250), "auto", summary=own)
+    assert late.n_not_shown == 1 and late.summary.mean["indel"] < own.mean["indel"]
+    assert late.summary == aggregate(nothing_shown(rows, {"b"}, "auto"), seed=0)
