@@ -1,6 +1,6 @@
 """The options and lines of a run's time (docs/replay-and-scores.md, "Time beside quality"):
 `--speed`, shared by run, score, report and compare, `--latency-budget` (score, report, compare,
-leaderboard), and the latency line printed under a run's figures."""
+leaderboard); the latency line printed under a run's figures is replay.latency.summary.line."""
 
 from __future__ import annotations
 
@@ -27,10 +27,3 @@ budget_option = click.option(
     "--latency-budget", "budget_ms", type=click.FloatRange(min=0, min_open=True), default=None, metavar="MS",
     help="Judge every answer by this budget instead of the editor's timing rules: one whose whole text took longer "
          "was not shown (the in-time score counts it as nothing shown).")
-
-
-def latency_line(latency: Any) -> str:
-    """A run's time under its figures (replay.latency.summary.line, the one way it is written)."""
-    from replay.usecases.score import latency_line as line
-
-    return f"latency: {line(latency)}"

@@ -129,5 +129,5 @@ def line(summary: LatencySummary) -> str:
     cells = columns(summary)
     where = f"at {summary.speed}" if summary.speed else "measured"
     budget = "" if summary.budget_ms is None else f" within {summary.budget_ms:g} ms"
-    return (f"p50 {cells['p50 ms']} ms, p90 {cells['p90 ms']} ms ({where}, {summary.n} answers);"
+    return (f"latency: p50 {cells['p50 ms']} ms, p90 {cells['p90 ms']} ms ({where}, {summary.n} answers);"
             f" shown in time{budget}: {cells['in time']} judged ({summary.unknown} unknown)")

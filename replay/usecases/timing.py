@@ -34,7 +34,7 @@ class RunTime:
         """What a command prints under the run's figures ([] for a run with no timed answer)."""
         if not self.latency.n:
             return []
-        return [f"latency: {line(self.latency)}", *([self.in_time.line()] if self.in_time else [])]
+        return [line(self.latency), *([self.in_time.line()] if self.in_time else [])]
 
 
 def check_budget(budget_ms: float | None) -> None:

@@ -40,7 +40,7 @@ def test_the_summary_says_what_judged_it() -> None:
     budget = summarize(timed, budget_ms=500)
     assert (budget.in_time, budget.late, budget.unknown, budget.shown_in_time) == (1, 1, 0, 0.5)
     assert budget.judged_by == "a 500 ms budget on the whole answer (instead of the editor's timing rules)"
-    assert line(budget) == "p50 200 ms, p90 800 ms (measured, 2 answers); shown in time within 500 ms: 50% of 2 judged (0 unknown)"
+    assert line(budget) == "latency: p50 200 ms, p90 800 ms (measured, 2 answers); shown in time within 500 ms: 50% of 2 judged (0 unknown)"
 
 
 def test_an_answer_not_shown_is_scored_as_the_empty_text_by_the_same_scorers() -> None:
