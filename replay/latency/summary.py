@@ -130,4 +130,5 @@ def line(summary: LatencySummary) -> str:
     where = f"at {summary.speed}" if summary.speed else "measured"
     budget = "" if summary.budget_ms is None else f" within {summary.budget_ms:g} ms"
     return (f"latency: p50 {cells['p50 ms']} ms, p90 {cells['p90 ms']} ms ({where}, {summary.n} answers);"
-            f" shown in time{budget}: {cells['in time']} judged ({summary.unknown} unknown)")
+            f" shown in time{budget}: {'none' if summary.shown_in_time is None else cells['in time']} judged"
+            f" ({summary.unknown} unknown)")

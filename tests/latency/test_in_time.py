@@ -37,6 +37,7 @@ def test_the_summary_says_what_judged_it() -> None:
     by_rules = summarize(timed)
     assert by_rules.budget_ms is None and by_rules.unknown == 2
     assert by_rules.judged_by == "the editor's timing rules against the user's next keystroke"
+    assert line(by_rules).endswith("shown in time: none judged (2 unknown)")
     budget = summarize(timed, budget_ms=500)
     assert (budget.in_time, budget.late, budget.unknown, budget.shown_in_time) == (1, 1, 0, 0.5)
     assert budget.judged_by == "a 500 ms budget on the whole answer (instead of the editor's timing rules)"
