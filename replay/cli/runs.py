@@ -20,7 +20,7 @@ from replay.cli.app import (
     warn,
 )
 from replay.cli.editor_option import EDITOR_HELP, editor_option
-from replay.cli.time_options import latency_line, speed_option
+from replay.cli.time_options import speed_option
 from replay.errors import UsageError, WorkError
 
 if TYPE_CHECKING:
@@ -192,6 +192,8 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
         if result.overlap is not None:
             click.echo(f"run {s.run}: {result.overlap.message}")
         if result.latency is not None and result.latency.n:
+            from replay.usecases.score import latency_line
+
             click.echo(f"run {s.run}: {latency_line(result.latency)}")
     if result.all_failed:
         raise WorkError(f"run {s.run}: every item failed")
