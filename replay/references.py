@@ -25,6 +25,11 @@ this request's spot by then. The rule:
   undos and rewrites left by then); when no such window is found, the lines finished before
   the cursor's line in the last window that finds both (`complete` false), none when no line
   is finished;
+- a window after that one which finds one anchor once but not the other, holds room beside the
+  found one for the span as read and the missing anchor, and no longer holds that span there,
+  shows the spot rewritten after it was read (the user came back, or undid it): what it holds
+  now cannot be read, so no reference (an edit inside an anchor that left the span as it was
+  changes nothing);
 - a prefix with fewer than MIN_ANCHOR non-blank characters, a capture without a suffix, and a
   span left empty get no reference, each with its reason;
 - the llama.cpp clients send speculative requests, as if their suggestion were accepted
@@ -195,6 +200,26 @@ def read_span(spot: Window, later: Window) -> tuple[str, bool] | str:
     return doc[start:end], not start <= cursor <= end
 
 
+def edited_after(spot: Window, later: Window, span: str) -> bool:
+    """Whether a later window shows the text at the spot rewritten after it was read (`span`, the
+    whole text between the anchors then): one anchor found once, the other not, and the text
+    beside the found one no longer `span`, where the window holds enough text beside the found
+    anchor to have held `span` and the missing anchor unedited. An edit inside the missing
+    anchor that left the span as it was, a window clipped short of it, or one holding neither
+    anchor says nothing."""
+    doc, own = later.before + later.after, spot.before + spot.after
+    start = _start(spot.before, doc, own)
+    tail, head = _sizes(spot.before, from_end=True, own=own), _sizes(spot.after, from_end=False, own=own)
+    if isinstance(start, int):
+        end = _end(spot.after, doc, start, later.after, own)
+        return (end == "the text after the cursor is not in this window" and len(doc) - start >= len(span) + (head or [0])[0]
+                and doc[start:start + len(span)] != span)
+    if start != "the text before the cursor is not in this window":
+        return False
+    end = _end(spot.after, doc, 0, later.after, own)
+    return isinstance(end, int) and end >= len(span) + (tail or [0])[0] and doc[end - len(span):end] != span
+
+
 def finished_lines(spot: Window, later: Window) -> str:
     """The lines of the spot finished before a later cursor inside it ("" when none)."""
     doc = later.before + later.after
@@ -281,6 +306,11 @@ def _typed(req: Request, later: Iterable[Request]) -> Typed:
         return Typed(why="no later capture of this file within the session" if not shown
                      else f"none of the {len(shown)} later captures of this file shows the spot (edited around it, or out of their windows)")
     other, text, moved_on = last
+    for newer in shown[shown.index(other) + 1:]:
+        assert not isinstance(newer.window, str)
+        if edited_after(req.window, newer.window, text):
+            return Typed(why=f"the text around the spot was edited after capture {other.capture_id} showed it (capture {newer.capture_id}): what it holds now cannot be read",
+                         read_from=newer.capture_id)
     after_ms = None if req.ts is None or other.ts is None else round((other.ts - req.ts) * 1000)
     if not moved_on:
         assert not isinstance(other.window, str)

@@ -157,3 +157,22 @@ def test_coming_back_to_the_spot_keeps_what_was_there_when_the_user_moved_on() -
     back = cap(HEAD + "        ", "total += amount;" + TAIL, ts=4)  # the cursor at the spot's start again
     got = refs(spot, moved, back)[1]
     assert got.text == "total += amount;" and got.complete and got.read_from == 2
+
+
+def test_a_spot_rewritten_after_it_was_last_read_has_no_reference() -> None:
+    # the user left "total += amount;", then edited the line before it (the prefix tail) and
+    # rewrote the statement: no later window finds the spot, one finds its end beside other text
+    spot = cap(HEAD + "        ", TAIL, ts=0)
+    moved = cap(HEAD + "        total += amount;" + TAIL[:12], TAIL[12:], ts=2)
+    rewritten = cap(HEAD.replace("external {", "external nonReentrant {") + "        total = total + amount;", TAIL, ts=4)
+    got = refs(spot, moved, rewritten)[1]
+    assert got.text is None and "edited after capture 2" in (got.why or "") and got.read_from == 3
+
+
+def test_an_edit_inside_an_anchor_that_left_the_spot_as_it_was_keeps_the_reference() -> None:
+    spot = cap(HEAD + "        ", TAIL, ts=0)
+    moved = cap(HEAD + "        total += amount;" + TAIL[:12], TAIL[12:], ts=2)
+    renamed = cap(HEAD.replace("external {", "external nonReentrant {") + "        total += amount;", TAIL, ts=4)
+    clipped = cap("        total = 0;", TAIL, ts=5)  # a window too short to hold the span and the prefix tail
+    got = refs(spot, moved, renamed, clipped)[1]
+    assert got.text == "total += amount;" and got.read_from == 2
