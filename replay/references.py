@@ -256,7 +256,10 @@ def _request(capture_id: int, rec: CaptureRecord) -> Request:
 def _speculative(req: Request, earlier: Sequence[Request]) -> bool:
     """Whether a llama.cpp client's request is the speculative twin of an earlier one: sent within
     SPECULATIVE_S of its answer, the same suffix, its prefix that one's with the completion's
-    start inserted at the cursor."""
+    start inserted at the cursor. What a twin inserts holds text that is not blank: llama.vscode
+    src/completion.ts `cacheFutureSuggestion` inserts the suggestion's first line or all its
+    lines, and `shouldDiscardSuggestion` shows no suggestion of one blank line, so a request
+    that adds only line breaks (the user pressed Enter) is the user's own."""
     if not req.infill or req.ts is None or isinstance(req.window, str):
         return False
     for prev in reversed(earlier):
@@ -268,7 +271,7 @@ def _speculative(req: Request, earlier: Sequence[Request]) -> bool:
         if req.window.before.find(tail) < 0:
             continue
         inserted = req.window.before[req.window.before.rfind(tail) + len(tail):]
-        if inserted and prev.completion.startswith(inserted.rstrip("\n")):
+        if inserted.strip() and prev.completion.startswith(inserted.rstrip("\n")):
             return True
     return False
 

@@ -176,3 +176,12 @@ def test_an_edit_inside_an_anchor_that_left_the_spot_as_it_was_keeps_the_referen
     clipped = cap("        total = 0;", TAIL, ts=5)  # a window too short to hold the span and the prefix tail
     got = refs(spot, moved, renamed, clipped)[1]
     assert got.text == "total += amount;" and got.read_from == 2
+
+
+def test_a_line_break_typed_just_after_an_answer_is_the_users_own() -> None:
+    spot = llama(HEAD, "        total += amount;", TAIL, ts=0, completion="amount * 2;")
+    enter = llama(HEAD + "        total += amount;\n", "", TAIL, ts=0.4)  # Enter pressed 0.4 s after the answer
+    typed = llama(HEAD + "        total += amount;\n        emit Deposit(amount);\n", "", TAIL, ts=3)
+    got = refs(spot, enter, typed)
+    assert got[2].why is None or "speculative" not in got[2].why
+    assert got[2].text == "        emit Deposit(amount);\n"
