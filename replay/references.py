@@ -40,6 +40,7 @@ this request's spot by then. The rule:
   completion inserted at the cursor and the same suffix is not the document: it is neither
   evidence nor given a reference.
 
+A GitHub Copilot body holds no window (`copilot_body`: its suffix starts at the next line).
 A llama.cpp client's window is its /infill body's input_prefix + prompt (the cursor's line up to
 the cursor) + input_suffix (llama.vim `s:fim_ctx_local`; llama.vscode src/completion.ts).
 """
@@ -87,6 +88,9 @@ def window_of(rec: CaptureRecord) -> Window | str:
         return "the capture holds no prefix and suffix"
     if seg.suffix is None:
         return "the log holds no suffix: the spot's end cannot be found again"
+    if copilot_body(rec):
+        return ("a Copilot request's suffix starts at the next line, blanks trimmed, or is an earlier one: "
+                "where the text typed at the cursor ends cannot be told")
     if infill_body(rec):
         try:
             body = loads(rec.raw)
@@ -97,6 +101,24 @@ def window_of(rec: CaptureRecord) -> Window | str:
             return "the /infill body holds no prompt (the cursor's line)"
         return Window(seg.prefix + prompt, seg.suffix)
     return Window(seg.prefix, seg.suffix)
+
+
+def copilot_body(rec: CaptureRecord) -> bool:
+    """Whether the capture is a GitHub Copilot completion body, told by the `extra` only its
+    requests carry (microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/
+    src/ghostText/completionsFromNetwork.ts: `next_indent`, `trim_by_indentation`). Its window is
+    not the document around the cursor: currentFile.tsx `AfterCursor` starts the suffix at the
+    next line with its leading blanks trimmed (the rest of the cursor's line, the line break and
+    the next line's indentation are not sent) and reuses the previous request's suffix while
+    the two are close, so the text between a later window's anchors holds what was never typed."""
+    if not rec.raw.startswith("{") or "trim_by_indentation" not in rec.raw:
+        return False
+    try:
+        body = loads(rec.raw)
+    except ValueError:
+        return False
+    extra = body.get("extra") if isinstance(body, dict) else None
+    return isinstance(extra, dict) and "next_indent" in extra and "trim_by_indentation" in extra
 
 
 def infill_body(rec: CaptureRecord) -> bool:

@@ -185,3 +185,15 @@ def test_a_line_break_typed_just_after_an_answer_is_the_users_own() -> None:
     got = refs(spot, enter, typed)
     assert got[2].why is None or "speculative" not in got[2].why
     assert got[2].text == "        emit Deposit(amount);\n"
+
+
+def test_a_copilot_body_holds_no_window_its_suffix_starts_at_the_next_line() -> None:
+    body = {"prompt": HEAD + "        total += ", "suffix": TAIL.lstrip(), "stop": ["\n"],
+            "extra": {"language": "solidity", "next_indent": 0, "trim_by_indentation": True, "prompt_tokens": 40, "suffix_tokens": 30}}
+    spot = cap(HEAD + "        total += ", TAIL.lstrip(), ts=0, editor="unknown", raw=json.dumps(body))
+    later = cap(HEAD + "        total += amount;\n    }\n\n    function withdraw(uint256 amount) external {\n        total", " -= amount;\n    }\n}\n",
+                ts=4, editor="unknown")
+    got = refs(spot, later)[1]
+    assert got.text is None and "Copilot" in (got.why or "")  # the span would end with the line break and "    }\n\n    "
+    plain = refs(cap(HEAD + "        total += ", TAIL.lstrip(), ts=0, editor="unknown", raw=json.dumps({**body, "extra": {}})), later)[1]
+    assert plain.text is not None
