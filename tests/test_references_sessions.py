@@ -15,6 +15,9 @@ from replay.records import CaptureRecord
 from replay.references import Window, typed_references, window_of
 
 SESSIONS = Path(__file__).parent / "data" / "sessions"
+# references given at the time of recording (tests/data/sessions/README.md): a rule change that
+# loses many of them shows here; Copilot's bodies hold no window (replay.references.copilot_body)
+MIN_GIVEN = {"tabby-agent-1.5.0": 32, "llama.vscode-v0.0.63": 31, "chat-lib-0.66.0": 0}
 
 
 def _moved(point: int, right: bool, at: int, delete: int, insert: str) -> int:
@@ -28,10 +31,15 @@ def _moved(point: int, right: bool, at: int, delete: int, insert: str) -> int:
 
 
 def _step_of(window: Window, states: list[tuple[str, int]], first: int) -> int | None:
-    """The first edit step from `first` on whose document and cursor the window was cut from."""
+    """The first edit step from `first` on whose document and cursor the window was cut from.
+    llama.vscode's suffix ends with a line break the document may not have (src/completion.ts:
+    `lineSuffix + '\\n' + suffixLines.join('\\n') + '\\n'`), so at the document's end the two
+    are compared without their final line breaks."""
     for n in range(first, len(states)):
         doc, cursor = states[n]
-        if doc[:cursor].endswith(window.before[-300:]) and doc[cursor:].startswith(window.after[:300]):
+        after = doc[cursor:]
+        if doc[:cursor].endswith(window.before[-300:]) and (
+                after.startswith(window.after[:300]) or after.rstrip("\n") == window.after.rstrip("\n")):
             return n
     return None
 
@@ -47,7 +55,7 @@ def _truth(session: dict, step: int) -> str:
 
 @pytest.mark.parametrize("folder", sorted(p.name for p in SESSIONS.iterdir() if p.is_dir()))
 def test_every_reference_is_what_the_user_left_at_the_spot(folder: str) -> None:
-    session = json.loads(gzip.decompress((SESSIONS / folder / "session.json.gz").read_bytes()))
+    session = json.loads(gzip.decompress((SESSIONS / "session.json.gz").read_bytes()))
     lines = gzip.decompress((SESSIONS / folder / "captures.jsonl.gz").read_bytes()).splitlines()
     records = [msgspec.json.decode(line, type=CaptureRecord) for line in lines]
     states, doc = [], session["initial"]
@@ -74,4 +82,4 @@ def test_every_reference_is_what_the_user_left_at_the_spot(folder: str) -> None:
         else:  # the lines finished before the cursor's line
             assert truth.startswith(ref.text) and ref.text.endswith("\n"), capture_id
         assert ref.text.split("\n")[0] == truth.split("\n")[0], capture_id
-    assert given >= len(records) // 3  # the sessions are made so that most spots are read again
+    assert given >= MIN_GIVEN[folder]
