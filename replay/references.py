@@ -30,6 +30,9 @@ this request's spot by then. The rule:
   shows the spot rewritten after it was read (the user came back, or undid it): what it holds
   now cannot be read, so no reference (an edit inside an anchor that left the span as it was
   changes nothing);
+- Tabby's agent may leave the rest of the cursor's line out of its suffix (`rest_unsent`): the
+  text read then ends with that rest if it was there, so its last line is kept only when it
+  ends in a word character (else the lines finished before it, or no reference);
 - a prefix with fewer than MIN_ANCHOR non-blank characters, a capture without a suffix, and a
   span left empty get no reference, each with its reason;
 - the llama.cpp clients send speculative requests, as if their suggestion were accepted
@@ -47,12 +50,13 @@ the cursor) + input_suffix (llama.vim `s:fim_ctx_local`; llama.vscode src/comple
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from replay.jsonl import loads
 from replay.records import CaptureRecord
+from replay.reference_windows import Window, infill_body, rest_unsent, window_of
 
 SESSION_S = 600.0  # how long after a request its later captures are read
 SESSION_CAPTURES = 200  # without times: how many later captures of one log file are read
@@ -72,62 +76,6 @@ class Typed(msgspec.Struct, frozen=True, omit_defaults=True):
     complete: bool = False
     settled_after_ms: int | None = None
     read_from: int | None = None
-
-
-class Window(msgspec.Struct, frozen=True):
-    """The document around a request's cursor, as the request holds it."""
-
-    before: str
-    after: str
-
-
-def window_of(rec: CaptureRecord) -> Window | str:
-    """The window a capture holds, or why it holds none."""
-    seg = rec.segments
-    if seg is None:
-        return "the capture holds no prefix and suffix"
-    if seg.suffix is None:
-        return "the log holds no suffix: the spot's end cannot be found again"
-    if copilot_body(rec):
-        return ("a Copilot request's suffix starts at the next line, blanks trimmed, or is an earlier one: "
-                "where the text typed at the cursor ends cannot be told")
-    if infill_body(rec):
-        try:
-            body = loads(rec.raw)
-        except ValueError:
-            return "the /infill body could not be read"
-        prompt = body.get("prompt") if isinstance(body, dict) else None
-        if not isinstance(prompt, str):
-            return "the /infill body holds no prompt (the cursor's line)"
-        return Window(seg.prefix + prompt, seg.suffix)
-    return Window(seg.prefix, seg.suffix)
-
-
-def copilot_body(rec: CaptureRecord) -> bool:
-    """Whether the capture is a GitHub Copilot completion body, told by the `extra` only its
-    requests carry (microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/
-    src/ghostText/completionsFromNetwork.ts: `next_indent`, `trim_by_indentation`). Its window is
-    not the document around the cursor: currentFile.tsx `AfterCursor` starts the suffix at the
-    next line with its leading blanks trimmed (the rest of the cursor's line, the line break and
-    the next line's indentation are not sent) and reuses the previous request's suffix while
-    the two are close, so the text between a later window's anchors holds what was never typed."""
-    if not rec.raw.startswith("{") or "trim_by_indentation" not in rec.raw:
-        return False
-    try:
-        body = loads(rec.raw)
-    except ValueError:
-        return False
-    extra = body.get("extra") if isinstance(body, dict) else None
-    return isinstance(extra, dict) and "next_indent" in extra and "trim_by_indentation" in extra
-
-
-def infill_body(rec: CaptureRecord) -> bool:
-    """Whether the capture is a body the proxy saw sent to llama-server's /infill (what the
-    llama.cpp clients send: the cursor's line in `prompt`, the text before it in
-    `input_prefix`), told by the route it was recorded on, not by the client's name."""
-    wire = rec.extra.get("wire")
-    route = wire.get("route") if isinstance(wire, dict) else None
-    return isinstance(route, str) and route.rstrip("/").endswith("/infill")
 
 
 def _blank_free(text: str) -> int:
@@ -263,6 +211,7 @@ class Request(msgspec.Struct, frozen=True):
     completion: str | None
     answered_s: float
     infill: bool  # a body sent to llama-server's /infill (llama.vscode, llama.vim): it may have a speculative twin
+    rest_unsent: bool = False  # the rest of the cursor's line may be left out of the suffix (rest_unsent)
 
 
 def _request(capture_id: int, rec: CaptureRecord) -> Request:
@@ -272,7 +221,8 @@ def _request(capture_id: int, rec: CaptureRecord) -> Request:
     path = rec.filepath or (rec.segments.filepath if rec.segments else None)
     group = (rec.editor, rec.user or "", f"file:{path}" if path else f"log:{rec.source.file}")
     return Request(capture_id, group, rec.ts, (rec.source.file, rec.source.line or rec.source.offset), window_of(rec),
-                   rec.completion, float(total) if isinstance(total, (int, float)) else 0.0, infill_body(rec))
+                   rec.completion, float(total) if isinstance(total, (int, float)) else 0.0, infill_body(rec),
+                   rest_unsent(rec, window_of(rec)))
 
 
 def _speculative(req: Request, earlier: Sequence[Request]) -> bool:
@@ -312,6 +262,18 @@ def _later(group: Sequence[Request], n: int) -> Iterable[Request]:
         yield other
 
 
+_WORD_END = re.compile(r"[A-Za-z0-9_]\Z")
+
+
+def _rest_cut(text: str) -> str:
+    """The text read at a spot whose line's rest may be unsent (`rest_unsent`): that rest, if it was
+    there, ends the text's last line, so a last line ending in a character that is not a word
+    character is left out (the lines finished before it stay); one ending in a word character
+    had no such rest."""
+    last = text[text.rfind("\n") + 1:]
+    return text if not last or _WORD_END.search(last) else text[:len(text) - len(last)]
+
+
 def _typed(req: Request, later: Iterable[Request]) -> Typed:
     if isinstance(req.window, str):
         return Typed(why=req.window)
@@ -345,6 +307,11 @@ def _typed(req: Request, later: Iterable[Request]) -> Typed:
                          settled_after_ms=after_ms, read_from=other.capture_id)
     if not text.strip():
         return Typed(why="nothing was typed at this spot", settled_after_ms=after_ms, read_from=other.capture_id)
+    if req.rest_unsent and _rest_cut(text) != text:
+        text, moved_on = _rest_cut(text), False
+        if not text.strip():
+            return Typed(why="the client may have left the rest of the cursor's line (closing characters) out of its suffix: "
+                             "where the typed text ends on that line cannot be told", settled_after_ms=after_ms, read_from=other.capture_id)
     return Typed(text=text, complete=moved_on, settled_after_ms=after_ms, read_from=other.capture_id)
 
 

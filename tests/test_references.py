@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import msgspec
+
 from replay.records import CaptureRecord, Segments, Source
 from replay.references import MAX_ANCHOR, SESSION_S, Window, read_span, typed_references
 
@@ -12,11 +14,14 @@ HEAD = "pragma solidity ^0.8.0;\n\ncontract Vault {\n    uint256 public total;\n
 TAIL = "\n    }\n\n    function withdraw(uint256 amount) external {\n        total -= amount;\n    }\n}\n"
 
 
+AGENT_1_7 = "Node.js/v20.18.0 tabby-agent/1.7.0 vscode/1.93.1"  # sends the rest of the cursor's line
+
+
 def cap(before: str, after: str | None, ts: float | None = 0.0, editor: str = "tabby", path: str | None = "Vault.sol",
         line: int = 1, log: str = "events.json", completion: str | None = None, raw: str = "", **extra: object) -> CaptureRecord:
     return CaptureRecord(source=Source(file=log, line=line), editor=editor, format="test",  # type: ignore[arg-type]
                          filepath=path, segments=Segments(prefix=before, suffix=after), ts=ts, completion=completion,
-                         raw=raw, extra=dict(extra))
+                         raw=raw, extra=dict(extra), user_agent=AGENT_1_7)
 
 
 def refs(*records: CaptureRecord) -> dict:
@@ -197,3 +202,29 @@ def test_a_copilot_body_holds_no_window_its_suffix_starts_at_the_next_line() -> 
     assert got.text is None and "Copilot" in (got.why or "")  # the span would end with the line break and "    }\n\n    "
     plain = refs(cap(HEAD + "        total += ", TAIL.lstrip(), ts=0, editor="unknown", raw=json.dumps({**body, "extra": {}})), later)[1]
     assert plain.text is not None
+
+
+AGENT_DEV = "Node.js/v20.20.2 tabby-agent/1.9.0-dev vscode/1.99.0"  # leaves a closing rest of the line out
+
+
+def test_a_line_rest_the_agent_may_have_left_out_is_never_read_as_typed() -> None:
+    # the user typed `amount);` after "deposit(" where the editor had closed the bracket: the agent
+    # (from eae43ba76) sent the suffix from the line break on, so the read span ends with what it left out
+    spot = msgspec.structs.replace(cap(HEAD + "        emit Deposit(", TAIL, ts=0), user_agent=AGENT_DEV)
+    moved = cap(HEAD + "        emit Deposit(amount);" + TAIL[:12], TAIL[12:], ts=3)
+    got = refs(spot, moved)[1]
+    assert got.text is None and "rest of the cursor's line" in (got.why or "")
+    unnamed = msgspec.structs.replace(spot, user_agent=None)  # no agent named: it may be one that does
+    assert refs(unnamed, moved)[1].text is None
+    older = msgspec.structs.replace(spot, user_agent="Node.js/v20.18.0 tabby-agent/1.8.0 vscode/1.95.0")
+    assert refs(older, moved)[1].text == "amount);"  # 1.8.0 sends the rest of the line
+
+
+def test_the_finished_lines_and_a_last_line_ending_in_a_word_stay() -> None:
+    spot = msgspec.structs.replace(cap(HEAD + "        ", TAIL, ts=0), user_agent=AGENT_DEV)
+    two_lines = cap(HEAD + "        total += amount;\n        emit Deposit(amount);" + TAIL[:12], TAIL[12:], ts=3)
+    got = refs(spot, two_lines)[1]
+    assert got.text == "total += amount;\n" and not got.complete  # the last line ends in ")" + ";": cut
+    word_end = cap(HEAD + "        total += amount" + TAIL[:12], TAIL[12:], ts=3)
+    got = refs(spot, word_end)[1]
+    assert got.text == "total += amount" and got.complete

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import msgspec
@@ -17,7 +18,7 @@ from replay.references import Window, typed_references, window_of
 SESSIONS = Path(__file__).parent / "data" / "sessions"
 # references given at the time of recording (tests/data/sessions/README.md): a rule change that
 # loses many of them shows here; Copilot's bodies hold no window (replay.references.copilot_body)
-MIN_GIVEN = {"tabby-agent-1.5.0": 32, "llama.vscode-v0.0.63": 31, "chat-lib-0.66.0": 0}
+MIN_GIVEN = {"tabby-agent-1.5.0": 26, "tabby-agent-1.9.0-dev": 22, "llama.vscode-v0.0.63": 31, "chat-lib-0.66.0": 0}
 
 
 def _moved(point: int, right: bool, at: int, delete: int, insert: str) -> int:
@@ -30,16 +31,23 @@ def _moved(point: int, right: bool, at: int, delete: int, insert: str) -> int:
     return at + len(insert) if right else at
 
 
+def _sent_after(after: str, sent: str) -> bool:
+    """Whether `sent` is the client's suffix of the document text `after` the cursor: as it is; at
+    the document's end without llama.vscode's final line breaks (src/completion.ts:
+    `lineSuffix + '\\n' + suffixLines.join('\\n') + '\\n'`); or from the line break on, the rest of
+    the cursor's line (no word character) left out, as tabby-agent does from eae43ba76
+    (codeCompletion/contexts.ts)."""
+    if after.startswith(sent[:300]) or after.rstrip("\n") == sent.rstrip("\n"):
+        return True
+    rest = after.split("\n", 1)[0]
+    return sent.startswith("\n") and re.fullmatch(r"[^A-Za-z0-9_]*", rest) is not None and after[len(rest):].startswith(sent[:300])
+
+
 def _step_of(window: Window, states: list[tuple[str, int]], first: int) -> int | None:
-    """The first edit step from `first` on whose document and cursor the window was cut from.
-    llama.vscode's suffix ends with a line break the document may not have (src/completion.ts:
-    `lineSuffix + '\\n' + suffixLines.join('\\n') + '\\n'`), so at the document's end the two
-    are compared without their final line breaks."""
+    """The first edit step from `first` on whose document and cursor the window was cut from."""
     for n in range(first, len(states)):
         doc, cursor = states[n]
-        after = doc[cursor:]
-        if doc[:cursor].endswith(window.before[-300:]) and (
-                after.startswith(window.after[:300]) or after.rstrip("\n") == window.after.rstrip("\n")):
+        if doc[:cursor].endswith(window.before[-300:]) and _sent_after(doc[cursor:], window.after):
             return n
     return None
 

@@ -1,0 +1,92 @@
+"""The window of the document each client's request holds around its cursor, as the typed
+reference (replay.references) reads it: the text before the cursor and after it, or why a
+request holds none, and what a client may have left out of it."""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from replay.jsonl import loads
+from replay.records import CaptureRecord
+
+__all__ = ["Window", "copilot_body", "infill_body", "rest_unsent", "window_of"]
+
+
+class Window(msgspec.Struct, frozen=True):
+    """The document around a request's cursor, as the request holds it."""
+
+    before: str
+    after: str
+
+
+def window_of(rec: CaptureRecord) -> Window | str:
+    """The window a capture holds, or why it holds none."""
+    seg = rec.segments
+    if seg is None:
+        return "the capture holds no prefix and suffix"
+    if seg.suffix is None:
+        return "the log holds no suffix: the spot's end cannot be found again"
+    if copilot_body(rec):
+        return ("a Copilot request's suffix starts at the next line, blanks trimmed, or is an earlier one: "
+                "where the text typed at the cursor ends cannot be told")
+    if infill_body(rec):
+        try:
+            body = loads(rec.raw)
+        except ValueError:
+            return "the /infill body could not be read"
+        prompt = body.get("prompt") if isinstance(body, dict) else None
+        if not isinstance(prompt, str):
+            return "the /infill body holds no prompt (the cursor's line)"
+        return Window(seg.prefix + prompt, seg.suffix)
+    return Window(seg.prefix, seg.suffix)
+
+
+def copilot_body(rec: CaptureRecord) -> bool:
+    """Whether the capture is a GitHub Copilot completion body, told by the `extra` only its
+    requests carry (microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/
+    src/ghostText/completionsFromNetwork.ts: `next_indent`, `trim_by_indentation`). Its window is
+    not the document around the cursor: currentFile.tsx `AfterCursor` starts the suffix at the
+    next line with its leading blanks trimmed (the rest of the cursor's line, the line break and
+    the next line's indentation are not sent) and reuses the previous request's suffix while
+    the two are close, so the text between a later window's anchors holds what was never typed."""
+    if not rec.raw.startswith("{") or "trim_by_indentation" not in rec.raw:
+        return False
+    try:
+        body = loads(rec.raw)
+    except ValueError:
+        return False
+    extra = body.get("extra") if isinstance(body, dict) else None
+    return isinstance(extra, dict) and "next_indent" in extra and "trim_by_indentation" in extra
+
+
+def infill_body(rec: CaptureRecord) -> bool:
+    """Whether the capture is a body the proxy saw sent to llama-server's /infill (what the
+    llama.cpp clients send: the cursor's line in `prompt`, the text before it in
+    `input_prefix`), told by the route it was recorded on, not by the client's name."""
+    wire = rec.extra.get("wire")
+    route = wire.get("route") if isinstance(wire, dict) else None
+    return isinstance(route, str) and route.rstrip("/").endswith("/infill")
+
+
+_AGENT = re.compile(r"tabby-agent/(\d+)\.(\d+)\.(\d+)")
+
+
+def rest_unsent(rec: CaptureRecord, window: Window | str) -> bool:
+    """Whether the client may have left the rest of the cursor's line out of the suffix, sending
+    it from the line break on. Tabby's agent does when that rest holds only closing characters
+    (TabbyML/tabby clients/tabby-agent): experimentalStripAutoClosingCharacters, on by default
+    from cb50aeac5 (1.3.0) until 77b52acea (1.3.3); from eae43ba76 (2024-12-30, after 1.8.0:
+    1.9.0-dev) codeCompletion/contexts.ts buildSegments, `;` and `,` among them, and from
+    309edd172 (2025-04-21) any rest without a word character. The log does not say whether it
+    did: a suffix starting with a line break from an agent that may (its User-Agent's
+    `tabby-agent/X.Y.Z` 1.3.0-1.3.2 or 1.9.0 on, or none named) may be one. A user who switched
+    the experimental option on in 1.3.3-1.5 is not told by any log."""
+    if rec.editor != "tabby" or isinstance(window, str) or window.after[:1] not in ("\n", "\r"):
+        return False
+    found = _AGENT.search(rec.user_agent or "")
+    if found is None:
+        return True
+    version = tuple(int(n) for n in found.groups())
+    return (1, 3, 0) <= version < (1, 3, 3) or version >= (1, 9, 0)
