@@ -5,13 +5,19 @@ request holds none, and what a client may have left out of it."""
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 import msgspec
 
 from replay.jsonl import loads
 from replay.records import CaptureRecord
 
-__all__ = ["Window", "copilot_body", "infill_body", "rest_unsent", "window_of"]
+__all__ = ["Unsent", "Window", "copilot_body", "infill_body", "unsent", "window_of"]
+
+# What a client may have left out of the text after the cursor: nothing, the rest of the
+# cursor's line when it holds only closing characters (Tabby), or everything up to the next
+# line's first non-blank character (Copilot).
+Unsent = Literal["", "line_rest", "next_line"]
 
 
 class Window(msgspec.Struct, frozen=True):
@@ -28,9 +34,6 @@ def window_of(rec: CaptureRecord) -> Window | str:
         return "the capture holds no prefix and suffix"
     if seg.suffix is None:
         return "the log holds no suffix: the spot's end cannot be found again"
-    if copilot_body(rec):
-        return ("a Copilot request's suffix starts at the next line, blanks trimmed, or is an earlier one: "
-                "where the text typed at the cursor ends cannot be told")
     if infill_body(rec):
         try:
             body = loads(rec.raw)
@@ -46,11 +49,11 @@ def window_of(rec: CaptureRecord) -> Window | str:
 def copilot_body(rec: CaptureRecord) -> bool:
     """Whether the capture is a GitHub Copilot completion body, told by the `extra` only its
     requests carry (microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/
-    src/ghostText/completionsFromNetwork.ts: `next_indent`, `trim_by_indentation`). Its window is
-    not the document around the cursor: currentFile.tsx `AfterCursor` starts the suffix at the
-    next line with its leading blanks trimmed (the rest of the cursor's line, the line break and
-    the next line's indentation are not sent) and reuses the previous request's suffix while
-    the two are close, so the text between a later window's anchors holds what was never typed."""
+    src/ghostText/completionsFromNetwork.ts: `next_indent`, `trim_by_indentation`). Its suffix is
+    not the text after the cursor: currentFile.tsx `AfterCursor` starts it at the next line with
+    its leading blanks trimmed (the rest of the cursor's line, the line break and the next
+    line's indentation are not sent) and reuses the previous request's suffix while the two are
+    close; its prompt leaves out the blanks of a blank last line (prompt.ts `trimLastLine`)."""
     if not rec.raw.startswith("{") or "trim_by_indentation" not in rec.raw:
         return False
     try:
@@ -73,20 +76,24 @@ def infill_body(rec: CaptureRecord) -> bool:
 _AGENT = re.compile(r"tabby-agent/(\d+)\.(\d+)\.(\d+)")
 
 
-def rest_unsent(rec: CaptureRecord, window: Window | str) -> bool:
-    """Whether the client may have left the rest of the cursor's line out of the suffix, sending
-    it from the line break on. Tabby's agent does when that rest holds only closing characters
-    (TabbyML/tabby clients/tabby-agent): experimentalStripAutoClosingCharacters, on by default
-    from cb50aeac5 (1.3.0) until 77b52acea (1.3.3); from eae43ba76 (2024-12-30, after 1.8.0:
-    1.9.0-dev) codeCompletion/contexts.ts buildSegments, `;` and `,` among them, and from
+def unsent(rec: CaptureRecord, window: Window | str) -> Unsent:
+    """What the client may have left out after the cursor: `next_line` for a Copilot body
+    (`copilot_body`); `line_rest` for a Tabby request whose suffix starts with a line break from
+    an agent that leaves out the rest of the cursor's line when it holds only closing
+    characters (TabbyML/tabby clients/tabby-agent): experimentalStripAutoClosingCharacters, on by
+    default from cb50aeac5 (1.3.0) until 77b52acea (1.3.3); from eae43ba76 (2024-12-30, after
+    1.8.0: 1.9.0-dev) codeCompletion/contexts.ts buildSegments, `;` and `,` among them, and from
     309edd172 (2025-04-21) any rest without a word character. The log does not say whether it
-    did: a suffix starting with a line break from an agent that may (its User-Agent's
-    `tabby-agent/X.Y.Z` 1.3.0-1.3.2 or 1.9.0 on, or none named) may be one. A user who switched
-    the experimental option on in 1.3.3-1.5 is not told by any log."""
-    if rec.editor != "tabby" or isinstance(window, str) or window.after[:1] not in ("\n", "\r"):
-        return False
+    did: an agent its User-Agent names (`tabby-agent/X.Y.Z`) 1.3.0-1.3.2 or 1.9.0 on, or none
+    named, may have. A user who switched the experimental option on in 1.3.3-1.5 is not told."""
+    if isinstance(window, str):
+        return ""
+    if copilot_body(rec):
+        return "next_line"
+    if rec.editor != "tabby" or window.after[:1] not in ("\n", "\r"):
+        return ""
     found = _AGENT.search(rec.user_agent or "")
     if found is None:
-        return True
+        return "line_rest"
     version = tuple(int(n) for n in found.groups())
-    return (1, 3, 0) <= version < (1, 3, 3) or version >= (1, 9, 0)
+    return "line_rest" if (1, 3, 0) <= version < (1, 3, 3) or version >= (1, 9, 0) else ""

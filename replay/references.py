@@ -30,7 +30,7 @@ this request's spot by then. The rule:
   shows the spot rewritten after it was read (the user came back, or undid it): what it holds
   now cannot be read, so no reference (an edit inside an anchor that left the span as it was
   changes nothing);
-- Tabby's agent may leave the rest of the cursor's line out of its suffix (`rest_unsent`): the
+- Tabby's agent may leave the rest of the cursor's line out of its suffix (`unsent`): the
   text read then ends with that rest if it was there, so its last line is kept only when it
   ends in a word character (else the lines finished before it, or no reference);
 - a prefix with fewer than MIN_ANCHOR non-blank characters, a capture without a suffix, and a
@@ -43,7 +43,8 @@ this request's spot by then. The rule:
   completion inserted at the cursor and the same suffix is not the document: it is neither
   evidence nor given a reference.
 
-A GitHub Copilot body holds no window (`copilot_body`: its suffix starts at the next line).
+A GitHub Copilot body's suffix starts at the next line (reference_windows.copilot_body): once
+the user moved on, only the lines of the text read before its last one are certainly typed.
 A llama.cpp client's window is its /infill body's input_prefix + prompt (the cursor's line up to
 the cursor) + input_suffix (llama.vim `s:fim_ctx_local`; llama.vscode src/completion.ts).
 """
@@ -56,7 +57,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from replay.records import CaptureRecord
-from replay.reference_windows import Window, infill_body, rest_unsent, window_of
+from replay.reference_windows import Unsent, Window, infill_body, unsent, window_of
 
 SESSION_S = 600.0  # how long after a request its later captures are read
 SESSION_CAPTURES = 200  # without times: how many later captures of one log file are read
@@ -211,7 +212,7 @@ class Request(msgspec.Struct, frozen=True):
     completion: str | None
     answered_s: float
     infill: bool  # a body sent to llama-server's /infill (llama.vscode, llama.vim): it may have a speculative twin
-    rest_unsent: bool = False  # the rest of the cursor's line may be left out of the suffix (rest_unsent)
+    unsent: Unsent = ""  # what the client may have left out after the cursor (reference_windows.unsent)
 
 
 def _request(capture_id: int, rec: CaptureRecord) -> Request:
@@ -222,7 +223,7 @@ def _request(capture_id: int, rec: CaptureRecord) -> Request:
     group = (rec.editor, rec.user or "", f"file:{path}" if path else f"log:{rec.source.file}")
     return Request(capture_id, group, rec.ts, (rec.source.file, rec.source.line or rec.source.offset), window_of(rec),
                    rec.completion, float(total) if isinstance(total, (int, float)) else 0.0, infill_body(rec),
-                   rest_unsent(rec, window_of(rec)))
+                   unsent(rec, window_of(rec)))
 
 
 def _speculative(req: Request, earlier: Sequence[Request]) -> bool:
@@ -265,13 +266,31 @@ def _later(group: Sequence[Request], n: int) -> Iterable[Request]:
 _WORD_END = re.compile(r"[A-Za-z0-9_]\Z")
 
 
-def _rest_cut(text: str) -> str:
-    """The text read at a spot whose line's rest may be unsent (`rest_unsent`): that rest, if it was
-    there, ends the text's last line, so a last line ending in a character that is not a word
-    character is left out (the lines finished before it stay); one ending in a word character
-    had no such rest."""
-    last = text[text.rfind("\n") + 1:]
-    return text if not last or _WORD_END.search(last) else text[:len(text) - len(last)]
+def _unsent_cut(text: str, req: Request, moved_on: bool) -> str | None:
+    """The part of the text read at a spot that is certainly typed there when the client left
+    something after the cursor unsent (`req.unsent`), or None (the reason in `_UNSENT_WHY`). A
+    Tabby line rest, if it was there, ends the text's last line: a last line ending in a word
+    character had none, else it is left out (the lines finished before it stay). Copilot's
+    unsent line rest, line break and indentation end the text once the user moved on: its last
+    line goes, blanks and all; and a prompt ending at a line break may have lost the blanks
+    before the cursor (trimLastLine): a text starting with a blank there cannot be placed."""
+    if req.unsent == "line_rest":
+        last = text[text.rfind("\n") + 1:]
+        return text if not last or _WORD_END.search(last) else text[:len(text) - len(last)] or None
+    assert not isinstance(req.window, str)
+    if req.window.before.endswith("\n") and text[:1] in (" ", "\t"):
+        return None
+    if not moved_on:
+        return text  # the lines finished before the cursor: what follows it is after them
+    kept = text.rstrip()
+    return kept[:kept.rfind("\n") + 1] or None
+
+
+_UNSENT_WHY = {"line_rest": "the client may have left the rest of the cursor's line (closing characters) out of its suffix: "
+                            "where the typed text ends on that line cannot be told",
+               "next_line": "a Copilot request's suffix starts at the next line (the rest of the cursor's line, the line break "
+                            "and the indentation before it unsent) and its prompt may end without the blanks before the cursor: "
+                            "no line of the text read is certainly typed there"}
 
 
 def _typed(req: Request, later: Iterable[Request]) -> Typed:
@@ -307,11 +326,11 @@ def _typed(req: Request, later: Iterable[Request]) -> Typed:
                          settled_after_ms=after_ms, read_from=other.capture_id)
     if not text.strip():
         return Typed(why="nothing was typed at this spot", settled_after_ms=after_ms, read_from=other.capture_id)
-    if req.rest_unsent and _rest_cut(text) != text:
-        text, moved_on = _rest_cut(text), False
-        if not text.strip():
-            return Typed(why="the client may have left the rest of the cursor's line (closing characters) out of its suffix: "
-                             "where the typed text ends on that line cannot be told", settled_after_ms=after_ms, read_from=other.capture_id)
+    if req.unsent:
+        cut = _unsent_cut(text, req, moved_on)
+        if cut is None or not cut.strip():
+            return Typed(why=_UNSENT_WHY[req.unsent], settled_after_ms=after_ms, read_from=other.capture_id)
+        text, moved_on = cut, moved_on and cut == text
     return Typed(text=text, complete=moved_on, settled_after_ms=after_ms, read_from=other.capture_id)
 
 

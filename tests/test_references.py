@@ -192,16 +192,28 @@ def test_a_line_break_typed_just_after_an_answer_is_the_users_own() -> None:
     assert got[2].text == "        emit Deposit(amount);\n"
 
 
-def test_a_copilot_body_holds_no_window_its_suffix_starts_at_the_next_line() -> None:
-    body = {"prompt": HEAD + "        total += ", "suffix": TAIL.lstrip(), "stop": ["\n"],
+def copilot(before: str, ts: float) -> CaptureRecord:
+    """A Copilot body as chat-lib sends it: the suffix from the next line, its leading blanks trimmed."""
+    suffix = TAIL.split("\n", 1)[1].lstrip()
+    body = {"prompt": before, "suffix": suffix, "stop": ["\n"],
             "extra": {"language": "solidity", "next_indent": 0, "trim_by_indentation": True, "prompt_tokens": 40, "suffix_tokens": 30}}
-    spot = cap(HEAD + "        total += ", TAIL.lstrip(), ts=0, editor="unknown", raw=json.dumps(body))
-    later = cap(HEAD + "        total += amount;\n    }\n\n    function withdraw(uint256 amount) external {\n        total", " -= amount;\n    }\n}\n",
-                ts=4, editor="unknown")
-    got = refs(spot, later)[1]
-    assert got.text is None and "Copilot" in (got.why or "")  # the span would end with the line break and "    }\n\n    "
-    plain = refs(cap(HEAD + "        total += ", TAIL.lstrip(), ts=0, editor="unknown", raw=json.dumps({**body, "extra": {}})), later)[1]
-    assert plain.text is not None
+    return cap(before, suffix, ts=ts, editor="unknown", raw=json.dumps(body))
+
+
+def test_a_copilot_body_gives_only_the_lines_before_the_last_one_typed() -> None:
+    away = "\n    }\n\n    function withdraw(uint256 amount) external {\n        total"
+    one_line = cap(HEAD + "        total += amount;" + away, " -= amount;\n    }\n}\n", ts=4, editor="unknown")
+    got = refs(copilot(HEAD + "        total += ", ts=0), one_line)[1]
+    # the span read is "amount;\n    " (the line break and the next line's blanks were never sent): no line is certain
+    assert got.text is None and "Copilot" in (got.why or "")
+    two_lines = cap(HEAD + "        total += amount;\n        emit Deposit(amount);" + away, " -= amount;\n    }\n}\n", ts=4, editor="unknown")
+    got = refs(copilot(HEAD + "        total += ", ts=0), two_lines)[1]
+    assert got.text == "amount;\n" and not got.complete
+    # a prompt ending at a line break may have lost the blanks before the cursor (trimLastLine)
+    blank_line = cap(HEAD + "        total += amount;\n        emit Deposit(amount);" + away, " -= amount;\n    }\n}\n", ts=4, editor="unknown")
+    assert refs(copilot(HEAD, ts=0), blank_line)[1].text is None
+    plain = cap(HEAD + "        total += ", TAIL, ts=0, editor="unknown")  # not Copilot's: the whole span
+    assert refs(plain, one_line)[1].text == "amount;"
 
 
 AGENT_DEV = "Node.js/v20.20.2 tabby-agent/1.9.0-dev vscode/1.99.0"  # leaves a closing rest of the line out
