@@ -181,6 +181,12 @@ class EditorProfile(ABC):
         """The timing rules of the release (NoTiming, saying why, where they are not modelled)."""
         raise NoTiming(f"{self.name}'s timing rules are not modelled yet")
 
+    def may_leave_line_rest_out(self, record: CaptureRecord) -> bool:
+        """Whether the client that sent the capture may have left the rest of the cursor's line
+        out of its suffix (closing characters it expects the editor to keep), so the typed
+        reference must not take the text read up to the next line as typed (False: it sends it)."""
+        return False
+
     def speculation_budget(self, body: Mapping[str, Any]) -> tuple[int, int] | None:
         """(the server time a completion body asks, the time the client's first request at a
         cursor asks), for a client that tells its first request from its speculative follow-up
