@@ -4,7 +4,10 @@ A public benchmark's item carries its checker (FimItem.test, .entry_point; evalg
 program run is the one its harness runs (openai/human-eval-infilling,
 human_eval_infilling/execution.py, unsafe_execute): prefix + completion + suffix, a newline, the
 test, a newline and `check(entry_point)` for Python; for JavaScript prefix + completion + suffix,
-a newline and the test, which calls its own checks (MultiPL-E's layout). Each program runs in a
+a newline and the test, which calls its own checks (MultiPL-E's layout); for Java the same, but
+the closing braces of the method and the class that a FIM program ends with are left to the
+test, which writes them (MultiPL-E's Java layout: the test opens by closing the method, then
+main's asserts, run with -ea). Each program runs in a
 process of its own, contained and limited as replay.scoring.sandbox says (the harness's 3 s
 timeout), and passes when it runs to its end.
 
@@ -46,9 +49,20 @@ from replay.store.executions import ExecutionResults
 PASS = "pass@1"  # the metric's name in METRICS and in a row's values
 
 
+# The end MultiPL-E's FIM prompts give a Java program (nuprl/MultiPL-E
+# dataset_builder/prepare_fim_prompt.py appends "\n    }\n}" to a Java body: the method's and
+# the class's closing braces), which its Java test suite writes itself (humaneval_to_java.py
+# test_suite_prefix_lines opens with the method's "    }", test_suite_suffix_lines closes main and
+# the class): taken off before the test is added.
+_JAVA_FIM_END = re.compile(r"\n[ \t]*\}[ \t]*\n\}\s*\Z")
+
+
 def program(language: str, prefix: str, completion: str, suffix: str, test: str, entry_point: str) -> str:
     """The test program of one completion, laid out as the benchmark's harness lays it out."""
-    code = prefix + completion + suffix + "\n" + test
+    code = prefix + completion + suffix
+    if language == "java" and test.lstrip(" \t").startswith("}"):
+        code = _JAVA_FIM_END.sub("", code)
+    code += "\n" + test
     if language == "python" and entry_point:
         return code + "\n" + f"check({entry_point})"
     return code

@@ -16,15 +16,15 @@ What contains a program (`isolation()` says which this machine gives):
   group killed when its time is up: a process that makes a session of its own escapes it), and
   in Python `socket.socket` refusing to be made and open/os.open refusing to write outside the
   folder. These hold a program that errs, not one that works around them (ctypes reaches libc);
-  JavaScript gets only the folder and the session.
+  JavaScript and Java get only the folder and the session.
 
 Both add the standard harness's guards in Python (openai/human-eval-infilling,
 human_eval_infilling/execution.py, reliability_guard: os.system, os.kill, os.fork, os.remove,
 os.unlink, os.rename, os.chdir, shutil.rmtree, shutil.move, subprocess.Popen and the others
 there set to None; exit, quit and help gone; the program run by exec in fresh globals, its
 output swallowed), and resource limits set in the child before it starts: address space
-(RLIMIT_AS, Python only: node reserves more address space than it uses and is held by
---max-old-space-size instead), CPU seconds, file size. The wall-clock limit is the harness's
+(RLIMIT_AS, Python only: node and the JVM reserve more address space than they use and are
+held by --max-old-space-size and -Xmx instead), CPU seconds, file size. The wall-clock limit is the harness's
 timeout plus one second (its `p.join(timeout + 1)`): the interpreter's start is inside it.
 
 A program passes when it ran to its end: the runner writes "passed" on a descriptor of its own
@@ -44,6 +44,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from importlib import resources
 from dataclasses import dataclass
 from typing import IO, Literal
 
@@ -158,14 +159,34 @@ class Outcome(msgspec.Struct, frozen=True):
         return self.status == "passed"
 
 
+# The Java runner (replay/data/JavaRunner.java), run by the JDK's source-file launcher: it
+# compiles the program in its JVM and runs its main class. -ea: MultiPL-E's Java tests are
+# `assert` statements, which the JVM skips unless asked. A small JVM that starts fast: one
+# garbage collector thread, the quick compiler tier only, no performance-data file.
+_JAVA_FLAGS = ("-ea", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-Xss8m")
+
+# Seconds a language's runner takes before the program's own time starts, added to its wall and
+# CPU limits: the JVM's start and javac's compilation of the runner and the program (about 2-4 s
+# of CPU on this machine's cores), where Python's and node's start fits in the harness's one
+# second of slack.
+START_SECONDS = {"java": 10.0}
+
+
+def _java_runner() -> str:
+    return os.path.realpath(str(resources.files("replay").joinpath("data/JavaRunner.java")))
+
+
 def interpreter(language: str) -> list[str] | None:
     """The command that runs a program of this language read from stdin; None when the machine
-    has none (JavaScript needs node)."""
+    has none (JavaScript needs node; Java a JDK: java with javac beside it)."""
     if language == "python":  # the real binary: a venv's link may sit under the /tmp the namespaces hide
         return [os.path.realpath(sys.executable), "-I", "-S", "-c", _PY_RUNNER]
     if language == "javascript":
         node = shutil.which("node")
         return None if node is None else [node, "-e", _JS_RUNNER]
+    if language == "java":
+        java = shutil.which("java")
+        return None if java is None or shutil.which("javac") is None else [java, *_JAVA_FLAGS, _java_runner()]
     return None
 
 
@@ -197,7 +218,7 @@ def _limits(limits: Limits, language: str) -> None:
     memory = limits.memory_mb * 2**20
     if language == "python":
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    cpu = int(limits.seconds) + 2
+    cpu = int(limits.seconds + START_SECONDS.get(language, 0.0)) + 2
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 2**20, 64 * 2**20))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -211,6 +232,8 @@ class _Job:
         assert argv is not None
         if language == "javascript":
             argv = [argv[0], f"--max-old-space-size={limits.memory_mb}", *argv[1:]]
+        elif language == "java":
+            argv = [argv[0], f"-Xmx{limits.memory_mb}m", *argv[1:]]
         self.folder: str | None = None
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
         if how == "namespaces":
@@ -225,7 +248,7 @@ class _Job:
         self.stdin.seek(0)
         self.proc = subprocess.Popen(argv, stdin=self.stdin, stdout=self.stdout, stderr=self.stderr, cwd=cwd, env=env,
                                      start_new_session=True, preexec_fn=lambda: _limits(limits, language))
-        self.deadline = time.monotonic() + limits.seconds + 1.0
+        self.deadline = time.monotonic() + limits.seconds + 1.0 + START_SECONDS.get(language, 0.0)
         self.limits = limits
 
     def outcome(self, timed_out: bool) -> Outcome:
