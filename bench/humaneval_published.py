@@ -15,7 +15,7 @@ One model process at a time (`nice -n 10`), each run resumable and the completio
 second call only scores.
 
 Run: FIMREPLAY_HOME=DIR python -m bench.humaneval_published [DATA.jsonl.gz] --model GGUF
-     [--chunk 40] [--seed 0] [--until 15:45] [--report-only]
+     [--chunk 20] [--seed 0] [--until 15:45] [--report-only]
 Prints the Markdown table docs/figures.md holds.
 """
 
@@ -56,7 +56,7 @@ def chunks(home: Path, data: Path, seed: int, size: int) -> list[Path]:
     order = random.Random(seed).sample(range(len(lines)), len(lines))
     out = []
     for k in range(0, len(order), size):
-        path = home / f"single-s{seed}-c{k // size:03d}.jsonl"
+        path = home / f"single{size}-s{seed}-c{k // size:03d}.jsonl"
         path.write_text("".join(lines[i] for i in order[k:k + size]), encoding="utf-8")
         out.append(path)
     return out
@@ -112,7 +112,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("data", type=Path, nargs="?", default=DATA)
     ap.add_argument("--model", default="default")
-    ap.add_argument("--chunk", type=int, default=40, help="Items a chunk (every profile runs a chunk before the next).")
+    ap.add_argument("--chunk", type=int, default=20, help="Items a chunk (every profile runs a chunk before the next).")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--until", default="", help="UTC HH:MM after which no new chunk starts (default: all chunks).")

@@ -213,15 +213,24 @@ def add_execution(store: RunReader, rows: Sequence[ScoredItem], lines: Lines, wo
         row.values[PASS] = 1.0 if all([next(outcomes).passed for _ in checks]) else 0.0
 
 
-def case_rows(cases: Sequence[Case], lines: Lines, workers: int | None = None,
-              limits: Limits = Limits()) -> tuple[list[ScoredItem], dict[str, float]]:
+def case_rows(cases: Sequence[Case], lines: Lines, workers: int | None = None, limits: Limits = Limits()
+              ) -> tuple[list[ScoredItem], dict[str, float], dict[str, dict[str, float]]]:
     """Each case scored (the pair metrics of its completion against its middle, cut to the line
-    window, and pass@1 of its whole completion run) and pass@k over its items' samples."""
+    window, and pass@1 of its whole completion run), pass@k over its items' samples, and pass@k
+    over each file's items (the same k for every file: those no item of the whole file has
+    fewer samples than)."""
     from replay.scoring.pool import score_rows
 
     rows = score_rows([(c.id, c.file, c.language, c.middle, c.completion) for c in cases], lines, workers)
     passed: dict[str, list[bool]] = {}
+    file_of: dict[str, str] = {}
     for row, case, outcome in zip(rows, cases, execute_many(case_programs(cases, lines), limits, workers)):
         row.values[PASS] = 1.0 if outcome.passed else 0.0
         passed.setdefault(case.id, []).append(outcome.passed)
-    return rows, pass_at_ks(passed)
+        file_of[case.id] = case.file
+    overall = pass_at_ks(passed)
+    ks = [int(k.removeprefix("pass@")) for k in overall]
+    per_file: dict[str, dict[str, float]] = {}
+    for item, samples in passed.items():
+        per_file.setdefault(file_of[item], {})[item] = samples  # type: ignore[assignment]
+    return rows, overall, {f: pass_at_ks(by_item, ks) for f, by_item in sorted(per_file.items())}  # type: ignore[arg-type]
