@@ -230,7 +230,7 @@ def case_rows(cases: Sequence[Case], lines: Lines, workers: int | None = None, l
         file_of[case.id] = case.file
     overall = pass_at_ks(passed)
     ks = [int(k.removeprefix("pass@")) for k in overall]
-    per_file: dict[str, dict[str, float]] = {}
+    per_file: dict[str, dict[str, list[bool]]] = {}
     for item, samples in passed.items():
-        per_file.setdefault(file_of[item], {})[item] = samples  # type: ignore[assignment]
-    return rows, overall, {f: pass_at_ks(by_item, ks) for f, by_item in sorted(per_file.items())}  # type: ignore[arg-type]
+        per_file.setdefault(file_of[item], {})[item] = samples
+    return rows, overall, {f: pass_at_ks(by_item, ks) for f, by_item in sorted(per_file.items())}
