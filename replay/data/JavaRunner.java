@@ -50,7 +50,8 @@ public class JavaRunner {
         Files.writeString(file, source, StandardCharsets.UTF_8);
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         int rc = ToolProvider.getSystemJavaCompiler().run(null, null, errors, "-nowarn", "-proc:none", "-encoding", "UTF-8",
-                                                          "-d", dir.toString(), file.toString());
+                                                          "-classpath", System.getProperty("java.class.path"), "-d", dir.toString(),
+                                                          file.toString());
         if (rc != 0) {
             String said = errors.toString(StandardCharsets.UTF_8).strip();
             fail("does not compile: " + (said.isEmpty() ? "javac " + rc : said.split("\n")[0]));

@@ -192,13 +192,23 @@ def item_checks(it: FimItem, completion: str, lines: Lines) -> list[Program] | N
         return None
     text = executed_text(it.middle, completion, lines)
     if it.test:
-        return [(it.language, program(it.language, it.prefix, text, it.suffix, it.test, it.entry_point))]
+        prefix, text = _santacoder_lines(it, text) if it.benchmark == "santacoder-fim" else (it.prefix, text)
+        return [(it.language, program(it.language, prefix, text, it.suffix, it.test, it.entry_point))]
     if it.eval_prompt and it.unit_tests:
         if text == it.middle:
             return []
         source = it.eval_prompt.replace(COMPLETION_MARK, text).replace("\r\n", "\n")
         return [(it.language, source, case) for case in it.unit_tests]
     return None
+
+
+def _santacoder_lines(it: FimItem, text: str) -> tuple[str, str]:
+    """SantaCoder-FIM's rows hold a program's lines without the breaks around the middle line
+    (nuprl/MultiPL-E prepare_fim_prompt.py keeps a body as lines; the task's prompt, middle and
+    suffix are those lines joined, bigcode-evaluation-harness santacoder_fim.py sends them as
+    they are): the program run puts a line break after the prefix and after the middle's line."""
+    prefix = it.prefix if it.prefix.endswith("\n") or not it.prefix else it.prefix + "\n"
+    return prefix, text.rstrip("\n") + "\n"
 
 
 def add_execution(store: RunReader, rows: Sequence[ScoredItem], lines: Lines, workers: int | None = None) -> None:

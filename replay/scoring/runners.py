@@ -159,8 +159,22 @@ JAVA_FLAGS = ("-ea", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePer
 START_SECONDS = {"java": 10.0, "cpp": 20.0}
 
 
+# MultiPL-E's Java programs import org.javatuples (its evaluation image puts javatuples 1.2 on
+# the class path): the jar Debian's libjavatuples-java installs, or FIMREPLAY_JAVA_CLASSPATH.
+JAVATUPLES = "/usr/share/java/javatuples.jar"
+
+
 def java_runner() -> str:
     return os.path.realpath(str(resources.files("replay").joinpath("data/JavaRunner.java")))
+
+
+def java_class_path() -> list[str]:
+    """The class path the Java runner compiles and runs the program with: FIMREPLAY_JAVA_CLASSPATH
+    when set, else javatuples where Debian installs it, else none (the JDK alone)."""
+    given = os.environ.get("FIMREPLAY_JAVA_CLASSPATH", "")
+    if given:
+        return ["--class-path", given]
+    return ["--class-path", JAVATUPLES] if os.path.isfile(JAVATUPLES) else []
 
 
 def interpreter(language: str) -> list[str] | None:
@@ -174,7 +188,9 @@ def interpreter(language: str) -> list[str] | None:
         return None if node is None else [node, "-e", JS_RUNNER]
     if language == "java":
         java = shutil.which("java")
-        return None if java is None or shutil.which("javac") is None else [java, *JAVA_FLAGS, java_runner()]
+        if java is None or shutil.which("javac") is None:
+            return None
+        return [java, *JAVA_FLAGS, *java_class_path(), java_runner()]
     if language == "cpp":
         return None if shutil.which("g++") is None else [python, "-I", "-S", "-c", CPP_RUNNER]
     return None

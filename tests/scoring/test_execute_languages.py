@@ -90,3 +90,47 @@ def test_a_java_program_cannot_write_outside_or_connect_when_contained(tmp_path:
     out = sandbox.run_programs([("java", writes), ("java", connects)], how="namespaces")
     assert not target.exists()  # the namespace's /tmp is a throwaway tmpfs
     assert out[1].status == "failed"
+
+
+REAL = "santacoder-fim-qwen-3cf0bba.jsonl"  # real SantaCoder-FIM rows (tests/data/benchmarks/README.md)
+
+
+def _real(tmp_path: Path):
+    from tests.benchmarks.test_formats import DATA
+
+    items, _ = read(DATA / REAL, "santacoder-fim", tmp_path)
+    return items
+
+
+def test_real_rows_run_with_their_lines_joined(tmp_path: Path) -> None:
+    # The rows hold lines without the breaks around the middle: the program puts them back.
+    items = _real(tmp_path)
+    assert {it.language for it in items} == {"python", "javascript", "java"} and len(items) == 9
+    assert not any(it.prefix.endswith("\n") or it.middle.endswith("\n") for it in items)
+    checks = [execute.item_checks(it, it.middle, "auto") for it in items]
+    assert all(len(c) == 1 and it.prefix + "\n" + it.middle + "\n" + it.suffix in c[0][1] or it.language == "java"
+               for it, c in zip(items, checks))
+    canonical = execute.execute_many([c[0] for c in checks], workers=2, cache=tmp_path / "x.sqlite")
+    empty = execute.execute_many([execute.item_checks(it, "", "auto")[0] for it in items], workers=2,
+                                 cache=tmp_path / "x.sqlite")
+    assert [o.status for o in empty] == ["failed"] * 9
+    by_language = {}
+    for it, o in zip(items, canonical):
+        by_language.setdefault(it.language, []).append(o)
+    assert all(o.passed for lang in ("python", "javascript") for o in by_language[lang])
+    # Every real Java row imports org.javatuples: with javatuples on the class path they pass,
+    # without it they do not compile, and say why.
+    if any("--class-path" in part for part in sandbox.interpreter("java")):
+        assert all(o.passed for o in by_language["java"]), by_language["java"]
+    else:
+        assert all("org.javatuples does not exist" in o.detail for o in by_language["java"])
+
+
+def test_the_java_class_path_is_the_users_else_debians_javatuples(monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay.scoring import runners
+
+    monkeypatch.setenv("FIMREPLAY_JAVA_CLASSPATH", "/x/a.jar:/y")
+    assert runners.java_class_path() == ["--class-path", "/x/a.jar:/y"]
+    monkeypatch.delenv("FIMREPLAY_JAVA_CLASSPATH")
+    monkeypatch.setattr(runners, "JAVATUPLES", "/nowhere/javatuples.jar")
+    assert runners.java_class_path() == []
