@@ -8,7 +8,8 @@ ways, with 95% intervals.
   unstripped, pass@1 of that line run in place.
 
 Means are over items (as the harness averages); the intervals resample HumanEval's problems
-(the items of one problem share their code), 2,000 times, seeded.
+(the items of one problem share their code), 2,000 times, seeded. The editor effect is each
+profile's pass@1 as shown minus the standard profile's pass@1 by the authors' line, item by item.
 """
 
 from __future__ import annotations
@@ -62,9 +63,10 @@ def profile_scores(items: Sequence[FimItem], got: Mapping[str, Completion]) -> d
     }
 
 
-def cell(values: Sequence[float], groups: Sequence[str], seed: int) -> str:
+def cell(values: Sequence[float], groups: Sequence[str], seed: int, signed: bool = False) -> str:
     low, high = interval(values, groups, seed)
-    return f"{np.mean(values):.3f} [{low:.3f}, {high:.3f}]"
+    form = "+.3f" if signed else ".3f"
+    return f"{np.mean(values):{form}} [{low:{form}}, {high:{form}}]"
 
 
 def table(runs: Mapping[str, Sequence[str]], seed: int = 0) -> str:
@@ -80,11 +82,14 @@ def table(runs: Mapping[str, Sequence[str]], seed: int = 0) -> str:
         store.close()
     groups = [it.file for it in items]
     out = [f"{len(items)} items of {len(set(groups))} problems\n",
-           "| profile | EM, authors' rule | pass@1, authors' line | EM as shown | pass@1 as shown | shown nothing |",
-           "|---|---|---|---|---|---|"]
-    for editor in EDITORS:
-        s = profile_scores(items, got[editor])
+           "| profile | EM, authors' rule | pass@1, authors' line | EM as shown | pass@1 as shown | shown nothing"
+           " | pass@1 as shown − standard's, paired |",
+           "|---|---|---|---|---|---|---|"]
+    scores = {editor: profile_scores(items, got[editor]) for editor in EDITORS}
+    base = scores["standard"]["pass_authors"]
+    for editor, s in scores.items():
+        effect = [a - b for a, b in zip(s["pass_shown"], base)]
         out.append(f"| {editor} | " + " | ".join(cell(s[k], groups, seed) for k in
                                                 ("em_authors", "pass_authors", "em_shown", "pass_shown"))
-                   + f" | {int(sum(s['nothing']))} |")
+                   + f" | {int(sum(s['nothing']))} | {cell(effect, groups, seed, signed=True)} |")
     return "\n".join(out)
