@@ -15,7 +15,9 @@ One model process at a time (`nice -n 10`), each run resumable and the completio
 second call only scores.
 
 Run: FIMREPLAY_HOME=DIR python -m bench.humaneval_published [DATA.jsonl.gz] --model GGUF
-     [--chunk 20] [--seed 0] [--until 15:45] [--report-only]
+     [--chunk 20] [--seed 0] [--until 15:45] [--editor-chunks K] [--report-only]
+With --editor-chunks K the editors replay the first K chunks and the standard profile alone the
+chunks after them, until --until: the authors' method on more items than the editor comparison.
 Prints the Markdown table docs/figures.md holds.
 """
 
@@ -28,6 +30,7 @@ import os
 import random
 import subprocess
 import sys
+from itertools import takewhile
 from pathlib import Path
 
 from bench.humaneval_table import EDITORS, LONG, table
@@ -92,20 +95,31 @@ def unsettled(chunk: Path, run: str) -> Path | None:
     return path
 
 
-def replay_chunk(chunk: Path, model: str, threads: int) -> bool:
-    """Every profile on one chunk, one model process after another; False when one failed.
-
-    The standard profile runs the authors' 64 new tokens in two passes that read the same:
-    FIRST_BUDGET tokens for every item, then 64 for the items whose kept line was not yet
+def replay_standard(chunk: Path, model: str, threads: int) -> bool:
+    """The standard profile on one chunk: the authors' 64 new tokens in two passes that read the
+    same, FIRST_BUDGET tokens for every item, then 64 for the items whose kept line was not yet
     ended (greedy decoding: a shorter budget gives the first tokens of the longer generation)."""
     first = run_id(chunk, "standard")
     if not replay(chunk, first, model, threads, "standard", "--max-new-tokens", str(FIRST_BUDGET)):
         return False
     long = unsettled(chunk, first)
-    if long is not None and not replay(long, run_id(chunk, LONG), model, threads, "standard",
-                                       "--max-new-tokens", str(AUTHORS_NEW_TOKENS)):
+    return long is None or replay(long, run_id(chunk, LONG), model, threads, "standard",
+                                  "--max-new-tokens", str(AUTHORS_NEW_TOKENS))
+
+
+def replay_chunk(chunk: Path, model: str, threads: int, editors: bool) -> bool:
+    """The standard profile on one chunk, then (`editors`) every editor profile, one model
+    process after another; False when one failed."""
+    if not replay_standard(chunk, model, threads):
         return False
-    return all(replay(chunk, run_id(chunk, editor), model, threads, editor) for editor in EDITORS[1:])
+    return not editors or all(replay(chunk, run_id(chunk, e), model, threads, e) for e in EDITORS[1:])
+
+
+def replayed(chunk: Path, profile: str) -> bool:
+    """Whether the chunk's run of this profile holds every item of the chunk."""
+    done = fimreplay("score", run_id(chunk, profile), "--json")
+    wanted = len(chunk.read_text(encoding="utf-8").splitlines())
+    return done.returncode == 0 and json.loads(done.stdout).get("n_items") == wanted
 
 
 def main() -> None:
@@ -116,25 +130,24 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--until", default="", help="UTC HH:MM after which no new chunk starts (default: all chunks).")
+    ap.add_argument("--editor-chunks", type=int, default=0,
+                    help="Chunks every profile replays; the standard profile alone goes on with the next (0: all profiles always).")
     ap.add_argument("--report-only", action="store_true", help="Score the chunks already replayed, start none.")
     args = ap.parse_args()
     if not os.environ.get("FIMREPLAY_HOME"):
         sys.exit("set FIMREPLAY_HOME to the folder whose store keeps the runs")
-    home = Path(os.environ["FIMREPLAY_HOME"])
-    parts = chunks(home, args.data, args.seed, args.chunk)
+    parts = chunks(Path(os.environ["FIMREPLAY_HOME"]), args.data, args.seed, args.chunk)
     stop = dt.time.fromisoformat(args.until) if args.until else None
-    done = []
-    for chunk in parts:
-        if args.report_only:
+    for n, chunk in enumerate(parts):
+        if args.report_only or (stop is not None and dt.datetime.now(dt.timezone.utc).time() >= stop):
             break
-        if stop is not None and dt.datetime.now(dt.timezone.utc).time() >= stop:
+        if not replay_chunk(chunk, args.model, args.threads, editors=not args.editor_chunks or n < args.editor_chunks):
             break
-        if not replay_chunk(chunk, args.model, args.threads):
-            break
-        done.append(chunk)
-    if args.report_only:
-        done = [c for c in parts if fimreplay("score", run_id(c, EDITORS[-1]), "--json").returncode == 0]
-    print(table({e: [run_id(c, e) for c in done] for e in (*EDITORS, LONG)}, seed=args.seed))
+    every = list(takewhile(lambda c: replayed(c, EDITORS[-1]), parts))  # chunks are replayed in order
+    standard = list(takewhile(lambda c: replayed(c, "standard"), parts))
+    print(table({e: [run_id(c, e) for c in every] for e in (*EDITORS, LONG)}, seed=args.seed))
+    print("\nThe standard profile alone, the authors' method, on every chunk it replayed:\n")
+    print(table({e: [run_id(c, e) for c in standard] for e in ("standard", LONG)}, seed=args.seed, editors=("standard",)))
 
 
 if __name__ == "__main__":

@@ -69,12 +69,12 @@ def cell(values: Sequence[float], groups: Sequence[str], seed: int, signed: bool
     return f"{np.mean(values):{form}} [{low:{form}}, {high:{form}}]"
 
 
-def table(runs: Mapping[str, Sequence[str]], seed: int = 0) -> str:
-    """The Markdown table of the profiles' runs (EDITORS, and LONG: the standard profile's
+def table(runs: Mapping[str, Sequence[str]], seed: int = 0, editors: Sequence[str] = EDITORS) -> str:
+    """The Markdown table of the profiles' runs (`editors`, and LONG: the standard profile's
     second pass, whose completions replace the first pass's), over the items every profile has."""
     store = open_store()
     try:
-        got = {e: completions(store, runs.get(e, ())) for e in EDITORS}
+        got = {e: completions(store, runs.get(e, ())) for e in editors}
         got["standard"].update(completions(store, runs.get(LONG, ())))
         common = sorted(set.intersection(*(set(g) for g in got.values())))
         items = sorted(store.items(common), key=lambda it: it.id)
@@ -85,7 +85,7 @@ def table(runs: Mapping[str, Sequence[str]], seed: int = 0) -> str:
            "| profile | EM, authors' rule | pass@1, authors' line | EM as shown | pass@1 as shown | shown nothing"
            " | pass@1 as shown − standard's, paired |",
            "|---|---|---|---|---|---|---|"]
-    scores = {editor: profile_scores(items, got[editor]) for editor in EDITORS}
+    scores = {editor: profile_scores(items, got[editor]) for editor in editors}
     base = scores["standard"]["pass_authors"]
     for editor, s in scores.items():
         effect = [a - b for a, b in zip(s["pass_shown"], base)]
