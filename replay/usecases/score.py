@@ -54,6 +54,7 @@ class FileScore(Summary, frozen=True):
     # With --execute: pass@k over the items' samples, and how each program was contained
     # (replay.scoring.sandbox.isolation).
     pass_at_k: dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    pass_at_k_per_file: dict[str, dict[str, float]] | msgspec.UnsetType = msgspec.UNSET
     contained_by: str | msgspec.UnsetType = msgspec.UNSET
 
 
@@ -130,10 +131,11 @@ def executed_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say |
     with Rejects(beside(path), echo=warn) as rejects:
         for reject in found:
             rejects.add(reject)
-    rows, pass_at = case_rows(cases, lines, workers)
+    rows, pass_at, per_file = case_rows(cases, lines, workers)
     result = FileScore(**msgspec.structs.asdict(aggregate(rows, seed=seed)), source=source, run=None, text="given",
                        lines=lines, scored="the file's completion text; its tests run with it in place of the middle",
-                       n_stop_cut=0, n_rejects=len(found), pass_at_k=pass_at, contained_by=isolation())
+                       n_stop_cut=0, n_rejects=len(found), pass_at_k=pass_at, pass_at_k_per_file=per_file,
+                       contained_by=isolation())
     return msgspec.structs.replace(result, rejects_file=rejects.file) if rejects.file else result
 
 
@@ -160,6 +162,9 @@ def score_table(result: RunScore | FileScore) -> str:
     if isinstance(result, FileScore) and result.pass_at_k:
         page += "\n" + ", ".join(f"{k} {v:.4f}" for k, v in result.pass_at_k.items())  # type: ignore[union-attr]
         page += f" (tests run contained by {result.contained_by})"
+        if len(result.pass_at_k) > 1 and result.pass_at_k_per_file:  # type: ignore[arg-type]
+            page += "".join(f"\n  {f}: " + ", ".join(f"{k} {v:.4f}" for k, v in ks.items())
+                            for f, ks in result.pass_at_k_per_file.items())  # type: ignore[union-attr]
     return page
 
 
