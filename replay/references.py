@@ -25,6 +25,14 @@ this request's spot by then. The rule:
   undos and rewrites left by then); when no such window is found, the lines finished before
   the cursor's line in the last window that finds both (`complete` false), none when no line
   is finished;
+- a window after that one which finds one anchor once but not the other, holds room beside the
+  found one for the span as read and the missing anchor, and no longer holds that span there,
+  shows the spot rewritten after it was read (the user came back, or undid it): what it holds
+  now cannot be read, so no reference (an edit inside an anchor that left the span as it was
+  changes nothing);
+- Tabby's agent may leave the rest of the cursor's line out of its suffix (`unsent`): the
+  text read then ends with that rest if it was there, so its last line is kept only when it
+  ends in a word character (else the lines finished before it, or no reference);
 - a prefix with fewer than MIN_ANCHOR non-blank characters, a capture without a suffix, and a
   span left empty get no reference, each with its reason;
 - the llama.cpp clients send speculative requests, as if their suggestion were accepted
@@ -33,20 +41,30 @@ this request's spot by then. The rule:
   autoload/llama.vim `s:fim_ctx_local` with `a:prev`, since 1175c8d (2025-03-10)): a request
   sent within SPECULATIVE_S of an earlier one's answer whose window is that one's with its
   completion inserted at the cursor and the same suffix is not the document: it is neither
-  evidence nor given a reference.
+  evidence nor given a reference. A client may say which is which in the body
+  (EditorProfile.speculation_budget: llama.vim's first request at a cursor asks a shorter
+  t_max_predict_ms than its follow-up); where a file's bodies carry both budgets, that decides,
+  not the window (a follow-up of a suggestion
+  shown mid-line, or from the cache after typing on, holds the whole line with it appended and
+  no rest of the line, and a user typing the suggestion's start looks like a follow-up).
 
+A GitHub Copilot body's suffix starts at the next line (reference_windows.copilot_body): once
+the user moved on, only the lines of the text read before its last one are certainly typed.
 A llama.cpp client's window is its /infill body's input_prefix + prompt (the cursor's line up to
 the cursor) + input_suffix (llama.vim `s:fim_ctx_local`; llama.vscode src/completion.ts).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import msgspec
 
+from replay.editors import capture_profile
 from replay.jsonl import loads
 from replay.records import CaptureRecord
+from replay.reference_windows import Unsent, Window, infill_body, unsent, window_of
 
 SESSION_S = 600.0  # how long after a request its later captures are read
 SESSION_CAPTURES = 200  # without times: how many later captures of one log file are read
@@ -66,41 +84,6 @@ class Typed(msgspec.Struct, frozen=True, omit_defaults=True):
     complete: bool = False
     settled_after_ms: int | None = None
     read_from: int | None = None
-
-
-class Window(msgspec.Struct, frozen=True):
-    """The document around a request's cursor, as the request holds it."""
-
-    before: str
-    after: str
-
-
-def window_of(rec: CaptureRecord) -> Window | str:
-    """The window a capture holds, or why it holds none."""
-    seg = rec.segments
-    if seg is None:
-        return "the capture holds no prefix and suffix"
-    if seg.suffix is None:
-        return "the log holds no suffix: the spot's end cannot be found again"
-    if infill_body(rec):
-        try:
-            body = loads(rec.raw)
-        except ValueError:
-            return "the /infill body could not be read"
-        prompt = body.get("prompt") if isinstance(body, dict) else None
-        if not isinstance(prompt, str):
-            return "the /infill body holds no prompt (the cursor's line)"
-        return Window(seg.prefix + prompt, seg.suffix)
-    return Window(seg.prefix, seg.suffix)
-
-
-def infill_body(rec: CaptureRecord) -> bool:
-    """Whether the capture is a body the proxy saw sent to llama-server's /infill (what the
-    llama.cpp clients send: the cursor's line in `prompt`, the text before it in
-    `input_prefix`), told by the route it was recorded on, not by the client's name."""
-    wire = rec.extra.get("wire")
-    route = wire.get("route") if isinstance(wire, dict) else None
-    return isinstance(route, str) and route.rstrip("/").endswith("/infill")
 
 
 def _blank_free(text: str) -> int:
@@ -195,6 +178,26 @@ def read_span(spot: Window, later: Window) -> tuple[str, bool] | str:
     return doc[start:end], not start <= cursor <= end
 
 
+def edited_after(spot: Window, later: Window, span: str) -> bool:
+    """Whether a later window shows the text at the spot rewritten after it was read (`span`, the
+    whole text between the anchors then): one anchor found once, the other not, and the text
+    beside the found one no longer `span`, where the window holds enough text beside the found
+    anchor to have held `span` and the missing anchor unedited. An edit inside the missing
+    anchor that left the span as it was, a window clipped short of it, or one holding neither
+    anchor says nothing."""
+    doc, own = later.before + later.after, spot.before + spot.after
+    start = _start(spot.before, doc, own)
+    tail, head = _sizes(spot.before, from_end=True, own=own), _sizes(spot.after, from_end=False, own=own)
+    if isinstance(start, int):
+        end = _end(spot.after, doc, start, later.after, own)
+        return (end == "the text after the cursor is not in this window" and len(doc) - start >= len(span) + (head or [0])[0]
+                and doc[start:start + len(span)] != span)
+    if start != "the text before the cursor is not in this window":
+        return False
+    end = _end(spot.after, doc, 0, later.after, own)
+    return isinstance(end, int) and end >= len(span) + (tail or [0])[0] and doc[end - len(span):end] != span
+
+
 def finished_lines(spot: Window, later: Window) -> str:
     """The lines of the spot finished before a later cursor inside it ("" when none)."""
     doc = later.before + later.after
@@ -216,6 +219,8 @@ class Request(msgspec.Struct, frozen=True):
     completion: str | None
     answered_s: float
     infill: bool  # a body sent to llama-server's /infill (llama.vscode, llama.vim): it may have a speculative twin
+    budget: tuple[int, int] | None  # (the time this body asks, the one a first request asks): speculation_budget
+    unsent: Unsent = ""  # what the client may have left out after the cursor (reference_windows.unsent)
 
 
 def _request(capture_id: int, rec: CaptureRecord) -> Request:
@@ -224,14 +229,31 @@ def _request(capture_id: int, rec: CaptureRecord) -> Request:
     total = timings.get("total_s") if isinstance(timings, dict) else None
     path = rec.filepath or (rec.segments.filepath if rec.segments else None)
     group = (rec.editor, rec.user or "", f"file:{path}" if path else f"log:{rec.source.file}")
-    return Request(capture_id, group, rec.ts, (rec.source.file, rec.source.line or rec.source.offset), window_of(rec),
-                   rec.completion, float(total) if isinstance(total, (int, float)) else 0.0, infill_body(rec))
+    window = window_of(rec)
+    return Request(capture_id, group, rec.ts, (rec.source.file, rec.source.line or rec.source.offset), window,
+                   rec.completion, float(total) if isinstance(total, (int, float)) else 0.0, infill_body(rec),
+                   _budget(rec), unsent(rec, window))
+
+
+def _budget(rec: CaptureRecord) -> tuple[int, int] | None:
+    """What an /infill body says of being a first request or a follow-up (the client's
+    EditorProfile.speculation_budget; None where it says nothing)."""
+    if not infill_body(rec):
+        return None
+    try:
+        body = loads(rec.raw)
+    except ValueError:
+        return None
+    return capture_profile(rec).speculation_budget(body) if isinstance(body, dict) else None
 
 
 def _speculative(req: Request, earlier: Sequence[Request]) -> bool:
     """Whether a llama.cpp client's request is the speculative twin of an earlier one: sent within
     SPECULATIVE_S of its answer, the same suffix, its prefix that one's with the completion's
-    start inserted at the cursor."""
+    start inserted at the cursor. What a twin inserts holds text that is not blank: llama.vscode
+    src/completion.ts `cacheFutureSuggestion` inserts the suggestion's first line or all its
+    lines, and `shouldDiscardSuggestion` shows no suggestion of one blank line, so a request
+    that adds only line breaks (the user pressed Enter) is the user's own."""
     if not req.infill or req.ts is None or isinstance(req.window, str):
         return False
     for prev in reversed(earlier):
@@ -243,7 +265,7 @@ def _speculative(req: Request, earlier: Sequence[Request]) -> bool:
         if req.window.before.find(tail) < 0:
             continue
         inserted = req.window.before[req.window.before.rfind(tail) + len(tail):]
-        if inserted and prev.completion.startswith(inserted.rstrip("\n")):
+        if inserted.strip() and prev.completion.startswith(inserted.rstrip("\n")):
             return True
     return False
 
@@ -260,6 +282,36 @@ def _later(group: Sequence[Request], n: int) -> Iterable[Request]:
         elif other.order[0] != req.order[0] or other.order[1] <= req.order[1] or count >= SESSION_CAPTURES:
             continue
         yield other
+
+
+_WORD_END = re.compile(r"[A-Za-z0-9_]\Z")
+
+
+def _unsent_cut(text: str, req: Request, moved_on: bool) -> str | None:
+    """The part of the text read at a spot that is certainly typed there when the client left
+    something after the cursor unsent (`req.unsent`), or None (the reason in `_UNSENT_WHY`). A
+    Tabby line rest, if it was there, ends the text's last line: a last line ending in a word
+    character had none, else it is left out (the lines finished before it stay). Copilot's
+    unsent line rest, line break and indentation end the text once the user moved on: its last
+    line goes, blanks and all; and a prompt ending at a line break may have lost the blanks
+    before the cursor (trimLastLine): a text starting with a blank there cannot be placed."""
+    if req.unsent == "line_rest":
+        last = text[text.rfind("\n") + 1:]
+        return text if not last or _WORD_END.search(last) else text[:len(text) - len(last)] or None
+    assert not isinstance(req.window, str)
+    if req.window.before.endswith("\n") and text[:1] in (" ", "\t"):
+        return None
+    if not moved_on:
+        return text  # the lines finished before the cursor: what follows it is after them
+    kept = text.rstrip()
+    return kept[:kept.rfind("\n") + 1] or None
+
+
+_UNSENT_WHY = {"line_rest": "the client may have left the rest of the cursor's line (closing characters) out of its suffix: "
+                            "where the typed text ends on that line cannot be told",
+               "next_line": "a Copilot request's suffix starts at the next line (the rest of the cursor's line, the line break "
+                            "and the indentation before it unsent) and its prompt may end without the blanks before the cursor: "
+                            "no line of the text read is certainly typed there"}
 
 
 def _typed(req: Request, later: Iterable[Request]) -> Typed:
@@ -281,6 +333,11 @@ def _typed(req: Request, later: Iterable[Request]) -> Typed:
         return Typed(why="no later capture of this file within the session" if not shown
                      else f"none of the {len(shown)} later captures of this file shows the spot (edited around it, or out of their windows)")
     other, text, moved_on = last
+    for newer in shown[shown.index(other) + 1:]:
+        assert not isinstance(newer.window, str)
+        if edited_after(req.window, newer.window, text):
+            return Typed(why=f"the text around the spot was edited after capture {other.capture_id} showed it (capture {newer.capture_id}): what it holds now cannot be read",
+                         read_from=newer.capture_id)
     after_ms = None if req.ts is None or other.ts is None else round((other.ts - req.ts) * 1000)
     if not moved_on:
         assert not isinstance(other.window, str)
@@ -290,6 +347,11 @@ def _typed(req: Request, later: Iterable[Request]) -> Typed:
                          settled_after_ms=after_ms, read_from=other.capture_id)
     if not text.strip():
         return Typed(why="nothing was typed at this spot", settled_after_ms=after_ms, read_from=other.capture_id)
+    if req.unsent:
+        cut = _unsent_cut(text, req, moved_on)
+        if cut is None or not cut.strip():
+            return Typed(why=_UNSENT_WHY[req.unsent], settled_after_ms=after_ms, read_from=other.capture_id)
+        text, moved_on = cut, moved_on and cut == text
     return Typed(text=text, complete=moved_on, settled_after_ms=after_ms, read_from=other.capture_id)
 
 
@@ -303,8 +365,11 @@ def typed_references(captures: Iterable[tuple[int, CaptureRecord]]) -> dict[int,
     for group in groups.values():
         group.sort(key=lambda r: (r.ts is None, r.ts or 0.0, r.order, r.capture_id))
         real: list[Request] = []
+        asked = {req.budget[0] for req in group if req.budget is not None}
+        by_budget = len(asked) > 1 and any(req.budget[1] in asked for req in group if req.budget is not None)
         for req in group:
-            if _speculative(req, real):
+            if (req.budget[0] != req.budget[1] if by_budget and req.budget is not None
+                    else _speculative(req, real)):
                 out[req.capture_id] = Typed(why="a speculative request (sent as if its suggestion were accepted): not the document")
             else:
                 real.append(req)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import msgspec
+
 from replay.records import CaptureRecord, Segments, Source
 from replay.references import MAX_ANCHOR, SESSION_S, Window, read_span, typed_references
 
@@ -12,11 +14,14 @@ HEAD = "pragma solidity ^0.8.0;\n\ncontract Vault {\n    uint256 public total;\n
 TAIL = "\n    }\n\n    function withdraw(uint256 amount) external {\n        total -= amount;\n    }\n}\n"
 
 
+AGENT_1_7 = "Node.js/v20.18.0 tabby-agent/1.7.0 vscode/1.93.1"  # sends the rest of the cursor's line
+
+
 def cap(before: str, after: str | None, ts: float | None = 0.0, editor: str = "tabby", path: str | None = "Vault.sol",
         line: int = 1, log: str = "events.json", completion: str | None = None, raw: str = "", **extra: object) -> CaptureRecord:
     return CaptureRecord(source=Source(file=log, line=line), editor=editor, format="test",  # type: ignore[arg-type]
                          filepath=path, segments=Segments(prefix=before, suffix=after), ts=ts, completion=completion,
-                         raw=raw, extra=dict(extra))
+                         raw=raw, extra=dict(extra), user_agent=AGENT_1_7)
 
 
 def refs(*records: CaptureRecord) -> dict:
@@ -157,3 +162,81 @@ def test_coming_back_to_the_spot_keeps_what_was_there_when_the_user_moved_on() -
     back = cap(HEAD + "        ", "total += amount;" + TAIL, ts=4)  # the cursor at the spot's start again
     got = refs(spot, moved, back)[1]
     assert got.text == "total += amount;" and got.complete and got.read_from == 2
+
+
+def test_a_spot_rewritten_after_it_was_last_read_has_no_reference() -> None:
+    # the user left "total += amount;", then edited the line before it (the prefix tail) and
+    # rewrote the statement: no later window finds the spot, one finds its end beside other text
+    spot = cap(HEAD + "        ", TAIL, ts=0)
+    moved = cap(HEAD + "        total += amount;" + TAIL[:12], TAIL[12:], ts=2)
+    rewritten = cap(HEAD.replace("external {", "external nonReentrant {") + "        total = total + amount;", TAIL, ts=4)
+    got = refs(spot, moved, rewritten)[1]
+    assert got.text is None and "edited after capture 2" in (got.why or "") and got.read_from == 3
+
+
+def test_an_edit_inside_an_anchor_that_left_the_spot_as_it_was_keeps_the_reference() -> None:
+    spot = cap(HEAD + "        ", TAIL, ts=0)
+    moved = cap(HEAD + "        total += amount;" + TAIL[:12], TAIL[12:], ts=2)
+    renamed = cap(HEAD.replace("external {", "external nonReentrant {") + "        total += amount;", TAIL, ts=4)
+    clipped = cap("        total = 0;", TAIL, ts=5)  # a window too short to hold the span and the prefix tail
+    got = refs(spot, moved, renamed, clipped)[1]
+    assert got.text == "total += amount;" and got.read_from == 2
+
+
+def test_a_line_break_typed_just_after_an_answer_is_the_users_own() -> None:
+    spot = llama(HEAD, "        total += amount;", TAIL, ts=0, completion="amount * 2;")
+    enter = llama(HEAD + "        total += amount;\n", "", TAIL, ts=0.4)  # Enter pressed 0.4 s after the answer
+    typed = llama(HEAD + "        total += amount;\n        emit Deposit(amount);\n", "", TAIL, ts=3)
+    got = refs(spot, enter, typed)
+    assert got[2].why is None or "speculative" not in got[2].why
+    assert got[2].text == "        emit Deposit(amount);\n"
+
+
+def copilot(before: str, ts: float) -> CaptureRecord:
+    """A Copilot body as chat-lib sends it: the suffix from the next line, its leading blanks trimmed."""
+    suffix = TAIL.split("\n", 1)[1].lstrip()
+    body = {"prompt": before, "suffix": suffix, "stop": ["\n"],
+            "extra": {"language": "solidity", "next_indent": 0, "trim_by_indentation": True, "prompt_tokens": 40, "suffix_tokens": 30}}
+    return cap(before, suffix, ts=ts, editor="unknown", raw=json.dumps(body))
+
+
+def test_a_copilot_body_gives_only_the_lines_before_the_last_one_typed() -> None:
+    away = "\n    }\n\n    function withdraw(uint256 amount) external {\n        total"
+    one_line = cap(HEAD + "        total += amount;" + away, " -= amount;\n    }\n}\n", ts=4, editor="unknown")
+    got = refs(copilot(HEAD + "        total += ", ts=0), one_line)[1]
+    # the span read is "amount;\n    " (the line break and the next line's blanks were never sent): no line is certain
+    assert got.text is None and "Copilot" in (got.why or "")
+    two_lines = cap(HEAD + "        total += amount;\n        emit Deposit(amount);" + away, " -= amount;\n    }\n}\n", ts=4, editor="unknown")
+    got = refs(copilot(HEAD + "        total += ", ts=0), two_lines)[1]
+    assert got.text == "amount;\n" and not got.complete
+    # a prompt ending at a line break may have lost the blanks before the cursor (trimLastLine)
+    blank_line = cap(HEAD + "        total += amount;\n        emit Deposit(amount);" + away, " -= amount;\n    }\n}\n", ts=4, editor="unknown")
+    assert refs(copilot(HEAD, ts=0), blank_line)[1].text is None
+    plain = cap(HEAD + "        total += ", TAIL, ts=0, editor="unknown")  # not Copilot's: the whole span
+    assert refs(plain, one_line)[1].text == "amount;"
+
+
+AGENT_DEV = "Node.js/v20.20.2 tabby-agent/1.9.0-dev vscode/1.99.0"  # leaves a closing rest of the line out
+
+
+def test_a_line_rest_the_agent_may_have_left_out_is_never_read_as_typed() -> None:
+    # the user typed `amount);` after "deposit(" where the editor had closed the bracket: the agent
+    # (from eae43ba76) sent the suffix from the line break on, so the read span ends with what it left out
+    spot = msgspec.structs.replace(cap(HEAD + "        emit Deposit(", TAIL, ts=0), user_agent=AGENT_DEV)
+    moved = cap(HEAD + "        emit Deposit(amount);" + TAIL[:12], TAIL[12:], ts=3)
+    got = refs(spot, moved)[1]
+    assert got.text is None and "rest of the cursor's line" in (got.why or "")
+    unnamed = msgspec.structs.replace(spot, user_agent=None)  # no agent named: it may be one that does
+    assert refs(unnamed, moved)[1].text is None
+    older = msgspec.structs.replace(spot, user_agent="Node.js/v20.18.0 tabby-agent/1.8.0 vscode/1.95.0")
+    assert refs(older, moved)[1].text == "amount);"  # 1.8.0 sends the rest of the line
+
+
+def test_the_finished_lines_and_a_last_line_ending_in_a_word_stay() -> None:
+    spot = msgspec.structs.replace(cap(HEAD + "        ", TAIL, ts=0), user_agent=AGENT_DEV)
+    two_lines = cap(HEAD + "        total += amount;\n        emit Deposit(amount);" + TAIL[:12], TAIL[12:], ts=3)
+    got = refs(spot, two_lines)[1]
+    assert got.text == "total += amount;\n" and not got.complete  # the last line ends in ")" + ";": cut
+    word_end = cap(HEAD + "        total += amount" + TAIL[:12], TAIL[12:], ts=3)
+    got = refs(spot, word_end)[1]
+    assert got.text == "total += amount" and got.complete

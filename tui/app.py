@@ -81,6 +81,7 @@ class FimReplayApp(App[None]):
         Binding("1", "switch_mode('captures')", "Captures"),
         Binding("2", "switch_mode('dashboard')", "Replay"),
         Binding("3", "switch_mode('runs')", "Runs"),
+        Binding("4", "switch_mode('acceptance')", "Acceptance"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -116,6 +117,7 @@ class FimReplayApp(App[None]):
         self.theme = "fimreplay"
         self.add_mode("captures", lambda: CapturesScreen(self.store))
         self.add_mode("runs", lambda: RunsScreen(self.store, self.export_dir))
+        self.add_mode("acceptance", self._acceptance)
         self.add_mode("dashboard", self._dashboard)
         self.switch_mode("captures")
         self.call_after_refresh(_freeze_heap)
@@ -133,6 +135,11 @@ class FimReplayApp(App[None]):
 
         self._dashboard_screen = DashboardScreen(self.store)
         return self._dashboard_screen
+
+    def _acceptance(self) -> Screen:
+        from tui.screens.acceptance import AcceptanceScreen  # scoring's imports load when it is first shown
+
+        return AcceptanceScreen(self.store)
 
     def open_item(self, capture_id: int, marked_token: int | None = None) -> None:
         from tui.screens.item import ItemScreen
@@ -153,6 +160,7 @@ class FimReplayApp(App[None]):
         yield SystemCommand("Captures", "The live table of imported captures", lambda: self.switch_mode("captures"))
         yield SystemCommand("Replay dashboard", "Run items or captures against models", lambda: self.switch_mode("dashboard"))
         yield SystemCommand("Runs", "Compare, export and copy runs", lambda: self.switch_mode("runs"))
+        yield SystemCommand("Acceptance", "Acceptance, retention and which score predicts it", lambda: self.switch_mode("acceptance"))
         yield SystemCommand("Audit all captures", "Tokenizer gotcha findings of the whole set", lambda: self.open_audit(None))
         yield SystemCommand("Keys", "Every key of every screen", self.action_help)
 

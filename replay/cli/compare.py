@@ -10,7 +10,7 @@ import click
 from replay.cli.app import Names, Progress, cli, cutoff_option, db_option, emit_json, json_option, warn
 from replay.cli.editor_option import EDITOR_HELP, editor_option
 from replay.cli.score import lines_option, reference_option, text_option
-from replay.cli.time_options import speed_option
+from replay.cli.time_options import budget_option, speed_option
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -79,11 +79,14 @@ seed_option = click.option("--seed", type=int, default=0, show_default=True, hel
 @click.option("--margin", type=float, default=None,
               help="--sequential: also stop when the difference lies within ±MARGIN (default: never).")
 @speed_option
+@budget_option
+@click.option("--in-time", is_flag=True, help="Pair the runs' in-time scores (an answer not shown in time counted as "
+              "nothing shown) instead of their scores.")
 @json_option
 @db_option
 def compare_cmd(a: str, b: str | None, against: str | None, metric: str, lines: Any, text: str, reference: Any, seed: int,
-                sequential: bool, alpha: float, method: str, margin: float | None, speed: Any, as_json: bool,
-                store: Store) -> None:
+                sequential: bool, alpha: float, method: str, margin: float | None, speed: Any, budget_ms: float | None,
+                in_time: bool, as_json: bool, store: Store) -> None:
     """B against A, item by item: runs in the store or `score` JSONL files, paired by item id.
 
     Prints the mean of per-file differences (B − A), its paired bootstrap 95% interval over files,
@@ -99,9 +102,10 @@ def compare_cmd(a: str, b: str | None, against: str | None, metric: str, lines: 
 
     if sequential:
         result: Any = compare_sequential(store, a, b, metric, lines, text, alpha, margin, seed, warn=warn, method=method,
-                                         reference=reference, speed=speed)
+                                         reference=reference, speed=speed, budget_ms=budget_ms, in_time=in_time)
     else:
-        result = compare(store, a, b, metric, lines, text, seed, warn=warn, reference=reference, speed=speed)
+        result = compare(store, a, b, metric, lines, text, seed, warn=warn, reference=reference, speed=speed,
+                         budget_ms=budget_ms, in_time=in_time)
     if as_json:
         emit_json(result.to_json())
     else:
@@ -132,13 +136,14 @@ def compare_cmd(a: str, b: str | None, against: str | None, metric: str, lines: 
 @method_option("--until-decided")
 @click.option("--margin", type=float, default=None,
               help="--until-decided: also stop when the difference lies within ±MARGIN (default: never).")
+@budget_option
 @click.option("--format", "fmt", type=Names(_formats), default="text", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write here instead of stdout.")
 @db_option
 def leaderboard_cmd(items: Path, models: tuple[str, ...], editor: str | None, backend: str, endpoints: tuple[str, ...],
                     concurrency: int, threads: int | None, ctx: int, max_new_tokens: int | None, metric: str, lines: Any,
-                    seed: int, cutoff: str | None, until_decided: bool, alpha: float, method: str, margin: float | None, fmt: str,
-                    output: Path | None, store: Store) -> None:
+                    seed: int, cutoff: str | None, until_decided: bool, alpha: float, method: str, margin: float | None,
+                    budget_ms: float | None, fmt: str, output: Path | None, store: Store) -> None:
     """Rank models on the same items (resumable, cached runs; the shown text scored), each with
     its paired difference to the best and the 95% interval of that difference; or, with
     --until-decided, each compared with the best so far until that comparison is decided."""
@@ -146,7 +151,7 @@ def leaderboard_cmd(items: Path, models: tuple[str, ...], editor: str | None, ba
 
     req = LeaderboardRequest(str(items), models, editor, backend, metric, lines, GenParams(ctx=ctx, max_new_tokens=max_new_tokens),
                              endpoints, concurrency, {"n_threads": threads} if threads else {}, cutoff, seed, until_decided,
-                             alpha, margin, method)
+                             alpha, margin, method, budget_ms)
     board = leaderboard(store, req, on_progress=Progress.on_terminal(fmt == "json"), say=warn, warn=warn)
     page = render(board, fmt, output)
     if output is None:

@@ -20,7 +20,7 @@ from replay.cli.app import (
     warn,
 )
 from replay.cli.editor_option import EDITOR_HELP, editor_option
-from replay.cli.time_options import latency_line, speed_option
+from replay.cli.time_options import speed_option
 from replay.errors import UsageError, WorkError
 
 if TYPE_CHECKING:
@@ -115,6 +115,27 @@ def postprocess_cmd(store: Store, input_path: Path, editor: str, editor_version:
     file_summary(s, f"postprocessed {s.done} ({s.done - (s.shown or 0)} shown nothing)", as_json)
 
 
+@cli.task("session", "replay")
+@db_option
+@input_argument
+@editor_option(required=True)
+@click.option("--model", default=None,
+              help="The model, named as for `render`: the body of an editor that builds its prompt for one (not llama.vim's).")
+@output_option
+@keep_going_option
+@json_option
+def session_cmd(store: Store, input_path: Path, editor: str, editor_version: str | None, model: str | None,
+                output: Path | None, keep_going: bool, as_json: bool) -> None:
+    """Drive the editor through each typing session of IN.jsonl in time (its debounce, cancels, caches, late answers).
+
+    Out, one line per session: id, editor, requests (n, t_ms, after_event, body, outcome), shown, document.
+    Takes --db like every command."""
+    from replay.usecases.session import session_file
+
+    summary = session_file(input_path, editor, editor_version, model, output, keep_going, warn)
+    file_summary(summary, f"simulated {summary.done}", as_json)
+
+
 @cli.task("run", "replay")
 @click.argument("source")
 @click.option("--backend", type=Names(_backends), default="llamacpp", show_default=True)
@@ -171,6 +192,8 @@ def run_cmd(source: str, backend: str, model: str, editor: str | None, family: s
         if result.overlap is not None:
             click.echo(f"run {s.run}: {result.overlap.message}")
         if result.latency is not None and result.latency.n:
+            from replay.usecases.score import latency_line
+
             click.echo(f"run {s.run}: {latency_line(result.latency)}")
     if result.all_failed:
         raise WorkError(f"run {s.run}: every item failed")

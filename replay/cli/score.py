@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-import msgspec
 
 from replay.cli.app import Names, cli, cutoff_option, db_option, emit_json, json_option, warn
-from replay.cli.time_options import latency_line, speed_option
+from replay.cli.time_options import budget_option, speed_option
 
 if TYPE_CHECKING:
     from replay.store import Store
@@ -207,23 +206,27 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
               help="Also run each benchmark item's tests with the completion in place (pass@1, pass@k); a file is then of"
                    " items with a completion.")
 @speed_option
+@budget_option
 @json_option
 @db_option
 def score_cmd(source: str, lines: Any, text: str, reference: str, seed: int, workers: int | None, compiles: bool, execute: bool,
-              speed: Any, as_json: bool, store: Store) -> None:
+              speed: Any, budget_ms: float | None, as_json: bool, store: Store) -> None:
     """Score a run in the store, or a JSONL of {file, reference, completion} lines; says how many
-    items were scored and why the others were not (none scored: exit 1); a run's time beside its score."""
-    from replay.usecases.score import NothingScored, run_latency, score_result, score_table
+    items were scored and why the others were not (none scored: exit 1); a run's time beside its
+    score, and its in-time score (an answer not shown in time counted as nothing shown)."""
+    from replay.usecases.score import NothingScored, score_result, score_table
+    from replay.usecases.timing import scored_run_time
 
     result = score_result(store, source, lines, text, seed, warn=warn, workers=workers, compiles=compiles,  # type: ignore[arg-type]
                           reference=reference, execute=execute)  # type: ignore[arg-type]
-    latency = run_latency(store, source, speed) if result.run is not None else None
+    timed = (scored_run_time(store, source, lines, text, seed, reference, speed, budget_ms)  # type: ignore[arg-type]
+             if result.run is not None else None)
     if as_json:
-        emit_json({**result.to_json(), **({"latency": msgspec.to_builtins(latency)} if latency is not None else {})})
+        emit_json({**result.to_json(), **(timed.to_json() if timed is not None else {})})
     else:
         click.echo(score_table(result))
-        if latency is not None and latency.n:
-            click.echo(latency_line(latency))
+        for line in timed.lines() if timed is not None else []:
+            click.echo(line)
     if result.nothing_scored:
         raise NothingScored(f"{source}: {result.nothing_scored}")
 
@@ -242,10 +245,12 @@ def score_cmd(source: str, lines: Any, text: str, reference: str, seed: int, wor
 @workers_option
 @cutoff_option
 @speed_option
+@budget_option
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object on stdout (--format json).")
 @db_option
 def report_cmd(runs: tuple[str, ...], acceptance: bool, fmt: str, output: Path | None, lines: Any, text: str, reference: str,
-               seed: int, workers: int | None, cutoff: str | None, speed: Any, as_json: bool, store: Store) -> None:
+               seed: int, workers: int | None, cutoff: str | None, speed: Any, budget_ms: float | None, as_json: bool,
+               store: Store) -> None:
     """Side-by-side report of runs in the store (Markdown, CSV, JSON or a self-contained HTML
     page); two runs are also compared pair by pair (the second minus the first). With
     --acceptance (no runs): what users accepted and kept, and which score predicts it."""
@@ -261,7 +266,7 @@ def report_cmd(runs: tuple[str, ...], acceptance: bool, fmt: str, output: Path |
         if ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT and fmt != "json":
             raise click.UsageError(f"--json prints the report as JSON: not with --format {fmt}")
         fmt = "json"
-    done = report(store, runs, fmt, output, lines, text, seed, workers, cutoff, speed, reference)  # type: ignore[arg-type]
+    done = report(store, runs, fmt, output, lines, text, seed, workers, cutoff, speed, reference, budget_ms)  # type: ignore[arg-type]
     for note in done.notes:
         warn(note)
     if output is None:

@@ -1,6 +1,6 @@
 """The options and lines of a run's time (docs/replay-and-scores.md, "Time beside quality"):
-`--speed`, shared by run, score, report and compare, and the latency line printed under a
-run's figures."""
+`--speed`, shared by run, score, report and compare, `--latency-budget` (score, report, compare,
+leaderboard); the latency line printed under a run's figures is replay.latency.summary.line."""
 
 from __future__ import annotations
 
@@ -23,11 +23,7 @@ speed_option = click.option("--speed", default=None, callback=_speed, metavar="p
                             help="Project the runs' time onto hardware of this speed (default: as measured in the run).")
 
 
-def latency_line(latency: Any) -> str:
-    """A run's time under its score table: the median and p90 to the whole answer, the share shown in time."""
-    from replay.usecases.score import latency_columns
-
-    cells = latency_columns(latency)
-    where = f"at {latency.speed}" if latency.speed else "measured"
-    return (f"latency ({where}, {latency.n} answers): p50 {cells['p50 ms']} ms, p90 {cells['p90 ms']} ms;"
-            f" shown in time: {cells['in time']} judged ({latency.unknown} unknown)")
+budget_option = click.option(
+    "--latency-budget", "budget_ms", type=click.FloatRange(min=0, min_open=True), default=None, metavar="MS",
+    help="Judge every answer by this budget instead of the editor's timing rules: one whose whole text took longer "
+         "was not shown (the in-time score counts it as nothing shown).")

@@ -13,6 +13,9 @@ do it, so that no caller has to ask which editor it holds:
 - `history`, `rules_in_force`: the editor's rule book (rulebook.py): its rule changes by date
   (`fimreplay editors NAME --history`), the rules in force at a release (`editors NAME@VERSION`);
 - `timing`: the release's timing rules (timing.py: debounce, cancel, timeouts, late answers);
+- `live_client`: the client driven through a typing session in time (live.py), by default the
+  one its timing rules make (timed_client.py), with `debouncer`, the editor's own debounce
+  where it learns from the session (Tabby's adaptive one);
 - `layout_audit`: the editor's own findings on its prompt layout (`fimreplay audit`).
 Its declared facts (`display` ... `sends_body`) are what the commands and the README's table of
 editors read of it.
@@ -29,8 +32,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import msgspec
 
+from replay.editors.live import Doc, Host, LiveClient
 from replay.editors.rulebook import HistoryRow, InForce
 from replay.editors.stage import Shown, StreamStop, Timing
+from replay.editors.timed_client import Debouncer, TimedClient
 from replay.editors.timing import TimingRules
 from replay.errors import UsageError
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt, TraceStep
@@ -176,8 +181,46 @@ class EditorProfile(ABC):
         """The timing rules of the release (NoTiming, saying why, where they are not modelled)."""
         raise NoTiming(f"{self.name}'s timing rules are not modelled yet")
 
+    def may_leave_line_rest_out(self, record: CaptureRecord) -> bool:
+        """Whether the client that sent the capture may have left the rest of the cursor's line
+        out of its suffix (closing characters it expects the editor to keep), so the typed
+        reference must not take the text read up to the next line as typed (False: it sends it)."""
+        return False
+
+    def speculation_budget(self, body: Mapping[str, Any]) -> tuple[int, int] | None:
+        """(the server time a completion body asks, the time the client's first request at a
+        cursor asks), for a client that tells its first request from its speculative follow-up
+        by that time (None: its bodies do not say; the typed reference then reads the window)."""
+        return None
+
     def layout_audit(self, tokenizer: Tokenizer, engine: str, ctx: int) -> LayoutAuditor | None:
         """The editor's own audit of the prompts it lays out (None: the generic audit only)."""
+        return None
+
+    def live_client(self, host: Host, version: str | None, options: dict[str, Any], model: str | None,
+                    filepath: str | None, language: str | None) -> LiveClient:
+        """The client driven through a typing session (live.py): by default the one the release's
+        timing rules make (timed_client.py; NoTiming where none are modelled), its body this
+        profile's rendering (the client's HTTP body, else the prompt) and its item this profile's
+        completion stage."""
+        rules = self.timing(version, options)
+        if model is None:
+            raise UsageError(f"{self.name} builds its request for a model: give --model")
+
+        def cursor_input(doc: Doc) -> EditorInput:
+            return EditorInput(prefix=doc.prefix, suffix=doc.suffix, filepath=filepath, language=language,
+                               options=options)
+
+        def body(inp: EditorInput) -> dict[str, Any]:
+            rendered = self.render(inp, model, version)
+            return rendered.request if rendered.request is not None else {"prompt": rendered.text}
+
+        return TimedClient(host, rules, body, lambda inp, text: self.complete(inp, text, model, version), cursor_input,
+                           self.debouncer(version, options))
+
+    def debouncer(self, version: str | None, options: Mapping[str, Any] | None = None) -> Debouncer | None:
+        """The editor's own debounce where it learns from the session (None: the timing rules'
+        delay, timed_client.RulesDebouncer)."""
         return None
 
 

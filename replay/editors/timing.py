@@ -43,8 +43,12 @@ class TimingRules:
     after the user typed on can still be shown (from the client's cache, when what was typed
     matches its start), `late_answer` says when. `predict_ms` / `prompt_ms` are the server-side
     time cuts the client sends (llama.cpp's t_max_predict_ms / t_max_prompt_ms), None when it
-    sends none. `cache` says what the client serves without a request. `shown_by_ms`: the client
-    shows what has streamed by then instead of waiting for the whole answer (None: it waits)."""
+    sends none. `cache` says what the client serves without a request; `serves_typed`: an answer
+    cached at an earlier cursor is served where what was typed since is its start (its rest
+    shown). `shown_by_ms`: the client shows what has streamed by then instead of waiting for the
+    whole answer (None: it waits). `in_flight_wait_ms`: a request due while one is in flight
+    waits, checking again every that many ms, and is dropped when the user types on (None: it
+    goes out at once)."""
 
     editor: str
     release: str
@@ -59,3 +63,5 @@ class TimingRules:
     prompt_ms: int | None = None
     server_cut: str = ""
     shown_by_ms: float | None = None
+    serves_typed: bool = False
+    in_flight_wait_ms: float | None = None

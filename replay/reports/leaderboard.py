@@ -24,7 +24,8 @@ from replay.latency.summary import columns
 from replay.reports.compare import Paired
 from replay.reports.sequential import Sequential
 from replay.reports.report import svg_file_diffs
-from replay.reports.timing import frontier, svg_quality_latency, time_json
+from replay.reports.frontier import Point, on_frontier, svg_quality_latency, text_quality_latency
+from replay.reports.timing import IN_TIME_MEANS, InTime, time_json
 from replay.scoring import Lines, scored_what
 
 
@@ -48,6 +49,7 @@ class Standing:
     vs_model: str | None = None  # until decided: the best it was compared with
     sequential: Sequential | None = None  # until decided: that comparison (it is B)
     latency: LatencySummary | None = None  # its run's time (replay.latency)
+    in_time: InTime | None = None  # its run's score counting an answer not shown in time as nothing shown
 
     def to_json(self) -> dict[str, Any]:
         out = {"rank": self.rank, "model": self.model, "name": self.name, "run": self.run_id, "mean": self.mean,
@@ -57,6 +59,7 @@ class Standing:
         if self.vs_model is not None and self.sequential is not None:
             out["sequential"] = {"vs": self.vs_model, **self.sequential.to_json()}
         out["latency"] = time_json(self.latency)
+        out["in_time"] = self.in_time.to_json() if self.in_time else None
         return out
 
 
@@ -106,22 +109,23 @@ def _table(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
     if board.method is not None:
         head = ["rank", "model", "run", "items replayed", f"{board.metric} mean of those [95%]", "vs", "difference [95% conf. seq.]", "verdict", "items used"]
         return [*head, *TIME_HEAD], [[str(s.rank), s.model, s.run_id, str(s.n_replayed),
-                                      f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_seq(s), *_time(s)]
+                                      f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_seq(s), *_time(s, board.metric)]
                                      for s in board.standings]
     head = ["rank", "model", "run", mean, "vs best (paired) [95%]", "W/T/L", "verdict", *TIME_HEAD]
     return head, [[str(s.rank), s.model, s.run_id, f"{s.mean:.4f} [{s.ci95[0]:.4f}, {s.ci95[1]:.4f}]", *_vs(s.vs_best),
-                   *_time(s)] for s in board.standings]
+                   *_time(s, board.metric)] for s in board.standings]
 
 
-TIME_HEAD = ("p50 ms", "p90 ms", "in time")
+TIME_HEAD = ("p50 ms", "p90 ms", "in time", "in-time mean [95%]")
 
 
-def _time(s: Standing) -> tuple[str, ...]:
-    """The standing's time cells: the median and p90 to the whole answer, the share shown in time."""
+def _time(s: Standing, metric: str) -> tuple[str, ...]:
+    """The standing's time cells: the median and p90 to the whole answer, the share shown in
+    time, and its in-time mean of `metric`."""
     if s.latency is None or not s.latency.n:
         return ("-",) * len(TIME_HEAD)
     cells = columns(s.latency)
-    return tuple(cells[h] for h in TIME_HEAD)
+    return (*(cells[h] for h in TIME_HEAD[:3]), s.in_time.cell(metric) if s.in_time else "-")
 
 
 def _undecided(board: Leaderboard) -> list[str]:
@@ -143,10 +147,7 @@ def to_text(board: Leaderboard) -> str:
             out.append(f"{s.model}: {len(s.vs_best.only_a)} items only in the best's run, {len(s.vs_best.only_b)} only in its own")
         out.append(f"{s.model}: {s.overlap.message}")
     out += _undecided(board)
-    timed = _timed(board)
-    if len(timed) > 1:
-        best = frontier([(s.mean, s.latency.total_p50_s) for s in timed])  # type: ignore[union-attr]
-        out.append("quality vs p50 latency, not beaten on both: " + ", ".join(timed[i].model for i in best))
+    out += _time_lines(board)
     if board.method is not None:
         out.append(f"replayed until decided, files in a seeded order: {board.method}")
     out.append(f"wall time {board.wall_s:.1f} s")
@@ -156,6 +157,25 @@ def to_text(board: Leaderboard) -> str:
 def _timed(board: Leaderboard) -> list[Standing]:
     """The standings whose run was timed (a median time to set against their quality)."""
     return [s for s in board.standings if s.latency is not None and s.latency.total_p50_s is not None]
+
+
+def _points(timed: list[Standing]) -> list[Point]:
+    return [Point(s.model, s.mean, s.latency.total_p50_s, s.latency.total_p90_s or s.latency.total_p50_s)  # type: ignore[union-attr,arg-type]
+            for s in timed]
+
+
+def _time_lines(board: Leaderboard) -> list[str]:
+    """What the text says of time: what judged in time, the models on the frontier and the plot."""
+    timed = _timed(board)
+    if not timed:
+        return []
+    judged_by = timed[0].latency.judged_by  # type: ignore[union-attr]
+    out = [f"in time: judged by {judged_by}; in-time mean: {board.metric} {IN_TIME_MEANS}"]
+    if len(timed) > 1:
+        points = _points(timed)
+        out.append("quality vs p50 latency, not beaten on both: " + ", ".join(points[i].label for i in on_frontier(points)))
+        out += ["", text_quality_latency(points, board.metric).rstrip("\n"), ""]
+    return out
 
 
 def to_json(board: Leaderboard) -> str:
@@ -194,9 +214,11 @@ def _html_time(board: Leaderboard) -> str:
     timed = _timed(board)
     if len(timed) < 2:
         return ""
-    svg = svg_quality_latency([(s.model, s.mean, s.latency.total_p50_s) for s in timed], board.metric)  # type: ignore[union-attr]
+    svg = svg_quality_latency(_points(timed), board.metric)
+    judged_by = html.escape(timed[0].latency.judged_by)  # type: ignore[union-attr]
     return (f"<h2>Quality and time</h2>\n<figure>{svg}<figcaption>{html.escape(board.metric)} mean against the median "
-            "time to the whole answer; filled: not beaten on both</figcaption></figure>")
+            "time to the whole answer (the whisker to the p90); filled and joined: not beaten on both</figcaption></figure>"
+            f"<p>In time: judged by {judged_by}; the in-time mean counts an answer not shown in time as nothing shown.</p>")
 
 
 RENDERERS = {"text": to_text, "json": to_json, "html": to_html}

@@ -23,7 +23,7 @@ from replay.cutoffs import Overlap, run_overlap
 from replay.latency import LatencySummary, Speed, summarize
 from replay.reading import ScoreKeeper
 from replay.reports.compare import Paired, paired
-from replay.reports.timing import time_html, time_json, time_markdown
+from replay.reports.timing import InTime, in_time, time_html, time_json, time_markdown
 from replay.scoring import (HEADLINE, METRIC_NAMES, Lines, ReferenceKind, ScoredItem, Summary, Text, aggregate, nothing_scored,
                             scored_run, scored_what, unscored_reasons)
 
@@ -48,6 +48,7 @@ class RunReport:
     items_total: int = 0  # items the run was started with
     latency: LatencySummary | None = None  # its time (replay.latency), measured or at a stated speed
     unscored: dict[str, int] | None = None  # why items were not scored: each reason, its count
+    in_time: InTime | None = None  # its score counting an answer not shown in time as nothing shown
 
     @property
     def nothing_scored(self) -> str | None:
@@ -84,18 +85,19 @@ def empty_notes(reports: list[RunReport]) -> list[str]:
 
 def load_run(store: ScoreKeeper, run_id: str, lines: Lines = "auto", seed: int = 0, text: Text = "shown",
              workers: int | None = None, cutoff: str | None = None, speed: Speed | None = None,
-             reference: ReferenceKind = "typed") -> RunReport:
+             reference: ReferenceKind = "typed", budget_ms: float | None = None) -> RunReport:
     """Score one stored run (what the store holds is reused: a scored run is not scored again)
     and summarise it; `cutoff` is a training-data cutoff given now (else the run's own or the
-    known table's)."""
+    known table's); its time at `speed`, judged by `budget_ms` or the editor's rules."""
     scored = scored_run(store, run_id, text, lines, seed, workers, reference=reference)
-    scores = scored.scores
-    stored = store.run(run_id)
+    scores, stored, timed = scored.scores, store.run(run_id), store.timed_completions(run_id)
+    latency = summarize(timed, speed, budget_ms)
     return RunReport(run_id=run_id, backend=scored.backend or "?", model=scored.model or "?", profile=scored.profile,
                      rows=scores.rows, summary=scored.summary, n_rejects=len(scores.rejects), text=text, lines=lines,
                      stage=scores.counts, overlap=run_overlap(store, run_id, cutoff), status=stored.status if stored else "done",
-                     items_done=scores.n_done, items_total=store.count_run_prompts(run_id),
-                     latency=summarize(store.timed_completions(run_id), speed), unscored=unscored_reasons(scores.rejects))
+                     items_done=scores.n_done, items_total=store.count_run_prompts(run_id), latency=latency,
+                     unscored=unscored_reasons(scores.rejects), in_time=in_time(
+                         scores.rows, timed, latency, lines, seed, speed, workers, scored.summary) if latency.n else None)
 
 
 def _diff(reference: str, completion: str) -> str:
@@ -164,7 +166,8 @@ def to_dict(reports: list[RunReport]) -> dict[str, Any]:
                   "unscored": r.unscored or {}, "nothing_scored": r.nothing_scored,
                   "status": r.status, "items_done": r.items_done, "items_total": r.items_total, "coverage": r.coverage,
                   "stage": r.stage, "training_overlap": r.overlap.to_json() if r.overlap else None, **r.summary.to_json(),
-                  "by_length": by_length(r), **extremes(r), "latency": time_json(r.latency)} for r in reports],
+                  "by_length": by_length(r), **extremes(r), "latency": time_json(r.latency),
+                  "in_time": r.in_time.to_json() if r.in_time else None} for r in reports],
         "groups": groups(reports),
         "paired": None if pair is None else {"a": reports[0].run_id, "b": reports[1].run_id, **pair.to_json()},
     }

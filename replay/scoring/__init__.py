@@ -68,7 +68,7 @@ from replay.scoring.metrics import (
     windowed,
 )
 from replay.scoring.pairs_file import jsonl_pairs
-from replay.scoring.pool import score_many, score_rows
+from replay.scoring.pool import nothing_shown, score_many, score_rows
 from replay.scoring.judged import compiles_key, execute_key
 from replay.scoring.runs import (
     RunScore,
@@ -87,7 +87,7 @@ __all__ = ["HEADLINE", "METRICS", "METRIC_NAMES", "REFERENCE_KINDS", "TEXTS", "C
            "Metric", "Processor", "ReferenceKind", "RunScore",
            "RunScores", "ScoredItem", "ScoredRun", "Summary", "Text", "accepted_text", "aggregate", "bleu", "capture_reference", "codebleu",
            "codebleu_supports", "compiles_key", "exact", "execute_key", "first_lines", "indel", "indel_many", "jsonl_pairs",
-           "line_span", "live_scores", "metric_values", "nothing_scored", "pair_digest", "parse_lines", "reference_of", "run_aggregate",
+           "line_span", "live_scores", "metric_values", "nothing_scored", "nothing_shown", "pair_digest", "parse_lines", "reference_of", "run_aggregate",
            "run_entries",
            "run_profile", "run_scores", "score_many", "score_pair", "score_rows", "scored_run",
            "scored_what", "scores_key", "summary_of", "unscored_reasons", "window", "windowed"]

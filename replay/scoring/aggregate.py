@@ -13,8 +13,9 @@ from replay.scoring.metrics import METRIC_NAMES
 
 
 class ScoredItem(msgspec.Struct, frozen=True):
-    """One scored completion: its item, file, metric values and the two texts compared (a
-    msgspec struct: a run's thousands of rows are made in a few milliseconds)."""
+    """One scored completion: its item, file, metric values and the two texts compared, and the
+    language it was scored as (a msgspec struct: a run's thousands of rows are made in a few
+    milliseconds)."""
 
     item_id: str
     file: str
@@ -22,6 +23,7 @@ class ScoredItem(msgspec.Struct, frozen=True):
     middle_len: int = 0
     reference: str = ""
     completion: str = ""
+    language: str = ""
 
 
 def _file_means(by_file: dict[str, list[dict[str, float]]], files: list[str]) -> dict[str, dict[str, float]]:

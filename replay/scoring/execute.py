@@ -4,7 +4,10 @@ A public benchmark's item carries its checker (FimItem.test, .entry_point; evalg
 program run is the one its harness runs (openai/human-eval-infilling,
 human_eval_infilling/execution.py, unsafe_execute): prefix + completion + suffix, a newline, the
 test, a newline and `check(entry_point)` for Python; for JavaScript prefix + completion + suffix,
-a newline and the test, which calls its own checks (MultiPL-E's layout). Each program runs in a
+a newline and the test, which calls its own checks (MultiPL-E's layout); for Java the same, but
+the closing braces of the method and the class that a FIM program ends with are left to the
+test, which writes them (MultiPL-E's Java layout: the test opens by closing the method, then
+main's asserts, run with -ea). Each program runs in a
 process of its own, contained and limited as replay.scoring.sandbox says (the harness's 3 s
 timeout), and passes when it runs to its end.
 
@@ -40,15 +43,27 @@ from replay.rejects import Reject
 from replay.scoring.aggregate import ScoredItem
 from replay.scoring.metrics import Lines, window
 from replay.scoring.pairs_file import object_lines
-from replay.scoring.sandbox import Limits, Outcome, interpreter, isolation, run_programs
+from replay.scoring.sandbox import Limits, Outcome, Program, interpreter, isolation, run_programs
 from replay.store.executions import ExecutionResults
 
 PASS = "pass@1"  # the metric's name in METRICS and in a row's values
+COMPLETION_MARK = "{{completion}}"  # where SAFIM's exec_utils.py run_test puts the completion in eval_prompt
+
+
+# The end MultiPL-E's FIM prompts give a Java program (nuprl/MultiPL-E
+# dataset_builder/prepare_fim_prompt.py appends "\n    }\n}" to a Java body: the method's and
+# the class's closing braces), which its Java test suite writes itself (humaneval_to_java.py
+# test_suite_prefix_lines opens with the method's "    }", test_suite_suffix_lines closes main and
+# the class): taken off before the test is added.
+_JAVA_FIM_END = re.compile(r"\n[ \t]*\}[ \t]*\n\}\s*\Z")
 
 
 def program(language: str, prefix: str, completion: str, suffix: str, test: str, entry_point: str) -> str:
     """The test program of one completion, laid out as the benchmark's harness lays it out."""
-    code = prefix + completion + suffix + "\n" + test
+    code = prefix + completion + suffix
+    if language == "java" and test.lstrip(" \t").startswith("}"):
+        code = _JAVA_FIM_END.sub("", code)
+    code += "\n" + test
     if language == "python" and entry_point:
         return code + "\n" + f"check({entry_point})"
     return code
@@ -68,22 +83,24 @@ def runnable(language: str) -> bool:
     return interpreter(language) is not None
 
 
-def _key(language: str, source: str, limits: Limits, how: str) -> str:
-    value = (language, source, limits.seconds, limits.memory_mb, how)
+def _key(program: Program, limits: Limits, how: str) -> str:
+    language, source, *case = program
+    fed = (case[0].input, list(case[0].output)) if case else ()
+    value = (language, source, limits.seconds, limits.memory_mb, how, *fed)
     return hashlib.sha256(msgspec.msgpack.encode(value)).hexdigest()
 
 
-def execute_many(programs: Sequence[tuple[str, str]], limits: Limits = Limits(), workers: int | None = None,
+def execute_many(programs: Sequence[Program], limits: Limits = Limits(), workers: int | None = None,
                  cache: Path | None = None) -> list[Outcome]:
-    """The outcome of each (language, program): a distinct program once, a program the results
+    """The outcome of each (language, program[, unit test]): a distinct one once, one the results
     file holds not again. `workers`: programs running at once (None: every core). `cache`: the
     results file (default `<data dir>/executions.sqlite`)."""
     how = isolation()
-    keys = [_key(language, source, limits, how) for language, source in programs]
+    keys = [_key(p, limits, how) for p in programs]
     results = ExecutionResults(cache or data_dir() / "executions.sqlite")
     try:
         found: dict[str, Outcome] = {}
-        todo: dict[str, tuple[str, str]] = {}
+        todo: dict[str, Program] = {}
         for key, case in zip(keys, programs):
             if key in found or key in todo:
                 continue
@@ -164,35 +181,66 @@ def case_programs(cases: Sequence[Case], lines: Lines) -> list[tuple[str, str]]:
                                  c.entry_point)) for c in cases]
 
 
-def item_programs(items: Sequence[FimItem], completions: Sequence[str], lines: Lines) -> list[tuple[str, str] | None]:
-    """The test program of each (item, completion text); None for an item without a test or of a
-    language this machine cannot run."""
-    return [(it.language, program(it.language, it.prefix, executed_text(it.middle, text, lines), it.suffix, it.test,
-                                  it.entry_point))
-            if it.test and runnable(it.language) else None for it, text in zip(items, completions)]
+def item_checks(it: FimItem, completion: str, lines: Lines) -> list[Program] | None:
+    """What is run to judge one completion of an item: its test program (HumanEval, MultiPL-E),
+    or its whole program fed each of its unit tests (SAFIM: gonglinyuan/safim exec_utils.py
+    run_test puts the completion in eval_prompt's "{{completion}}"; ExecEval turns CRLF into LF;
+    the completion passes when every unit test does). SAFIM's evaluate.py counts a completion
+    equal to the ground truth as passed without running it: no check. None: the item has no
+    checker, or its language cannot run here."""
+    if not runnable(it.language):
+        return None
+    text = executed_text(it.middle, completion, lines)
+    if it.test:
+        prefix, text = _santacoder_lines(it, text) if it.benchmark == "santacoder-fim" else (it.prefix, text)
+        return [(it.language, program(it.language, prefix, text, it.suffix, it.test, it.entry_point))]
+    if it.eval_prompt and it.unit_tests:
+        if text == it.middle:
+            return []
+        source = it.eval_prompt.replace(COMPLETION_MARK, text).replace("\r\n", "\n")
+        return [(it.language, source, case) for case in it.unit_tests]
+    return None
+
+
+def _santacoder_lines(it: FimItem, text: str) -> tuple[str, str]:
+    """SantaCoder-FIM's rows hold a program's lines without the breaks around the middle line
+    (nuprl/MultiPL-E prepare_fim_prompt.py keeps a body as lines; the task's prompt, middle and
+    suffix are those lines joined, bigcode-evaluation-harness santacoder_fim.py sends them as
+    they are): the program run puts a line break after the prefix and after the middle's line."""
+    prefix = it.prefix if it.prefix.endswith("\n") or not it.prefix else it.prefix + "\n"
+    return prefix, text.rstrip("\n") + "\n"
 
 
 def add_execution(store: RunReader, rows: Sequence[ScoredItem], lines: Lines, workers: int | None = None) -> None:
-    """Add pass@1 to the values of scored rows of benchmark items with a test; rows of captures
-    and of items without one get none (the mean is over the items run)."""
+    """Add pass@1 to the values of scored rows of benchmark items with a checker; rows of
+    captures and of items without one get none (the mean is over the items run)."""
     wanted = {r.item_id for r in rows}
     items = {it.id: it for it in store.items() if it.id in wanted}
-    judged = [r for r in rows if r.item_id in items]
-    programs = item_programs([items[r.item_id] for r in judged], [r.completion for r in judged], lines)
-    runs = [(row, p) for row, p in zip(judged, programs) if p is not None]
-    for (row, _), outcome in zip(runs, execute_many([p for _, p in runs], workers=workers)):
-        row.values[PASS] = 1.0 if outcome.passed else 0.0
+    runs = [(row, checks) for row in rows if row.item_id in items
+            for checks in [item_checks(items[row.item_id], row.completion, lines)] if checks is not None]
+    outcomes = iter(execute_many([p for _, checks in runs for p in checks], workers=workers))
+    for row, checks in runs:
+        row.values[PASS] = 1.0 if all([next(outcomes).passed for _ in checks]) else 0.0
 
 
-def case_rows(cases: Sequence[Case], lines: Lines, workers: int | None = None,
-              limits: Limits = Limits()) -> tuple[list[ScoredItem], dict[str, float]]:
+def case_rows(cases: Sequence[Case], lines: Lines, workers: int | None = None, limits: Limits = Limits()
+              ) -> tuple[list[ScoredItem], dict[str, float], dict[str, dict[str, float]]]:
     """Each case scored (the pair metrics of its completion against its middle, cut to the line
-    window, and pass@1 of its whole completion run) and pass@k over its items' samples."""
+    window, and pass@1 of its whole completion run), pass@k over its items' samples, and pass@k
+    over each file's items (the same k for every file: those no item of the whole file has
+    fewer samples than)."""
     from replay.scoring.pool import score_rows
 
     rows = score_rows([(c.id, c.file, c.language, c.middle, c.completion) for c in cases], lines, workers)
     passed: dict[str, list[bool]] = {}
+    file_of: dict[str, str] = {}
     for row, case, outcome in zip(rows, cases, execute_many(case_programs(cases, lines), limits, workers)):
         row.values[PASS] = 1.0 if outcome.passed else 0.0
         passed.setdefault(case.id, []).append(outcome.passed)
-    return rows, pass_at_ks(passed)
+        file_of[case.id] = case.file
+    overall = pass_at_ks(passed)
+    ks = [int(k.removeprefix("pass@")) for k in overall]
+    per_file: dict[str, dict[str, list[bool]]] = {}
+    for item, samples in passed.items():
+        per_file.setdefault(file_of[item], {})[item] = samples
+    return rows, overall, {f: pass_at_ks(by_item, ks) for f, by_item in sorted(per_file.items())}

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+
+import msgspec
 
 from replay.cores import fork_is_safe, usable_cores
 from replay.scoring.aggregate import ScoredItem
-from replay.scoring.metrics import Lines, metric_values, windowed
+from replay.scoring.metrics import METRICS, Lines, metric_values, windowed
 
 Triple = tuple[str, str, str]  # language, reference, completion (cut to the window)
 
@@ -96,5 +98,21 @@ def score_rows(pairs: Iterable[tuple[str, str, str, str, str]], lines: Lines = "
     cut = [(language, *windowed(reference, completion, lines)) for _, _, language, reference, completion in pairs]
     values = score_many(cut, workers)  # type: ignore[arg-type]
     return [ScoredItem(item_id=item_id, file=file, values=v, middle_len=len(reference), reference=reference,
-                       completion=completion)
-            for (item_id, file, _, reference, completion), v in zip(pairs, values)]
+                       completion=completion, language=language)
+            for (item_id, file, language, reference, completion), v in zip(pairs, values)]
+
+
+def nothing_shown(rows: Sequence[ScoredItem], hidden: Collection[str], lines: Lines = "auto",
+                  workers: int | None = None) -> list[ScoredItem]:
+    """The rows as the user saw them in time: each item of `hidden` (an answer the editor would
+    not have shown in time) scored as if the editor had shown nothing, its empty text scored
+    against its reference by the same scorers as any text (score_many), the others as they are.
+    Only the metrics of a pair are kept: a whole-file judgement (compiles, pass@1) is of the text
+    the engine gave, not of the empty text, and is left out of every row alike."""
+    pair_names = {m.name for m in METRICS if m.score is not None}
+    todo = [n for n, row in enumerate(rows) if row.item_id in hidden]
+    values = score_many([(rows[n].language, *windowed(rows[n].reference, "", lines)) for n in todo], workers)
+    out = [msgspec.structs.replace(row, values={k: v for k, v in row.values.items() if k in pair_names}) for row in rows]
+    for n, v in zip(todo, values):
+        out[n] = msgspec.structs.replace(rows[n], values=v, completion="")
+    return out

@@ -142,8 +142,8 @@ def _run_scores(store: ScoreKeeper, run_id: str, text: Text, lines: Lines, worke
                 vouch = b""  # only the vouch, kept for speed: a store that cannot take it now is checked item by item
         if vouch:
             vouched = (key, vouch, {})
-    rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(middle), reference=ref, completion=c)
-            for (i, f, _, ref, _), middle, c, v in zip(entries, middles, scored, values)]
+    rows = [ScoredItem(item_id=i, file=f, values=v or {}, middle_len=len(middle), reference=ref, completion=c, language=lang)
+            for (i, f, lang, ref, _), middle, c, v in zip(entries, middles, scored, values)]
     if add_judgements(store, run_id, rows, text, lines, sets, compiles, execute, workers):
         vouched = None
     return RunScores(rows, rejects, counts, n_scored=len(todo), n_reused=len(rows) - len(todo),

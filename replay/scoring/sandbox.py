@@ -16,15 +16,15 @@ What contains a program (`isolation()` says which this machine gives):
   group killed when its time is up: a process that makes a session of its own escapes it), and
   in Python `socket.socket` refusing to be made and open/os.open refusing to write outside the
   folder. These hold a program that errs, not one that works around them (ctypes reaches libc);
-  JavaScript gets only the folder and the session.
+  JavaScript and Java get only the folder and the session.
 
 Both add the standard harness's guards in Python (openai/human-eval-infilling,
 human_eval_infilling/execution.py, reliability_guard: os.system, os.kill, os.fork, os.remove,
 os.unlink, os.rename, os.chdir, shutil.rmtree, shutil.move, subprocess.Popen and the others
 there set to None; exit, quit and help gone; the program run by exec in fresh globals, its
 output swallowed), and resource limits set in the child before it starts: address space
-(RLIMIT_AS, Python only: node reserves more address space than it uses and is held by
---max-old-space-size instead), CPU seconds, file size. The wall-clock limit is the harness's
+(RLIMIT_AS, Python only: node and the JVM reserve more address space than they use and are
+held by --max-old-space-size and -Xmx instead), CPU seconds, file size. The wall-clock limit is the harness's
 timeout plus one second (its `p.join(timeout + 1)`): the interpreter's start is inside it.
 
 A program passes when it ran to its end: the runner writes "passed" on a descriptor of its own
@@ -49,6 +49,10 @@ from typing import IO, Literal
 
 import msgspec
 
+from replay.records import UnitTest
+from replay.scoring.runners import START_SECONDS, interpreter
+from replay.scoring.stdio import accepted
+
 Status = Literal["passed", "failed", "timed out"]
 
 # Inside the namespaces: the file system read-only but for a fresh /tmp and /dev/shm, a working
@@ -60,81 +64,7 @@ _CONTAIN = ("mount --make-rprivate / && mount -o remount,bind,ro / && mount -t t
             ' && exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs "$@"')
 _UNSHARE = ("unshare", "--mount", "--net", "--pid", "--uts", "--ipc", "--fork", "--kill-child", "--mount-proc")
 
-# The Python runner: the verdict descriptor kept, the program's stdout sent to stderr, the
-# harness's guards, the program (read from stdin) run by exec in fresh globals.
-_PY_RUNNER = r"""
-import os, sys
-verdict = os.dup(1)
-os.dup2(2, 1)
-source = sys.stdin.read()
-sys.stdin.close()
-os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-sys.stdin = open(0)
-if os.environ.get("SANDBOX_GUARDS"):
-    import builtins, io, socket
-    def _refused(*a, **k):
-        raise OSError("network access is disabled here")
-    socket.socket = socket.create_connection = socket.socketpair = _refused
-    here, _open, _os_open = os.path.realpath("."), io.open, os.open
-    def _inside(path):
-        if isinstance(path, int):
-            return True
-        path = os.fsdecode(os.fspath(path))
-        return os.path.realpath(os.path.join(here, path)).startswith(here + os.sep)
-    def _guarded_open(file, mode="r", *a, **k):
-        if any(c in mode for c in "wax+") and not _inside(file):
-            raise PermissionError(f"writing outside the sandbox folder: {file}")
-        return _open(file, mode, *a, **k)
-    def _guarded_os_open(path, flags, *a, **k):
-        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC) and not _inside(path):
-            raise PermissionError(f"writing outside the sandbox folder: {path}")
-        return _os_open(path, flags, *a, **k)
-    builtins.open = io.open = _guarded_open
-    os.open = _guarded_os_open
-import builtins, shutil, subprocess, faulthandler
-faulthandler.disable()
-builtins.exit = builtins.quit = builtins.help = None
-os.environ["OMP_NUM_THREADS"] = "1"
-for name in ("kill", "system", "putenv", "remove", "removedirs", "rmdir", "fchdir", "setuid", "fork", "forkpty",
-             "killpg", "rename", "renames", "truncate", "replace", "unlink", "fchmod", "fchown", "chmod", "chown",
-             "chroot", "lchflags", "lchmod", "lchown", "getcwd", "chdir"):
-    setattr(os, name, None)
-shutil.rmtree = shutil.move = shutil.chown = None
-subprocess.Popen = None
-for name in ("ipdb", "joblib", "resource", "psutil", "tkinter"):
-    sys.modules[name] = None
-write, close = os.write, os.close
-try:
-    exec(compile(source, "program.py", "exec"), {})
-except BaseException as exc:
-    print(f"failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-    sys.stderr.flush()
-else:
-    write(verdict, b"passed\n")
-close(verdict)
-sys.stderr.flush()
-os._exit(0)
-"""
-
-# The JavaScript runner: the same verdict descriptor; console output to stderr; the program,
-# read from stdin, written to the working folder and required there (so `require` works); it
-# passes when the event loop empties with no uncaught error or rejected promise ('beforeExit',
-# which an explicit process.exit skips).
-_JS_RUNNER = r"""
-const fs = require('fs'), path = require('path');
-const source = fs.readFileSync(0, 'utf8');
-process.stdout.write = process.stderr.write.bind(process.stderr);
-console.log = console.info = console.error;
-let failed = false;
-const fail = (e) => { if (!failed) { failed = true; fs.writeSync(2, 'failed: ' + String(e && e.stack || e).split('\n')[0] + '\n'); } process.exitCode = 1; };
-process.on('uncaughtException', fail);
-process.on('unhandledRejection', fail);
-let done = false;
-process.on('beforeExit', () => { if (!failed && !done) { done = true; fs.writeSync(1, 'passed\n'); } });
-const file = path.resolve('program.js');
-fs.writeFileSync(file, source);
-try { require(file); } catch (e) { fail(e); }
-"""
+STDOUT_BYTES = 16 * 2**20  # what is read of a program's printed output (an accepted one is far shorter)
 
 
 @dataclass(frozen=True)
@@ -156,17 +86,6 @@ class Outcome(msgspec.Struct, frozen=True):
     @property
     def passed(self) -> bool:
         return self.status == "passed"
-
-
-def interpreter(language: str) -> list[str] | None:
-    """The command that runs a program of this language read from stdin; None when the machine
-    has none (JavaScript needs node)."""
-    if language == "python":  # the real binary: a venv's link may sit under the /tmp the namespaces hide
-        return [os.path.realpath(sys.executable), "-I", "-S", "-c", _PY_RUNNER]
-    if language == "javascript":
-        node = shutil.which("node")
-        return None if node is None else [node, "-e", _JS_RUNNER]
-    return None
 
 
 @functools.lru_cache(maxsize=1)
@@ -197,7 +116,7 @@ def _limits(limits: Limits, language: str) -> None:
     memory = limits.memory_mb * 2**20
     if language == "python":
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    cpu = int(limits.seconds) + 2
+    cpu = int(limits.seconds + START_SECONDS.get(language, 0.0)) + 2
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 2**20, 64 * 2**20))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -206,11 +125,13 @@ def _limits(limits: Limits, language: str) -> None:
 class _Job:
     """One program running: its process, its deadline, its output files, its folder (guards)."""
 
-    def __init__(self, language: str, program: str, limits: Limits, how: str) -> None:
+    def __init__(self, language: str, program: str, limits: Limits, how: str, case: UnitTest | None) -> None:
         argv = interpreter(language)
         assert argv is not None
         if language == "javascript":
             argv = [argv[0], f"--max-old-space-size={limits.memory_mb}", *argv[1:]]
+        elif language == "java":
+            argv = [argv[0], f"-Xmx{limits.memory_mb}m", *argv[1:]]
         self.folder: str | None = None
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
         if how == "namespaces":
@@ -221,19 +142,27 @@ class _Job:
             env["SANDBOX_GUARDS"] = "1"
             env["HOME"] = env["TMPDIR"] = cwd
         self.stdin, self.stdout, self.stderr = (tempfile.TemporaryFile() for _ in range(3))
-        self.stdin.write(program.encode("utf-8", "surrogatepass"))
+        source = program.encode("utf-8", "surrogatepass")
+        head = f"{len(source)} {'stdio' if case is not None else 'check'}\n".encode()
+        self.stdin.write(head + source + (case.input.encode("utf-8", "surrogatepass") if case is not None else b""))
         self.stdin.seek(0)
         self.proc = subprocess.Popen(argv, stdin=self.stdin, stdout=self.stdout, stderr=self.stderr, cwd=cwd, env=env,
                                      start_new_session=True, preexec_fn=lambda: _limits(limits, language))
-        self.deadline = time.monotonic() + limits.seconds + 1.0
+        self.deadline = time.monotonic() + limits.seconds + 1.0 + START_SECONDS.get(language, 0.0)
         self.limits = limits
+        self.case = case
 
     def outcome(self, timed_out: bool) -> Outcome:
         if timed_out:
             result = Outcome("timed out")
         else:
-            verdict = _read(self.stdout, 64)
-            result = Outcome("passed") if verdict.strip() == "passed" else Outcome("failed", _last_line(self.stderr, self.limits))
+            said, _, printed = _read(self.stdout, STDOUT_BYTES if self.case is not None else 64).partition("\n")
+            if said.strip() != "passed":
+                result = Outcome("failed", _last_line(self.stderr, self.limits))
+            elif self.case is not None and not accepted(self.case.output, printed):
+                result = Outcome("failed", "wrong answer: " + printed.strip()[:200])
+            else:
+                result = Outcome("passed")
         for f in (self.stdin, self.stdout, self.stderr):
             f.close()
         if self.folder is not None:
@@ -263,10 +192,15 @@ def _last_line(f: IO[bytes], limits: Limits) -> str:
     return lines[-1][:300] if lines else "failed: ended without a verdict"
 
 
-def run_programs(programs: Sequence[tuple[str, str]], limits: Limits = Limits(), workers: int = 1,
+Program = tuple[str, str] | tuple[str, str, UnitTest]
+
+
+def run_programs(programs: Sequence[Program], limits: Limits = Limits(), workers: int = 1,
                  how: str | None = None) -> list[Outcome]:
-    """The outcome of each (language, program), `workers` running at once; every language must
-    have an interpreter (interpreter()). `how`: "namespaces" or "guards" (default: isolation())."""
+    """The outcome of each (language, program[, unit test]), `workers` running at once; every
+    language must have an interpreter (interpreter()). A program with a unit test is fed its
+    input and passes when it ends and prints an accepted output (replay.scoring.stdio); one
+    without checks itself. `how`: "namespaces" or "guards" (default: isolation())."""
     how = how or isolation()
     outcomes: list[Outcome | None] = [None] * len(programs)
     running: dict[int, _Job] = {}
@@ -279,8 +213,8 @@ def run_programs(programs: Sequence[tuple[str, str]], limits: Limits = Limits(),
                 if nxt is None:
                     pending = False
                     break
-                n, (language, program) = nxt
-                running[n] = _Job(language, program, limits, how)
+                n, (language, program, *case) = nxt
+                running[n] = _Job(language, program, limits, how, case[0] if case else None)
             now = time.monotonic()
             for n, job in list(running.items()):
                 if job.proc.poll() is not None:

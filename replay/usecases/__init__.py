@@ -14,6 +14,7 @@ replay.errors types. The modules, by task group:
     benchmark  evalgen, named corpora
     replay     run, export, import-results
     score      score, report, the runs listing and their comparison, live scores
+    timing     a run's time and in-time score beside its score (score, compare, demo)
     assets     list and install the offline assets
     demo       the main job end to end on the embedded defaults
 

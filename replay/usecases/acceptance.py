@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from replay.reports.acceptance import Shown, acceptance, to_markdown
+from replay.reports.acceptance import GROUPS, Shown, acceptance, to_markdown
 from replay.store import Store
 from replay.usecases.score import write_page
 
-__all__ = ["AcceptanceReport", "acceptance_report"]
+__all__ = ["GROUPS", "AcceptanceReport", "acceptance_report"]  # GROUPS: what a report groups by
 
 # The outcomes that say whether a shown completion was accepted (unknown: the log holds none).
 KNOWN = {"accepted": True, "accepted_line": True, "dismissed": False, "viewed": False}

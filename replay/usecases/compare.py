@@ -11,8 +11,9 @@ from replay.reports.compare import Paired, paired
 from replay.reports.confidence_sequences import DEFAULT_METHOD, METHODS
 from replay.reports.sequential import Sequential, sequential
 from replay.errors import UsageError
-from replay.latency import LatencySummary, Speed
-from replay.reports.timing import time_json
+from replay.latency import Speed
+from replay.reports.timing import IN_TIME_MEANS, time_json
+from replay.usecases.timing import RunTime, run_time
 from replay.scoring import HEADLINE, METRIC_NAMES, Lines, ReferenceKind, ScoredItem, Text
 from replay.store import Store
 from replay.usecases.base import Say
@@ -23,44 +24,53 @@ __all__ = ["LOGGED", "METRIC_NAMES", "Comparison", "compare", "compare_sequentia
 @dataclass(frozen=True)
 class Comparison:
     """B against A: the sources, what was scored, and the figures — paired over every item
-    (`compare`), or file by file until decided (`compare_sequential`)."""
+    (`compare`), or file by file until decided (`compare_sequential`) — with each run's time and
+    in-time score beside them (`in_time_paired`: the figures are of the in-time scores)."""
 
     a: str
     b: str
     text: str  # "shown", "raw", or "given" for a file of pairs
     lines: Lines
     result: Paired | Sequential
-    latency: tuple[LatencySummary | None, LatencySummary | None] = (None, None)  # A's and B's time (runs only)
+    times: tuple[RunTime | None, RunTime | None] = (None, None)  # A's and B's time (runs only)
+    in_time_paired: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {**self.result.to_json(), "a": self.a, "b": self.b, "text": self.text, "lines": self.lines,
-                "latency": {"a": time_json(self.latency[0]), "b": time_json(self.latency[1])}}
+                "in_time_paired": self.in_time_paired,
+                "latency": {side: time_json(t.latency if t else None) for side, t in zip("ab", self.times)},
+                "in_time": {side: t.in_time.to_json() if t and t.in_time else None for side, t in zip("ab", self.times)}}
 
     def summary(self) -> str:
-        """The comparison's verdict, then each run's time beside it."""
-        times = [f"{name}: {time_text(s)}" for name, s in zip((self.a, self.b), self.latency) if s is not None and s.n]
-        return self.result.summary(self.a, self.b) + "".join(f"\ntime of {t}" for t in times)
+        """The comparison's verdict, then each run's time and in-time score beside it."""
+        head = f"in-time scores ({IN_TIME_MEANS}): " if self.in_time_paired else ""
+        lines = [f"{name}: {text}" for name, t in zip((self.a, self.b), self.times) if t is not None for text in t.lines()]
+        return head + self.result.summary(self.a, self.b) + "".join(f"\n{line}" for line in lines)
 
 
-def time_text(s: LatencySummary) -> str:
-    """One run's time in a line: the median and p90 to the whole answer, the share shown in time."""
-    from replay.latency.summary import columns
-
-    cells = columns(s)
-    where = f"at {s.speed}" if s.speed else "measured"
-    return f"p50 {cells['p50 ms']} ms, p90 {cells['p90 ms']} ms ({where}); shown in time {cells['in time']} judged"
-
-
-def run_times(store: Store, a: str, b: str, speed: Speed | None) -> tuple[LatencySummary | None, LatencySummary | None]:
-    """A's and B's time, each when it is a run of the store (a file of pairs has none)."""
-    from replay.usecases.score import run_latency
-
-    def one(source: str) -> LatencySummary | None:
-        if Path(source).is_file() or store.run(source) is None:
+def run_times(store: Store, sides: tuple[tuple[str, SourceRows], tuple[str, SourceRows]], lines: Lines, seed: int,
+              speed: Speed | None, budget_ms: float | None) -> tuple[RunTime | None, RunTime | None]:
+    """A's and B's time, each when it is a run of the store (a file of pairs, or what the editor
+    logged, has none)."""
+    def one(source: str, side: SourceRows) -> RunTime | None:
+        if side.text in ("given", "logged") or store.run(source) is None:
             return None
-        return run_latency(store, source, speed)
+        return run_time(store, source, side.rows, lines, seed, speed, budget_ms)
 
-    return one(a), one(b)
+    return one(*sides[0]), one(*sides[1])
+
+
+def _in_time_sides(side_a: SourceRows, side_b: SourceRows, times: tuple[RunTime | None, RunTime | None],
+                   asked: bool) -> tuple[SourceRows, SourceRows]:
+    """The sides to pair: as scored, or (asked) each run's items as the user saw them in time."""
+    if not asked:
+        return side_a, side_b
+    if any(t is None or t.in_time is None for t in times):
+        raise UsageError("--in-time compares two runs whose answers were timed (a file of pairs or the logged "
+                         "completions has no time)")
+    seen = [SourceRows(t.in_time.rows, side.text, side.not_scored)  # type: ignore[union-attr]
+            for side, t in zip((side_a, side_b), times)]
+    return seen[0], seen[1]
 
 
 @dataclass(frozen=True)
@@ -105,19 +115,23 @@ LOGGED = "logged"  # `compare RUN --against logged`: the completions the editor 
 
 
 def compare(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto", text: Text = "shown",
-            seed: int = 0, warn: Say | None = None, reference: ReferenceKind = "typed", speed: Speed | None = None) -> Comparison:
+            seed: int = 0, warn: Say | None = None, reference: ReferenceKind = "typed", speed: Speed | None = None,
+            budget_ms: float | None = None, in_time: bool = False) -> Comparison:
     """B − A on `metric`, items paired by id (see replay.reports.compare for the statistics).
     `b` LOGGED compares run `a` with the completions its captures' editor logged: the run is
-    then the B side (the replay against what the user was shown). Each run's time beside it
-    (measured, or at `speed`)."""
+    then the B side (the replay against what the user was shown). Each run's time and in-time
+    score beside it (measured, or at `speed`; judged by `budget_ms` or the editor's rules);
+    `in_time` pairs the in-time scores instead of the scores."""
     side_a, side_b, which = _both(store, a, b, metric, lines, text, warn, reference)
     if b == LOGGED:
         side_a, side_b, a, b = side_b, side_a, LOGGED, a
+    times = run_times(store, ((a, side_a), (b, side_b)), lines, seed, speed, budget_ms)
+    side_a, side_b = _in_time_sides(side_a, side_b, times, in_time)
     not_scored = {**{f"a:{k}": v for k, v in side_a.not_scored.items()}, **{f"b:{k}": v for k, v in side_b.not_scored.items()}}
     if b == a or a == LOGGED:  # the same items on both sides: one not scored is counted once
         not_scored = {k.partition(":")[2]: v for k, v in not_scored.items()}
     return Comparison(a, b, which, lines, paired(side_a.rows, side_b.rows, metric, seed=seed, not_scored=not_scored),
-                      run_times(store, a, b, speed))
+                      times, in_time)
 
 
 def logged_rows(store: Store, run_id: str, lines: Lines, reference: ReferenceKind = "typed") -> SourceRows:
@@ -159,13 +173,16 @@ def check_sequential(alpha: float, margin: float | None, method: str = DEFAULT_M
 def compare_sequential(store: Store, a: str, b: str, metric: str = HEADLINE, lines: Lines = "auto",
                        text: Text = "shown", alpha: float = 0.05, margin: float | None = None, seed: int = 0,
                        warn: Say | None = None, method: str = DEFAULT_METHOD, reference: ReferenceKind = "typed",
-                       speed: Speed | None = None) -> Comparison:
+                       speed: Speed | None = None, budget_ms: float | None = None, in_time: bool = False) -> Comparison:
     """B − A on `metric` as an anytime-valid sequential comparison (replay.reports.sequential):
-    the files in a seeded order, stopped at the first look that decides."""
+    the files in a seeded order, stopped at the first look that decides (`in_time`: of the
+    in-time scores, as `compare`)."""
     check_sequential(alpha, margin, method)
     side_a, side_b, which = _both(store, a, b, metric, lines, text, warn, reference)
     if b == LOGGED:
         side_a, side_b, a, b = side_b, side_a, LOGGED, a
+    times = run_times(store, ((a, side_a), (b, side_b)), lines, seed, speed, budget_ms)
+    side_a, side_b = _in_time_sides(side_a, side_b, times, in_time)
     return Comparison(a, b, which, lines, sequential(side_a.rows, side_b.rows, metric, alpha, margin, seed, method),
-                      run_times(store, a, b, speed))
+                      times, in_time)
 

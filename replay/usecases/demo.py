@@ -202,6 +202,7 @@ def _replay(store: Store, opts: DemoOptions, label: str, source: str, editor: st
 def _score(store: Store, label: str, run_id: str, result: DemoResult, say: Say) -> None:
     from replay.scoring import scored_run
     from replay.usecases.score import score_stored_run
+    from replay.usecases.timing import scored_run_time
 
     scored = score_stored_run(store, run_id)
     raw = scored_run(store, run_id, "raw", "all").summary
@@ -212,7 +213,11 @@ def _score(store: Store, label: str, run_id: str, result: DemoResult, say: Say) 
                                       "n_nothing_shown": scored.n_nothing_shown,
                                       "chars_removed": scored.chars_removed, "n_stop_cut": scored.n_stop_cut,
                                       "reference_sources": scored.reference_sources, "why_unscored": scored.unscored}
+    timed = scored_run_time(store, run_id)
+    result.steps[f"score_{label}"].update(timed.to_json())
     say(f"score {label}: {stage_line(scored, raw)}")
+    for line in timed.lines():
+        say(f"score {label}: {line}")
     if scored.reference_sources:
         say(f"score {label}: scored against " + ", ".join(f"{source} {n}" for source, n in scored.reference_sources.items()))
     if scored.n_rejects:
@@ -234,9 +239,16 @@ def closing(result: DemoResult, store_path: Path) -> str:
         sources = ", ".join(f"{source} {n}" for source, n in score.get("reference_sources", {}).items())
         lines.append(f"  {label}: Indel {score['mean']['indel']:.3f} over {score['n_items']} {what}"
                      f"{f' ({sources})' if sources else ''}{unscored}")
+        latency = score.get("latency") or {}
+        if latency.get("n"):
+            share = latency["shown_in_time"]
+            lines.append(f"  {label}: p50 {latency['total_p50_s'] * 1000:.0f} ms, p90 {latency['total_p90_s'] * 1000:.0f} ms "
+                         f"to the whole answer on this machine; shown in time: "
+                         f"{'not judged (no later keystroke)' if share is None else f'{share:.0%} of those judged'}")
     lines += ["  Indel is 1 - the normalised insert/delete distance between what the editor showed (cut to as many",
               "  lines as the reference) and the reference: 1.0 is the reference exactly; the raw text's score is",
-              "  beside it, and the gap is what the editor's own cuts and filters did.",
+              "  beside it, and the gap is what the editor's own cuts and filters did. The in-time score counts an",
+              "  answer the editor would not have shown in time (late, timed out) as nothing shown.",
               f"The runs ({', '.join(result.runs)}) are kept in {store_path}; again with",
               f"  fimreplay report {' '.join(result.runs)} --format html -o report.html",
               "Try next:",

@@ -33,6 +33,7 @@ from replay.store import Store
 from replay.usecases.base import Say, quiet
 from replay.usecases.compare import check_sequential
 from replay.usecases.replay import OpenBackends, RunRequest, run
+from replay.usecases.timing import check_budget
 
 FORMATS = tuple(RENDERERS)
 
@@ -60,6 +61,7 @@ class LeaderboardRequest:
     alpha: float = 0.05
     margin: float | None = None
     method: str = DEFAULT_METHOD
+    budget_ms: float | None = None  # judge each answer by this latency budget instead of the editor's rules
 
     def check(self) -> None:
         if not self.models:
@@ -72,6 +74,7 @@ class LeaderboardRequest:
             raise UsageError(f"{self.items}: no such file")
         if self.until_decided:
             check_sequential(self.alpha, self.margin, self.method)
+        check_budget(self.budget_ms)
 
     @cached_property
     def items_digest(self) -> str:
@@ -107,7 +110,7 @@ def leaderboard(store: Store, req: LeaderboardRequest, on_progress: ProgressFn |
         t0 = time.perf_counter()
         replay_model(store, req, model, req.items, on_progress, warn)
         runs.append((model, run_id, time.perf_counter() - t0))
-    reports = [(model, load_run(store, run_id, lines=req.lines, seed=req.seed, cutoff=req.cutoff), wall)
+    reports = [(model, load_run(store, run_id, lines=req.lines, seed=req.seed, cutoff=req.cutoff, budget_ms=req.budget_ms), wall)
                for model, run_id, wall in runs]
     reports.sort(key=lambda x: (-x[1].summary.mean.get(req.metric, 0.0), req.models.index(x[0])))
     best = reports[0][1]
@@ -134,7 +137,8 @@ def standing(store: Store, req: LeaderboardRequest, rank: int, model: str, rep: 
     return Standing(rank=rank, model=model, name=name, run_id=rep.run_id, mean=s.mean.get(req.metric, 0.0),
                     ci95=s.ci95.get(req.metric, (0.0, 0.0)), n_items=s.n_items, n_files=s.n_files,
                     overlap=rep.overlap or run_overlap(store, rep.run_id, req.cutoff), wall_s=round(wall, 1),
-                    n_replayed=len(store.done_item_ids(rep.run_id)), latency=rep.latency, **vs)
+                    n_replayed=len(store.done_item_ids(rep.run_id)), latency=rep.latency,
+                    in_time=rep.in_time, **vs)
 
 
 def replay_model(store: Store, req: LeaderboardRequest, model: str, source: str, on_progress: ProgressFn | None,
@@ -239,7 +243,8 @@ def until_decided(store: Store, req: LeaderboardRequest, items: Sequence[Any], s
             seq.advance(store, req, best, len(seq.order), on_progress, warn)
     for model in req.models:
         settle(store, leaderboard_run_id(req, model), set(seq.items_of_all()))
-    reports = {m: load_run(store, leaderboard_run_id(req, m), lines=req.lines, seed=req.seed, cutoff=req.cutoff)
+    reports = {m: load_run(store, leaderboard_run_id(req, m), lines=req.lines, seed=req.seed, cutoff=req.cutoff,
+                           budget_ms=req.budget_ms)
                for m in req.models}
     rest = sorted((m for m in req.models if m != best), key=lambda m: -reports[m].summary.mean.get(req.metric, 0.0))
     standings = [standing(store, req, rank, m, reports[m], seq.walls.get(m, 0.0), vs_model=results.get(m, (None,))[0],

@@ -15,17 +15,18 @@ from replay import secrets
 from replay.errors import UsageError, WorkError
 from replay.latency import LatencySummary, Speed, parse_speed, summarize
 from replay.latency.summary import columns as latency_columns
+from replay.latency.summary import line as latency_line
 from replay.records import Completion, FimItem
 from replay.rejects import Reject, Rejects, beside
 from replay.reports.report import RENDERERS, RunReport
-from replay.scoring import METRIC_NAMES, REFERENCE_KINDS, TEXTS, Lines, ReferenceKind, RunScore, ScoredItem, Summary, Text, parse_lines
+from replay.scoring import HEADLINE, METRIC_NAMES, REFERENCE_KINDS, TEXTS, Lines, ReferenceKind, RunScore, ScoredItem, Summary, Text, parse_lines
 from replay.store import Store
 from replay.usecases.base import Say
 
 REPORT_FORMATS = tuple(RENDERERS)
 
 __all__ = ["REFERENCE_KINDS", "REPORT_FORMATS", "TEXTS", "Comparison", "FileScore", "LiveScores", "NothingScored", "RunRow",
-           "Speed", "compare_runs", "export_comparison", "latency_columns", "list_runs", "parse_lines", "parse_speed", "report",
+           "Speed", "compare_runs", "export_comparison", "latency_columns", "latency_line", "list_runs", "parse_lines", "parse_speed", "report",
            "run_latency", "score_file", "score_result", "score_stored_run", "score_table"]
 
 
@@ -53,6 +54,7 @@ class FileScore(Summary, frozen=True):
     # With --execute: pass@k over the items' samples, and how each program was contained
     # (replay.scoring.sandbox.isolation).
     pass_at_k: dict[str, float] | msgspec.UnsetType = msgspec.UNSET
+    pass_at_k_per_file: dict[str, dict[str, float]] | msgspec.UnsetType = msgspec.UNSET
     contained_by: str | msgspec.UnsetType = msgspec.UNSET
 
 
@@ -129,10 +131,11 @@ def executed_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say |
     with Rejects(beside(path), echo=warn) as rejects:
         for reject in found:
             rejects.add(reject)
-    rows, pass_at = case_rows(cases, lines, workers)
+    rows, pass_at, per_file = case_rows(cases, lines, workers)
     result = FileScore(**msgspec.structs.asdict(aggregate(rows, seed=seed)), source=source, run=None, text="given",
                        lines=lines, scored="the file's completion text; its tests run with it in place of the middle",
-                       n_stop_cut=0, n_rejects=len(found), pass_at_k=pass_at, contained_by=isolation())
+                       n_stop_cut=0, n_rejects=len(found), pass_at_k=pass_at, pass_at_k_per_file=per_file,
+                       contained_by=isolation())
     return msgspec.structs.replace(result, rejects_file=rejects.file) if rejects.file else result
 
 
@@ -159,6 +162,9 @@ def score_table(result: RunScore | FileScore) -> str:
     if isinstance(result, FileScore) and result.pass_at_k:
         page += "\n" + ", ".join(f"{k} {v:.4f}" for k, v in result.pass_at_k.items())  # type: ignore[union-attr]
         page += f" (tests run contained by {result.contained_by})"
+        if len(result.pass_at_k) > 1 and result.pass_at_k_per_file:  # type: ignore[arg-type]
+            page += "".join(f"\n  {f}: " + ", ".join(f"{k} {v:.4f}" for k, v in ks.items())
+                            for f, ks in result.pass_at_k_per_file.items())  # type: ignore[union-attr]
     return page
 
 
@@ -195,13 +201,15 @@ class Report:
 
 def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | None = None, lines: Lines = "auto",
            text: Text = "shown", seed: int = 0, workers: int | None = None, cutoff: str | None = None,
-           speed: Speed | None = None, reference: ReferenceKind = "typed") -> Report:
+           speed: Speed | None = None, reference: ReferenceKind = "typed", budget_ms: float | None = None) -> Report:
     """The side-by-side report of stored runs in one of REPORT_FORMATS, written to `output` when
     given. Completions not scored yet are scored (and the scores stored). Two runs are compared
     pair by pair too; `cutoff` is the models' training-data cutoff when the known table has none; the
-    runs' time is measured, or projected at `speed`."""
+    runs' time is measured, or projected at `speed`, and judged by `budget_ms` or the editors' rules."""
     from replay.reports.report import load_run
+    from replay.usecases.timing import check_budget
 
+    check_budget(budget_ms)
     missing = [r for r in runs if store.run(r) is None]
     if missing:
         raise UsageError(f"{store.path}: no run {missing[0]!r} (of {len(runs)} asked)")
@@ -209,7 +217,7 @@ def report(store: Store, runs: Sequence[str], fmt: str = "md", output: Path | No
         raise UsageError(f"unknown report format {fmt!r} (one of {', '.join(REPORT_FORMATS)})")
     # What the report quotes came from servers and logs: the secrets rule applies to it too.
     loaded = [load_run(store, r, lines=lines, seed=seed, text=text, workers=workers, cutoff=cutoff, speed=speed,
-                       reference=reference) for r in runs]
+                       reference=reference, budget_ms=budget_ms) for r in runs]
     page = secrets.scrub_text(RENDERERS[fmt](loaded))
     notes = tuple(note for r in runs if (note := progress(store, r)[2]))
     if fmt == "md" and notes:
@@ -273,6 +281,7 @@ class Comparison:
         timed = [latency_columns(r.latency) if r.latency is not None and r.latency.n else None for r in reports]
         if any(timed):  # runs with their time: it goes beside their quality
             rows += [[head, *[cells[head] if cells else "-" for cells in timed]] for head in ("p50 ms", "p90 ms", "in time")]
+            rows.append([f"in-time {HEADLINE} [95%]", *[r.in_time.cell() if r.in_time else "-" for r in reports]])
         return rows
 
     def to_jsonl(self) -> str:

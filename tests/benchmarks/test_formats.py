@@ -174,3 +174,34 @@ def test_a_bad_row_does_not_shift_the_ids_numbered_by_row(tmp_path: Path) -> Non
     path.write_text("\n".join([good[0], "{broken", good[1]]) + "\n")
     items, rejects = read(path, "repobench", tmp_path)
     assert [it.id for it in items] == ["in_file/0", "in_file/2"] and len(rejects) == 1
+
+
+@pytest.mark.parametrize("config", ["block", "control", "api"])
+def test_safim_real_rows_are_read_as_published(tmp_path: Path, config: str) -> None:
+    # Real rows of gonglinyuan/safim's data/<config>_completion.jsonl.gz at 231b148 (the first two
+    # of each language): unit_tests there is a list, the prompt opens with SAFIM's instruction.
+    path = DATA / f"safim-231b148-{config}.jsonl"
+    items, rejects = read(path, "safim", tmp_path)
+    originals = rows(path)
+    assert rejects.count == 0 and len(items) == 8 == len(originals)
+    assert [it.id for it in items] == [r["task_id"] for r in originals]
+    placeholder = {"python": "# TODO: Your code here", "java": "/* TODO: Your code here */", "cpp": "/* TODO: Your code here */",
+                   "csharp": "/* TODO: Your code here */"}
+    for it, r in zip(items, originals):
+        assert it.prefix + it.middle + it.suffix == r["prompt"].replace(placeholder[r["lang"]], r["ground_truth"])
+        assert it.unit_tests == tuple(UnitTest(u["input"], tuple(u["output"])) for u in r["unit_tests"])
+    assert all(it.unit_tests for it in items) is (config != "api")  # API completions are matched, not run
+
+
+def test_santacoder_fim_real_rows_are_read_as_published(tmp_path: Path) -> None:
+    # Real rows of bigcode/santacoder-fim-task as QwenLM/Qwen2.5-Coder ships it (its HumanEval-FIM):
+    # each row's name is a problem and a line, so each row is its own unit.
+    path = DATA / "santacoder-fim-qwen-3cf0bba.jsonl"
+    items, rejects = read(path, "santacoder-fim", tmp_path)
+    originals = rows(path)
+    assert rejects.count == 0 and len(items) == 9
+    assert [it.id for it in items] == [f"{r['language']}/{r['name']}/0" for r in originals]
+    assert [it.language for it in items] == [{"py": "python", "js": "javascript", "java": "java"}[r["language"]]
+                                             for r in originals]
+    for it, r in zip(items, originals):
+        assert (it.prefix, it.middle, it.suffix, it.test) == (r["prompt"], r["canonical_solution"], r["suffix"], r["tests"])

@@ -32,6 +32,12 @@ def test_demo_runs_every_step_and_is_resumable(cli, home: Path) -> None:
         assert score["text"] == "shown" and score["lines"] == "auto" and "indel" in score["raw_mean"]
         assert 0 <= score["n_changed"] <= score["n_items"] and score["chars_removed"] >= 0
     assert steps["score_benchmark"]["n_changed"] == 0  # the standard profile shows the model's text
+    # each run's time beside its score: the median and p90, the share shown in time, the in-time score
+    for label in ("benchmark", "captures"):
+        latency, in_time = steps[f"score_{label}"]["latency"], steps[f"score_{label}"]["in_time"]
+        assert latency["n"] > 0 and latency["total_p50_s"] > 0 and latency["total_p90_s"] >= latency["total_p50_s"]
+        assert 0 <= in_time["n_not_shown"] <= in_time["n_items"] and 0 <= in_time["mean"]["indel"] <= 1
+    assert steps["score_captures"]["latency"]["in_time"] + steps["score_captures"]["latency"]["unknown"] > 0
     # Captures without accepted text and without a logged prompt are counted and kept, not dropped.
     unscored = steps["score_captures"]
     assert unscored["unscored"] > 0 and Path(unscored["rejects_file"]).is_file()

@@ -72,7 +72,7 @@ def test_verify_takes_the_version_after_the_editor_name(cli, tmp_path: Path) -> 
     assert wrong.returncode == 2 and "tabby, continue" in wrong.stderr
 
 
-@pytest.mark.parametrize("command", ["render", "postprocess", "run", "export", "leaderboard"])
+@pytest.mark.parametrize("command", ["render", "postprocess", "session", "run", "export", "leaderboard"])
 def test_every_editor_of_the_registry_is_in_the_help(cli, command: str) -> None:
     proc = cli(command, "--help")
     assert proc.returncode == 0

@@ -79,3 +79,36 @@ def test_two_engines_ranked_with_the_paired_difference(cli, tmp_path: Path) -> N
     assert "fimreplay leaderboard" in html and "best is better" in html and "qwen2.5-coder-bad − qwen2.5-coder-good" in html
     bad = cli("leaderboard", str(path), "--model", "a", "--model", "a", "--db", str(tmp_path / "s.db"))
     assert bad.returncode == 2 and "given twice" in bad.stderr
+
+
+def test_a_latency_budget_ranks_quality_against_time(cli, tmp_path: Path) -> None:
+    """The better engine answers in 0.4 s, the worse at once: under a 250 ms budget every answer of
+    the better one counts as nothing shown; both are on the frontier (one better, one faster)."""
+    path, items = write_items(tmp_path)
+
+    def answer(r: Request) -> Reply:
+        item = next(it for it in items if r.body["prompt"].split("<|fim_suffix|>")[0].endswith(it.prefix[-200:]))
+        good = "good" in r.body["model"]
+        text = (item.middle if good else item.middle[: len(item.middle) // 2]) + "\n\n"
+        reply = sse_reply([text]) if r.body.get("stream") else openai_reply(text)
+        reply.delay = 0.4 if good else 0.0
+        return reply
+
+    with StubServer(answer) as srv:
+        args = ("leaderboard", str(path), "--backend", "openai", "--endpoint", srv.url, "--model", "qwen2.5-coder-fast",
+                "--model", "qwen2.5-coder-good", "--latency-budget", "250", "--db", str(tmp_path / "s.db"))
+        res = cli(*args, "--format", "json")
+        assert res.returncode == 0, res.stderr
+        text = cli(*args).stdout
+        page = cli(*args, "--format", "html").stdout
+    best, fast = json.loads(res.stdout)["standings"]
+    assert best["model"] == "qwen2.5-coder-good" and best["mean"] == 1.0
+    assert best["latency"]["budget_ms"] == 250 and best["latency"]["late"] == len(items)
+    assert best["in_time"]["n_not_shown"] == len(items) and best["in_time"]["mean"]["indel"] == 0.0
+    assert fast["in_time"]["n_not_shown"] == 0 and fast["in_time"]["mean"]["indel"] == fast["mean"]
+    assert "in time: judged by a 250 ms budget on the whole answer (instead of the editor's timing rules)" in text
+    assert "not beaten on both: qwen2.5-coder-fast, qwen2.5-coder-good" in text
+    assert "indel mean against latency (* not beaten on both, joined by dots)" in text and "qwen2.5-coder-good *" in text
+    assert page.count('class="p90"') == 2 and 'class="frontier"' in page and "a 250 ms budget" in page
+    bad = cli("leaderboard", str(path), "--model", "a", "--latency-budget", "0", "--db", str(tmp_path / "s.db"))
+    assert bad.returncode == 2 and "--latency-budget" in bad.stderr and "Traceback" not in bad.stderr

@@ -41,6 +41,8 @@ CASES: dict[str, list[list[str]]] = {
     "editors": [["nope"]],
     "compare": [["no-such-run", "no-such-run-either"], [MISSING, FOLDER]],
     "leaderboard": [[MISSING, "--model", "default"], [FOLDER, "--model", "default"]],
+    "session": [[MISSING, "--editor", "llama.vim"], [FOLDER, "--editor", "llama.vim"], ["{tmp}/one.jsonl", "--editor", "llama.vim"],
+                ["{tmp}/one.jsonl", "--editor", "no-such-editor"], ["{tmp}/one.jsonl", "--editor", "llama.vim", "-o", FOLDER]],
     "proxy": [["--upstream", "nota-url"], ["--upstream", "http://127.0.0.1:9", "--listen", "127.0.0.1:notaport"]],
 }
 

@@ -42,4 +42,4 @@ def test_run_stores_time_and_token_counts_and_prints_the_figures(cli, home: Path
         assert [(t.prompt_tokens, t.gen_tokens, t.total_s) for t in store.timed_completions("t")] == \
             [(12, 4, c.latency_s) for c in done]
     # at 120 tok/s prefill, 40 tok/s decode, 50 ms overhead: 50 + 100 + 25 + 3 x 25 = 250 ms
-    assert "run t2: latency (at prefill=120,decode=40,overhead=50, 2 answers): p50 250 ms, p90 250 ms" in text.stdout
+    assert "run t2: latency: p50 250 ms, p90 250 ms (at prefill=120,decode=40,overhead=50, 2 answers)" in text.stdout

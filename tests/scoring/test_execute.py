@@ -150,6 +150,25 @@ def test_score_execute_on_a_file_gives_pass_at_k_beside_indel(tmp_path: Path, cl
     assert "pass@1" in table.splitlines()[0] and "pass@1 0.5000" in table
 
 
+def test_pass_at_k_is_given_per_file_and_overall_for_k_samples(tmp_path: Path, cli) -> None:
+    # Ten samples of each of four items of two problems (files): HumanEval/0's items pass in one
+    # sample of ten, HumanEval/1's in none.
+    some = [c for c in cases(lambda r: r["canonical_solution"]) if c["file"] in ("HumanEval/0.py", "HumanEval/1.py")]
+    picked = [c for c in some if c["file"] == "HumanEval/0.py"][:2] + [c for c in some if c["file"] == "HumanEval/1.py"][:2]
+    rows = []
+    for c in picked:
+        good = c["file"] == "HumanEval/0.py"
+        rows += [{**c, "completion": c["completion"] if good and n == 0 else "    pass\n"} for n in range(10)]
+    out = json.loads(cli("score", str(_write(tmp_path / "k.jsonl", rows)), "--execute", "--json").stdout)
+    assert out["pass_at_k"] == pytest.approx({"pass@1": 0.05, "pass@10": 0.5})
+    per_file = out["pass_at_k_per_file"]
+    assert sorted(per_file) == ["HumanEval/0.py", "HumanEval/1.py"]
+    assert per_file["HumanEval/0.py"] == pytest.approx({"pass@1": 0.1, "pass@10": 1.0})
+    assert per_file["HumanEval/1.py"] == pytest.approx({"pass@1": 0.0, "pass@10": 0.0})
+    table = cli("score", str(tmp_path / "k.jsonl"), "--execute").stdout
+    assert "pass@10 0.5000" in table and "HumanEval/0.py: pass@1 0.1000, pass@10 1.0000" in table
+
+
 def test_a_file_of_the_wrong_format_is_one_clear_line(tmp_path: Path, cli) -> None:
     pairs = _write(tmp_path / "pairs.jsonl", [{"file": "a.py", "reference": "x", "completion": "x"}])
     res = cli("score", str(pairs), "--execute")

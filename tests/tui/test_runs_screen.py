@@ -74,3 +74,25 @@ async def test_export_and_copy(store, tmp_path) -> None:
         await pilot.pause()
         assert app.clipboard == markdown
         assert [n.title for n in app._notifications] == ["Export", "Copy"]
+
+
+async def test_the_comparison_puts_time_and_the_in_time_score_beside_quality(store) -> None:
+    from replay.records import Completion
+    from replay.reading import RunConfig
+
+    store.create_run("run-t", RunConfig(model="m", backend="llamacpp", editor="standard"))
+    for c in store.completions("run-a"):
+        store.add_completion("run-t", Completion(item_id=c.item_id, text=c.text, raw_text=c.text, backend="llamacpp",
+                                                 model="m", latency_s=0.25, n_tokens=3, prompt_tokens=40))
+    store.set_run_status("run-t", "done")
+    app = create_app(store=store)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("3")
+        await pilot.pause()
+        await pilot.press("down", "down", "down", "space", "c")  # run-t
+        await settle(pilot)
+        rows = {r[0]: r[1:] for r in cells(app.screen.query_one("#runs-compare", DataTable))}
+        expected = report.load_run(store, "run-t")
+        assert rows["p50 ms"] == ["250"] and rows["in time"] == ["-"]  # no later keystroke: not judged
+        assert rows["in-time indel [95%]"] == [expected.in_time.cell()]
+        assert rows["in-time indel [95%]"][0].startswith(f"{expected.summary.mean['indel']:.4f} [")

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from pathlib import Path
+
+from replay.store import Store
+from replay.usecases.capture import import_captures
 from tests.support.tui_data import add_runs, make_store, settle
 from tui.app import create_app
 
@@ -89,3 +93,18 @@ class TestDashboard:
             await settle(pilot)
 
         assert snap_compare(create_app(store=store), terminal_size=SIZE, run_before=run_before)
+
+
+class TestAcceptance:
+    def test_acceptance_by_release(self, snap_compare, tmp_path) -> None:
+        """The session log of captures/session (Tabby events with outcomes): its tables grouped by release."""
+        async def run_before(pilot) -> None:
+            await settle(pilot)
+            await pilot.press("4")
+            await settle(pilot)
+            await pilot.press("g")
+            await pilot.pause()
+
+        with Store(tmp_path / "session.db") as session:
+            import_captures(session, [Path(__file__).resolve().parents[2] / "captures" / "session"])
+            assert snap_compare(create_app(store=session), terminal_size=SIZE, run_before=run_before)

@@ -15,7 +15,7 @@ Keyboard first; the mouse works too (click a row, click a column title to sort).
 
 | key | where | does |
 |---|---|---|
-| `1` `2` `3` | anywhere | Captures, Replay dashboard, Runs |
+| `1` `2` `3` `4` | anywhere | Captures, Replay dashboard, Runs, Acceptance |
 | `ctrl+p` | anywhere | command palette |
 | `?` / `f1` | anywhere | this help |
 | `q` | anywhere | quit (a running replay stops after the item in progress; it resumes later) |
@@ -32,6 +32,7 @@ Keyboard first; the mouse works too (click a row, click a column title to sort).
 | `y` | Runs | copy the comparison as Markdown (OSC 52) |
 | `space` `c` `e` | Runs | mark runs, compare them side by side, export JSONL/CSV/Markdown |
 | `enter` | Audit | jump to the finding's token |
+| `g` / `r` | Acceptance | group by editor, release, language, model / read the store again |
 """
 
 

@@ -45,6 +45,7 @@ def timing(version: str | None = None, options: Mapping[str, Any] | None = None)
         late_answer=(f"a later request waits up to {ASYNC_COMPLETIONS_TIMEOUT_MS} ms for one in flight whose answer may "
                      "still match, and shows it from where the user has typed to when its start matches"),
         cache="completions cache (radix trie of past choices); a speculative request for the text after a shown item",
+        serves_typed=True,
         sources=(_LIB + "ghostText/ghostText.ts (getRemainingDebounceMs)",
                  _LIB + "ghostText/asyncCompletions.ts (getFirstMatchingRequestWithTimeout, cancelRequest)",
                  _LIB + "experiments/features.ts (asyncCompletionsTimeout 200)"))

@@ -5,7 +5,11 @@ commit (releases.py); the server's half is replay.editors.llama_server."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from replay.editors.interface import PackageProfile
+from replay.editors.live import Host, LiveClient
 from replay.records import CaptureRecord, EditorInput
 
 
@@ -36,6 +40,25 @@ class LlamaVimProfile(PackageProfile):
         from replay.editors import llama_server
 
         return llama_server.capture_input(record, item_id)
+
+    def speculation_budget(self, body: Mapping[str, Any]) -> tuple[int, int] | None:
+        """llama.vim's first request at a cursor asks t_max_predict_ms FIRST_PREDICT_MS ("the first
+        request is quick") and its speculative follow-up the setting's (ggml-org/llama.vim
+        autoload/llama.vim `llama#fim`, since 1175c8d); the ring's warm-up (n_predict 0,
+        `s:ring_update`) is neither."""
+        from replay.editors.llama_vim.releases import FIRST_PREDICT_MS
+
+        value = body.get("t_max_predict_ms")
+        if body.get("n_predict") == 0 or type(value) is not int:
+            return None
+        return value, FIRST_PREDICT_MS
+
+    def live_client(self, host: Host, version: str | None, options: dict[str, Any], model: str | None,
+                    filepath: str | None, language: str | None) -> LiveClient:
+        """The plugin's own loop (live.py): its body names no model (the setting `model` is sent)."""
+        from replay.editors.llama_vim.live import LlamaVimClient
+
+        return LlamaVimClient(host, version, options, filepath or "")
 
 
 PROFILE = LlamaVimProfile()

@@ -56,6 +56,7 @@ class Rendered:
     line: str
     after: str
     inserts: bool
+    can_accept: bool = False  # `s:fim_data['can_accept']`: there was an answer and it is not whitespace only
 
 
 def render_answer(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: int = 0,
@@ -95,7 +96,7 @@ def render_answer(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suf
         steps.set("if only whitespaces - do not accept", RENDER, None)
     elif inserts:
         steps.set("append the rest of the line", RENDER, joined)
-    return Rendered(content, line, after, inserts)
+    return Rendered(content, line, after, inserts, can_accept=not (empty or blank))
 
 
 def shown(buf: Buffer, text: str, rules: Rules, n_prefix: int = 0, n_suffix: int = 0) -> Shown:

@@ -81,6 +81,9 @@ _FIRST = {"n_prefix": 256, "n_suffix": 64, "n_predict": 128, "t_max_prompt_ms": 
           "ring_scope": 1024, "ring_update_ms": 1000, "endpoint": "http://127.0.0.1:8012/infill"}
 
 
+FIRST_PREDICT_MS = 250  # t_max_predict_ms of the first request at a cursor since 1175c8d (`llama#fim`)
+
+
 def _change(name: str, sha: str, summary: str, **sets: Any) -> Rule:
     """One rule of the plugin, in force from the commit `sha` that changed it. `sets` names the
     fields of Rules it sets; `defaults` the s:default_config entries it adds or changes,
@@ -109,7 +112,7 @@ RULES: tuple[Rule, ...] = (
     _change("speculative follow-up", "1175c8d", "speculative follow-up: the first request t_max_predict_ms 250, the "
             "follow-up the setting (1500 -> 1000); n_indent of the whole line; ring chunks similar to the cursor's window "
             "dropped before sending; a whitespace-only suggestion cannot be accepted (#53)",
-            first_predict_ms=250, indent_of_line=True, evict_at_request=True, blank_not_accepted=True,
+            first_predict_ms=FIRST_PREDICT_MS, indent_of_line=True, evict_at_request=True, blank_not_accepted=True,
             defaults={"t_max_predict_ms": 1000}),
     _change("stop strings", "ddb92f0", "stop = the setting stop_strings (#65)", stop=True, defaults={"stop_strings": []}),
     _change("no eviction at request", "ec87086", "ring chunks are no longer dropped for being similar to the cursor's "

@@ -75,7 +75,7 @@ def _lines(text: str) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _window(lines: tuple[str, ...], row: int, size: int) -> tuple[str, ...]:
+def window_at(lines: tuple[str, ...], row: int, size: int) -> tuple[str, ...]:
     """`getline(max([1, y - size/2]), min([y + size/2, line('$')]))` for the 0-based row."""
     return lines[max(0, row - size // 2):min(len(lines), row + size // 2 + 1)]
 
@@ -124,12 +124,14 @@ class Ring:
             del self.chunks[0]
         self.chunks.append(self.queued.pop(0))
 
-    def request(self, lines: tuple[str, ...], row: int, time: float, filename: str, auto: bool) -> None:
+    def request(self, lines: tuple[str, ...], row: int, time: float, filename: str, auto: bool,
+                cursor_row: int | None = None) -> None:
         """What `llama#fim` does to the ring around sending a request at `row`: the eviction of
-        chunks like the cursor's window before, the far picks after."""
+        chunks like the window around the cursor (`line('.')`: `cursor_row`, the request's row
+        unless given) before, the far picks after."""
         size = self.config["ring_chunk_size"]
         if self.rules.evict_at_request:
-            text = _window(lines, row, size)
+            text = window_at(lines, row if cursor_row is None else cursor_row, size)
             l0 = self._rand(0, max(0, len(text) - size // 2))
             near = text[l0:min(l0 + size // 2, len(text)) + 1]
             self.chunks = [c for c in self.chunks if similarity(c.data, near, self.rules) <= 0.5]
@@ -151,7 +153,7 @@ def _picked_at(event: SessionEvent) -> float:
 
 
 def _buffer_event(ring: Ring, event: SessionEvent) -> None:
-    window = _window(_lines(event.text), event.line, ring.config["ring_chunk_size"])
+    window = window_at(_lines(event.text), event.line, ring.config["ring_chunk_size"])
     ring.pick(window, _picked_at(event), event.filename, evict=True)
 
 

@@ -36,7 +36,8 @@ _SERVER_CUT = ("llama-server stops at the first newline after t_max_predict_ms o
                "is sent but not honoured")
 
 
-def _since(version_index: int, sha: str) -> bool:
+def since(version_index: int, sha: str) -> bool:
+    """Whether the commit at `version_index` (releases.resolve) is `sha` or later."""
     return version_index >= [s for s, _ in COMMITS].index(sha)
 
 
@@ -50,7 +51,7 @@ def timing(version: str | None = None, options: Mapping[str, Any] | None = None)
     rules = rules_at(client)
     config = settings(dict(options or {}), rules)
     sources = [f"{SOURCE} @{THROTTLE_600} (no --max-time on the curl job)"]
-    if _since(at, IN_FLIGHT_WAIT):
+    if since(at, IN_FLIGHT_WAIT):
         debounce = Debounce("none")
         cancels = False
         sources.append(f"{SOURCE} @{IN_FLIGHT_WAIT} llama#fim: {_NOT_CANCELLED}")
@@ -58,8 +59,8 @@ def timing(version: str | None = None, options: Mapping[str, Any] | None = None)
         debounce = Debounce("throttle", 0.0, 600.0)
         cancels = True
         sources.append(f"{SOURCE} @{THROTTLE_600} llama#fim: 600 ms throttle, jobstop of the request in flight")
-    if _since(at, SHOWN_WHERE_ASKED):
-        back = 128 if _since(at, SPECULATIVE) else 10
+    if since(at, SHOWN_WHERE_ASKED):
+        back = 128 if since(at, SPECULATIVE) else 10
         late = (f"shown on arrival if the cursor's context is the one asked at, or up to {back} characters further "
                 "on when what was typed matches the answer's start (s:fim_try_hint)")
         shows_late = True
@@ -67,14 +68,14 @@ def timing(version: str | None = None, options: Mapping[str, Any] | None = None)
     else:
         late = "shown only if the cursor is still where the request was made, in insert mode (s:fim_on_stdout)"
         shows_late = False
-    if _since(at, CACHE_BEHIND):
-        back = 128 if _since(at, SPECULATIVE) else 10
+    if since(at, CACHE_BEHIND):
+        back = 128 if since(at, SPECULATIVE) else 10
         cache = f"answers kept by context hash; one from up to {back} characters back serves what was typed on"
-    elif _since(at, CACHE):
+    elif since(at, CACHE):
         cache = "answers kept by context hash, served again at the same context"
     else:
         cache = "none"
-    if _since(at, SPECULATIVE):
+    if since(at, SPECULATIVE):
         cache += "; after an answer is shown a speculative request for the text after it is sent"
         sources.append(f"{SOURCE} @{SPECULATIVE} llama#fim: t_max_predict_ms 250 for the first request")
     return TimingRules(

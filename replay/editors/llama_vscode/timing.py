@@ -54,5 +54,7 @@ def timing(version: str | None = None, options: Mapping[str, Any] | None = None)
                      "returns to its context or the text typed since matches its start (getCachedCompletion)"),
         cache="LRU of answers by prefix|suffix|prompt, served to typed text matching their start; a follow-up "
               "request for the context after the shown answer is accepted (cacheFutureSuggestion)",
+        serves_typed=True,
+        in_flight_wait_ms=150.0,  # architect.ts / completion.ts: while isRequestInProgress, delay(DELAY_BEFORE_COMPL_REQUEST)
         sources=tuple(sources), predict_ms=int(conf.t_max_predict_ms), prompt_ms=int(conf.t_max_prompt_ms),
         server_cut=_SERVER_CUT)

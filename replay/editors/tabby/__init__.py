@@ -19,8 +19,16 @@ what tabby-agent shows of the model's answer, each by release.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from typing import Any
+
 from replay.editors.interface import PackageProfile
+from replay.editors.timed_client import Debouncer
 from replay.records import CaptureRecord
+
+
+_AGENT = re.compile(r"tabby-agent/(\d+)\.(\d+)\.(\d+)")  # the agent's User-Agent
 
 
 class TabbyProfile(PackageProfile):
@@ -57,6 +65,30 @@ class TabbyProfile(PackageProfile):
             return record.editor_version
         return capture_spec(record.user_agent, record.day())
 
+
+    def debouncer(self, version: str | None, options: Mapping[str, Any] | None = None) -> Debouncer | None:
+        """tabby-agent's adaptive debounce, which learns the user's typing intervals and the
+        server's latency (debouncer.py)."""
+        from replay.editors.tabby.debouncer import AdaptiveDebouncer
+        from replay.editors.tabby.version import tabby_version
+
+        return AdaptiveDebouncer(tabby_version(version).agent, options)
+
+
+    def may_leave_line_rest_out(self, record: CaptureRecord) -> bool:
+        """tabby-agent leaves the rest of the cursor's line out of its suffix when it holds only
+        closing characters (TabbyML/tabby clients/tabby-agent): experimentalStripAutoClosingCharacters,
+        on by default from cb50aeac5 (1.3.0) until 77b52acea (1.3.3); from eae43ba76 (2024-12-30,
+        after 1.8.0: 1.9.0-dev) codeCompletion/contexts.ts buildSegments, `;` and `,` among them,
+        and from 309edd172 (2025-04-21) any rest without a word character. The log does not say
+        whether it did: an agent its User-Agent names (`tabby-agent/X.Y.Z`) 1.3.0-1.3.2 or 1.9.0
+        on, or none named, may have. A user who switched the experimental option on in 1.3.3-1.5
+        is not told."""
+        found = _AGENT.search(record.user_agent or "")
+        if found is None:
+            return True
+        version = tuple(int(n) for n in found.groups())
+        return (1, 3, 0) <= version < (1, 3, 3) or version >= (1, 9, 0)
 
 PROFILE = TabbyProfile()
 

@@ -75,6 +75,7 @@ def timing(version: str | None = None, options: Mapping[str, Any] | None = None)
         client_timeout_ms=completion_timeout(state, timeouts) * 1000, shows_late=False,
         late_answer="never: the next request aborts the one in flight (mutexAbortController)",
         cache="answers by context hash, and the text typed into a shown answer (forwarding contexts)",
+        serves_typed=True,
         sources=(_SRC + "codeCompletion/debouncer.ts @1c1cf4463 (adaptive debounce)",
                  _SRC + "codeCompletion/index.ts (mutexAbortController, CompletionCache)",
                  _SRC + "TabbyAgent.ts, AgentConfig.ts @84f27ce67 (completion.timeout -> server.requestTimeout)"))
