@@ -1,8 +1,10 @@
 """Replay wall time over the bare engine, same prompts, same process, same loaded model.
 
-Bare: llama-cpp-python's `create_completion` on the token ids, in a loop. Replay:
-`replay.run.runner.replay_prompts` through the llamacpp backend into a throw-away store (cache off),
-so the figure includes cache keys, per-item commits, post-processing and progress callbacks.
+Bare: the engine's own loop, the llama.cpp server of the llamacpp backend called directly in
+process (xllamacpp's `Server.handle_completions`, no HTTP) on the token ids with the same request
+settings. Replay: `replay.run.runner.replay_prompts` through the llamacpp backend into a throw-away
+store (cache off), so the figure includes the loopback HTTP hop, cache keys, per-item commits,
+post-processing and progress callbacks.
 Passes alternate (bare, replay, bare, replay, ...) to spread machine noise; the ratio is the
 sum of replay times over the sum of bare times. Target: <= 1.05. On a shared, loaded machine the
 engine's own speed swings between passes; the line "replay's own work" is robust to that: the
@@ -14,6 +16,7 @@ replay wall time minus the engine time measured inside it (each completion's lat
 from __future__ import annotations
 
 import argparse
+import json
 import tempfile
 import time
 from pathlib import Path
@@ -58,8 +61,8 @@ def main() -> None:
         for p in range(args.passes):
             t = time.perf_counter()
             for prompt in prompts:
-                backend.llm.create_completion(list(prompt.token_ids), max_tokens=args.new_tokens, temperature=0.0,
-                                              top_k=1, repeat_penalty=1.0)
+                body = {**backend.body(list(prompt.token_ids), params, args.new_tokens, stream=False), "max_tokens": args.new_tokens}
+                backend.server.handle_completions(json.dumps(body), lambda answer: None)
             bare = time.perf_counter() - t
             t = time.perf_counter()
             replay_prompts(store, prompts, backend, params, run_id=f"pass{p}", use_cache=False, on_progress=lambda *a: None,

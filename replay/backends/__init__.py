@@ -2,7 +2,7 @@
 
 Every backend is registered once in REGISTRY, and every name list (the CLI's `--backend`
 choices, the TUI's backend menu, which backends need `--endpoint`) is derived from it. Engines
-are imported only when chosen, so the HTTP backends work without llama-cpp-python or torch.
+are imported only when chosen, so the HTTP backends work without xllamacpp and nothing needs torch but `hf`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,15 @@ class BackendKind:
     open: Opener  # (model, context length, endpoints, options) -> Backend
 
 
+def _needs(*modules: str, extra: str) -> None:
+    """A usage error naming the extra to install when an engine's library is missing."""
+    from importlib.util import find_spec
+
+    missing = [m for m in modules if find_spec(m) is None]
+    if missing:
+        raise UsageError(f"this backend needs {', '.join(missing)}: install the `{extra}` extra (pip install -e '.[{extra}]')")
+
+
 def _http_options(options: dict[str, Any]) -> dict[str, Any]:
     return {k: options[k] for k in ("timeout", "retries", "backoff", "api_key_env", "max_response_bytes") if options.get(k) is not None}
 
@@ -36,11 +45,21 @@ def _http_options(options: dict[str, Any]) -> dict[str, Any]:
 def _llamacpp(ref: ModelRef, ctx: int, endpoints: list[str], options: dict[str, Any]) -> Backend:
     from replay.backends.llamacpp import LlamaCppBackend
 
-    return LlamaCppBackend(ref, ctx=ctx, n_threads=options.get("n_threads"))
+    return LlamaCppBackend(ref, ctx=ctx, n_threads=options.get("n_threads"), slots=options.get("slots") or 1)
+
+
+def _llama_cpp_python(ref: ModelRef, ctx: int, endpoints: list[str], options: dict[str, Any]) -> Backend:
+    from replay.backends.llama_cpp_python import LlamaCppPythonBackend
+
+    _needs("llama_cpp", extra="llama-cpp-python")
+
+    return LlamaCppPythonBackend(ref, ctx=ctx, n_threads=options.get("n_threads"))
 
 
 def _hf(ref: ModelRef, ctx: int, endpoints: list[str], options: dict[str, Any]) -> Backend:
     from replay.backends.hf import HFBackend
+
+    _needs("torch", "transformers", extra="hf")
 
     return HFBackend(ref, device=options.get("device") or "cpu")
 
@@ -77,7 +96,9 @@ def _anthropic(ref: ModelRef, ctx: int, endpoints: list[str], options: dict[str,
 
 
 REGISTRY: dict[str, BackendKind] = {k.name: k for k in (
-    BackendKind("llamacpp", "llama.cpp in this process (a GGUF file)", False, _llamacpp),
+    BackendKind("llamacpp", "llama.cpp in this process (a GGUF file; llama.cpp's server from the xllamacpp wheel)", False, _llamacpp),
+    BackendKind("llama-cpp-python", "llama.cpp in this process through llama-cpp-python (the optional extra)", False,
+                _llama_cpp_python),
     BackendKind("hf", "transformers in this process (an HF folder or name)", False, _hf),
     BackendKind("openai", "an OpenAI-compatible /v1/completions server (vLLM, llama-server, TGI)", True, _openai),
     BackendKind("ollama", "an Ollama server's /api/generate", True, _ollama),
@@ -99,7 +120,7 @@ def backend_kind(name: str) -> BackendKind:
 def open_backend(kind: str, ref: ModelRef, ctx: int = 1024, endpoints: list[str] | None = None,
                  **options: Any) -> Backend:
     """The backend `kind` for the model `ref`. HTTP backends need `endpoints`; `options` are the
-    backend's own (timeout, retries, api_key_env, send_ids, extra_body, n_threads, device)."""
+    backend's own (timeout, retries, api_key_env, send_ids, extra_body, n_threads, slots, device)."""
     found = backend_kind(kind)
     if found.http and not endpoints:
         raise UsageError(f"--backend {kind} needs --endpoint URL")

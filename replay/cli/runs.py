@@ -244,7 +244,8 @@ def import_results_cmd(results: Path, run_id: str, as_json: bool, store: Store) 
 @click.option("--model", default="default", show_default=True, help="`default` (the demo GGUF), a model asset or a GGUF file, named as for `run`.")
 @click.option("--max-new-tokens", type=click.IntRange(min=1), default=None,
               help="Tokens to generate (default: each profile's own: 128 standard, 64 Tabby).")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="llama.cpp CPU threads.")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="llama.cpp CPU threads (default 1: a second thread waits on a core another process uses).")
 @click.option("--tui", "with_tui", is_flag=True, help="Show the demo live in the TUI.")
 @foreign_sentinels_option
 @json_option
@@ -253,9 +254,10 @@ def demo_cmd(files: int, per_file: int, seed: int, model: str, max_new_tokens: i
              with_tui: bool, allow_foreign_sentinels: bool, as_json: bool, store: Store) -> None:
     """The main job on the embedded defaults: import captures/, verify, audit, build a Solidity
     benchmark, replay both against the local model, score and report."""
-    from replay.usecases.demo import DEMO_TOKENIZER, DemoOptions, closing, run_demo
+    from replay.usecases.demo import DEMO_THREADS, DEMO_TOKENIZER, DemoOptions, closing, run_demo
 
-    opts = DemoOptions(files=files, per_file=per_file, seed=seed, model=model, max_new_tokens=max_new_tokens, threads=threads,
+    opts = DemoOptions(files=files, per_file=per_file, seed=seed, model=model, max_new_tokens=max_new_tokens,
+                       threads=threads or DEMO_THREADS,
                        allow_foreign_sentinels=allow_foreign_sentinels)
     if with_tui:
         app_factory()(store=store, demo=opts, tokenizer=DEMO_TOKENIZER).run()

@@ -5,7 +5,9 @@ weights' sha256 for a local file (a renamed copy still hits; a re-quantised file
 name does not) and name@revision for a server-side model. The prompt is the token ids when the
 engine receives ids (what the model really sees), else the exact text sent, with the route and,
 for the FIM route, the separate prefix and suffix. Everything in the key is what changes the
-engine's output; nothing else (run id, time, item id) is, so two runs share their results.
+engine's output; nothing else (run id, time, item id) is, so two runs share their results. An
+engine that keeps another's keys names it (`cache_engine`): llama-cpp-python's backend keeps
+the keys it had as the `llamacpp` engine.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def cache_key(backend: Backend, prompt: RenderedPrompt, params: GenParams, extra
     `early_stop` what decided where a stream was stopped early (its text is a prefix of the
     whole generation, so it is only the same answer under the same stops)."""
     body: dict[str, Any] = {
-        "engine": backend.name,
+        "engine": getattr(backend, "cache_engine", backend.name),
         "model": backend.model_id,
         "prompt": prompt_part(prompt, getattr(backend, "sends_ids", False)),
         "params": {"ctx": params.ctx, "max_new_tokens": params.new_tokens(prompt), "temperature": params.temperature},

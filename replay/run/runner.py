@@ -59,7 +59,7 @@ class RunSummary(msgspec.Struct, frozen=True):
 def versions() -> dict[str, str]:
     """Versions of what can change a completion: fimreplay and the engines' libraries."""
     out = {"fimreplay": __version__, "python": platform.python_version()}
-    for dist in ("llama_cpp_python", "transformers", "torch", "tokenizers", "httpx"):
+    for dist in ("xllamacpp", "llama_cpp_python", "transformers", "torch", "tokenizers", "httpx"):
         try:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:

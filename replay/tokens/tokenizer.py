@@ -206,7 +206,7 @@ def from_transformers(spec: str, name: str, gguf_file: str | None = None) -> Bac
     try:
         from transformers import AutoTokenizer
     except ImportError as exc:
-        raise TokenizerError(f"{spec}: transformers is not installed (pip install 'fimreplay[engines]')") from exc
+        raise TokenizerError(f"{spec}: transformers is not installed (the `hf` extra: pip install -e '.[hf]')") from exc
     kwargs = {"gguf_file": gguf_file} if gguf_file else {}
     local = Path(name).exists()
     try:

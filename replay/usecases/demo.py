@@ -37,6 +37,15 @@ def captures_dir() -> Path:
     return Path(__file__).resolve().parent.parent.parent / "captures"
 
 
+# The demo's llama.cpp runs on one thread. The engine's threads meet at a barrier after every
+# operation of the graph (an OpenMP barrier in the xllamacpp build, which spins before it sleeps):
+# on 2 cores that another process also uses, a second thread spends its turn waiting for the
+# first. Measured on the demo's prompts, 10 prompts x 64 tokens, load average 10 on 2 cores: one
+# thread 31 s of CPU in 239 s; two threads over 213 s of CPU in 10 minutes, unfinished. One
+# thread also gives the demo the same set-up, so the same answers, on every machine.
+DEMO_THREADS = 1
+
+
 @dataclass
 class DemoOptions:
     files: int = 6  # Solidity files taken from the corpus (sorted by path)
@@ -46,7 +55,7 @@ class DemoOptions:
     max_new_tokens: int | None = None  # None: each profile's own (128 standard, Tabby 64) ...
     cap_new_tokens: int = 128  # ... but never more than the standard 128 (Continue's own is 4096)
     corpus: str = ""  # "" = replay.corpus.sources.DEMO_CORPUS
-    threads: int | None = None
+    threads: int = DEMO_THREADS
     allow_foreign_sentinels: bool = False  # replay prompts whose sentinels the model reads as text (run's option)
 
 

@@ -16,8 +16,9 @@ from replay.backends.models import ModelRef, default_model_path, resolve_model
 from replay.records import RenderedPrompt
 from replay.run.runner import replay_prompts
 from replay.store import Store
+from tests.support.extras import needs_hf
 
-pytestmark = pytest.mark.slow  # torch import + the GGUF tokenizer import: ~15-30 s of set-up on 2 cores
+pytestmark = [needs_hf, pytest.mark.slow]  # torch import + the GGUF tokenizer import: ~15-30 s of set-up on 2 cores
 
 FIM = "<|fim_prefix|>{p}<|fim_suffix|>{s}<|fim_middle|>"
 
@@ -63,11 +64,12 @@ def test_stop_ids_are_llama_cpps_end_of_generation_set(backend: HFBackend) -> No
 
 
 def test_ids_match_llama_cpp_tokenization(backend: HFBackend) -> None:
-    import llama_cpp
+    """The ids transformers gives are llama.cpp's (the engine's own build, vocabulary alone)."""
+    from replay.backends.llama_library import LlamaVocab
 
     p = prompt("a", "contract A {\n    function f() public {\n        ", "\n    }\n}\n")
-    vocab = llama_cpp.Llama(model_path=str(default_model_path()), vocab_only=True, verbose=False)
-    assert backend.token_ids(p) == vocab.tokenize(p.text.encode(), add_bos=True, special=True)
+    vocab = LlamaVocab(default_model_path())
+    assert backend.token_ids(p) == vocab.tokenize(p.text.encode(), add_bos=vocab.add_bos, special=True)
     assert backend.token_ids(msgspec.structs.replace(p, token_ids=(5, 6))) == [5, 6]
 
 

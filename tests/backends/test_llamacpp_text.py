@@ -8,7 +8,6 @@ import ctypes
 from functools import lru_cache
 from typing import Any
 
-import llama_cpp  # the pinned engine (the `engines` extra): never skipped, CI installs it
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,22 +16,34 @@ from replay.assets import DEMO_MODEL, asset_path
 from replay.backends.llamacpp_text import FIRST_BUFFER, GeneratedText, Pieces, complete_length
 from replay.tokens.gguf_vocab import TOKEN_UNUSED, read_vocab
 from replay.tokens.tokenizer import load_tokenizer
+from tests.support.extras import LLAMA_CPP_PYTHON_MISSING
+
 
 SLASHES = 64575  # Qwen2.5-Coder: sixty "/", the Solidity banner comment's token
 FRAKTUR_U = (124026, 246)  # "𝔘" (U+1D518, F0 9D 94 98): its first three bytes, then the fourth
 
 
+@pytest.fixture(scope="module")
+def llama_cpp() -> Any:
+    """The engine the replay used before, as an optional extra (a 10-minute source build): the
+    tests that ask its library run where it is installed (`pip install -e '.[llama-cpp-python]'`,
+    as CI does); the text rules below it need none."""
+    return pytest.importorskip("llama_cpp", reason=LLAMA_CPP_PYTHON_MISSING)
+
+
 @lru_cache(maxsize=1)
 def vocab_only() -> Any:
+    import llama_cpp
+
     return llama_cpp.Llama(model_path=str(asset_path(DEMO_MODEL.name)), vocab_only=True, verbose=False)
 
 
 @pytest.fixture(scope="module")
-def pieces() -> Pieces:
+def pieces(llama_cpp: Any) -> Pieces:
     return Pieces(vocab_only()._model.vocab)
 
 
-def test_every_token_of_the_vocabulary_is_its_whole_piece(pieces: Pieces) -> None:
+def test_every_token_of_the_vocabulary_is_its_whole_piece(llama_cpp: Any, pieces: Pieces) -> None:
     """For each of the 151,936 ids: the piece is what llama_token_to_piece writes into a buffer
     large enough at once, what llama_detokenize gives for the id alone, and the bytes of the GGUF's
     own token text (byte-level BPE, read by the project's tokenizer), empty for the control tokens

@@ -161,3 +161,43 @@ def test_cap_new_tokens_bounds_the_profile_limit_and_the_override() -> None:
     assert GenParams(cap_new_tokens=128).new_tokens(prompt(64)) == 64
     assert GenParams(max_new_tokens=200, cap_new_tokens=128).new_tokens(prompt(64)) == 128
     assert GenParams().new_tokens(prompt(4096)) == 4096
+
+
+def test_an_engine_whose_library_is_missing_names_its_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hf and llama-cpp-python backends are optional extras: without their library the
+    backend is a usage error naming the extra, not a traceback."""
+    import importlib.util
+
+    from replay.backends import open_backend
+    from replay.errors import UsageError
+
+    real = importlib.util.find_spec
+    missing = ("torch", "transformers", "llama_cpp")  # whether or not this install has them
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in missing else real(name, *a))
+    ref = resolve_model("default")
+    with pytest.raises(UsageError, match=r"needs torch, transformers: install the `hf` extra \(pip install -e '\.\[hf\]'\)"):
+        open_backend("hf", ref)
+    with pytest.raises(UsageError, match="needs llama_cpp: install the `llama-cpp-python` extra"):
+        open_backend("llama-cpp-python", ref)
+
+
+def test_llama_cpp_python_keeps_its_keys_and_the_server_build_has_its_own() -> None:
+    """Completions llama-cpp-python cached as the `llamacpp` engine (engine "llamacpp", text
+    "server-pieces") are read by the llama-cpp-python backend, whose answers they are, and not
+    by the server build, whose greedy answers differ where the builds' kernels break a near tie."""
+    import msgspec
+
+    from replay.backends.llama_cpp_python import LlamaCppPythonBackend
+    from replay.backends.llamacpp import LlamaCppBackend
+
+    params = GenParams(ctx=1024, max_new_tokens=16)
+    ids = prompt(token_ids=(1, 2, 3))
+    before = hashlib.sha256(msgspec.json.encode({
+        "engine": "llamacpp", "model": "sha256:aa", "prompt": {"ids": [1, 2, 3]},
+        "params": {"ctx": 1024, "max_new_tokens": 16, "temperature": 0.0}, "extra": {"text": "server-pieces"}},
+        order="sorted")).hexdigest()
+    python, server = object.__new__(LlamaCppPythonBackend), object.__new__(LlamaCppBackend)
+    for engine in (python, server):
+        Backend.__init__(engine, "m", "sha256:aa")
+    assert cache_key(python, ids, params) == before
+    assert cache_key(server, ids, params) != before

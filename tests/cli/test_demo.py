@@ -12,7 +12,7 @@ from replay.store import Store
 
 
 def test_demo_runs_every_step_and_is_resumable(cli, home: Path) -> None:
-    args = ("demo", "--files", "1", "--per-file", "1", "--max-new-tokens", "8", "--threads", "2", "--json")
+    args = ("demo", "--files", "1", "--per-file", "1", "--max-new-tokens", "8", "--json")
     out = cli(*args)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)

@@ -41,12 +41,11 @@ def test_long_file_is_cut_to_the_budget_nearest_the_cursor(document: str, model:
 
 
 def test_token_ids_are_what_llama_cpp_gives() -> None:
-    import llama_cpp
+    from replay.backends.llama_library import LlamaVocab
 
     text = "contract A {\n  function f() public { uint x = 1; }\n"
     out = render("standard", EditorInput(prefix=text[:30], suffix=text[30:]), "qwen2.5-coder")
-    model = llama_cpp.Llama(model_path=str(cache_dir() / "models" / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"),
-                            vocab_only=True, verbose=False)
+    model = LlamaVocab(cache_dir() / "models" / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
     assert list(out.token_ids) == model.tokenize(out.text.encode(), add_bos=False, special=True)
 
 

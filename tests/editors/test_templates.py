@@ -86,13 +86,10 @@ def test_a_model_names_its_family_by_the_family_name_first() -> None:
 ])
 def test_bos_rule_is_what_llama_cpp_does(family: str, gguf: str) -> None:
     """The BOS rule agrees with the real engine: llama.cpp's add_bos for the family's vocab."""
-    import llama_cpp
-
+    from replay.backends.llama_library import LlamaVocab
     from replay.paths import cache_dir
 
-    model = llama_cpp.Llama(model_path=str(cache_dir() / gguf), vocab_only=True, verbose=False)
-    engine_adds_bos = bool(llama_cpp.llama_vocab_get_add_bos(llama_cpp.llama_model_get_vocab(model.model)))
-    assert get_family(family).adds_bos is engine_adds_bos
+    assert get_family(family).adds_bos is LlamaVocab(cache_dir() / gguf).add_bos
 
 
 def test_every_family_cites_a_source_and_its_sentinels_appear_in_its_template() -> None:
@@ -110,11 +107,10 @@ def test_every_family_cites_a_source_and_its_sentinels_appear_in_its_template() 
 def test_sentinels_are_single_tokens_of_the_real_vocabulary(family: str, gguf: str) -> None:
     """Each sentinel string is one special token for llama.cpp (special=True), and so are the
     family's EOS and stop sentinels that look like tokens."""
-    import llama_cpp
-
+    from replay.backends.llama_library import LlamaVocab
     from replay.paths import cache_dir
 
-    model = llama_cpp.Llama(model_path=str(cache_dir() / gguf), vocab_only=True, verbose=False)
+    model = LlamaVocab(cache_dir() / gguf)
     fam = get_family(family)
     for token in (*fam.sentinels(), fam.eos):
         assert token is not None

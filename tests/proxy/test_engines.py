@@ -1,19 +1,15 @@
-"""The proxy between real programs: llama-cpp-python's own server (`python -m llama_cpp.server`
-with the demo GGUF) as the upstream of the OpenAI routes, streaming and not, and the real
-tabby-agent 1.5.0 (npm) as the editor, over LSP, through the proxy to a Tabby server.
+"""The proxy between real programs: llama.cpp's own server (tools/server, in process from the
+xllamacpp wheel, with the demo GGUF) as the upstream of the OpenAI routes, streaming and not, and
+the real tabby-agent 1.5.0 (npm) as the editor, over LSP, through the proxy to a Tabby server.
 
-llama-cpp-python's server serves the OpenAI routes only (llama_cpp/server/app.py: /v1/completions,
-/v1/chat/completions, ...), not the llama.cpp server's `/completion` and `/infill`: those are
-tested against a loopback upstream in their shape (tests/proxy/test_apis.py). A Tabby server
+The server's own `/completion` and `/infill` are tested against a loopback upstream in their
+shape (tests/proxy/test_apis.py). A Tabby server
 cannot run here: the agent's upstream is the stub Tabby server of tests/tabby_agent_lsp.py.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -23,8 +19,6 @@ import pytest
 
 from replay.assets import DEMO_MODEL, asset_path
 from replay.records import Segments
-from tests.conftest import free_port
-from tests.support.processes import start, stop
 from tests.support.proxy_helpers import captures, running_proxy
 from tests.support.tabby_agent_lsp import tabby_agent
 
@@ -33,26 +27,10 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def llama_server() -> Iterator[str]:
-    gguf = asset_path(DEMO_MODEL.name)
-    port = free_port()
-    proc = start([sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
-                             "--port", str(port), "--n_ctx", "1024", "--n_threads", "2", "--seed", "0"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 120
-        while True:
-            try:
-                if httpx.get(url + "/v1/models", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.time() > deadline or proc.poll() is not None:
-                raise RuntimeError("llama_cpp.server did not start")
-            time.sleep(0.3)
-        yield url
-    finally:
-        stop(proc)
+    from tests.editors.llama_server.live import llama_server as server
+
+    with server(str(asset_path(DEMO_MODEL.name)), {"server.n_ctx": 1024}) as address:
+        yield address if address.startswith("http") else f"http://{address}"
 
 
 def _streamed_text(raw: str, chat: bool) -> str:
@@ -66,7 +44,7 @@ def _streamed_text(raw: str, chat: bool) -> str:
 
 @pytest.mark.parametrize("route,stream", [("/v1/completions", False), ("/v1/completions", True),
                                           ("/v1/chat/completions", False), ("/v1/chat/completions", True)])
-def test_llama_cpp_python_server_through_the_proxy(llama_server: str, route: str, stream: bool, tmp_path: Path) -> None:
+def test_llama_cpp_server_through_the_proxy(llama_server: str, route: str, stream: bool, tmp_path: Path) -> None:
     chat = "chat" in route
     body: dict[str, object] = {"max_tokens": 12, "temperature": 0, "seed": 0, "stream": stream, "stop": ["\n\n"]}
     if chat:

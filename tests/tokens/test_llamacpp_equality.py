@@ -1,4 +1,5 @@
-"""Token-for-token equality with llama.cpp's own tokenizer (llama-cpp-python, vocab_only=True).
+"""Token-for-token equality with llama.cpp's own tokenizer (the library of the xllamacpp wheel,
+a vocabulary loaded alone: replay.backends.llama_library).
 
 The full figures (every file of @openzeppelin/contracts 5.7.0 and solady, every vocabulary) come
 from bench/speed/tokens_exactness.py; here: the reference strings, Solidity written here, FIM prompts
@@ -10,10 +11,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import llama_cpp  # the pinned engine (the `engines` extra): never skipped, CI installs it
 import pytest
 
 from replay.assets import DEMO_MODEL, asset_path
+from replay.backends.llama_library import LlamaVocab
 from replay.tokens.tokenizer import load_tokenizer
 
 SOLIDITY = [
@@ -38,7 +39,7 @@ FIM = {
 @lru_cache(maxsize=None)
 def oracle(name: str):
     path = asset_path(DEMO_MODEL.name) if name == "qwen2.5-coder" else asset_path(f"vocab-{name}")
-    return llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False), path
+    return LlamaVocab(path), path
 
 
 def reference_strings() -> list[str]:
@@ -55,8 +56,8 @@ def test_equal_to_llama_cpp(name: str) -> None:
         assert ours.encode(text) == want, text
         plain = llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
         assert ours.encode(text, special=False) == plain, text
-    assert ours.add_bos == bool(llm._model.add_bos_token())
-    assert ours.bos_id == llm.token_bos()
+    assert ours.add_bos == llm.add_bos
+    assert ours.bos_id == llm.bos_id
 
 
 def test_qwen_fim_tokens_are_the_documented_ids() -> None:
@@ -69,13 +70,14 @@ def test_qwen_fim_tokens_are_the_documented_ids() -> None:
 
 def test_decode_is_llama_cpp_detokenize_without_clean_up() -> None:
     """llama.cpp's llama_detokenize drops the SentencePiece dummy-prefix space of the first
-    token (remove_space = add_space_prefix); llama-cpp-python's piecewise detokenize keeps it."""
+    token (remove_space = add_space_prefix), as the decode does; the token's piece keeps it."""
     llm, path = oracle("llama-spm")
     ours = load_tokenizer(f"gguf:{path}")
     for text in SOLIDITY:
         ids = ours.encode(text)
         assert ours.decode(ids) == text
-        assert " " + ours.decode(ids) == llm.detokenize(ids).decode("utf-8", errors="replace")
+        assert ours.decode(ids) == llm.detokenize(ids).decode("utf-8", errors="replace")
+        assert " " + ours.decode(ids) == b"".join(map(llm.piece, ids)).decode("utf-8", errors="replace")
     star = load_tokenizer(f"gguf:{oracle('starcoder')[1]}")
     assert star.decode(star.encode("a , b . c ' d")) == "a , b . c ' d"  # no clean_up_tokenization_spaces
 
@@ -118,7 +120,7 @@ def test_codellama_pieces_tokenize_as_llama_cpp_does(tmp_path) -> None:  # noqa:
     own SPM tokenizer on the same vocabulary ("▁<PRE>" formed by merges from " <PRE>")."""
     path = tmp_path / "codellama.gguf"
     write_codellama_gguf(path)
-    llm = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+    llm = LlamaVocab(path)
     ours = load_tokenizer("codellama")
     texts = ["<PRE> def f(x):\n    return <SUF>\n\nprint(f(2)) <MID>", "<PRE> contract A {\n  uint x; <SUF>} <MID>",
              "x<PRE>y <EOT><EOT> <EOT>", "<PRE>  <SUF> <MID>", *SOLIDITY]

@@ -10,6 +10,7 @@ import pytest
 from replay.assets import MissingAsset, asset_path
 from replay.tokens.engine import EngineError, engine_ids
 from replay.tokens.tokenizer import CODELLAMA_ADDED, TokenizerError, default_tokenizer_spec, load_tokenizer
+from tests.support.extras import needs_hf
 
 
 def test_pieces_are_readable_and_keep_partial_bytes() -> None:
@@ -123,6 +124,7 @@ def test_unknown_engine() -> None:
 
 
 @pytest.mark.slow
+@needs_hf
 def test_transformers_gguf_import_disagrees_on_deepseek() -> None:
     """transformers' own GGUF import (hf-gguf:) garbles DeepSeek-Coder's FIM tokens; the audit says so."""
     from replay.tokens.audit import Auditor, Subject
@@ -140,6 +142,7 @@ def test_transformers_gguf_import_disagrees_on_deepseek() -> None:
 
 
 @pytest.mark.slow
+@needs_hf
 def test_hf_spec_loads_a_local_dir_through_transformers(tmp_path: Path) -> None:
     """`hf:DIR` goes through transformers' AutoTokenizer; BOS is what transformers really does
     with add_special_tokens=True (here: a bare tokenizer.json has no post-processor, so none,

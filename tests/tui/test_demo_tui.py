@@ -29,7 +29,7 @@ async def test_demo_steps_arrive_in_order_and_runs_are_stored(home, tmp_path, mo
     monkeypatch.setattr(FimReplayApp, "on_demo_step", record_step)
     monkeypatch.setattr(FimReplayApp, "on_demo_progress", record_progress)
     with Store(tmp_path / "s.db") as store:
-        app = create_app(store=store, demo=DemoOptions(files=1, per_file=1, max_new_tokens=4, threads=2),
+        app = create_app(store=store, demo=DemoOptions(files=1, per_file=1, max_new_tokens=4),
                          tokenizer=DEMO_TOKENIZER)
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_until(pilot, lambda: any(s.startswith("finished") for s in steps), timeout=400)

@@ -16,11 +16,8 @@ from replay.backends.openai_compat import OpenAICompatBackend
 from replay.editors.inputs import output_row
 from replay.editors.llama_server import InfillRefused, render_body, server_stop
 from replay.run.runner import editor_stops
+from tests.editors.llama_server.live import answer, llama_server
 
-pytest.importorskip("xllamacpp", reason="xllamacpp (llama.cpp's server as a wheel) is not installed: "
-                                        "pip install -e '.[engines]'")
-
-from tests.editors.llama_server.live import answer, llama_server  # noqa: E402
 
 OPTIONS = {"server.n_ctx": 256, "server.n_batch": 64}
 
