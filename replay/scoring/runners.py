@@ -164,8 +164,14 @@ START_SECONDS = {"java": 10.0, "cpp": 20.0}
 JAVATUPLES = "/usr/share/java/javatuples.jar"
 
 
-def java_runner() -> str:
-    return os.path.realpath(str(resources.files("replay").joinpath("data/JavaRunner.java")))
+# The source-file launcher reads the runner from a file in the program's own working folder,
+# written there by the shell that starts it: the package's copy may sit under a /tmp the
+# namespaces hide (a clone or a virtualenv in /tmp), and the working folder is always there.
+_PLACE_RUNNER = 'printf %s "$1" > JavaRunner.java && shift && exec "$@"'
+
+
+def java_runner_source() -> str:
+    return resources.files("replay").joinpath("data/JavaRunner.java").read_text(encoding="utf-8")
 
 
 def java_class_path() -> list[str]:
@@ -190,7 +196,8 @@ def interpreter(language: str) -> list[str] | None:
         java = shutil.which("java")
         if java is None or shutil.which("javac") is None:
             return None
-        return [java, *JAVA_FLAGS, *java_class_path(), java_runner()]
+        return ["/bin/sh", "-c", _PLACE_RUNNER, "sh", java_runner_source(), os.path.realpath(java), *JAVA_FLAGS,
+                *java_class_path(), "JavaRunner.java"]
     if language == "cpp":
         return None if shutil.which("g++") is None else [python, "-I", "-S", "-c", CPP_RUNNER]
     return None

@@ -131,7 +131,7 @@ class _Job:
         if language == "javascript":
             argv = [argv[0], f"--max-old-space-size={limits.memory_mb}", *argv[1:]]
         elif language == "java":
-            argv = [argv[0], f"-Xmx{limits.memory_mb}m", *argv[1:]]
+            argv = [*argv[:-1], f"-Xmx{limits.memory_mb}m", argv[-1]]  # a JVM option: before the source file
         self.folder: str | None = None
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
         if how == "namespaces":
