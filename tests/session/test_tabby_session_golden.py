@@ -6,8 +6,8 @@ its README says how each field was observed).
 
 The simulator (replay/session, the client of Tabby's timing rules: replay/editors/timed_client.py
 with tabby-agent's adaptive debouncer, replay/editors/tabby/debouncer.py) must send the same
-requests (bodies as parsed JSON: these bodies hold no clock value, so nothing is masked), give each the same outcome, show the same items from the same answers and leave the same
-document; request and item times within 50 ms of the recorded ones. Every time is checked: the
+requests (bodies as parsed JSON: these bodies hold no clock value, so nothing is masked), give
+each the same outcome, show the same items from the same answers and leave the same document; request and item times within 50 ms of the recorded ones. Every time is checked: the
 agent's timing is deterministic here (its debounce is computed from the keystroke times and the
 answer latencies, both scripted; the recordings differ from the model only by the agent's own
 few milliseconds of work). Each session was recorded twice; both recordings are checked."""
