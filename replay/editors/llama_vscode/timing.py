@@ -56,5 +56,8 @@ def timing(version: str | None = None, options: Mapping[str, Any] | None = None)
               "request for the context after the shown answer is accepted (cacheFutureSuggestion)",
         serves_typed=True,
         in_flight_wait_ms=150.0,  # architect.ts / completion.ts: while isRequestInProgress, delay(DELAY_BEFORE_COMPL_REQUEST)
+        # getCachedCompletion: `promptCut == compl.slice(0, promptCut.length)` holds for an answer typed out
+        # whole; its empty rest is discarded (shouldDiscardSuggestion), nothing shown and nothing asked
+        serves_typed_whole=True,
         sources=tuple(sources), predict_ms=int(conf.t_max_predict_ms), prompt_ms=int(conf.t_max_prompt_ms),
         server_cut=_SERVER_CUT)
