@@ -8,6 +8,9 @@ shows nothing a cancelled call returns. The extension's own rules:
 - a request waits while one is in flight, checking every 150 ms (DELAY_BEFORE_COMPL_REQUEST,
   v0.0.1 on) and giving up when its token was cancelled meanwhile; the request in flight is
   never aborted (no AbortSignal on the /infill post), so its answer still lands in the cache;
+  the cache is looked up only after that wait (getCompletionItems at v0.0.63: the while loop
+  comes before getCachedCompletion), so a late answer reaches the screen through the waiting
+  call, at its next check;
 - from v0.0.45 (0a58817) an automatic trigger first sleeps `debounce_ms` (default 0: none);
 - no client timeout (axios with no `timeout` in axiosRequestConfigCompl);
 - answers are kept in an LRU cache by prefix|suffix|prompt, and a later cursor whose typed text

@@ -1,0 +1,57 @@
+"""`fimreplay session` against the real llama.vscode: typing sessions recorded by driving
+ggml-org/llama.vscode v0.0.63's own `Completion` under node, VS Code's part (a provider call on
+every edit, the previous call's token cancelled, what a cancelled call returns dropped) played by
+a shim, against a loopback llama-server whose answer delays are scripted
+(tests/data/golden/llama.vscode/sessions, its README says how). The simulator (replay/session
+with the client of llama.vscode's timing rules, replay/editors/timed_client.py) must send the
+same requests (bodies as parsed JSON, outcomes), show the same items and leave the same
+document, its times within 50 ms of the recorded ones, in each of the two recordings.
+
+The sessions send no speculative follow-up (the rest of each line is `)`, and the extension asks
+ahead only at a blank rest of line), which the simulator does not model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replay.assets import DEMO_MODEL, asset_path
+from replay.usecases.session import session_file
+
+SESSIONS_DIR = Path(__file__).resolve().parents[1] / "data" / "golden" / "llama.vscode" / "sessions"
+RECORDED = [(json.loads(line), f"{name}:{n}") for name in ("expected", "expected_repeat")
+            for n, line in enumerate((SESSIONS_DIR / f"{name}.jsonl").read_text(encoding="utf-8").splitlines(), 1)]
+TOLERANCE_MS = 50
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Every session through `fimreplay session --editor llama.vscode@v0.0.63`, by id (the model
+    only gives the vocabulary the request is checked against: the body names the setting's)."""
+    out = tmp_path_factory.mktemp("vscode-sessions") / "out.jsonl"
+    summary = session_file(SESSIONS_DIR / "sessions.jsonl", "llama.vscode", "v0.0.63", str(asset_path(DEMO_MODEL.name)),
+                           out)
+    assert summary.rejected == 0
+    return {d["id"]: d for d in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+
+
+def test_every_session_was_recorded_twice_at_the_tag_simulated() -> None:
+    ids = [json.loads(line)["id"] for line in (SESSIONS_DIR / "sessions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(e["id"] for e, _ in RECORDED) == sorted(ids * 2)
+    assert {e["editor"] for e, _ in RECORDED} == {"llama.vscode@v0.0.63"}
+
+
+@pytest.mark.parametrize("expected", [e for e, _ in RECORDED], ids=[f"{e['id']} ({w})" for e, w in RECORDED])
+def test_requests_outcomes_items_shown_and_document_are_the_real_extensions(
+        expected: dict[str, Any], simulated: dict[str, dict[str, Any]]) -> None:
+    mine = simulated[expected["id"]]
+    assert mine["document"] == expected["document"]
+    assert [(r["n"], r["body"], r["outcome"], r["after_event"]) for r in mine["requests"]] == [
+        (r["n"], r["body"], r["outcome"], r["after_event"]) for r in expected["requests"]]
+    keys = ("request", "shown_text", "after_event", "replace_before", "replace_after")
+    assert [tuple(s[k] for k in keys) for s in mine["shown"]] == [tuple(s[k] for k in keys) for s in expected["shown"]]
+    for got, real in zip(mine["requests"] + mine["shown"], expected["requests"] + expected["shown"]):
+        assert abs(got["t_ms"] - real["t_ms"]) <= TOLERANCE_MS, (got, real["t_ms"])
