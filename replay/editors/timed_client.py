@@ -13,6 +13,12 @@ decided here, once, the same for every such editor:
   keystroke within the debounce restarts it;
 - a request due while one is in flight goes out at once, or with `in_flight_wait_ms`
   (llama.vscode's 150 ms) waits for it, checking again that often, until a keystroke drops it;
+  such a client looks its cache up only once the wait is over (llama.vscode src/completion.ts
+  @v0.0.63 getCompletionItems: the `while (this.isRequestInProgress)` loop comes before
+  getCachedCompletion), so a cached answer waits for the request in flight too, and an answer
+  that arrives after the user typed on is not shown by the call that asked for it (the host
+  cancelled that call's token and drops what it returns) but from the cache by the waiting
+  call, at its next check;
 - an answer shown whole, or what streamed by `shown_by_ms`; after `client_timeout_ms` the client
   gives up on it;
 - an answer is shown when it arrives at the context it was asked at; after the user typed on,
@@ -106,7 +112,8 @@ class TimedClient:
             self.host.stop_timer(self.pending)
             self.pending = None
         doc = self.host.doc()
-        cached = self._cached(doc) if self.rules.cache != "none" else None
+        cache_after_wait = self.rules.in_flight_wait_ms is not None and self.in_flight is not None
+        cached = self._cached(doc) if self.rules.cache != "none" and not cache_after_wait else None
         wait = self.debouncer.delay(doc, self.host.now(), cached is not None, self.last_sent)
         if cached is None:
             self.pending = self.host.later(wait, self._send)
@@ -125,10 +132,11 @@ class TimedClient:
         exact = self.cache.get((doc.prefix, doc.suffix))
         if exact is not None or not self.rules.serves_typed:
             return exact
+        longer = 0 if self.rules.serves_typed_whole else 1
         for (prefix, suffix), (text, request) in reversed(self.cache.items()):
             typed = doc.prefix[len(prefix):]
             if (suffix == doc.suffix and doc.prefix.startswith(prefix) and "\n" not in typed
-                    and len(text) > len(typed) and text.startswith(typed)):
+                    and len(text) >= len(typed) + longer and text.startswith(typed)):
                 return text[len(typed):], request
         return None
 
@@ -139,6 +147,11 @@ class TimedClient:
             self.pending = self.host.later(wait, self._send)  # a keystroke meanwhile stops it (edited)
             return
         doc = self.host.doc()
+        if wait is not None and self.rules.cache != "none":  # the cache is looked up once the wait is over
+            cached = self._cached(doc)
+            if cached is not None:
+                self._show(doc, cached[0], cached[1])
+                return
         holder: list[Request] = []
         sent_at = self.host.now()
         request = self.host.send(self.render(self.cursor_input(doc)),
@@ -165,7 +178,9 @@ class TimedClient:
             self._show(now, text, request.n)
             return
         typed = now.prefix[len(asked.prefix):]
-        late_ok = (self.rules.shows_late and now.prefix.startswith(asked.prefix) and now.suffix == asked.suffix
+        by_the_waiting_call = self.rules.in_flight_wait_ms is not None  # from the cache, at its next check
+        late_ok = (self.rules.shows_late and not by_the_waiting_call
+                   and now.prefix.startswith(asked.prefix) and now.suffix == asked.suffix
                    and text.startswith(typed) and len(text) > len(typed))
         if late_ok:
             self._show(now, text[len(typed):], request.n)

@@ -48,7 +48,11 @@ class TimingRules:
     shown). `shown_by_ms`: the client shows what has streamed by then instead of waiting for the
     whole answer (None: it waits). `in_flight_wait_ms`: a request due while one is in flight
     waits, checking again every that many ms, and is dropped when the user types on (None: it
-    goes out at once)."""
+    goes out at once); the cache is looked up only once the wait is over, and an answer that comes
+    after the user typed on reaches the screen that way, from the cache at the waiting call's next
+    check (the call that asked for it was cancelled by the host). `serves_typed_whole`: an answer
+    the user typed out whole is still a cache hit, whose empty rest shows nothing and asks for
+    nothing."""
 
     editor: str
     release: str
@@ -65,3 +69,4 @@ class TimingRules:
     shown_by_ms: float | None = None
     serves_typed: bool = False
     in_flight_wait_ms: float | None = None
+    serves_typed_whole: bool = False

@@ -140,3 +140,37 @@ def test_a_cached_answer_with_no_debounce_is_shown_at_once() -> None:
     events = [*typed(100), {"t_ms": 500, "type": "delete", "count": 1}, *typed(900)]
     out = run(events, [(10, "0"), (10, "9")], replace(RULES, cache="by context", debounce=Debounce("none")))
     assert [(s.t_ms, s.request) for s in out.shown] == [(110, 1), (510, 2), (900, 1)]
+
+
+def test_a_client_that_waits_for_the_request_in_flight_shows_a_late_answer_from_its_cache_at_the_next_check() -> None:
+    """llama.vscode: the call that asked was cancelled by the next edit (the host drops what it
+    returns); the call of that edit waits (150 ms checks), then finds the answer in the cache by
+    what was typed since, and asks nothing."""
+    waits = replace(RULES, debounce=Debounce("none"), cancels_in_flight=False, shows_late=True, cache="by context",
+                    serves_typed=True, in_flight_wait_ms=150.0)
+    events = [*typed(100, text="f"), *typed(200, text="o")]
+    out = run(events, [(500, "oo()"), (10, "never")], waits)
+    assert [(r.t_ms, r.outcome) for r in out.requests] == [(100, "shown")]
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(650, 1, "o()")]  # checked at 350, 500, 650
+    out = run(events, [(500, "oo()"), (1000, "never")], replace(waits, in_flight_wait_ms=None))
+    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(600, "o()")]  # not waiting: shown as it arrives
+
+
+def test_a_cached_answer_waits_for_the_request_in_flight_where_the_cache_comes_after_the_wait() -> None:
+    waits = replace(RULES, debounce=Debounce("none"), cancels_in_flight=False, cache="by context",
+                    in_flight_wait_ms=150.0)
+    events = [*typed(100), {"t_ms": 500, "type": "delete", "count": 1}, *typed(520)]
+    out = run(events, [(10, "0"), (400, "9"), (10, "never")], waits)
+    # the delete asks (500, answered at 900); the key typed back at 520 finds request 1's answer at 970
+    assert [(r.t_ms, r.outcome) for r in out.requests] == [(100, "shown"), (500, "not_shown")]
+    assert [(s.t_ms, s.request) for s in out.shown] == [(110, 1), (970, 1)]
+
+
+def test_an_answer_typed_out_whole_is_a_cache_hit_that_shows_and_asks_nothing_where_the_rules_say() -> None:
+    typing = replace(RULES, debounce=Debounce("none"), cache="by context", cancels_in_flight=False, serves_typed=True)
+    events = [*typed(100, text="f"), {"t_ms": 500, "type": "accept"}]
+    out = run(events, [(10, "oo"), (10, "x")], replace(typing, serves_typed_whole=True))
+    assert [r.t_ms for r in out.requests] == [100]
+    assert out.document == "x = foo"
+    out = run(events, [(10, "oo"), (10, "x")], typing)
+    assert [r.t_ms for r in out.requests] == [100, 500]

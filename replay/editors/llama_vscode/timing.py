@@ -8,6 +8,9 @@ shows nothing a cancelled call returns. The extension's own rules:
 - a request waits while one is in flight, checking every 150 ms (DELAY_BEFORE_COMPL_REQUEST,
   v0.0.1 on) and giving up when its token was cancelled meanwhile; the request in flight is
   never aborted (no AbortSignal on the /infill post), so its answer still lands in the cache;
+  the cache is looked up only after that wait (getCompletionItems at v0.0.63: the while loop
+  comes before getCachedCompletion), so a late answer reaches the screen through the waiting
+  call, at its next check;
 - from v0.0.45 (0a58817) an automatic trigger first sleeps `debounce_ms` (default 0: none);
 - no client timeout (axios with no `timeout` in axiosRequestConfigCompl);
 - answers are kept in an LRU cache by prefix|suffix|prompt, and a later cursor whose typed text
@@ -56,5 +59,8 @@ def timing(version: str | None = None, options: Mapping[str, Any] | None = None)
               "request for the context after the shown answer is accepted (cacheFutureSuggestion)",
         serves_typed=True,
         in_flight_wait_ms=150.0,  # architect.ts / completion.ts: while isRequestInProgress, delay(DELAY_BEFORE_COMPL_REQUEST)
+        # getCachedCompletion: `promptCut == compl.slice(0, promptCut.length)` holds for an answer typed out
+        # whole; its empty rest is discarded (shouldDiscardSuggestion), nothing shown and nothing asked
+        serves_typed_whole=True,
         sources=tuple(sources), predict_ms=int(conf.t_max_predict_ms), prompt_ms=int(conf.t_max_prompt_ms),
         server_cut=_SERVER_CUT)
