@@ -60,3 +60,18 @@ def test_without_n_cmpl_the_follow_up_s_answer_is_cached_and_not_asked_again() -
     assert "n_cmpl" not in out.requests[0].body
     prompts = [r.body["prompt"] for r in out.requests]
     assert prompts.count("    return x + 1") == 1
+
+
+def test_before_v0_0_6_the_rest_of_the_line_does_not_stop_the_follow_up() -> None:
+    doc = "def f(x):\n    return g()\n"
+    out = run([{"t_ms": 100, "type": "type", "text": "x"}], [(50, "1")], version="v0.0.5", document=doc,
+              cursor=doc.index("()") + 1)
+    assert [r.body["prompt"] for r in out.requests] == ["    return g(x", "    return g(x1"]
+
+
+def test_the_rest_after_a_suggestion_s_first_line_is_cached_at_the_next_line() -> None:
+    # cacheFutureAcceptLineSuggestion: typing the first line and Enter is a cache hit, no request
+    out = run([{"t_ms": 100, "type": "type", "text": "x"}, {"t_ms": 300, "type": "type", "text": " + 1\n"}],
+              [(50, " + 1\n    y = 2"), (50, "  # ahead")])
+    assert [(s.t_ms, s.shown_text, s.request) for s in out.shown] == [(150, " + 1\n    y = 2", 1), (300, "    y = 2", 1)]
+    assert [r.after_event for r in out.requests if r.body["prompt"] in ("", "    ")] == []
