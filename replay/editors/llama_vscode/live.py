@@ -3,24 +3,29 @@ with the speculative follow-up requests the extension sends after every item it 
 
 ggml-org/llama.vscode src/completion.ts @v0.0.63 (src/architect.ts before the refactor 6dde543),
 getCompletionItems: once the items are returned, a `setTimeout(…, 0)` runs, if the call's token
-was not cancelled meanwhile (and, from v0.0.6 c49ecfd, the rest of the cursor's line is blank,
-`lineSuffix.trim() === ""`), `cacheFutureSuggestion` then `cacheFutureAcceptLineSuggestion`
-with the lines of the first suggestion kept (firstComplLines: the answer, or the cached rest, cut
-at /\\r?\\n/ and its trailing blank lines removed). This happens for an item from a request and
-for one from the cache alike.
+was not cancelled meanwhile (and, from v0.0.6 c49ecfd "fix speculative FIM", the rest of the
+cursor's line is blank, `lineSuffix.trim() === ""`), `cacheFutureSuggestion` then
+`cacheFutureAcceptLineSuggestion` with the lines of the first suggestion kept (firstComplLines:
+the answer, or the cached rest, cut at /\\r?\\n/ and its trailing blank lines removed). This
+happens for an item from a request and for one from the cache alike.
 
 - cacheFutureSuggestion: the context with the whole suggestion accepted. One line: the same
   input_prefix and input_suffix, prompt + the line. More lines: input_prefix + prompt + all lines
-  but the last + "\\n" (its last n_prefix lines), the last line as the prompt. `n_indent` is the
-  indentation of the original prompt (`prompt.length - prompt.trimStart().length`). Nothing is sent
-  when that context is cached already; else getFIMCompletion posts it, not touching
-  isRequestInProgress (the user's requests neither wait for it nor hold it up). Its answer is
-  cached only when `futureData.content` is a non-blank string: with `n_cmpl` (8e42441) the server
-  answers an array, whose `content` is undefined, so it is never cached and the same follow-up
-  goes out again whenever the same item is shown again from the cache.
+  but the last + "\\n" (from v0.0.6 c49ecfd, its last n_prefix lines), the last line as the
+  prompt. `n_indent` is the indentation of the original prompt (`prompt.length -
+  prompt.trimStart().length`). Nothing is sent when that context is cached already; else
+  getFIMCompletion posts it, not touching isRequestInProgress (the user's requests neither wait
+  for it nor hold it up). Its answer is cached only when `futureData.content` is a non-blank
+  string: with `n_cmpl` (8e42441, v0.0.40) the server answers an array, whose `content` is
+  undefined, so it is never cached and the same follow-up goes out again whenever the same item
+  is shown again from the cache.
 - cacheFutureAcceptLineSuggestion (after that request's answer): for a suggestion of more than one
   line, the context after its first line is accepted (input_prefix + prompt + first line + "\\n",
   an empty prompt) is cached with the remaining lines, unless cached already.
+
+The cache here is keyed by the whole text before and after the cursor (timed_client.py), where
+the extension's key is its windowed input_prefix|input_suffix|prompt: the same within n_prefix
+and n_suffix lines.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from replay.editors.timed_client import Complete, Debouncer, Render, Showing, Ti
 from replay.editors.timing import TimingRules
 from replay.records import EditorInput
 
-BLANK_REST_ONLY = "v0.0.6"  # c49ecfd: the follow-up only when the rest of the line is blank
+SPECULATIVE_FIX = "v0.0.6"  # c49ecfd: only at a blank rest of line; a longer input_prefix cut to n_prefix lines
 N_CMPL = "n_cmpl"  # a body with it is answered with an array: the follow-up's answer is not cached
 
 
@@ -49,10 +54,11 @@ class FollowUpClient(TimedClient):
                  conf: Settings, rel: Release) -> None:
         super().__init__(host, rules, render, complete, cursor_input, debouncer)
         self.conf, self.rel = conf, rel
+        self.fixed = rel.index >= tag_index(SPECULATIVE_FIX)
 
     def shown_from(self, doc: Doc, text: str, showing: Showing) -> None:
         rest_of_line = doc.suffix.split("\n", 1)[0]
-        if self.rel.index >= tag_index(BLANK_REST_ONLY) and js_trim(rest_of_line) != "":
+        if self.fixed and js_trim(rest_of_line) != "":
             return
         self.host.later(0.0, lambda: self._ask_ahead(doc, suggestion_lines(text), showing))
 
@@ -72,7 +78,7 @@ class FollowUpClient(TimedClient):
         else:
             prefix = base["input_prefix"] + prompt + "\n".join(lines[:-1]) + "\n"
             kept = prefix[:-1].replace("\r\n", "\n").split("\n")
-            if len(kept) > self.conf.n_prefix:
+            if self.fixed and len(kept) > self.conf.n_prefix:
                 prefix = "\n".join(kept[len(kept) - int(self.conf.n_prefix):]) + "\n"
             future_prompt = lines[-1]
         local = req.Local(input_prefix=prefix, input_suffix=base["input_suffix"], prompt=future_prompt,

@@ -15,11 +15,11 @@ AT = DOC.index("return ") + len("return ")
 
 
 def run(events: list[dict[str, Any]], answers: list[tuple[float, str]], version: str = "v0.0.63",
-        document: str = DOC, cursor: int = AT) -> SessionOut:
+        document: str = DOC, cursor: int = AT, options: dict[str, Any] | None = None) -> SessionOut:
     evs = (Event(t_ms=0, type="open", document=document, cursor=cursor), *(Event(**e) for e in events))
     session = Session(id="s", events=evs, answers=tuple(Answer(delay_ms=d, text=t) for d, t in answers))
     model = str(asset_path(DEMO_MODEL.name))
-    return simulate(session, lambda host: PROFILE.live_client(host, version, {}, model, "f.py", "python"), "x")
+    return simulate(session, lambda host: PROFILE.live_client(host, version, options or {}, model, "f.py", "python"), "x")
 
 
 def test_after_an_item_at_a_blank_rest_of_line_the_context_with_it_accepted_is_asked_at_once() -> None:
@@ -75,3 +75,13 @@ def test_the_rest_after_a_suggestion_s_first_line_is_cached_at_the_next_line() -
               [(50, " + 1\n    y = 2"), (50, "  # ahead")])
     assert [(s.t_ms, s.shown_text, s.request) for s in out.shown] == [(150, " + 1\n    y = 2", 1), (300, "    y = 2", 1)]
     assert [r.after_event for r in out.requests if r.body["prompt"] in ("", "    ")] == []
+
+
+def test_from_v0_0_6_the_input_prefix_after_several_lines_keeps_its_last_n_prefix_lines() -> None:
+    def ahead(version: str) -> str:
+        out = run([{"t_ms": 100, "type": "type", "text": "x"}], [(50, " + 1\n    y = 2")], version=version,
+                  options={"llama-vscode.n_prefix": 1})
+        return out.requests[1].body["input_prefix"]
+
+    assert ahead("v0.0.63") == "    return x + 1\n"
+    assert ahead("v0.0.5") == "def f(x):\n    return x + 1\n"
