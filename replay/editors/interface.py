@@ -24,7 +24,7 @@ editors read of it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from types import ModuleType
@@ -35,7 +35,7 @@ import msgspec
 from replay.editors.live import Doc, Host, LiveClient
 from replay.editors.rulebook import HistoryRow, InForce
 from replay.editors.stage import Shown, StreamStop, Timing
-from replay.editors.timed_client import Debouncer, TimedClient
+from replay.editors.timed_client import Complete, Debouncer, Render, TimedClient
 from replay.editors.timing import TimingRules
 from replay.errors import UsageError
 from replay.records import CaptureRecord, EditorInput, RenderedPrompt, TraceStep
@@ -215,8 +215,15 @@ class EditorProfile(ABC):
             rendered = self.render(inp, model, version)
             return rendered.request if rendered.request is not None else {"prompt": rendered.text}
 
-        return TimedClient(host, rules, body, lambda inp, text: self.complete(inp, text, model, version), cursor_input,
-                           self.debouncer(version, options))
+        return self.timed_client(host, rules, body, lambda inp, text: self.complete(inp, text, model, version),
+                                 cursor_input, self.debouncer(version, options), version, options)
+
+    def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,
+                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, version: str | None,
+                     options: Mapping[str, Any]) -> TimedClient:
+        """The client of the timing rules (timed_client.py); an editor whose client asks more than
+        the rules say (llama.vscode's follow-up requests) gives its own of the same kind."""
+        return TimedClient(host, rules, body, complete, cursor_input, debouncer)
 
     def debouncer(self, version: str | None, options: Mapping[str, Any] | None = None) -> Debouncer | None:
         """The editor's own debounce where it learns from the session (None: the timing rules'

@@ -80,7 +80,7 @@ class RulesDebouncer:
 
 
 @dataclass
-class _Showing:
+class Showing:
     item: Item
     request: int
 
@@ -97,7 +97,7 @@ class TimedClient:
         self.pending: int | None = None  # the debounce timer
         self.in_flight: Request | None = None
         self.last_sent: float | None = None
-        self.showing: _Showing | None = None
+        self.showing: Showing | None = None
         self.cache: dict[tuple[str, str], tuple[str, int]] = {}
 
     def opened(self) -> None:
@@ -190,8 +190,14 @@ class TimedClient:
         if shown.text is None or self.showing is not None:
             return
         item = Item(shown.text, shown.replace_before, shown.replace_after)
-        self.showing = _Showing(item, request)
+        self.showing = Showing(item, request)
         self.host.show(request, item)
+        self.shown_from(doc, text, self.showing)
+
+    def shown_from(self, doc: Doc, text: str, showing: Showing) -> None:
+        """What the editor does once `showing` appeared at `doc` from the answer (or cached rest)
+        `text`: nothing here; an editor that asks ahead from what it showed (llama.vscode's
+        follow-up, replay/editors/llama_vscode/live.py) overrides it."""
 
     def _hide(self) -> None:
         if self.showing is not None:
@@ -210,7 +216,7 @@ class TimedClient:
         self.host.set_doc(Doc(doc.text[:start] + taken + doc.text[end:], start + len(taken)))
         if cut:  # the rest stays shown
             rest = Item(item.text[cut:], 0, item.replace_after)
-            self.showing = _Showing(rest, showing.request)
+            self.showing = Showing(rest, showing.request)
             self.host.show(showing.request, rest)
             return
         self.edited(True)

@@ -6,7 +6,13 @@ server half is replay.editors.llama_server. releases.py holds the tags and the r
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any
+
 from replay.editors.interface import PackageProfile
+from replay.editors.live import Doc, Host
+from replay.editors.timed_client import Complete, Debouncer, Render, TimedClient
+from replay.editors.timing import TimingRules
 from replay.records import CaptureRecord, EditorInput
 
 
@@ -34,6 +40,19 @@ class LlamaVscodeProfile(PackageProfile):
         from replay.editors import llama_server
 
         return llama_server.capture_input(record, item_id)
+
+    def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,
+                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, version: str | None,
+                     options: Mapping[str, Any]) -> TimedClient:
+        """The client of the timing rules that also sends the extension's speculative follow-up
+        requests after each item shown (live.py)."""
+        from replay.editors.llama_server import split_version
+        from replay.editors.llama_vscode.live import FollowUpClient
+        from replay.editors.llama_vscode.releases import release
+        from replay.editors.llama_vscode.settings import settings
+
+        rel = release(split_version(version)[0])
+        return FollowUpClient(host, rules, body, complete, cursor_input, debouncer, settings(options, rel), rel)
 
 
 PROFILE = LlamaVscodeProfile()

@@ -15,7 +15,8 @@ shows nothing a cancelled call returns. The extension's own rules:
 - no client timeout (axios with no `timeout` in axiosRequestConfigCompl);
 - answers are kept in an LRU cache by prefix|suffix|prompt, and a later cursor whose typed text
   matches a kept answer's start is served from it (getCachedCompletion, v0.0.1); after showing
-  an answer the extension requests the context after it is accepted (cacheFutureSuggestion);
+  an answer the extension requests the context after it is accepted (cacheFutureSuggestion),
+  which the session client of live.py sends beyond these rules;
 - t_max_prompt_ms / t_max_predict_ms from the settings (package.json defaults 500 / 500 at every
   tag: settings.py), which llama-server handles as for llama.vim (only the second is honoured).
 """
