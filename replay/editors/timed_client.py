@@ -25,7 +25,9 @@ decided here, once, the same for every such editor:
   there and nothing is sent; an answer that does not match, or the end of the wait, sends the
   request then; a keystroke meanwhile drops it unsent. A late answer reaches the screen only
   through such a waiting call (the host cancelled the call that asked for it);
-- an answer shown whole, or what streamed by `shown_by_ms`; after `client_timeout_ms` the client
+- an answer shown whole, or what streamed by `shown_by_ms`; with `shown_after_ms` (Copilot's
+  completionsDelay, 200 ms) an answer's item is held until that long after the keystroke whose
+  call shows it, and a keystroke meanwhile drops it (an item from the cache is not held here); after `client_timeout_ms` the client
   gives up on it;
 - an answer is shown when it arrives at the context it was asked at; after the user typed on,
   only with `shows_late`, when the text typed since is the start of the answer (its rest shown);
@@ -104,6 +106,8 @@ class TimedClient:
         self.in_flight: Request | None = None
         self.in_flight_doc: Doc | None = None  # the context the request in flight was asked at
         self.waiting = False  # a call waits for the answer in flight (`match_wait_ms`)
+        self.call_start = 0.0  # when the last keystroke started the provider's call
+        self.holding: int | None = None  # an answer's item held until `shown_after_ms`
         self.last_sent: float | None = None
         self.showing: _Showing | None = None
         self.cache: dict[tuple[str, str], tuple[str, int]] = {}
@@ -120,6 +124,10 @@ class TimedClient:
             self.host.stop_timer(self.pending)
             self.pending = None
         self.waiting = False
+        if self.holding is not None:
+            self.host.stop_timer(self.holding)
+            self.holding = None
+        self.call_start = self.host.now()
         doc = self.host.doc()
         cache_after_wait = self.rules.in_flight_wait_ms is not None and self.in_flight is not None
         cached = self._cached(doc) if self.rules.cache != "none" and not cache_after_wait else None
@@ -199,7 +207,7 @@ class TimedClient:
             self.cache[(asked.prefix, asked.suffix)] = (text, request.n)
         now = self.host.doc()
         if now == asked:
-            self._show(now, text, request.n)
+            self._hold(now, text, request.n)
             return
         typed = now.prefix[len(asked.prefix):]
         by_the_waiting_call = self.rules.in_flight_wait_ms is not None  # from the cache, at its next check
@@ -215,7 +223,20 @@ class TimedClient:
                 self._issue(now)
                 return
         if late_ok:
-            self._show(now, text[len(typed):], request.n)
+            self._hold(now, text[len(typed):], request.n)
+
+    def _hold(self, doc: Doc, text: str, request: int) -> None:
+        """Show an answer's item, held until `shown_after_ms` after the call began."""
+        remaining = (self.call_start + self.rules.shown_after_ms - self.host.now()
+                     if self.rules.shown_after_ms is not None else 0.0)
+        if remaining <= 0:
+            self._show(doc, text, request)
+            return
+        self.holding = self.host.later(remaining, lambda: self._held(doc, text, request))
+
+    def _held(self, doc: Doc, text: str, request: int) -> None:
+        self.holding = None
+        self._show(doc, text, request)
 
     def _show(self, doc: Doc, text: str, request: int) -> None:
         shown = self.complete(self.cursor_input(doc), text)

@@ -206,3 +206,16 @@ def test_a_keystroke_during_the_wait_drops_the_waiting_request_unsent() -> None:
 def test_a_request_at_another_context_does_not_wait() -> None:
     out = run([{"t_ms": 100, "type": "type", "text": "a"}, {"t_ms": 200, "type": "delete"}], [(900, "abc"), (10, "zz")], WAITS)
     assert [(r.n, r.t_ms) for r in out.requests] == [(1, 100), (2, 200)]
+
+
+def test_an_answers_item_is_held_until_the_rules_delay_after_the_keystroke() -> None:
+    """Copilot's completionsDelay: a fast answer is shown 200 ms after the keystroke, a slow one when it comes."""
+    held = replace(WAITS, shown_after_ms=200.0)
+    out = run(typed(100, 1000), [(50, "a"), (500, "b")], held)
+    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(300, "a"), (1500, "b")]
+
+
+def test_a_keystroke_while_an_item_is_held_drops_it() -> None:
+    held = replace(WAITS, shown_after_ms=200.0)
+    out = run([{"t_ms": 100, "type": "type", "text": "a"}, {"t_ms": 250, "type": "type", "text": "q"}], [(50, "abc"), (10, "zz")], held)
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(450, 2, "zz")]
