@@ -216,8 +216,8 @@ class TimedClient:
                    and now.prefix.startswith(asked.prefix) and now.suffix == asked.suffix
                    and text.startswith(typed) and len(text) > len(typed))
         if waited_for:  # the waiting call is served by this answer, or sends its own request now
-            assert self.pending is not None
-            self.host.stop_timer(self.pending)
+            if self.pending is not None:
+                self.host.stop_timer(self.pending)
             self.pending, self.waiting = None, False
             if not late_ok:
                 self._issue(now)
