@@ -52,7 +52,12 @@ class TimingRules:
     after the user typed on reaches the screen that way, from the cache at the waiting call's next
     check (the call that asked for it was cancelled by the host). `serves_typed_whole`: an answer
     the user typed out whole is still a cache hit, whose empty rest shows nothing and asks for
-    nothing."""
+    nothing. `match_wait_ms`: a request due while the one in flight may still match (same text
+    after the cursor, typed on from its cursor) waits for its answer at most that long, served
+    by it when its start is what was typed since, else sent then; only such a waiting call shows
+    a late answer (None: no such wait). `shown_after_ms`: an answer's item is not shown before
+    that long after the keystroke whose call shows it, and not at all if the user types on
+    meanwhile (None: shown when it comes)."""
 
     editor: str
     release: str
@@ -70,3 +75,5 @@ class TimingRules:
     serves_typed: bool = False
     in_flight_wait_ms: float | None = None
     serves_typed_whole: bool = False
+    match_wait_ms: float | None = None
+    shown_after_ms: float | None = None

@@ -174,3 +174,48 @@ def test_an_answer_typed_out_whole_is_a_cache_hit_that_shows_and_asks_nothing_wh
     assert out.document == "x = foo"
     out = run(events, [(10, "oo"), (10, "x")], typing)
     assert [r.t_ms for r in out.requests] == [100, 500]
+
+
+WAITS = replace(RULES, debounce=Debounce("none"), cancels_in_flight=False, shows_late=True, match_wait_ms=200.0)
+
+
+def test_a_request_due_while_one_in_flight_may_match_waits_for_its_answer_and_is_served_by_it() -> None:
+    """Copilot's async wait: the answer comes within the wait and goes on from what was typed."""
+    out = run(typed(100, 200, text="a"), [(150, "abc"), (10, "zz")], WAITS)
+    assert [(r.n, r.t_ms, r.outcome) for r in out.requests] == [(1, 100, "shown")]
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(250, 1, "bc")]
+
+
+def test_an_answer_that_does_not_match_sends_the_waiting_request_when_it_comes() -> None:
+    out = run(typed(100, 200, text="a"), [(150, "xyz"), (10, "zz")], WAITS)
+    assert [(r.n, r.t_ms, r.outcome) for r in out.requests] == [(1, 100, "not_shown"), (2, 250, "shown")]
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(260, 2, "zz")]
+
+
+def test_the_waiting_request_goes_out_when_the_wait_is_over_and_the_late_answer_is_not_shown() -> None:
+    out = run(typed(100, 200, text="a"), [(900, "abc"), (900, "zz")], WAITS)
+    assert [(r.n, r.t_ms, r.outcome) for r in out.requests] == [(1, 100, "not_shown"), (2, 400, "shown")]
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(1300, 2, "zz")]
+
+
+def test_a_keystroke_during_the_wait_drops_the_waiting_request_unsent() -> None:
+    out = run(typed(100, 200, 250, text="a"), [(900, "xyz"), (10, "zz")], WAITS)
+    assert [(r.n, r.t_ms, r.after_event) for r in out.requests] == [(1, 100, 1), (2, 450, 3)]
+
+
+def test_a_request_at_another_context_does_not_wait() -> None:
+    out = run([{"t_ms": 100, "type": "type", "text": "a"}, {"t_ms": 200, "type": "delete"}], [(900, "abc"), (10, "zz")], WAITS)
+    assert [(r.n, r.t_ms) for r in out.requests] == [(1, 100), (2, 200)]
+
+
+def test_an_answers_item_is_held_until_the_rules_delay_after_the_keystroke() -> None:
+    """Copilot's completionsDelay: a fast answer is shown 200 ms after the keystroke, a slow one when it comes."""
+    held = replace(WAITS, shown_after_ms=200.0)
+    out = run(typed(100, 1000), [(50, "a"), (500, "b")], held)
+    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(300, "a"), (1500, "b")]
+
+
+def test_a_keystroke_while_an_item_is_held_drops_it() -> None:
+    held = replace(WAITS, shown_after_ms=200.0)
+    out = run([{"t_ms": 100, "type": "type", "text": "a"}, {"t_ms": 250, "type": "type", "text": "q"}], [(50, "abc"), (10, "zz")], held)
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(450, 2, "zz")]

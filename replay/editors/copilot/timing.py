@@ -11,7 +11,13 @@ calls (its InlineCompletionsModel) sits above it and is not part of chat-lib: no
   of what it may complete, `cancelRequest`); a matching one is waited for, at most
   `asyncCompletionsTimeout` ms (experiments/features.ts: 200 by default), and its answer is
   served from the point the user has typed to (`getFirstMatchingRequest`). So an answer that
-  comes after the user typed on is still shown when the typing matches its start.
+  comes after the user typed on is still shown when the typing matches its start. When it does
+  not match, or the wait times out, the waiting call issues its own request then (ghostText.ts:
+  the wait comes before the fetch); a document change meanwhile (VS Code cancels the call's token)
+  leaves it unsent (`abortedBeforeIssued`).
+- Hold: ghostText/ghostText.ts returns no choice (but one typed as suggested, or cycling) before
+  `completionsDelay` ms (experiments/features.ts: 200 by default; the `completionsDelay` setting
+  unset) after the call was issued, and drops it if the call is cancelled meanwhile.
 - Timeout: none on the completion itself.
 - Cache: the completions cache (a radix trie of past choices, ghostText/completionsCache.ts,
   modelled in completions_cache.py) and, after a shown item, a speculative request for the text
@@ -29,6 +35,7 @@ from replay.editors.timing import Debounce, TimingRules
 
 NAME = "copilot"
 ASYNC_COMPLETIONS_TIMEOUT_MS = 200  # experiments/features.ts asyncCompletionsTimeout default
+COMPLETIONS_DELAY_MS = 200  # experiments/features.ts completionsDelay default
 _LIB = "microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/"
 
 
@@ -45,7 +52,9 @@ def timing(version: str | None = None, options: Mapping[str, Any] | None = None)
         late_answer=(f"a later request waits up to {ASYNC_COMPLETIONS_TIMEOUT_MS} ms for one in flight whose answer may "
                      "still match, and shows it from where the user has typed to when its start matches"),
         cache="completions cache (radix trie of past choices); a speculative request for the text after a shown item",
-        serves_typed=True,
+        serves_typed=True, match_wait_ms=ASYNC_COMPLETIONS_TIMEOUT_MS, shown_after_ms=COMPLETIONS_DELAY_MS,
         sources=(_LIB + "ghostText/ghostText.ts (getRemainingDebounceMs)",
-                 _LIB + "ghostText/asyncCompletions.ts (getFirstMatchingRequestWithTimeout, cancelRequest)",
-                 _LIB + "experiments/features.ts (asyncCompletionsTimeout 200)"))
+                 _LIB + "ghostText/asyncCompletions.ts (getFirstMatchingRequestWithTimeout, cancelRequest, isCandidate)",
+                 _LIB + "ghostText/ghostText.ts (shouldWaitForAsyncCompletions before issuing; abortedBeforeIssued)",
+                 _LIB + "ghostText/ghostText.ts (completionsDelay: remainingDelay before returning)",
+                 _LIB + "experiments/features.ts (asyncCompletionsTimeout 200, completionsDelay 200)"))
