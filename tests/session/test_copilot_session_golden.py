@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 
 from replay.usecases.session import session_file
+from tests.session.recorded import assert_same_session
 
 SESSIONS_DIR = Path(__file__).resolve().parents[1] / "data" / "golden" / "copilot" / "sessions"
-TOLERANCE_MS = 50
 AFTER_ACCEPT_FIELDS = ("max_tokens", "stop", "extra.trim_by_indentation")  # ghostTextStrategy.ts after an accept
 
 
@@ -60,21 +60,9 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, A
 @pytest.mark.parametrize("expected", [e for e, _ in RECORDED], ids=[f"{e['id']} ({w})" for e, w in RECORDED])
 def test_requests_outcomes_items_and_document_are_chat_libs(
         expected: dict[str, Any], simulated: dict[str, dict[str, Any]]) -> None:
-    out = simulated[expected["id"]]
     events = SESSIONS[expected["id"]]["events"]
-
-    def requests(o: dict[str, Any]) -> list[tuple[Any, ...]]:
-        return [(r["n"], r["after_event"], compared_body(r["body"], events[r["after_event"]]["type"] == "accept"), r["outcome"])
-                for r in o["requests"]]
-
-    assert out["document"] == expected["document"]
-    assert requests(out) == requests(expected)
-    for mine, real in zip(out["requests"], expected["requests"], strict=True):
-        assert abs(mine["t_ms"] - real["t_ms"]) <= TOLERANCE_MS, (mine["n"], mine["t_ms"], real["t_ms"])
-    keys = ("request", "after_event", "shown_text", "replace_before", "replace_after")
-    assert [tuple(s[k] for k in keys) for s in out["shown"]] == [tuple(s[k] for k in keys) for s in expected["shown"]]
-    for mine, real in zip(out["shown"], expected["shown"], strict=True):
-        assert abs(mine["t_ms"] - real["t_ms"]) <= TOLERANCE_MS, (mine["t_ms"], real["t_ms"])
+    assert_same_session(simulated[expected["id"]], expected,
+                        body=lambda r: compared_body(r["body"], events[r["after_event"]]["type"] == "accept"))
 
 
 def test_the_after_accept_fields_are_all_that_differ_and_only_after_an_accept(simulated: dict[str, dict[str, Any]]) -> None:

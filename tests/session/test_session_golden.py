@@ -32,6 +32,7 @@ from replay.editors.llama_vim.releases import COMMITS
 from replay.editors.llama_vim.timing import SPECULATIVE
 from replay.session.format import SessionOut, parse_session
 from replay.session.simulate import simulate
+from tests.session.recorded import TOLERANCE_MS
 
 
 def since_commit(sha: str) -> set[str]:
@@ -48,7 +49,6 @@ MODELLED = since_commit(SPECULATIVE)  # the commits the llama.vim client drives 
 EXPECTED = [e for e, _ in RECORDED if e["editor"].split("@")[1] in MODELLED]
 IDS = [f"{e['id']}@{e['editor'].split('@')[1]} ({where})" for e, where in RECORDED if e in EXPECTED]
 OLDER = sorted({e["editor"].split("@")[1] for e, _ in RECORDED} - MODELLED)
-TOLERANCE_MS = 50
 CLOSE_MS = 25  # an answer this close to a key: the recording's order of the two is the race's
 
 

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from replay.usecases.session import session_file
+from tests.session.recorded import assert_same_session
 
 SESSIONS_DIR = Path(__file__).resolve().parents[1] / "data" / "golden" / "tabby" / "sessions"
 VERSIONS = ("1.5.0", "1.9.0-dev")  # the agents that made the recordings (expected[_repeat][-VERSION].jsonl)
-TOLERANCE_MS = 50
 
 
 def recordings(version: str) -> list[tuple[dict[str, Any], str]]:
@@ -52,16 +52,7 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str],
 @pytest.mark.parametrize("expected", [e for e, _ in RECORDED], ids=[f"{e['id']} ({w})" for e, w in RECORDED])
 def test_requests_outcomes_items_and_document_are_the_real_agents(
         expected: dict[str, Any], simulated: dict[tuple[str, str], dict[str, Any]]) -> None:
-    out = simulated[(expected["editor"], expected["id"])]
-    assert out["document"] == expected["document"]
-    assert [(r["n"], r["after_event"], r["body"], r["outcome"]) for r in out["requests"]] == [
-        (r["n"], r["after_event"], r["body"], r["outcome"]) for r in expected["requests"]]
-    for mine, real in zip(out["requests"], expected["requests"], strict=True):
-        assert abs(mine["t_ms"] - real["t_ms"]) <= TOLERANCE_MS, (mine["n"], mine["t_ms"], real["t_ms"])
-    keys = ("request", "after_event", "shown_text", "replace_before", "replace_after")
-    assert [tuple(s[k] for k in keys) for s in out["shown"]] == [tuple(s[k] for k in keys) for s in expected["shown"]]
-    for mine, real in zip(out["shown"], expected["shown"], strict=True):
-        assert abs(mine["t_ms"] - real["t_ms"]) <= TOLERANCE_MS, (mine["t_ms"], real["t_ms"])
+    assert_same_session(simulated[(expected["editor"], expected["id"])], expected)
 
 
 def test_the_recordings_hold_what_the_sessions_are_for() -> None:

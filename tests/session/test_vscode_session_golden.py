@@ -22,11 +22,11 @@ import pytest
 
 from replay.assets import DEMO_MODEL, asset_path
 from replay.usecases.session import session_file
+from tests.session.recorded import assert_same_session
 
 SESSIONS_DIR = Path(__file__).resolve().parents[1] / "data" / "golden" / "llama.vscode" / "sessions"
 RECORDED = [(json.loads(line), f"{name}:{n}") for name in ("expected", "expected_repeat")
             for n, line in enumerate((SESSIONS_DIR / f"{name}.jsonl").read_text(encoding="utf-8").splitlines(), 1)]
-TOLERANCE_MS = 50
 
 
 def run_sessions(name: str, folder: Path) -> dict[str, dict[str, Any]]:
@@ -54,13 +54,7 @@ def test_requests_outcomes_items_shown_and_document_are_the_real_extensions(
         expected: dict[str, Any], simulated: dict[str, dict[str, Any]]) -> None:
     assert not any(r["speculative"] for r in expected["requests"])
     mine = simulated[expected["id"]]
-    assert mine["document"] == expected["document"]
-    assert [(r["n"], r["body"], r["outcome"], r["after_event"]) for r in mine["requests"]] == [
-        (r["n"], r["body"], r["outcome"], r["after_event"]) for r in expected["requests"]]
-    keys = ("request", "shown_text", "after_event", "replace_before", "replace_after")
-    assert [tuple(s[k] for k in keys) for s in mine["shown"]] == [tuple(s[k] for k in keys) for s in expected["shown"]]
-    for got, real in zip(mine["requests"] + mine["shown"], expected["requests"] + expected["shown"]):
-        assert abs(got["t_ms"] - real["t_ms"]) <= TOLERANCE_MS, (got, real["t_ms"])
+    assert_same_session(mine, expected)
 
 
 @pytest.mark.parametrize("name", ["follow_up_expected.jsonl", "follow_up_expected_repeat.jsonl"])
@@ -69,10 +63,4 @@ def test_with_follow_ups_requests_outcomes_items_shown_and_document_are_the_real
     expected = json.loads((SESSIONS_DIR / name).read_text(encoding="utf-8"))
     assert any(r["speculative"] for r in expected["requests"])
     mine = run_sessions("follow_up.jsonl", tmp_path)[expected["id"]]
-    assert mine["document"] == expected["document"]
-    assert [(r["n"], r["body"], r["outcome"], r["after_event"]) for r in mine["requests"]] == [
-        (r["n"], r["body"], r["outcome"], r["after_event"]) for r in expected["requests"]]
-    keys = ("request", "shown_text", "after_event", "replace_before", "replace_after")
-    assert [tuple(s[k] for k in keys) for s in mine["shown"]] == [tuple(s[k] for k in keys) for s in expected["shown"]]
-    for got, real in zip(mine["requests"] + mine["shown"], expected["requests"] + expected["shown"]):
-        assert abs(got["t_ms"] - real["t_ms"]) <= TOLERANCE_MS, (got, real["t_ms"])
+    assert_same_session(mine, expected)
