@@ -235,9 +235,9 @@ class PackageProfile(EditorProfile):
     """An editor package laid out as the skeleton has it (docs/adding-an-editor.md): `render` in
     its profile.py, `complete` and `stream_stop` in its completion.py, its rule book's `history`
     and `in_force` in the module `rule_book` names, its timing in timing.py. Each module is
-    imported when a method first needs it, so naming the editor loads none of its tables."""
+    imported when a method first needs it, so naming the editor loads none of its tables. The
+    profile class is defined in the package's __init__.py, so its module names the package."""
 
-    package: ClassVar[str]  # e.g. "replay.editors.tabby"
     rule_book: ClassVar[str] = ""  # the package's module with history() and in_force() ("": none kept)
     has_timing: ClassVar[bool] = False  # the package has a timing.py (EditorProfile.timing)
 
@@ -246,7 +246,7 @@ class PackageProfile(EditorProfile):
         cls.has_history = bool(cls.rule_book)
 
     def _module(self, name: str) -> ModuleType:
-        return import_module(f"{self.package}.{name}")
+        return import_module(f"{type(self).__module__}.{name}")
 
     def render(self, inp: EditorInput, model: str, version: str | None = None) -> RenderedPrompt:
         return self._module("profile").render(inp, model, version=version)

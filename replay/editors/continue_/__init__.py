@@ -63,7 +63,6 @@ class ContinueProfile(PackageProfile):
     capture_source = "Continue dev data, VS Code output channel, JetBrains prompt.log (`fimreplay import`); `fimreplay proxy`"
     stop_source = "continuedev/continue core/autocomplete/templating/getStopTokens.ts"
     logs_prompts = True
-    package = "replay.editors.continue_"
     rule_book = "rules"
     has_timing = True
 

@@ -34,7 +34,6 @@ class CopilotProfile(PackageProfile):
     replaces_before = True
     sends_body = True
     keeps_sessions = True
-    package = "replay.editors.copilot"
     has_timing = True
 
     def session(self, model: str, version: str | None = None) -> EditorSession:

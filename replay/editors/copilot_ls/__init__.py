@@ -22,7 +22,6 @@ class CopilotLsProfile(CopilotProfile):
     releases = "@github/copilot-language-server 1.539.0"
     stop_source = ("microsoft/vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/openai/fetch.ts"
                    " (the request's stop; bundled in @github/copilot-language-server)")
-    package = "replay.editors.copilot_ls"
     has_timing = False
 
     def session(self, model: str, version: str | None = None) -> EditorSession:

@@ -23,7 +23,6 @@ class LlamaVimProfile(PackageProfile):
     stop_source = "ggml-org/llama.vim autoload/llama.vim (stop_strings, sent as stop)"
     stage_needs_model = False
     sends_body = True
-    package = "replay.editors.llama_vim"
     rule_book = "releases"
     has_timing = True
 

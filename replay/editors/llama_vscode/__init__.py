@@ -26,7 +26,6 @@ class LlamaVscodeProfile(PackageProfile):
     stop_source = "ggml-org/llama.cpp tools/server (the /infill body's stop)"
     stage_needs_model = False
     sends_body = True
-    package = "replay.editors.llama_vscode"
     rule_book = "releases"
     has_timing = True
 

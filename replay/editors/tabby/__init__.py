@@ -43,7 +43,6 @@ class TabbyProfile(PackageProfile):
     logs_prompts = True
     stage_needs_model = False
     sends_body = True
-    package = "replay.editors.tabby"
     rule_book = "history"
     has_timing = True
 
