@@ -149,7 +149,7 @@ class Case(FimItem, frozen=True, kw_only=True, omit_defaults=True):
 _TEST_PROGRAM, _WHOLE_PROGRAM = ("test",), ("eval_prompt", "unit_tests")
 
 
-def checker_fields(it: FimItem, checkers: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+def _checker_fields(it: FimItem, checkers: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
     """The fields of an item its checker runs a completion with: those its benchmark's format
     declares (`checkers`, by name), else SAFIM's when it carries a program, else a test program."""
     if it.benchmark:
@@ -161,7 +161,7 @@ def _unfit(it: FimItem, checkers: Mapping[str, tuple[str, ...]]) -> str | None:
     """Why an item's completion cannot be run by its checker, or None."""
     if it.benchmark and it.benchmark not in checkers:
         return f"unknown benchmark {it.benchmark!r} (one of {', '.join(checkers)})"
-    needs = checker_fields(it, checkers)
+    needs = _checker_fields(it, checkers)
     if not needs:
         return f"{it.benchmark} has no checker that runs a completion"
     missing = [name for name in needs if not getattr(it, name)]
