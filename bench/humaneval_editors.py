@@ -3,7 +3,10 @@ one model under the standard profile (the benchmark authors' bare FIM prompt) an
 Continue's, Tabby's and Copilot's, each scored by exact match and by running the benchmark's
 tests (score --execute): the editor effect on a published kind of number, measured.
 
-Run: python -m bench.humaneval_editors [DATA.jsonl.gz] [--items N] [--seed S] [--model GGUF]
+Run: python -m bench.humaneval_editors [DATA.jsonl.gz] [--items N] [--seed S] [--model NAME]
+NAME is a model as `fimreplay run --model` takes it: a model asset's name (the demo model is
+`qwen2.5-coder-0.5b-instruct-q4_k_m`, also `default`), or a GGUF file's path (a name ending in
+`.gguf` is a path, not the asset).
 With --items N a seeded sample of N problems is replayed (the whole file is 1,033 items, at
 several seconds an item per editor on this CPU). Runs are named humaneval-N-sS-EDITOR in the store
 of FIMREPLAY_HOME (set it), resumed when there, so a second call only scores. Prints the Markdown

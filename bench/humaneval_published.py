@@ -14,8 +14,11 @@ in chunks, every profile on a chunk before the next chunk, so that whatever is d
 One model process at a time (`nice -n 10`), each run resumable and the completions cached, so a
 second call only scores.
 
-Run: FIMREPLAY_HOME=DIR python -m bench.humaneval_published [DATA.jsonl.gz] --model GGUF
+Run: FIMREPLAY_HOME=DIR python -m bench.humaneval_published [DATA.jsonl.gz] --model NAME
      [--chunk 20] [--seed 0] [--until 15:45] [--editor-chunks K] [--report-only]
+NAME is a model as `fimreplay run --model` takes it: a model asset's name (the demo model is
+`qwen2.5-coder-0.5b-instruct-q4_k_m`, also `default`), or a GGUF file's path (a name ending in
+`.gguf` is a path, not the asset).
 With --editor-chunks K the editors replay the first K chunks and the standard profile alone the
 chunks after them, until --until: the authors' method on more items than the editor comparison.
 Prints the Markdown table docs/figures.md holds.

@@ -62,9 +62,8 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from replay.editors import capture_profile
-from replay.jsonl import loads
 from replay.records import CaptureRecord
-from replay.reference_windows import Unsent, Window, infill_body, unsent, window_of
+from replay.reference_windows import RequestBody, Unsent, Window, infill_body, request_body, unsent, window_of
 
 SESSION_S = 600.0  # how long after a request its later captures are read
 SESSION_CAPTURES = 200  # without times: how many later captures of one log file are read
@@ -229,20 +228,17 @@ def _request(capture_id: int, rec: CaptureRecord) -> Request:
     total = timings.get("total_s") if isinstance(timings, dict) else None
     path = rec.filepath or (rec.segments.filepath if rec.segments else None)
     group = (rec.editor, rec.user or "", f"file:{path}" if path else f"log:{rec.source.file}")
-    window = window_of(rec)
+    body = request_body(rec)  # parsed once, read by each reader below
+    window = window_of(rec, body)
     return Request(capture_id, group, rec.ts, (rec.source.file, rec.source.line or rec.source.offset), window,
                    rec.completion, float(total) if isinstance(total, (int, float)) else 0.0, infill_body(rec),
-                   _budget(rec), unsent(rec, window))
+                   _budget(rec, body), unsent(rec, window, body))
 
 
-def _budget(rec: CaptureRecord) -> tuple[int, int] | None:
+def _budget(rec: CaptureRecord, body: RequestBody) -> tuple[int, int] | None:
     """What an /infill body says of being a first request or a follow-up (the client's
     EditorProfile.speculation_budget; None where it says nothing)."""
     if not infill_body(rec):
-        return None
-    try:
-        body = loads(rec.raw)
-    except ValueError:
         return None
     return capture_profile(rec).speculation_budget(body) if isinstance(body, dict) else None
 

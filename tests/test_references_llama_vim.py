@@ -60,3 +60,19 @@ def test_the_rings_warm_up_requests_keep_their_own_reason() -> None:
                                 extra={"wire": {"route": "/infill"}}))
     got = typed_references([_vim(1, 0.0, TOP, "    print(area(2", "))" + BELOW, 250, " * 2"), warm_up])
     assert "fewer than" in (got[2].why or "")
+
+
+def test_each_body_is_parsed_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The window, the speculation budget and the Copilot check read the one body parsed per
+    capture (reference_windows.request_body)."""
+    import replay.reference_windows as windows
+    import replay.references as references
+    from replay import jsonl
+
+    parsed: list[str] = []
+    for module in (windows, references):  # wherever the reference code reads JSON
+        monkeypatch.setattr(module, "loads", lambda raw: parsed.append(raw) or jsonl.loads(raw), raising=False)
+    captures = [_vim(1, 0.0, TOP, "    print(area(2", "))" + BELOW, 250, " * 2"),
+                _vim(2, 2.0, TOP, "    print(area(2 # x", "))" + BELOW, 1000, "")]
+    typed_references(captures)
+    assert sorted(parsed) == sorted(rec.raw for _, rec in captures)

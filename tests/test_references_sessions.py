@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from replay.records import CaptureRecord
-from replay.reference_windows import copilot_body
+from replay.reference_windows import copilot_body, request_body
 from replay.references import Window, typed_references, window_of
 
 SESSIONS = Path(__file__).parent / "data" / "sessions"
@@ -81,8 +81,9 @@ def test_every_reference_is_what_the_user_left_at_the_spot(folder: str) -> None:
     refs = typed_references(enumerate(records, 1))
     given, first = 0, 0
     for capture_id, rec in enumerate(records, 1):
-        ref, window = refs[capture_id], window_of(rec)
-        step = None if isinstance(window, str) else _step_of(window, states, first, copilot_body(rec))
+        body = request_body(rec)
+        ref, window = refs[capture_id], window_of(rec, body)
+        step = None if isinstance(window, str) else _step_of(window, states, first, copilot_body(rec, body))
         if step is None:  # not a document the user had (a speculative request): never a reference
             assert ref.text is None and ref.why, capture_id
             continue

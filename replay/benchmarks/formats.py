@@ -18,15 +18,18 @@ class BenchmarkFormat:
     description: str
     required: tuple[str, ...]  # keys every row has: a file whose rows lack one is of another layout
     parse: Callable[[Row], FimItem]  # one row -> its item, or BadRow
+    # The item's fields its checker runs a completion with, every one needed (`score --execute`
+    # rejects an item without one); () where the benchmark's own judgement runs nothing.
+    checker: tuple[str, ...] = ()
 
 
 FORMATS: dict[str, BenchmarkFormat] = {f.name: f for f in (
     BenchmarkFormat(humaneval.FORMAT, "openai/human-eval-infilling: single-line, multi-line, random-span (.jsonl.gz)",
-                    humaneval.REQUIRED, humaneval.parse),
+                    humaneval.REQUIRED, humaneval.parse, humaneval.CHECKER),
     BenchmarkFormat(santacoder.FORMAT, "bigcode/santacoder-fim-task exported as JSON Lines (Python, JavaScript, Java)",
-                    santacoder.REQUIRED, santacoder.parse),
+                    santacoder.REQUIRED, santacoder.parse, santacoder.CHECKER),
     BenchmarkFormat(safim.FORMAT, "gonglinyuan/safim (block, control, api) exported as JSON Lines",
-                    safim.REQUIRED, safim.parse),
+                    safim.REQUIRED, safim.parse, safim.CHECKER),
     BenchmarkFormat(crosscodeeval.FORMAT, "amazon-science/cceval's <language>/line_completion*.jsonl",
                     crosscodeeval.REQUIRED, crosscodeeval.parse),
     BenchmarkFormat(repobench.FORMAT, "tianyang/repobench_{python,java}_v1.1, one split exported as JSON Lines",
@@ -40,6 +43,11 @@ def benchmark_format(name: str) -> BenchmarkFormat:
         return FORMATS[name]
     except KeyError:
         raise UsageError(f"unknown benchmark format {name!r} (one of {', '.join(NAMES)})") from None
+
+
+def checkers() -> dict[str, tuple[str, ...]]:
+    """Each format's checker fields, by the name items carry as their `benchmark`."""
+    return {f.name: f.checker for f in FORMATS.values()}
 
 
 def layout_of(keys: set[str]) -> str | None:

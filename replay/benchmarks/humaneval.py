@@ -17,6 +17,7 @@ from replay.records import FimItem
 
 FORMAT = "humaneval-infilling"
 REQUIRED = ("task_id", "prompt", "suffix", "canonical_solution", "test", "entry_point")
+CHECKER = ("test", "entry_point")  # execution.py runs test, then check(entry_point)
 
 # task_id's first part -> read_problems' benchmark_name
 MODES = {"SingleLineInfilling": "single-line", "MultiLineInfilling": "multi-line",

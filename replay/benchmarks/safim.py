@@ -22,6 +22,7 @@ from replay.records import FimItem, UnitTest
 
 FORMAT = "safim"
 REQUIRED = ("task_id", "lang", "prompt", "ground_truth", "eval_prompt")
+CHECKER = ("eval_prompt", "unit_tests")  # exec_utils.py run_test: the program fed each unit test
 
 PLACEHOLDERS = {"python": "# TODO: Your code here", "java": "/* TODO: Your code here */",
                 "cpp": "/* TODO: Your code here */", "csharp": "/* TODO: Your code here */"}

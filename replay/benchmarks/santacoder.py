@@ -17,6 +17,7 @@ from replay.records import FimItem
 
 FORMAT = "santacoder-fim"
 REQUIRED = ("name", "language", "prompt", "suffix", "canonical_solution")
+CHECKER = ("test",)  # MultiPL-E's test program calls its own checks
 
 LANGUAGES = {"py": "python", "js": "javascript", "java": "java"}
 

@@ -204,7 +204,7 @@ workers_option = click.option("--workers", type=click.IntRange(min=1), default=N
 @click.option("--compiles", is_flag=True, help="Also compile each file with the completion in place (Solidity: solc-js).")
 @click.option("--execute", is_flag=True,
               help="Also run each benchmark item's tests with the completion in place (pass@1, pass@k); a file is then of"
-                   " items with a completion.")
+                   " items as evalgen --from writes them, each with a completion.")
 @speed_option
 @budget_option
 @json_option

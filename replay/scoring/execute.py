@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import msgspec
@@ -134,51 +134,71 @@ def pass_at_ks(passed_by_item: dict[str, list[bool]], ks: Sequence[int] = (1, 10
             for k in ks if k <= fewest}
 
 
-class Case(msgspec.Struct, frozen=True):
-    """One line of a file of completions to execute: the item's fields and the completion."""
+class Case(FimItem, frozen=True, kw_only=True, omit_defaults=True):
+    """One line of a file of completions to execute: an item, with the fields `evalgen` writes
+    (its checker's among them), and the completion. `file` defaults to the id, `language` to
+    python, `mode` to none."""
 
-    id: str
-    prefix: str
-    middle: str
-    suffix: str
-    completion: str
-    test: str
-    language: str = "python"
     file: str = ""
-    entry_point: str = ""
+    mode: str = ""
+    language: str = "python"
+    completion: str
 
 
-_CASE_FIELDS = ("id", "prefix", "middle", "suffix", "completion", "test")
+# The checker of an item that names no benchmark: the fields it carries say which it is.
+_TEST_PROGRAM, _WHOLE_PROGRAM = ("test",), ("eval_prompt", "unit_tests")
 
 
-def jsonl_cases(path: Path) -> tuple[list[Case], list[Reject]]:
-    """The cases of a JSONL file of items with a `completion` (the fields of Case; `file` defaults
-    to the id, `language` to python); a line that is not one, or whose language this machine
-    cannot run, is rejected with file:line and why."""
+def _checker_fields(it: FimItem, checkers: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The fields of an item its checker runs a completion with: those its benchmark's format
+    declares (`checkers`, by name), else SAFIM's when it carries a program, else a test program."""
+    if it.benchmark:
+        return checkers[it.benchmark]
+    return _WHOLE_PROGRAM if it.eval_prompt else _TEST_PROGRAM
+
+
+def _unfit(it: FimItem, checkers: Mapping[str, tuple[str, ...]]) -> str | None:
+    """Why an item's completion cannot be run by its checker, or None."""
+    if it.benchmark and it.benchmark not in checkers:
+        return f"unknown benchmark {it.benchmark!r} (one of {', '.join(checkers)})"
+    needs = _checker_fields(it, checkers)
+    if not needs:
+        return f"{it.benchmark} has no checker that runs a completion"
+    missing = [name for name in needs if not getattr(it, name)]
+    if missing:
+        whose = f"{it.benchmark}'s checker" if it.benchmark else "its checker"
+        return f"missing or empty: {', '.join(missing)} ({whose} runs the completion with {' and '.join(needs)})"
+    if it.eval_prompt and COMPLETION_MARK not in it.eval_prompt:
+        return f"eval_prompt has no {COMPLETION_MARK!r} (where the completion goes)"
+    if not runnable(it.language):
+        return f"no interpreter for {it.language} on this machine"
+    return None
+
+
+def jsonl_cases(path: Path, checkers: Mapping[str, tuple[str, ...]]) -> tuple[list[Case], list[Reject]]:
+    """The cases of a JSONL file of items with a `completion` (Case: the item's fields as
+    `evalgen --from` writes them), each judged by the checker `checkers` names for its
+    benchmark; a line that is not one, lacks a field its checker needs, or whose language this
+    machine cannot run, is rejected with file:line and why."""
 
     cases, rejects = [], []
+    required = [f.name for f in msgspec.structs.fields(Case) if f.required]
     for no, line, obj in object_lines(path, rejects):
-        if isinstance(obj.get("task_id"), str) and "id" not in obj:
-            obj = {**obj, "id": obj["task_id"]}
-        missing = [k for k in _CASE_FIELDS if not isinstance(obj.get(k), str)]
-        if missing:
-            rejects.append(Reject.at(path, no, f"missing or not a string: {', '.join(missing)}", line))
+        absent = [name for name in required if name not in obj]
+        if absent:
+            rejects.append(Reject.at(path, no, f"not an item with a completion: no {', '.join(absent)}", line))
             continue
         try:
-            case = msgspec.convert({k: v for k, v in obj.items() if k in Case.__struct_fields__}, Case)
+            case = msgspec.convert(obj, Case)
         except msgspec.ValidationError as exc:
             rejects.append(Reject.at(path, no, f"not an item with a completion: {exc}", line))
             continue
-        if not runnable(case.language):
-            rejects.append(Reject.at(path, no, f"no interpreter for {case.language} on this machine", line))
+        why = _unfit(case, checkers)
+        if why is not None:
+            rejects.append(Reject.at(path, no, why, line))
             continue
         cases.append(msgspec.structs.replace(case, file=case.file or case.id))
     return cases, rejects
-
-
-def case_programs(cases: Sequence[Case], lines: Lines) -> list[tuple[str, str]]:
-    return [(c.language, program(c.language, c.prefix, executed_text(c.middle, c.completion, lines), c.suffix, c.test,
-                                 c.entry_point)) for c in cases]
 
 
 def item_checks(it: FimItem, completion: str, lines: Lines) -> list[Program] | None:
@@ -211,16 +231,24 @@ def _santacoder_lines(it: FimItem, text: str) -> tuple[str, str]:
     return prefix, text.rstrip("\n") + "\n"
 
 
+def verdicts(judged: Sequence[tuple[FimItem, str]], lines: Lines, limits: Limits = Limits(),
+             workers: int | None = None) -> list[bool | None]:
+    """Whether each (item, completion) passes the item's checker (item_checks), every program of
+    it run; None where the item has no checker or its language cannot run here."""
+    checks = [item_checks(it, completion, lines) for it, completion in judged]
+    outcomes = iter(execute_many([p for c in checks if c for p in c], limits, workers))
+    return [None if c is None else all([next(outcomes).passed for _ in c]) for c in checks]
+
+
 def add_execution(store: RunReader, rows: Sequence[ScoredItem], lines: Lines, workers: int | None = None) -> None:
     """Add pass@1 to the values of scored rows of benchmark items with a checker; rows of
     captures and of items without one get none (the mean is over the items run)."""
     wanted = {r.item_id for r in rows}
     items = {it.id: it for it in store.items() if it.id in wanted}
-    runs = [(row, checks) for row in rows if row.item_id in items
-            for checks in [item_checks(items[row.item_id], row.completion, lines)] if checks is not None]
-    outcomes = iter(execute_many([p for _, checks in runs for p in checks], workers=workers))
-    for row, checks in runs:
-        row.values[PASS] = 1.0 if all([next(outcomes).passed for _ in checks]) else 0.0
+    mine = [row for row in rows if row.item_id in items]
+    for row, passed in zip(mine, verdicts([(items[r.item_id], r.completion) for r in mine], lines, workers=workers)):
+        if passed is not None:
+            row.values[PASS] = 1.0 if passed else 0.0
 
 
 def case_rows(cases: Sequence[Case], lines: Lines, workers: int | None = None, limits: Limits = Limits()
@@ -234,9 +262,9 @@ def case_rows(cases: Sequence[Case], lines: Lines, workers: int | None = None, l
     rows = score_rows([(c.id, c.file, c.language, c.middle, c.completion) for c in cases], lines, workers)
     passed: dict[str, list[bool]] = {}
     file_of: dict[str, str] = {}
-    for row, case, outcome in zip(rows, cases, execute_many(case_programs(cases, lines), limits, workers)):
-        row.values[PASS] = 1.0 if outcome.passed else 0.0
-        passed.setdefault(case.id, []).append(outcome.passed)
+    for row, case, verdict in zip(rows, cases, verdicts([(c, c.completion) for c in cases], lines, limits, workers)):
+        row.values[PASS] = 1.0 if verdict else 0.0
+        passed.setdefault(case.id, []).append(bool(verdict))
         file_of[case.id] = case.file
     overall = pass_at_ks(passed)
     ks = [int(k.removeprefix("pass@")) for k in overall]

@@ -117,17 +117,18 @@ FILE_SCORED = "the file's completion text (cut at its stop words)"
 def executed_file(source: str, lines: Lines = "auto", seed: int = 0, warn: Say | None = None,
                   workers: int | None = None) -> FileScore:
     """score_result of a JSONL file of items with a `completion` (replay.scoring.execute.jsonl_cases),
-    each test run; a file with no such line is a UsageError naming its first bad line."""
+    each judged by its benchmark's checker (replay.benchmarks.formats); a file with no such line
+    is a UsageError naming its first bad line."""
+    from replay.benchmarks.formats import checkers
     from replay.scoring import aggregate
     from replay.scoring.execute import case_rows, jsonl_cases
     from replay.scoring.sandbox import isolation
 
     path = Path(source)
-    cases, found = jsonl_cases(path)
+    cases, found = jsonl_cases(path, checkers())
     if not cases:
         first = found[0].text() if found else f"{source}: no line"
-        raise UsageError(f"{first} (score --execute reads items with a completion: id, prefix, middle, suffix, test,"
-                         " completion)")
+        raise UsageError(f"{first} (score --execute reads items as evalgen --from writes them, each with a completion)")
     with Rejects(beside(path), echo=warn) as rejects:
         for reject in found:
             rejects.add(reject)

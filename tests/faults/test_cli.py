@@ -5,6 +5,7 @@ command without bad-input cases here fails `test_every_command_is_audited`."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -30,7 +31,8 @@ CASES: dict[str, list[list[str]]] = {
     "demo": [["--model", MISSING]],
     "evalgen": [[MISSING, "-o", "{tmp}/items.jsonl"], ["{tmp}/one.jsonl", "-o", FOLDER]],
     "corpus": [["add", MISSING], ["nope"]],
-    "score": [[MISSING], [FOLDER], ["no-such-run"]],
+    "score": [[MISSING], [FOLDER], ["no-such-run"], ["{tmp}/one.jsonl", "--execute"], [MISSING, "--execute"],
+              [FOLDER, "--execute"]],
     "report": [["no-such-run"], ["no-such-run", "-o", FOLDER]],
     "verify": [["--limit", "x"]],
     "tokens": [["@" + MISSING, "--tokenizer", "qwen2.5-coder"], ["@" + FOLDER, "--tokenizer", "qwen2.5-coder"],
@@ -88,3 +90,15 @@ def test_bad_store_gives_one_line(name: str, tmp_path: Path, home: Path) -> None
     args = _fill(CASES[name][0], tmp_path)
     last = _no_traceback(run_cli(name, *args, "--db", str(db), timeout=120), codes=(2,))
     assert str(db) in last or "Error: " in last
+
+
+def test_score_execute_names_the_checker_field_a_line_lacks(tmp_path: Path, home: Path) -> None:
+    """A file of items to execute whose only line lacks a field its benchmark's checker runs the
+    completion with: one line naming the file, the line and the field, exit 2."""
+    line = {"id": "SingleLineInfilling/HumanEval/0/L0", "file": "HumanEval/0", "prefix": "def f():\n", "middle": "    return 1\n",
+            "suffix": "", "mode": "single-line", "language": "python", "benchmark": "humaneval-infilling",
+            "test": "def check(candidate):\n    assert candidate() == 1\n", "completion": "    return 1\n"}
+    path = tmp_path / "he.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    last = _no_traceback(run_cli("score", str(path), "--execute"), codes=(2,))
+    assert last.startswith(f"fimreplay: {path}:1: missing or empty: entry_point (humaneval-infilling's checker")

@@ -173,12 +173,12 @@ def test_a_file_of_the_wrong_format_is_one_clear_line(tmp_path: Path, cli) -> No
     pairs = _write(tmp_path / "pairs.jsonl", [{"file": "a.py", "reference": "x", "completion": "x"}])
     res = cli("score", str(pairs), "--execute")
     assert res.returncode != 0 and len(res.stderr.strip().splitlines()) == 1
-    assert f"{pairs}:1: missing or not a string: id, prefix, middle, suffix, test" in res.stderr
+    assert f"{pairs}:1: not an item with a completion: no id, prefix, middle, suffix" in res.stderr
     assert "Traceback" not in res.stderr and "Error" not in res.stderr
     mixed = _write(tmp_path / "mixed.jsonl", cases(lambda r: r["canonical_solution"])[:1] + [{"id": 1}])
     res = cli("score", str(mixed), "--execute", "--json")
     assert res.returncode == 0 and json.loads(res.stdout)["n_rejects"] == 1
-    assert f"{mixed}:2: missing or not a string" in res.stderr
+    assert f"{mixed}:2: not an item with a completion: no prefix, middle, suffix, completion" in res.stderr
 
 
 def test_score_execute_on_a_run_is_kept_in_the_store(tmp_path: Path, cli) -> None:
