@@ -82,12 +82,14 @@ class TabbyProfile(PackageProfile):
                      cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, version: str | None,
                      options: Mapping[str, Any]) -> TimedClient:
         """The client of the timing rules, waiting for the editor's extra context as the agent
-        state does (extra_context.py; the session's `contextProviderMs` says how long the editor takes)."""
-        from replay.editors.tabby.extra_context import ContextWait
+        state does (extra_context.py; the session's `contextProviderMs` says how long the editor takes),
+        a relative filepath in the workspace folder the editor names to an agent that asks for it."""
+        from replay.editors.tabby.extra_context import ContextWait, session_input
         from replay.editors.tabby.version import tabby_version
 
-        return TimedClient(host, rules, body, complete, cursor_input, debouncer,
-                           ContextWait.of(tabby_version(version).agent, options))
+        state = tabby_version(version).agent
+        return TimedClient(host, rules, body, complete, lambda doc: session_input(state, cursor_input(doc)), debouncer,
+                           ContextWait.of(state, options))
 
     def may_leave_line_rest_out(self, record: CaptureRecord) -> bool:
         """tabby-agent leaves the rest of the cursor's line out of its suffix when it holds only

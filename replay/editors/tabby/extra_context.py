@@ -31,20 +31,29 @@ what the wait changes is when the request goes out and whether it does.
 
 The session says how long the editor takes for each question in its `options`:
 `contextProviderMs` {`editorOptions`, `workspaceFolders`, `git`, `declarations`}: milliseconds
-(an integer), each 0 unless given, the editor answering at once.
+(an integer), each 0 unless given, the editor answering at once. A session's relative `filepath`
+lies in the editor's workspace folder, which the agent learns from the workspace-folders answer
+from 7205b788b on (before, over LSP, it learns none: LspServer.ts passes no workspace), and so
+sends the path relative to it (session_input). From 309edd172 a workspace-folders answer later
+than the 500 ms limit would leave the agent no folder, and it would send the document's URI,
+which a session does not give: such a session is refused.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from replay.editors.rulebook import Rule
 from replay.editors.tabby.errors import TabbyInputError
 from replay.editors.tabby.options import SESSION_DEFAULTS, flatten
 from replay.editors.tabby.releases import AgentState, agent_rule
 from replay.editors.tabby.request_rules import LSP_CONTEXT
+from replay.records import EditorInput
 
 _A = "clients/tabby-agent/src/"
 
@@ -65,6 +74,10 @@ AFTER_DEBOUNCE = agent_rule(
     _A + "codeCompletion/index.ts generateCompletions",
     "the wait for the editor's context (at most 500 ms) comes after the debounce")
 CONTEXT_RULES: tuple[Rule, ...] = (SEQUENTIAL, PARALLEL, AFTER_DEBOUNCE)
+# The folder a session's relative filepath lies in, as the editor names it to the agent: only the
+# path relative to it reaches the body.
+SESSION_WORKSPACE = "file:///workspace"
+_ABSOLUTE = re.compile(r"^(?:/|[A-Za-z][A-Za-z0-9+.-]*:)")
 
 
 @dataclass(frozen=True)
@@ -113,7 +126,12 @@ class ContextWait:
     @classmethod
     def of(cls, state: AgentState, options: Mapping[str, Any] | None) -> ContextWait:
         flat = flatten(options)
-        return cls(state, ProviderTimes.of(options), bool(flat.get(DECLARATIONS_ENABLED, True)))
+        times = ProviderTimes.of(options)
+        if state.has(PARALLEL) and times.workspace_folders > AUTOMATIC_LIMIT_MS:
+            raise TabbyInputError(f"{OPTION}.workspaceFolders {times.workspace_folders:g} ms is beyond the agent's "
+                                  f"{AUTOMATIC_LIMIT_MS:g} ms: it would send the document's URI, which a session "
+                                  "does not give")
+        return cls(state, times, bool(flat.get(DECLARATIONS_ENABLED, True)))
 
     def _wait(self) -> float:
         asked = self.times.asked(self.declarations)
@@ -132,3 +150,11 @@ class ContextWait:
     def after_debounce_ms(self, cached: bool) -> float:
         """The wait between the debounce and the request."""
         return self._wait() if self.state.has(AFTER_DEBOUNCE) and not cached else 0.0
+
+
+def session_input(state: AgentState, inp: EditorInput) -> EditorInput:
+    """The cursor's input as the agent at `state` has it in a session: from 7205b788b a relative
+    filepath lies in the workspace folder the editor names (SESSION_WORKSPACE)."""
+    if not state.has(SEQUENTIAL) or not inp.filepath or inp.workspace or _ABSOLUTE.match(inp.filepath):
+        return inp
+    return msgspec.structs.replace(inp, workspace=SESSION_WORKSPACE)

@@ -143,3 +143,16 @@ def test_the_debounce_starts_after_the_wait_until_e61d780ca_and_before_it_from_t
 
     out = simulate(session, client, "tabby")
     assert calls.asked == [asked] and [r.t_ms for r in out.requests] == [1300]
+
+
+def test_from_7205b788b_a_relative_filepath_is_sent_relative_to_the_workspace_folder_the_editor_names() -> None:
+    bodies = {version: run(version, {}, [key(800, "r")], [(100, "x")]).requests[0].body["segments"].get("filepath")
+              for version in ("1.5.0", "1.8.0", "1.9.0-dev")}
+    assert bodies == {"1.5.0": None, "1.8.0": "geometry.py", "1.9.0-dev": "geometry.py"}
+
+
+def test_a_workspace_folder_answer_past_the_limit_is_refused_where_the_agent_would_send_the_uri() -> None:
+    late = {"contextProviderMs": {"workspaceFolders": 501}}
+    assert wait("1.8.0", late).before_debounce_ms(False) == 501
+    with pytest.raises(TabbyInputError, match="document's URI"):
+        wait("1.9.0-dev@2025-04-21", late)
