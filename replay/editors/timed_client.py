@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from replay.editors.live import Doc, Host, Item, Request
 from replay.editors.stage import Shown
@@ -90,6 +90,9 @@ class RulesDebouncer:
         """The rules' delay does not learn from answers."""
 
 
+DroppedCall = Literal["at_drop", "at_end", "never"]
+
+
 class ContextWait(Protocol):
     """How long a call waits for the editor's extra context (ms): before its debounce and after
     it, before the request; `cached` says whether the call has a cached answer to show."""
@@ -97,6 +100,12 @@ class ContextWait(Protocol):
     def before_debounce_ms(self, cached: bool) -> float: ...
 
     def after_debounce_ms(self, cached: bool) -> float: ...
+
+    def dropped_call_debounces(self) -> DroppedCall:
+        """Whether a call a keystroke drops while it waits before its debounce still reaches the
+        debouncer, which then counts its typing interval (its delay goes unused): at once, at
+        the end of its wait, or never."""
+        ...
 
 
 class NoContextWait:
@@ -107,6 +116,9 @@ class NoContextWait:
 
     def after_debounce_ms(self, cached: bool) -> float:
         return 0.0
+
+    def dropped_call_debounces(self) -> DroppedCall:
+        return "never"
 
 
 @dataclass
@@ -126,6 +138,8 @@ class TimedClient:
         self.render, self.complete, self.cursor_input = render, complete, cursor_input
         self.debouncer = debouncer or RulesDebouncer(rules)
         self.context = context or NoContextWait()
+        self.in_context: tuple[Doc, bool, float] | None = None  # the call waiting before its debounce: its
+        # document, whether it had a cached answer, when its wait ends
         self.pending: int | None = None  # the debounce timer
         self.in_flight: Request | None = None
         self.in_flight_doc: Doc | None = None  # the context the request in flight was asked at
@@ -147,6 +161,8 @@ class TimedClient:
         if self.pending is not None:
             self.host.stop_timer(self.pending)
             self.pending = None
+        if self.in_context is not None:
+            self._dropped_in_context(*self.in_context)
         self.waiting = False
         if self.holding is not None:
             self.host.stop_timer(self.holding)
@@ -157,12 +173,29 @@ class TimedClient:
         cached = self._cached(doc) if self.rules.cache != "none" and not cache_after_wait else None
         context = self.context.before_debounce_ms(cached is not None)
         if context > 0:
+            self.in_context = (doc, cached is not None, self.host.now() + context)
             self.pending = self.host.later(context, lambda: self._debounce(doc, cached))
         else:
             self._debounce(doc, cached)
 
+    def _dropped_in_context(self, doc: Doc, cached: bool, ends: float) -> None:
+        """A call dropped in its wait for context that still reaches the debouncer."""
+        self.in_context = None
+        when = self.context.dropped_call_debounces()
+        if when == "never":
+            return
+        last_sent = self.last_sent
+
+        def debounce() -> None:
+            self.debouncer.delay(doc, self.host.now(), cached, last_sent)
+
+        if when == "at_drop":
+            debounce()
+        else:
+            self.host.later(ends - self.host.now(), debounce)
+
     def _debounce(self, doc: Doc, cached: tuple[str, int] | None) -> None:
-        self.pending = None
+        self.pending, self.in_context = None, None
         wait = self.debouncer.delay(doc, self.host.now(), cached is not None, self.last_sent)
         if cached is None:  # the wait for context after the debounce: one timer, as a keystroke ends either
             self.pending = self.host.later(wait + self.context.after_debounce_ms(False), self._send)

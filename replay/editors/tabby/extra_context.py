@@ -53,6 +53,7 @@ from replay.editors.tabby.errors import TabbyInputError
 from replay.editors.tabby.options import SESSION_DEFAULTS, flatten
 from replay.editors.tabby.releases import AgentState, agent_rule
 from replay.editors.tabby.request_rules import LSP_CONTEXT
+from replay.editors.timed_client import DroppedCall
 from replay.records import EditorInput
 
 _A = "clients/tabby-agent/src/"
@@ -150,6 +151,17 @@ class ContextWait:
     def after_debounce_ms(self, cached: bool) -> float:
         """The wait between the debounce and the request."""
         return self._wait() if self.state.has(AFTER_DEBOUNCE) and not cached else 0.0
+
+    def dropped_call_debounces(self) -> DroppedCall:
+        """A call dropped while it waits before its debounce still calls the debouncer, which
+        counts the typing interval before it checks the aborted signal (codeCompletion/
+        debouncer.ts `debounce`): from 309edd172 at once (the wait rejects on the cancelled token
+        and the call goes on to `debounce`), before it once its questions are answered (the
+        cancelled token does not stop them: lsp/Server.ts, codeCompletion/index.ts, then
+        provideCompletions). From e61d780ca the debounce comes before the wait."""
+        if not self.state.has(SEQUENTIAL) or self.state.has(AFTER_DEBOUNCE):
+            return "never"
+        return "at_drop" if self.state.has(PARALLEL) else "at_end"
 
 
 def session_input(state: AgentState, inp: EditorInput) -> EditorInput:

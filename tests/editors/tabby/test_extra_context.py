@@ -128,20 +128,24 @@ class _Calls:
         """Latencies are not needed here."""
 
 
-@pytest.mark.parametrize(("version", "asked"), [("1.9.0-dev@2025-04-21", 1100), ("1.9.0-dev", 800)])
-def test_the_debounce_starts_after_the_wait_until_e61d780ca_and_before_it_from_then(version: str, asked: float) -> None:
+def with_debouncer(version: str, events: list[Event]) -> tuple[_Calls, SessionOut]:
+    """The Tabby client at `version`, the repository answered in 300 ms, with a debouncer that notes its calls."""
     calls = _Calls()
-    profile = PROFILES["tabby"]
     options = {"contextProviderMs": {"git": 300}}
     session = Session(id="s", options=options, events=(Event(t_ms=0, type="open", document=DOC, cursor=CURSOR),
-                                                       key(800, "r")), answers=(Answer(delay_ms=10, text="x"),))
+                                                       *events), answers=(Answer(delay_ms=10, text="x"),))
 
     def client(host: Any) -> TimedClient:
-        plain = profile.live_client(host, version, options, "qwen2.5-coder", None, "python")
+        plain = PROFILES["tabby"].live_client(host, version, options, "qwen2.5-coder", None, "python")
         assert isinstance(plain, TimedClient)
         return TimedClient(host, plain.rules, plain.render, plain.complete, plain.cursor_input, calls, plain.context)
 
-    out = simulate(session, client, "tabby")
+    return calls, simulate(session, client, "tabby")
+
+
+@pytest.mark.parametrize(("version", "asked"), [("1.9.0-dev@2025-04-21", 1100), ("1.9.0-dev", 800)])
+def test_the_debounce_starts_after_the_wait_until_e61d780ca_and_before_it_from_then(version: str, asked: float) -> None:
+    calls, out = with_debouncer(version, [key(800, "r")])
     assert calls.asked == [asked] and [r.t_ms for r in out.requests] == [1300]
 
 
@@ -156,3 +160,14 @@ def test_a_workspace_folder_answer_past_the_limit_is_refused_where_the_agent_wou
     assert wait("1.8.0", late).before_debounce_ms(False) == 501
     with pytest.raises(TabbyInputError, match="document's URI"):
         wait("1.9.0-dev@2025-04-21", late)
+
+
+@pytest.mark.parametrize(("version", "asked"), [("1.8.0", [1100, 1300]), ("1.9.0-dev@2025-04-21", [1000, 1300]),
+                                                ("1.9.0-dev", [800, 1000])])
+def test_a_call_dropped_in_its_wait_still_reaches_the_debouncer_until_e61d780ca(version: str,
+                                                                                asked: list[float]) -> None:
+    """The debouncer counts the call's typing interval before it sees the aborted signal: from
+    309edd172 when the key drops the call, at 1.8.0 once the dropped call's questions are answered
+    (they run on); from e61d780ca the call had been debounced before it waited."""
+    calls, out = with_debouncer(version, [key(800, "r"), key(1000, "e")])
+    assert calls.asked == asked and len(out.requests) == 1
