@@ -27,7 +27,12 @@ A question answered after the limit is left out of the request (the request is b
 from what came; buildRequest.ts); a keystroke during the wait cancels the call (the LSP token:
 the wait rejects, then `signal.aborted` throws), so nothing is sent. In a session the editor's
 answers carry nothing the body would hold (one document, no repository, no declarations), so
-what the wait changes is when the request goes out and whether it does.
+what the wait changes is when the request goes out and whether it does. A manual trigger waits
+with no limit (`fetchExtraContext(..., undefined, token)`); sessions trigger automatically.
+
+The client looks its cache up at the keystroke, also where the agent does so after the wait
+(until 309edd172): the keystroke aborted the request in flight, so no answer can reach the cache
+during the wait.
 
 The session says how long the editor takes for each question in its `options`:
 `contextProviderMs` {`editorOptions`, `workspaceFolders`, `git`, `declarations`}: milliseconds
