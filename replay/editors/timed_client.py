@@ -7,6 +7,9 @@ decided here, once, the same for every such editor:
   the request in flight (in the VS Code clients the provider's cancellation token is cancelled
   by the document change: microsoft/vscode src/vs/editor/contrib/inlineCompletions/browser/model/
   inlineCompletionsSource.ts);
+- before the debounce, or after it before the request, a call may wait for the editor's extra
+  context (`ContextWait`: Tabby's questions to the editor, replay/editors/tabby/extra_context.py);
+  a keystroke meanwhile drops the call, as it drops a debounce;
 - the request, or a cached answer, waits for the debounce: none (at once), fixed (`min_ms`),
   adaptive (an editor's own Debouncer, as Tabby's; else its lower bound, `min_ms`) or throttle
   (`max_ms` after the keystroke when the last request went out less than `max_ms` before); a
@@ -46,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from replay.editors.live import Doc, Host, Item, Request
 from replay.editors.stage import Shown
@@ -87,6 +90,37 @@ class RulesDebouncer:
         """The rules' delay does not learn from answers."""
 
 
+DroppedCall = Literal["at_drop", "at_end", "never"]
+
+
+class ContextWait(Protocol):
+    """How long a call waits for the editor's extra context (ms): before its debounce and after
+    it, before the request; `cached` says whether the call has a cached answer to show."""
+
+    def before_debounce_ms(self, cached: bool) -> float: ...
+
+    def after_debounce_ms(self, cached: bool) -> float: ...
+
+    def dropped_call_debounces(self) -> DroppedCall:
+        """Whether a call a keystroke drops while it waits before its debounce still reaches the
+        debouncer, which then counts its typing interval (its delay goes unused): at once, at
+        the end of its wait, or never."""
+        ...
+
+
+class NoContextWait:
+    """An editor that asks for no extra context, or gets it at once."""
+
+    def before_debounce_ms(self, cached: bool) -> float:
+        return 0.0
+
+    def after_debounce_ms(self, cached: bool) -> float:
+        return 0.0
+
+    def dropped_call_debounces(self) -> DroppedCall:
+        return "never"
+
+
 @dataclass
 class Showing:
     item: Item
@@ -98,10 +132,14 @@ class TimedClient:
     is shown of a text received there."""
 
     def __init__(self, host: Host, rules: TimingRules, render: Render, complete: Complete,
-                 cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None = None) -> None:
+                 cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None = None,
+                 context: ContextWait | None = None) -> None:
         self.host, self.rules = host, rules
         self.render, self.complete, self.cursor_input = render, complete, cursor_input
         self.debouncer = debouncer or RulesDebouncer(rules)
+        self.context = context or NoContextWait()
+        self.in_context: tuple[Doc, bool, float] | None = None  # the call waiting before its debounce: its
+        # document, whether it had a cached answer, when its wait ends
         self.pending: int | None = None  # the debounce timer
         self.in_flight: Request | None = None
         self.in_flight_doc: Doc | None = None  # the context the request in flight was asked at
@@ -123,6 +161,8 @@ class TimedClient:
         if self.pending is not None:
             self.host.stop_timer(self.pending)
             self.pending = None
+        if self.in_context is not None:
+            self._dropped_in_context(*self.in_context)
         self.waiting = False
         if self.holding is not None:
             self.host.stop_timer(self.holding)
@@ -131,9 +171,34 @@ class TimedClient:
         doc = self.host.doc()
         cache_after_wait = self.rules.in_flight_wait_ms is not None and self.in_flight is not None
         cached = self._cached(doc) if self.rules.cache != "none" and not cache_after_wait else None
+        context = self.context.before_debounce_ms(cached is not None)
+        if context > 0:
+            self.in_context = (doc, cached is not None, self.host.now() + context)
+            self.pending = self.host.later(context, lambda: self._debounce(doc, cached))
+        else:
+            self._debounce(doc, cached)
+
+    def _dropped_in_context(self, doc: Doc, cached: bool, ends: float) -> None:
+        """A call dropped in its wait for context that still reaches the debouncer."""
+        self.in_context = None
+        when = self.context.dropped_call_debounces()
+        if when == "never":
+            return
+        last_sent = self.last_sent
+
+        def debounce() -> None:
+            self.debouncer.delay(doc, self.host.now(), cached, last_sent)
+
+        if when == "at_drop":
+            debounce()
+        else:
+            self.host.later(ends - self.host.now(), debounce)
+
+    def _debounce(self, doc: Doc, cached: tuple[str, int] | None) -> None:
+        self.pending, self.in_context = None, None
         wait = self.debouncer.delay(doc, self.host.now(), cached is not None, self.last_sent)
-        if cached is None:
-            self.pending = self.host.later(wait, self._send)
+        if cached is None:  # the wait for context after the debounce: one timer, as a keystroke ends either
+            self.pending = self.host.later(wait + self.context.after_debounce_ms(False), self._send)
         elif wait <= 0:
             self._show(doc, cached[0], cached[1])
         else:  # a cached answer waits for the debounce too (Tabby's, Continue's debounce comes first)

@@ -14,18 +14,22 @@ what tabby-agent shows of the model's answer, each by release.
 - options.py: the settings of both halves, keyed by Tabby's own config paths; config_keys.py:
   every key of the agent's config file and the states that have it; agent_config.py: which keys
   a state reads and which of another release's it ignores; errors.py;
-- history.py: every rule change of both halves (`fimreplay editors tabby --history`).
+- history.py: every rule change of both halves (`fimreplay editors tabby --history`);
+- timing.py, debouncer.py, extra_context.py: the agent in time (its debounce, its wait for the
+  editor's extra context) for `fimreplay session`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from replay.editors.interface import PackageProfile
-from replay.editors.timed_client import Debouncer
-from replay.records import CaptureRecord
+from replay.editors.live import Doc, Host
+from replay.editors.timed_client import Complete, Debouncer, Render, TimedClient
+from replay.editors.timing import TimingRules
+from replay.records import CaptureRecord, EditorInput
 
 
 _AGENT = re.compile(r"tabby-agent/(\d+)\.(\d+)\.(\d+)")  # the agent's User-Agent
@@ -73,6 +77,19 @@ class TabbyProfile(PackageProfile):
 
         return AdaptiveDebouncer(tabby_version(version).agent, options)
 
+
+    def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,
+                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, version: str | None,
+                     options: Mapping[str, Any]) -> TimedClient:
+        """The client of the timing rules, waiting for the editor's extra context as the agent
+        state does (extra_context.py; the session's `contextProviderMs` says how long the editor takes),
+        a relative filepath in the workspace folder the editor names to an agent that asks for it."""
+        from replay.editors.tabby.extra_context import ContextWait, session_input
+        from replay.editors.tabby.version import tabby_version
+
+        state = tabby_version(version).agent
+        return TimedClient(host, rules, body, complete, lambda doc: session_input(state, cursor_input(doc)), debouncer,
+                           ContextWait.of(state, options))
 
     def may_leave_line_rest_out(self, record: CaptureRecord) -> bool:
         """tabby-agent leaves the rest of the cursor's line out of its suffix when it holds only

@@ -83,11 +83,16 @@ TIMEOUT_DEFAULTS: dict[str, Any] = {
     "server.requestTimeout": 120000,
 }
 
+# Not a Tabby config path: a session's word on the editor the agent runs in, how long it takes to
+# answer each of the agent's questions for extra context, in ms (replay.editors.tabby.extra_context).
+SESSION_DEFAULTS: dict[str, Any] = {f"contextProviderMs.{name}": 0
+                                    for name in ("editorOptions", "workspaceFolders", "git", "declarations")}
+
 # Every client key whose value the replay models (request side, completion stage, timeouts); the
 # agent's other keys (config_keys: endpoint, token, debounce, logs, proxy, chat, ...) change neither
 # the body nor the shown text and are accepted unread.
 CLIENT_KEYS = frozenset({**AGENT_DEFAULTS, **COMPLETION_DEFAULTS, **TIMEOUT_DEFAULTS})
-_KNOWN = {**AGENT_DEFAULTS, **SERVER_DEFAULTS, **COMPLETION_DEFAULTS, **TIMEOUT_DEFAULTS}
+_KNOWN = {**AGENT_DEFAULTS, **SERVER_DEFAULTS, **COMPLETION_DEFAULTS, **TIMEOUT_DEFAULTS, **SESSION_DEFAULTS}
 
 
 def _near(key: str) -> str | None:

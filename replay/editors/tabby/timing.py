@@ -18,6 +18,9 @@
   rule is replay/editors/tabby/rules.py's `completion_timeout`.
 - Cache: a CompletionCache of answers by context hash, with forwarding contexts (the text the
   user types into a shown answer is served from it without a request; codeCompletion/cache.ts).
+- Extra context: from 7205b788b the agent waits for the editor's answers to its questions
+  before it fetches (in turn, then from 309edd172 at once for at most 500 ms):
+  replay/editors/tabby/extra_context.py.
 """
 
 from __future__ import annotations
