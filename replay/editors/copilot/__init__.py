@@ -14,9 +14,12 @@ The language server's variant, which reuses these, is replay.editors.copilot_ls.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from replay.editors.interface import EditorSession, LayoutAuditor, PackageProfile
+from replay.editors.live import Doc, Host, LiveClient
+from replay.errors import UsageError
+from replay.records import EditorInput
 
 if TYPE_CHECKING:
     from replay.tokens.tokenizer import Tokenizer
@@ -40,6 +43,20 @@ class CopilotProfile(PackageProfile):
         from replay.editors.copilot.profile import Session
 
         return Session(model, version)
+
+    def live_client(self, host: Host, version: str | None, options: dict[str, Any], model: str | None,
+                    filepath: str | None, language: str | None) -> LiveClient:
+        """chat-lib's ghost text calls step by step, the client's state carried (live.py)."""
+        from replay.editors.copilot.live import CopilotClient
+
+        rules = self.timing(version, options)
+
+        def cursor_input(doc: Doc) -> EditorInput:
+            return EditorInput(prefix=doc.prefix, suffix=doc.suffix, filepath=filepath, language=language, options=options)
+
+        if model is None:
+            raise UsageError(f"{self.name} builds its request for a model: give --model")
+        return CopilotClient(host, rules, model, version, cursor_input)
 
     def layout_audit(self, tokenizer: Tokenizer, engine: str, ctx: int) -> LayoutAuditor | None:
         """What the split-context layout does to the target tokenizer (audit.py)."""
