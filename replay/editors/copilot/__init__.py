@@ -8,6 +8,8 @@
   not the editor's id; C grouped with C++).
 - `completion`: the answer side (what the client shows of a model's text); formatting.py, the
   item re-indented to the editor's formatting options.
+- `live`: the client driven through a typing session (`fimreplay session`): chat-lib's ghost text
+  call step by step, its state carried (session.py), its timing (timing.py).
 - `audit`: what its split-context layout does to the target model's tokenizer (`fimreplay audit`).
 The language server's variant, which reuses these, is replay.editors.copilot_ls.
 """

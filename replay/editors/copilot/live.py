@@ -78,7 +78,7 @@ class Sent:
 
     def candidate(self, prefix: str, suffix: str) -> bool:
         """asyncCompletions.ts isCandidate (a pending request has streamed nothing the client
-        read: the session's answers come whole)."""
+        read: the session's answers come whole, so `partialCompletionText` is never set)."""
         if self.asked.suffix != suffix or not prefix.startswith(self.asked.prefix):
             return False
         if self.choice is None:
