@@ -41,7 +41,7 @@ result whose token was not cancelled, and reports each item shown.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import count
 from typing import Any
 
@@ -233,8 +233,10 @@ class CopilotClient(TimedClient):
         return call
 
     def _look_up(self, call: Call) -> None:
-        asked = call.asked
-        assert asked is not None
+        """After the debounce: the strategy reads the item on screen as it is now (ghostText.ts
+        asks hasAcceptedCurrentCompletion after the debounce, the prompt before it)."""
+        assert call.asked is not None
+        asked = call.asked = replace(call.asked, accepted=self.state.accepted(call.asked.prefix, call.asked.suffix))
         local = self.state.local_choices(asked.prefix, asked.suffix, asked.multiline)
         if local:
             self._result(call, local)

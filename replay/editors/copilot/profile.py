@@ -12,7 +12,8 @@ byte for byte.
 Options (`inp.options`): `multiline` (bool) pins the multiline decision; `cycling` (bool) asks
 three choices as the cycling command does; `tab_size` and `insert_spaces`, the
 `formattingOptions` the editor passes to `getInlineCompletions` (none unless the input names one;
-`insert_spaces` null: none; formatting.py).
+`insert_spaces` null: none; formatting.py); `completionsDebounce` (ms), the client's debounce
+setting, which changes when it asks in a session (timing.py), not what.
 
 Documents are named as the client names them (uris.py): `Path: <path in the workspace
 folder>`, percent-encoded as in its URI, or the file name outside it and with no `workspace`.
@@ -43,7 +44,7 @@ CHAT_LIB = "0.66.0"
 LABEL = f"copilot@{CHAT_LIB}"  # the profile a rendered prompt names
 MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed,
 MIN_PROMPT_EXCLUDED_LANGUAGE_IDS = ("scminput",)  # but for these detected languages (the commit message box)
-OPTIONS = ("multiline", "cycling", *formatting.OPTIONS)
+OPTIONS = ("multiline", "cycling", *formatting.OPTIONS, "completionsDebounce")
 FORMATTING: FormattingOptions | None = None  # getInlineCompletions' options: none unless the caller passes them
 
 

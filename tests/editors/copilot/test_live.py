@@ -21,12 +21,12 @@ CURSOR = DOC.index("    \n\n\ndef main") + 4
 LINE = "    return 2 * math.pi * r"
 
 
-def run(events: list[dict[str, Any]], answers: list[tuple[float, str]]) -> SessionOut:
+def run(events: list[dict[str, Any]], answers: list[tuple[float, str]], options: dict[str, Any] | None = None) -> SessionOut:
     evs = (Event(t_ms=0, type="open", document=DOC, cursor=CURSOR), *(Event(**e) for e in events))
     session = Session(id="s", events=evs, answers=tuple(Answer(delay_ms=d, text=t) for d, t in answers),
-                      filepath="geometry.py", language="python")
-    return simulate(session, lambda host: PROFILE.live_client(host, None, {}, "qwen2.5-coder", "geometry.py", "python"),
-                    "copilot")
+                      filepath="geometry.py", language="python", options=options or {})
+    return simulate(session, lambda host: PROFILE.live_client(host, None, session.options, "qwen2.5-coder", "geometry.py",
+                                                              "python"), "copilot")
 
 
 def after_accept(r: RequestOut) -> bool:
@@ -150,3 +150,10 @@ def test_a_cache_hit_answers_before_the_async_manager_and_cancels_nothing() -> N
               [(100, "eturn 2 * math.pi * r"), (100, "  # s"), (100, "it(r)"), (2000, "  # s2")])
     assert [(r.n, r.outcome) for r in out.requests] == [(1, "shown"), (2, "not_shown"), (3, "shown"), (4, "not_shown")]
     assert (out.shown[-1].request, out.shown[-1].shown_text, out.shown[-1].t_ms) == (1, LINE, 2000.0)
+
+
+def test_the_debounce_setting_delays_the_call_and_a_key_within_it_drops_it() -> None:
+    """getRemainingDebounceMs: the completionsDebounce setting, then the cancellation check."""
+    out = run([key(800, "r"), key(850, "e")], [(50, "turn 2 * math.pi * r"), (0, "")], {"completionsDebounce": 100})
+    assert [(r.t_ms, r.after_event) for r in out.requests][0] == (950.0, 2)
+    assert out.shown[0].t_ms == 1050.0  # completionsDelay counts from the call's start, the key
