@@ -30,7 +30,9 @@ checked against the npm package @vscode/chat-lib 0.66.0's compiled dist):
   registers a speculative call (`speculativeRequestCache.set`) at the document with the item
   accepted, `isSpeculative` (no token, not the async manager's latest, no `setGhostText`); it
   runs when the host reports the item shown (ghostText/telemetry.ts `telemetryShown`, reached
-  from VS Code's `handleDidShowCompletionItem`, chat-lib's `inlineCompletionShown`). As the item
+  in VS Code from the provider's `handleDidShowCompletionItem` through ghostText/last.ts
+  `handleGhostTextShown`, in chat-lib from src/lib/node/chatLibMain.ts `inlineCompletionShown`,
+  `speculativeRequestCache.request`: once per item). As the item
   on screen is what it accepts, it asks with the after-accept strategy; its answer serves the
   user's accept from the cache, or from the async manager while it is in flight.
 
