@@ -1,4 +1,7 @@
 """What Copilot's client carries from one completion request to the next, within one session.
+A `render` session takes each cursor's answer as known when the next cursor comes (ClientState
+.answer); a typing session in time (live.py) runs the calls themselves on the same state, with
+the async manager's pending requests and the speculative request on top.
 
 Sources (microsoft/vscode-copilot-chat, src/extension/completions-core/vscode-node/; checked
 against chat-lib 0.66.0's compiled dist):
