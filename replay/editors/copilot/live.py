@@ -78,14 +78,14 @@ class Sent:
     def completed(self) -> bool:
         return self.choice is not None
 
-    def candidate(self, prefix: str, suffix: str) -> bool:
-        """asyncCompletions.ts isCandidate (a pending request has streamed nothing the client
-        read: the session's answers come whole, so `partialCompletionText` is never set)."""
+    def candidate(self, prefix: str, suffix: str, streamed: str | None = None) -> bool:
+        """asyncCompletions.ts isCandidate; `streamed`, the text a pending request's stream has
+        given so far (`partialCompletionText`, None: nothing yet)."""
         if self.asked.suffix != suffix or not prefix.startswith(self.asked.prefix):
             return False
-        if self.choice is None:
-            return True
         typed = prefix[len(self.asked.prefix):]
+        if self.choice is None:
+            return streamed is None or streamed.startswith(typed)
         return self.choice.text.startswith(typed) and len(self.choice.text.rstrip()) > len(typed)
 
 
@@ -94,6 +94,7 @@ class Wait:
     """getFirstMatchingRequest's deferred: resolved once, with a candidate's choice less what
     was typed since, or with None when every candidate it waited for ended without one."""
 
+    call: int  # the waiting call's id (its headerRequestId, which cancelRequest compares)
     prefix: str
     suffix: str
     resolve: Callable[[Choice | None, Sent | None], None]
@@ -143,7 +144,7 @@ class AsyncManager:
         """getFirstMatchingRequest: a completed candidate answers at once (its subject replays)."""
         if not speculative:
             self.most_recent = call
-        wait = Wait(prefix, suffix, resolve)
+        wait = Wait(call, prefix, suffix, resolve)
         for sent in list(self.requests):
             if not sent.candidate(prefix, suffix):
                 self.cancel(call, sent)
@@ -156,11 +157,24 @@ class AsyncManager:
 
     def cancel(self, call: int, sent: Sent) -> None:
         """cancelRequest: only the latest call cancels, and only a pending request."""
-        if call != self.most_recent or sent.completed:
+        if call != self.most_recent or sent.completed or sent not in self.requests:
             return
         sent.request.cancel()
         self.requests.remove(sent)
         self._ended(sent)
+
+    def streamed(self, sent: Sent, text: str) -> bool:
+        """The answer's text reaches the waits subscribed to it before the request completes
+        (ghostText.ts wraps the strategy's finishedCb in `updateCompletion`): each wait it no
+        longer goes on for lets go of it, the latest call's cancelling it (`next`:
+        cancelRequest, finishRequest), and a request cancelled so is dropped before its choice
+        is read: nothing cached, nothing completed. Whether it is still in the manager."""
+        for wait in list(sent.waits):
+            if wait in sent.waits and not wait.resolved and not sent.candidate(wait.prefix, wait.suffix, text):
+                sent.waits.remove(wait)
+                self.cancel(wait.call, sent)  # a cancelled request lets go of every wait (_ended)
+                wait.ended(sent)
+        return sent in self.requests
 
     def completed(self, sent: Sent, choice: Choice | None, steps: Steps) -> None:
         """The request's answer came: completed with its first choice, or (none) dropped."""
@@ -248,10 +262,16 @@ class CopilotClient(TimedClient):
             self._fetch(call, asked)
 
     def _wait(self, call: Call, asked: Prompt) -> None:
-        """getFirstMatchingRequestWithTimeout, then, with no choice, the call's own request."""
+        """getFirstMatchingRequestWithTimeout, then, with no choice, the call's own request. The
+        timeout ends the call's wait, not getFirstMatchingRequest's subscriptions (Promise.race):
+        they stay, and still let go of (and cancel) a request whose text no longer matches."""
         timer: list[int] = []
+        over: list[bool] = []
 
         def done(choice: Choice | None, sent: Sent | None) -> None:
+            if over:
+                return
+            over.append(True)
             if timer:
                 self.host.stop_timer(timer[0])
             if self._cancelled(call):  # abortedBeforeIssued
@@ -263,7 +283,7 @@ class CopilotClient(TimedClient):
 
         wait = self.manager.first_matching(call.id, asked.prefix, asked.suffix, call.speculative, done)
         if not wait.resolved:
-            timer.append(self.host.later(self.rules.match_wait_ms or 0.0, lambda: wait.settle(None, None)))
+            timer.append(self.host.later(self.rules.match_wait_ms or 0.0, lambda: done(None, None)))
 
     def _fetch(self, call: Call, asked: Prompt) -> None:
         """The call's own request, queued in the async manager; its result the first matching answer."""
@@ -285,6 +305,8 @@ class CopilotClient(TimedClient):
 
     def _arrived(self, sent: Sent, text: str) -> None:
         """completionsFromNetwork.ts: the choice (and the splitter's later parts) cached as it comes."""
+        if not self.manager.streamed(sent, text):
+            return
         inp = sent.asked.inp
         steps, choice, parts = answer.received(inp, text, request.stream_cut(sent.body, inp.language or ""), None, self.model)
         if choice is not None:

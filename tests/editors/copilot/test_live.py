@@ -135,7 +135,7 @@ def test_a_speculative_call_neither_becomes_the_latest_nor_cancels() -> None:
 
 def test_a_wait_with_no_candidate_left_settles_empty() -> None:
     got: list[Any] = []
-    wait = Wait("ab", "", lambda c, s: got.append((c, s)))
+    wait = Wait(1, "ab", "", lambda c, s: got.append((c, s)))
     wait.pending.add(1)
     sent = Sent(type("R", (), {"n": 1, "cancel": lambda self: None})(), asked("a"), {})
     wait.ended(sent)
@@ -157,3 +157,15 @@ def test_the_debounce_setting_delays_the_call_and_a_key_within_it_drops_it() -> 
     out = run([key(800, "r"), key(850, "e")], [(50, "turn 2 * math.pi * r"), (0, "")], {"completionsDebounce": 100})
     assert [(r.t_ms, r.after_event) for r in out.requests][0] == (950.0, 2)
     assert out.shown[0].t_ms == 1050.0  # completionsDelay counts from the call's start, the key
+
+
+def test_a_pending_request_whose_text_no_longer_matches_the_latest_call_is_dropped_uncached() -> None:
+    """updateCompletion: the speculative answer ("  # s", asked at the accepted line) streams in
+    while the latest call ("x" typed after the accept) waits on it; it does not go on from "x", so
+    that call cancels it before its choice is read. The backspace back to the accepted line then
+    finds nothing cached and asks."""
+    out = run([key(800, "r"), accept(1300), key(1700, "x"), {"t_ms": 2500, "type": "delete", "count": 1}],
+              [(100, "eturn 2 * math.pi * r"), (1000, "  # s"), (50, ""), (100, ""), (100, "  # d")])
+    assert [(r.n, r.t_ms, r.after_event) for r in out.requests] == [(1, 800.0, 1), (2, 1000.0, 1), (3, 1500.0, 2),
+                                                                    (4, 1900.0, 3), (5, 2500.0, 4), (6, 2700.0, 4)]
+    assert (out.shown[-1].request, out.shown[-1].shown_text) == (5, LINE + "  # d")
