@@ -23,7 +23,11 @@ checked against the npm package @vscode/chat-lib 0.66.0's compiled dist):
   typed since and goes beyond it. `getFirstMatchingRequest` subscribes to every candidate and
   cancels the pending requests that are not (`cancelRequest`: only for the latest non-speculative
   call, `mostRecentRequestId`); it resolves with the first candidate's answer that matches, or
-  with nothing once every candidate it waited for has ended without one.
+  with nothing once every candidate it waited for has ended without one. An answer's text reaches
+  the calls waiting on its request as it streams in, before the request completes (ghostText.ts
+  wraps the strategy's finishedCb in `updateCompletion`): a call it no longer goes on for lets
+  go of it, and the latest call cancels it then, before its choice is read (neither cached nor
+  completed). A wait that timed out keeps its subscriptions (Promise.race).
 - ghostText/completionsFromNetwork.ts: an answer's choice (and the statement splitter's later
   parts) goes into the completions cache when it arrives, whichever call is still waiting.
 - inlineCompletion.ts `GhostText.getInlineCompletionsResult`: a result not typed as suggested
