@@ -314,10 +314,10 @@ class CopilotClient(TimedClient):
         inp = sent.asked.inp
         steps, choice, parts = answer.received(inp, text, request.stream_cut(sent.body, inp.language or ""), None, self.model)
         if choice is not None:
-            choice = Choice(choice.text, choice.chunks, choice.arrived, sent.request.n)
+            choice = replace(choice, request=sent.request.n)
             self.state.cache.append(sent.asked.prefix, sent.asked.suffix, choice)
         for added, part in parts:
-            self.state.cache.append(sent.asked.prefix + added, sent.asked.suffix, part.rest(part.text))
+            self.state.cache.append(sent.asked.prefix + added, sent.asked.suffix, replace(part, request=sent.request.n))
         self.manager.completed(sent, choice, steps)
 
     def _own_result(self, call: Call, sent: Sent) -> None:
@@ -354,14 +354,14 @@ class CopilotClient(TimedClient):
         if not call.speculative:
             if not typing:  # current.ts setGhostText keeps the item of a result not typed as suggested
                 self.state.current = (asked.prefix, asked.suffix, processed)
-            self._show_result(call, shown, request_n, typing)
+            self._show_result(call, shown, processed[0].text, request_n, typing)
 
-    def _show_result(self, call: Call, shown: Shown, request_n: int, typing: bool) -> None:
+    def _show_result(self, call: Call, shown: Shown, raw: str, request_n: int, typing: bool) -> None:
         """The host shows the item of a call whose token stands, and reports it shown: a result
         not typed as suggested then runs its speculative call at the document with it accepted."""
         asked = call.asked
         assert asked is not None
-        shown = formatting.formatted(asked.inp, shown.text or "", shown, FORMATTING)
+        shown = formatting.formatted(asked.inp, raw, shown, FORMATTING)
         if shown.text is None or self.showing is not None:
             return
         item = Item(shown.text, shown.replace_before, shown.replace_after)
