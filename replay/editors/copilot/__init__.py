@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from replay.editors.inputs import BadInputLine
 from replay.editors.interface import EditorSession, LayoutAuditor, PackageProfile
 from replay.editors.live import Doc, Host, LiveClient
 from replay.errors import UsageError
@@ -58,6 +59,8 @@ class CopilotProfile(PackageProfile):
 
         if model is None:
             raise UsageError(f"{self.name} builds its request for a model: give --model")
+        if options.get("cycling"):  # ghostText.ts: a cycling call neither waits nor queues nor holds; not modelled
+            raise BadInputLine("the copilot session client does not model the cycling request: leave 'cycling' out")
         return CopilotClient(host, rules, model, version, cursor_input)
 
     def layout_audit(self, tokenizer: Tokenizer, engine: str, ctx: int) -> LayoutAuditor | None:

@@ -8,9 +8,12 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from replay.editors.copilot import PROFILE
 from replay.editors.copilot.live import AsyncManager, Sent, Wait
 from replay.editors.copilot.profile import Prompt
+from replay.editors.inputs import BadInputLine
 from replay.records import EditorInput
 from replay.session.format import Answer, Event, RequestOut, Session, SessionOut
 from replay.session.simulate import simulate
@@ -169,3 +172,8 @@ def test_a_pending_request_whose_text_no_longer_matches_the_latest_call_is_dropp
     assert [(r.n, r.t_ms, r.after_event) for r in out.requests] == [(1, 800.0, 1), (2, 1000.0, 1), (3, 1500.0, 2),
                                                                     (4, 1900.0, 3), (5, 2500.0, 4), (6, 2700.0, 4)]
     assert (out.shown[-1].request, out.shown[-1].shown_text) == (5, LINE + "  # d")
+
+
+def test_a_session_asking_for_cycling_is_rejected_not_modelled_wrong() -> None:
+    with pytest.raises(BadInputLine, match="cycling"):
+        run([key(800, "r")], [(100, "eturn 2 * math.pi * r")], {"cycling": True})
