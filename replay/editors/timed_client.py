@@ -22,15 +22,7 @@ decided here, once, the same for every such editor:
   that arrives after the user typed on is not shown by the call that asked for it (the host
   cancelled that call's token and drops what it returns) but from the cache by the waiting
   call, at its next check;
-- with `match_wait_ms` (Copilot's 200 ms) a request due while the one in flight may still match
-  (asked at the same text after the cursor, at a cursor the user has typed on from) waits for
-  its answer, at most that long: an answer whose start is what was typed since is shown from
-  there and nothing is sent; an answer that does not match, or the end of the wait, sends the
-  request then; a keystroke meanwhile drops it unsent. A late answer reaches the screen only
-  through such a waiting call (the host cancelled the call that asked for it);
-- an answer shown whole, or what streamed by `shown_by_ms`; with `shown_after_ms` (Copilot's
-  completionsDelay, 200 ms) an answer's item is held until that long after the keystroke whose
-  call shows it, and a keystroke meanwhile drops it (an item from the cache is not held here); after `client_timeout_ms` the client
+- an answer shown whole, or what streamed by `shown_by_ms`; after `client_timeout_ms` the client
   gives up on it;
 - an answer is shown when it arrives at the context it was asked at; after the user typed on,
   only with `shows_late`, when the text typed since is the start of the answer (its rest shown);
@@ -142,10 +134,6 @@ class TimedClient:
         # document, whether it had a cached answer, when its wait ends
         self.pending: int | None = None  # the debounce timer
         self.in_flight: Request | None = None
-        self.in_flight_doc: Doc | None = None  # the context the request in flight was asked at
-        self.waiting = False  # a call waits for the answer in flight (`match_wait_ms`)
-        self.call_start = 0.0  # when the last keystroke started the provider's call
-        self.holding: int | None = None  # an answer's item held until `shown_after_ms`
         self.last_sent: float | None = None
         self.showing: Showing | None = None
         self.cache: dict[tuple[str, str], tuple[str, int]] = {}
@@ -163,11 +151,6 @@ class TimedClient:
             self.pending = None
         if self.in_context is not None:
             self._dropped_in_context(*self.in_context)
-        self.waiting = False
-        if self.holding is not None:
-            self.host.stop_timer(self.holding)
-            self.holding = None
-        self.call_start = self.host.now()
         doc = self.host.doc()
         cache_after_wait = self.rules.in_flight_wait_ms is not None and self.in_flight is not None
         cached = self._cached(doc) if self.rules.cache != "none" and not cache_after_wait else None
@@ -234,18 +217,7 @@ class TimedClient:
             if cached is not None:
                 self._show(doc, cached[0], cached[1])
                 return
-        asked = self.in_flight_doc
-        if (self.rules.match_wait_ms is not None and self.in_flight is not None and asked is not None
-                and doc.suffix == asked.suffix and doc.prefix.startswith(asked.prefix)):
-            self.waiting = True
-            self.pending = self.host.later(self.rules.match_wait_ms, self._wait_over)
-            return
         self._issue(doc)
-
-    def _wait_over(self) -> None:
-        """No matching answer within `match_wait_ms`: the waiting call sends its request."""
-        self.pending, self.waiting = None, False
-        self._issue(self.host.doc())
 
     def _issue(self, doc: Doc) -> None:
         holder: list[Request] = []
@@ -254,7 +226,7 @@ class TimedClient:
                                  lambda text: self._answer(doc, holder[0], text, sent_at),
                                  timeout_ms=self.rules.client_timeout_ms, partial_at_ms=self.rules.shown_by_ms)
         holder.append(request)
-        self.in_flight, self.in_flight_doc, self.last_sent = request, doc, self.host.now()
+        self.in_flight, self.last_sent = request, self.host.now()
         if self.rules.client_timeout_ms is not None:
             self.host.later(self.rules.client_timeout_ms, lambda: self._timed_out(request))
 
@@ -264,7 +236,6 @@ class TimedClient:
             self.debouncer.answered(None)
 
     def _answer(self, asked: Doc, request: Request, text: str, sent_at: float) -> None:
-        waited_for = self.waiting and self.in_flight is request
         if self.in_flight is request:
             self.in_flight = None
         self.debouncer.answered(self.host.now() - sent_at)
@@ -272,36 +243,14 @@ class TimedClient:
             self.cache[(asked.prefix, asked.suffix)] = (text, request.n)
         now = self.host.doc()
         if now == asked:
-            self._hold(now, text, request.n)
+            self._show(now, text, request.n)
             return
         typed = now.prefix[len(asked.prefix):]
         by_the_waiting_call = self.rules.in_flight_wait_ms is not None  # from the cache, at its next check
-        late_ok = (self.rules.shows_late and not by_the_waiting_call
-                   and (self.rules.match_wait_ms is None or waited_for)
-                   and now.prefix.startswith(asked.prefix) and now.suffix == asked.suffix
-                   and text.startswith(typed) and len(text) > len(typed))
-        if waited_for:  # the waiting call is served by this answer, or sends its own request now
-            if self.pending is not None:
-                self.host.stop_timer(self.pending)
-            self.pending, self.waiting = None, False
-            if not late_ok:
-                self._issue(now)
-                return
-        if late_ok:
-            self._hold(now, text[len(typed):], request.n)
-
-    def _hold(self, doc: Doc, text: str, request: int) -> None:
-        """Show an answer's item, held until `shown_after_ms` after the call began."""
-        remaining = (self.call_start + self.rules.shown_after_ms - self.host.now()
-                     if self.rules.shown_after_ms is not None else 0.0)
-        if remaining <= 0:
-            self._show(doc, text, request)
-            return
-        self.holding = self.host.later(remaining, lambda: self._held(doc, text, request))
-
-    def _held(self, doc: Doc, text: str, request: int) -> None:
-        self.holding = None
-        self._show(doc, text, request)
+        if (self.rules.shows_late and not by_the_waiting_call
+                and now.prefix.startswith(asked.prefix) and now.suffix == asked.suffix
+                and text.startswith(typed) and len(text) > len(typed)):
+            self._show(now, text[len(typed):], request.n)
 
     def _show(self, doc: Doc, text: str, request: int) -> None:
         shown = self.complete(self.cursor_input(doc), text)

@@ -52,12 +52,10 @@ class TimingRules:
     after the user typed on reaches the screen that way, from the cache at the waiting call's next
     check (the call that asked for it was cancelled by the host). `serves_typed_whole`: an answer
     the user typed out whole is still a cache hit, whose empty rest shows nothing and asks for
-    nothing. `match_wait_ms`: a request due while the one in flight may still match (same text
-    after the cursor, typed on from its cursor) waits for its answer at most that long, served
-    by it when its start is what was typed since, else sent then; only such a waiting call shows
-    a late answer (None: no such wait). `shown_after_ms`: an answer's item is not shown before
-    that long after the keystroke whose call shows it, and not at all if the user types on
-    meanwhile (None: shown when it comes)."""
+    nothing. `match_wait_ms`: a request due while one sent may still match waits for its answer at
+    most that long (None: no such wait). `shown_after_ms`: an answer's item is not shown before
+    that long after the keystroke whose call shows it (None: shown when it comes). Both are
+    Copilot's, whose own client (replay/editors/copilot/live.py) says which requests count."""
 
     editor: str
     release: str

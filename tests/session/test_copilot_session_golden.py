@@ -1,18 +1,18 @@
 """`fimreplay session --editor copilot` against GitHub Copilot's own completion code: typing
 sessions recorded by driving `@vscode/chat-lib` 0.66.0's inline completions provider under node
-with a VS Code-like caller (each call's cancellation token cancelled at the next edit) against a
-loopback completions server whose answers came after scripted delays
-(tests/data/golden/copilot/sessions, its README says how each field was observed).
+with a VS Code-like caller (each call's cancellation token cancelled at the next edit, each item
+shown reported back, `inlineCompletionShown`) against a loopback completions server whose answers
+came after scripted delays (tests/data/golden/copilot/sessions, its README says how each field was
+observed).
 
-The simulator (replay/session with Copilot's timing rules, replay/editors/copilot/timing.py: no
-debounce, the wait for a matching request in flight, the hold of an item until completionsDelay)
-must send the same requests, give each the same outcome, show the same items from the same
-answers and leave the same document; request and item times within 50 ms of the recorded ones.
-Bodies are compared as parsed JSON; they hold no clock value, so nothing is masked for time. The
-one body rule the session simulator does not apply is the request after an accepted item
-(request.py `after_accept`: the client's ClientState is not carried through a session): for those
-requests the fields it sets, AFTER_ACCEPT_FIELDS, are left out of the comparison. Each session was
-recorded twice; both recordings are checked."""
+The simulator (replay/editors/copilot/live.py: chat-lib's ghost text calls with the client's state
+carried, Copilot's timing rules in timing.py) must send the same requests with the same bodies
+(after an accept, the after-accept strategy; the speculative request after each item shown), give
+each the same outcome, show the same items from the same answers (typed as suggested, from the
+completions cache, from any pending request of the async manager) and leave the same document;
+request and item times within 50 ms of the recorded ones. Bodies are compared whole, as parsed
+JSON; they hold no clock value, so nothing is masked. Each session was recorded twice; both
+recordings are checked."""
 
 from __future__ import annotations
 
@@ -26,7 +26,6 @@ from replay.usecases.session import session_file
 from tests.session.recorded import assert_same_session
 
 SESSIONS_DIR = Path(__file__).resolve().parents[1] / "data" / "golden" / "copilot" / "sessions"
-AFTER_ACCEPT_FIELDS = ("max_tokens", "stop", "extra.trim_by_indentation")  # ghostTextStrategy.ts after an accept
 
 
 def recordings() -> list[tuple[dict[str, Any], str]]:
@@ -36,15 +35,6 @@ def recordings() -> list[tuple[dict[str, Any], str]]:
 
 RECORDED = recordings()
 SESSIONS = {s["id"]: s for s in map(json.loads, (SESSIONS_DIR / "sessions.jsonl").read_text(encoding="utf-8").splitlines())}
-
-
-def compared_body(body: dict[str, Any], after_accept: bool) -> dict[str, Any]:
-    """The body as compared: after an accepted item without AFTER_ACCEPT_FIELDS."""
-    if not after_accept:
-        return body
-    out = {k: v for k, v in body.items() if k not in AFTER_ACCEPT_FIELDS}
-    out["extra"] = {k: v for k, v in body["extra"].items() if f"extra.{k}" not in AFTER_ACCEPT_FIELDS}
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -60,21 +50,7 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, A
 @pytest.mark.parametrize("expected", [e for e, _ in RECORDED], ids=[f"{e['id']} ({w})" for e, w in RECORDED])
 def test_requests_outcomes_items_and_document_are_chat_libs(
         expected: dict[str, Any], simulated: dict[str, dict[str, Any]]) -> None:
-    events = SESSIONS[expected["id"]]["events"]
-    assert_same_session(simulated[expected["id"]], expected,
-                        body=lambda r: compared_body(r["body"], events[r["after_event"]]["type"] == "accept"))
-
-
-def test_the_after_accept_fields_are_all_that_differ_and_only_after_an_accept(simulated: dict[str, dict[str, Any]]) -> None:
-    """What the comparison leaves out is exactly the after-accept strategy: the real client's
-    request after an accept asks for one line (stop ["\\n\\n"], 20 tokens, no indentation trim)."""
-    for expected, _ in RECORDED:
-        events = SESSIONS[expected["id"]]["events"]
-        for mine, real in zip(simulated[expected["id"]]["requests"], expected["requests"], strict=True):
-            if events[real["after_event"]]["type"] == "accept":
-                assert (real["body"]["max_tokens"], real["body"]["stop"], real["body"]["extra"]["trim_by_indentation"]) == (20, ["\n\n"], False)
-            else:
-                assert mine["body"] == real["body"]
+    assert_same_session(simulated[expected["id"]], expected)
 
 
 def test_the_recordings_hold_what_the_sessions_are_for() -> None:
@@ -89,3 +65,35 @@ def test_the_recordings_hold_what_the_sessions_are_for() -> None:
     assert any(r["outcome"] == "not_shown" for e, _ in RECORDED for r in e["requests"])
     ids = [e["id"] for e, _ in RECORDED]
     assert len(ids) == 2 * len(set(ids)) >= 6
+
+
+def _after_accept(body: dict[str, Any]) -> bool:
+    """ghostTextStrategy.ts after an accepted item (request.py after_accept)."""
+    return (body["max_tokens"], body["stop"], body["extra"]["trim_by_indentation"]) == (20, ["\n\n"], False)
+
+
+def test_the_recordings_hold_the_client_state_the_sessions_are_for() -> None:
+    """The state carried from one call to the next shows in the recordings: the request after an
+    accept asks with the after-accept strategy; after an item from a request or the cache a
+    speculative request asks at the document with it accepted (also after-accept); an item comes
+    from the completions cache, held 200 ms after its key, with no request sent at that key; an
+    item comes from an earlier request while the call's own request is still pending; a pending
+    speculative request is cancelled by a call it no longer matches."""
+    for expected, _ in RECORDED:
+        events = SESSIONS[expected["id"]]["events"]
+        requests = expected["requests"]
+        after_accept = [r for r in requests if events[r["after_event"]]["type"] == "accept" and r["t_ms"] < events[r["after_event"]]["t_ms"] + 200]
+        assert all(_after_accept(r["body"]) for r in after_accept)
+        for item in expected["shown"]:
+            follow = [r for r in requests if r["after_event"] == item["after_event"] and item["t_ms"] <= r["t_ms"] < item["t_ms"] + 50]
+            for r in follow:  # the speculative request: the prompt ends with the item's line
+                assert r["body"]["prompt"].endswith(item["shown_text"]) and _after_accept(r["body"])
+    items = [(e, s) for e, _ in RECORDED for s in e["shown"]]
+    assert any(r["body"]["prompt"].endswith(s["shown_text"]) for e, s in items for r in e["requests"]
+               if r["after_event"] == s["after_event"] and r["t_ms"] >= s["t_ms"])
+    assert any(all(r["after_event"] != s["after_event"] or r["t_ms"] > s["t_ms"] for r in e["requests"])
+               and e["requests"][s["request"] - 1]["after_event"] < s["after_event"] - 1
+               and s["t_ms"] - SESSIONS[e["id"]]["events"][s["after_event"]]["t_ms"] >= 190 for e, s in items)
+    assert any(r["n"] > s["request"] and r["t_ms"] < s["t_ms"] < r.get("answered_ms", 0) and r["after_event"] == s["after_event"]
+               for e, s in items for r in e["requests"])
+    assert any(r["outcome"] == "cancelled" and _after_accept(r["body"]) for e, _ in RECORDED for r in e["requests"])

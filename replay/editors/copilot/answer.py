@@ -75,6 +75,11 @@ class Choice:
     text: str
     chunks: tuple[str, ...]
     arrived: tuple[str, ...] | None = None  # the chunks when it arrived, where the stream was read on
+    request: int = 0  # the session's request whose answer it is (fetch.ts APIChoice `requestId`; 0: none known)
+
+    def rest(self, text: str) -> Choice:
+        """The same choice with another text (less what was typed, cut to a line, post-processed)."""
+        return Choice(text, self.chunks, request=self.request)
 
     @property
     def chunks_on_arrival(self) -> tuple[str, ...]:
@@ -325,7 +330,7 @@ def local(inp: EditorInput, candidates: list[tuple[str, Choice]], multiline: boo
         for _ in range(2):
             in_context(inp, steps, choice.chunks)
         if steps.text is not None:
-            kept.append((steps, Choice(steps.text, choice.chunks)))
+            kept.append((steps, choice.rest(steps.text)))
     if not kept:
         return Shown(text=None, multiline=multiline), []
     return item(inp, kept[0][0], multiline), [choice for _, choice in kept]

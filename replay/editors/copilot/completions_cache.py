@@ -144,7 +144,7 @@ def _rest(choice: Choice, typed: str) -> Choice | None:
     """The choice less what was typed (None: it does not start with it, or has nothing beyond it)."""
     if not choice.text.startswith(typed) or len(choice.text) <= len(typed):
         return None
-    return Choice(choice.text[len(typed):], choice.chunks)
+    return choice.rest(choice.text[len(typed):])
 
 
 class CompletionsCache:
@@ -193,5 +193,5 @@ class CompletedRequests:
             if request.suffix == suffix and prefix.startswith(request.prefix):
                 typed = prefix[len(request.prefix):]
                 if request.choice.text.startswith(typed) and len(request.choice.text.rstrip()) > len(typed):
-                    return Choice(request.choice.text[len(typed):], request.choice.chunks)
+                    return request.choice.rest(request.choice.text[len(typed):])
         return None

@@ -12,7 +12,8 @@ byte for byte.
 Options (`inp.options`): `multiline` (bool) pins the multiline decision; `cycling` (bool) asks
 three choices as the cycling command does; `tab_size` and `insert_spaces`, the
 `formattingOptions` the editor passes to `getInlineCompletions` (none unless the input names one;
-`insert_spaces` null: none; formatting.py).
+`insert_spaces` null: none; formatting.py); `completionsDebounce` (ms), the client's debounce
+setting, which changes when it asks in a session (timing.py), not what.
 
 Documents are named as the client names them (uris.py): `Path: <path in the workspace
 folder>`, percent-encoded as in its URI, or the file name outside it and with no `workspace`.
@@ -22,6 +23,7 @@ are `cpp`), not the input's `language` where the two differ.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from replay.editors.copilot import formatting, request, uris
@@ -42,7 +44,7 @@ CHAT_LIB = "0.66.0"
 LABEL = f"copilot@{CHAT_LIB}"  # the profile a rendered prompt names
 MIN_PROMPT_CHARS = 10  # lib/src/prompt/prompt.ts: a shorter document is not completed,
 MIN_PROMPT_EXCLUDED_LANGUAGE_IDS = ("scminput",)  # but for these detected languages (the commit message box)
-OPTIONS = ("multiline", "cycling", *formatting.OPTIONS)
+OPTIONS = ("multiline", "cycling", *formatting.OPTIONS, "completionsDebounce")
 FORMATTING: FormattingOptions | None = None  # getInlineCompletions' options: none unless the caller passes them
 
 
@@ -89,13 +91,41 @@ def split_layout(context: list[lay.Block], before_cursor: str, suffix: str, lang
     return lay.layout(context, before_cursor, suffix)
 
 
-def request_body(inp: EditorInput, state: ClientState | None = None, prompt_layout: PromptLayout = split_layout,
-                 short_ok: tuple[str, ...] = MIN_PROMPT_EXCLUDED_LANGUAGE_IDS) -> dict[str, Any] | None:
-    """The body Copilot sends at this cursor (None: it sends none). `state` carries a session;
-    `prompt_layout` is the client's (the language server's is replay.editors.copilot_ls.inline_layout's); `short_ok`
-    the languages it completes in a document under MIN_PROMPT_CHARS."""
+@dataclass(frozen=True)
+class Prompt:
+    """What the client holds at a cursor once its prompt is built and before it looks for a
+    local answer (ghostText.ts getGhostTextWithoutAbortHandling: extractPrompt, then
+    `trimLastLine` and the strategy): `prefix`, the text before the cursor less its last line's
+    trailing whitespace, keys the caches and the async manager with the prompt's suffix;
+    `is_multiline` is the multiline decision (request.multiline), `accepted` current.ts
+    hasAcceptedCurrentCompletion."""
+
+    inp: EditorInput
+    layout: lay.Layout
+    prefix: str
+    is_multiline: bool
+    accepted: bool
+
+    @property
+    def suffix(self) -> str:
+        return self.layout.suffix
+
+    @property
+    def multiline(self) -> bool:
+        """The strategy's requestMultiline (ghostTextStrategy.ts: after an accept, always)."""
+        return self.is_multiline or self.accepted
+
+    def body(self) -> dict[str, Any]:
+        inp = self.inp
+        return request.body(self.layout, inp.language or "", inp.prefix + inp.suffix, len(inp.prefix), self.is_multiline,
+                            bool(inp.options.get("cycling")), self.accepted)
+
+
+def prompt(inp: EditorInput, state: ClientState, prompt_layout: PromptLayout = split_layout,
+           short_ok: tuple[str, ...] = MIN_PROMPT_EXCLUDED_LANGUAGE_IDS) -> Prompt | None:
+    """The prompt at this cursor (None: the client completes nothing here); building it keeps the
+    suffix AfterCursor reuses in `state`, as every call does, whether it sends or not."""
     inp = detected(inp)
-    state = state if state is not None else ClientState()
     document = inp.prefix + inp.suffix
     cursor = len(inp.prefix)
     # componentsCompletionsPromptFactory.ts `failFastPrompt`: the whole text counts (suffixPercent > 0).
@@ -109,9 +139,19 @@ def request_body(inp: EditorInput, state: ClientState | None = None, prompt_layo
         is_multiline = request.multiline(inp.language or "", document, cursor, result.prefix, result.suffix)
     cache_prefix, _ = lay.trim_last_line(inp.prefix)
     accepted = state.accepted(cache_prefix, result.suffix)
-    if state.cached(cache_prefix, result.suffix, bool(is_multiline) or accepted):
+    return Prompt(inp, result, cache_prefix, bool(is_multiline), accepted)
+
+
+def request_body(inp: EditorInput, state: ClientState | None = None, prompt_layout: PromptLayout = split_layout,
+                 short_ok: tuple[str, ...] = MIN_PROMPT_EXCLUDED_LANGUAGE_IDS) -> dict[str, Any] | None:
+    """The body Copilot sends at this cursor (None: it sends none). `state` carries a session;
+    `prompt_layout` is the client's (the language server's is replay.editors.copilot_ls.inline_layout's); `short_ok`
+    the languages it completes in a document under MIN_PROMPT_CHARS."""
+    state = state if state is not None else ClientState()
+    asked = prompt(inp, state, prompt_layout, short_ok)
+    if asked is None or state.cached(asked.prefix, asked.suffix, asked.multiline):
         return None
-    return request.body(result, inp.language or "", document, cursor, bool(is_multiline), bool(inp.options.get("cycling")), accepted)
+    return asked.body()
 
 
 def engine_text(body: dict[str, Any]) -> tuple[str, str]:

@@ -1,4 +1,7 @@
 """What Copilot's client carries from one completion request to the next, within one session.
+A `render` session takes each cursor's answer as known when the next cursor comes (ClientState
+.answer); a typing session in time (live.py) runs the calls themselves on the same state, with
+the async manager's pending requests and the speculative request on top.
 
 Sources (microsoft/vscode-copilot-chat, src/extension/completions-core/vscode-node/; checked
 against chat-lib 0.66.0's compiled dist):
@@ -54,13 +57,13 @@ def edit_distance(a: list[int], b: list[int]) -> int:
 
 def _less_typed(choices: list[Choice], typed: str) -> list[Choice]:
     """The choices that start with what was typed and go beyond it, less it."""
-    return [Choice(c.text[len(typed):], c.chunks) for c in choices if c.text.startswith(typed) and len(c.text) > len(typed)]
+    return [c.rest(c.text[len(typed):]) for c in choices if c.text.startswith(typed) and len(c.text) > len(typed)]
 
 
-def _one_line(choice: Choice, multiline: bool) -> Choice:
+def one_line(choice: Choice, multiline: bool) -> Choice:
     """A cache or async choice as a single-line request takes it (completionsFromNetwork.ts
     makeGhostAPIChoice with forceSingleLine)."""
-    return choice if multiline else Choice(answer.force_single_line(choice.text), choice.chunks)
+    return choice if multiline else choice.rest(answer.force_single_line(choice.text))
 
 
 @dataclass
@@ -118,6 +121,15 @@ class ClientState:
         found = self.completed.first_match(prefix, suffix)
         return [found] if found is not None else []
 
+    def local_choices(self, prefix: str, suffix: str, multiline: bool) -> list[tuple[str, Choice]]:
+        """ghostText.ts getLocalInlineSuggestion: (where from, choice) for the choices typed as
+        suggested, then the cache's not among them, cut to one line for a single-line request
+        (none typed as suggested: the cache's are the result, ResultType.Cache)."""
+        typing = self.from_typing(prefix, suffix)
+        cache = [one_line(c, multiline) for c in self.from_cache(prefix, suffix)]
+        return ([("getCompletionsForUserTyping", c) for c in typing]
+                + [("getCompletionsFromCache", c) for c in cache if all(c.text != t.text for t in typing)])
+
     def cached(self, prefix: str, suffix: str, multiline: bool = False) -> bool:
         """Would the client answer this request locally (and send nothing)? `multiline` is the
         request's decision (a cached choice is cut to one line for a single-line one)."""
@@ -146,18 +158,15 @@ class ClientState:
             for added, part in parts:  # the statement splitter's later parts
                 self.cache.append(prefix + added, body["suffix"], part)
             if choice is not None:  # a stream that gave no choice is an empty result: the item on screen stays
-                self.current = (prefix, body["suffix"], [Choice(processed, choice.chunks)] if processed else [])
+                self.current = (prefix, body["suffix"], [choice.rest(processed)] if processed else [])
             return answer.item(inp, steps, multiline)
         if lookup is None:
             return Shown(text=None, multiline=False)
         suffix, multiline = lookup
-        typing = self.from_typing(prefix, suffix)
-        cache = [_one_line(c, multiline) for c in self.from_cache(prefix, suffix)]
-        if typing or cache:
-            candidates = [("getCompletionsForUserTyping", c) for c in typing]
-            candidates += [("getCompletionsFromCache", c) for c in cache if all(c.text != t.text for t in typing)]
-        else:
-            candidates = [("AsyncCompletionManager", _one_line(c, multiline)) for c in self.from_async(prefix, suffix)]
+        candidates = self.local_choices(prefix, suffix, multiline)
+        typing = any(source == "getCompletionsForUserTyping" for source, _ in candidates)
+        if not candidates:
+            candidates = [("AsyncCompletionManager", one_line(c, multiline)) for c in self.from_async(prefix, suffix)]
         shown, processed = answer.local(inp, candidates, multiline)
         if processed and not typing:
             self.current = (prefix, suffix, processed)

@@ -1,7 +1,8 @@
 """Copilot's timing rules for the modelled client, `@vscode/chat-lib` 0.66.0 (microsoft/
 vscode-copilot-chat src/extension/completions-core/vscode-node/lib/src/, checked against the
 package's compiled dist): what is the client's. VS Code's own scheduling of inline completion
-calls (its InlineCompletionsModel) sits above it and is not part of chat-lib: not modelled.
+calls (its InlineCompletionsModel) sits above it and is not part of chat-lib: not modelled. A
+session runs them step by step in the client's own call (live.py), with the state it carries.
 
 - Debounce: ghostText/ghostText.ts `getRemainingDebounceMs`: the `completionsDebounce` setting,
   else the `copilotcompletionsdebounce` experiment variable, else the caller's `debounceMs`;
@@ -21,7 +22,8 @@ calls (its InlineCompletionsModel) sits above it and is not part of chat-lib: no
 - Timeout: none on the completion itself.
 - Cache: the completions cache (a radix trie of past choices, ghostText/completionsCache.ts,
   modelled in completions_cache.py) and, after a shown item, a speculative request for the text
-  after it is accepted (ghostText/speculativeRequestCache.ts).
+  after it is accepted (ghostText/speculativeRequestCache.ts, run from inlineCompletion.ts when
+  the host reports the item shown).
 """
 
 from __future__ import annotations
