@@ -119,14 +119,56 @@ class Showing:
     request: int
 
 
-class TimedClient:
+class ShowingClient:
+    """What every session client does with the item on screen, whatever its own loop: hide it at
+    a keystroke, accept it (whole or a line, as VS Code's `acceptNextLine` does: the module's
+    docstring) or dismiss it. A subclass says what an edit does (`edited`)."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.showing: Showing | None = None
+
+    def opened(self) -> None:
+        """Opening a document asks for nothing until the user types."""
+
+    def edited(self, changed: bool) -> None:
+        raise NotImplementedError
+
+    def _hide(self) -> None:
+        if self.showing is not None:
+            self.host.hide()
+        self.showing = None
+
+    def accept(self, line_only: bool) -> None:
+        showing = self.showing
+        if showing is None:
+            return
+        item = showing.item
+        cut = item.text.find("\n") + 1 if line_only else 0
+        taken = item.text[:cut] if cut else item.text
+        doc = self.host.doc()
+        start, end = doc.cursor - item.replace_before, doc.cursor + (0 if cut else item.replace_after)
+        self.host.set_doc(Doc(doc.text[:start] + taken + doc.text[end:], start + len(taken)))
+        if cut:  # the rest stays shown
+            rest = Item(item.text[cut:], 0, item.replace_after)
+            self.showing = Showing(rest, showing.request)
+            self.host.show(showing.request, rest)
+            return
+        self.edited(True)
+
+    def dismiss(self) -> None:
+        self._hide()
+
+
+class TimedClient(ShowingClient):
     """A client from its timing rules: `render` gives the body sent at a cursor, `complete` what
     is shown of a text received there."""
 
     def __init__(self, host: Host, rules: TimingRules, render: Render, complete: Complete,
                  cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None = None,
                  context: ContextWait | None = None) -> None:
-        self.host, self.rules = host, rules
+        super().__init__(host)
+        self.rules = rules
         self.render, self.complete, self.cursor_input = render, complete, cursor_input
         self.debouncer = debouncer or RulesDebouncer(rules)
         self.context = context or NoContextWait()
@@ -135,11 +177,7 @@ class TimedClient:
         self.pending: int | None = None  # the debounce timer
         self.in_flight: Request | None = None
         self.last_sent: float | None = None
-        self.showing: Showing | None = None
         self.cache: dict[tuple[str, str], tuple[str, int]] = {}
-
-    def opened(self) -> None:
-        """Opening a document asks for nothing until the user types."""
 
     def edited(self, changed: bool) -> None:
         self._hide()
@@ -265,28 +303,3 @@ class TimedClient:
         """What the editor does once `showing` appeared at `doc` from the answer (or cached rest)
         `text`: nothing here; an editor that asks ahead from what it showed (llama.vscode's
         follow-up, replay/editors/llama_vscode/live.py) overrides it."""
-
-    def _hide(self) -> None:
-        if self.showing is not None:
-            self.host.hide()
-        self.showing = None
-
-    def accept(self, line_only: bool) -> None:
-        showing = self.showing
-        if showing is None:
-            return
-        item = showing.item
-        cut = item.text.find("\n") + 1 if line_only else 0
-        taken = item.text[:cut] if cut else item.text
-        doc = self.host.doc()
-        start, end = doc.cursor - item.replace_before, doc.cursor + (0 if cut else item.replace_after)
-        self.host.set_doc(Doc(doc.text[:start] + taken + doc.text[end:], start + len(taken)))
-        if cut:  # the rest stays shown
-            rest = Item(item.text[cut:], 0, item.replace_after)
-            self.showing = Showing(rest, showing.request)
-            self.host.show(showing.request, rest)
-            return
-        self.edited(True)
-
-    def dismiss(self) -> None:
-        self._hide()

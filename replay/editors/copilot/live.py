@@ -58,7 +58,7 @@ from replay.editors.copilot.profile import FORMATTING, Prompt, check_input, prom
 from replay.editors.copilot.session import ClientState, one_line
 from replay.editors.live import Doc, Host, Item, Request
 from replay.editors.stage import Shown, Steps
-from replay.editors.timed_client import Showing, TimedClient
+from replay.editors.timed_client import ShowingClient, Showing
 from replay.editors.timing import TimingRules
 from replay.records import EditorInput
 
@@ -214,13 +214,14 @@ class Call:
     asked: Prompt | None = None
 
 
-class CopilotClient(TimedClient):
+class CopilotClient(ShowingClient):
     """chat-lib's provider under a VS Code-like host (the module's docstring). Accepting,
-    dismissing and hiding are the timed client's (timed_client.py)."""
+    dismissing and hiding the item on screen are every session client's (timed_client.py)."""
 
     def __init__(self, host: Host, rules: TimingRules, model: str, version: str | None,
                  cursor_input: Callable[[Doc], EditorInput]) -> None:
-        super().__init__(host, rules, lambda inp: {}, lambda inp, text: Shown(text=None, multiline=False), cursor_input)
+        super().__init__(host)
+        self.rules, self.cursor_input = rules, cursor_input
         self.model, self.version = model, version
         self.state = ClientState()
         self.manager = AsyncManager()
