@@ -54,6 +54,11 @@ class Request(Protocol):
         """Abort it (its answer, if it comes, is never read)."""
         ...
 
+    def streamed(self) -> str:
+        """What of its answer had reached the client by now, cut by nothing (a client that reads
+        a stream still coming: Continue's generator reuse)."""
+        ...
+
 
 class Host(Protocol):
     """What the simulator offers a client."""
@@ -82,7 +87,8 @@ class Host(Protocol):
         """Send a request: it reaches the server `reaches_server_ms` later (the client's own start-up
         of it, such as llama.vim's curl process), its time in the session's record, and its answer
         (the session's next, its delay counted from there) comes to `on_answer` when the client
-        has it: whole, or what streamed by `partial_at_ms` after sending. With `timeout_ms` the
+        has it: whole, or as Continue's showWhateverWeHaveAtXMs stops reading it `partial_at_ms`
+        after sending (simulate.py _delivery). With `timeout_ms` the
         client gives up then (the request times out, `on_answer` never runs). A request whose
         answer the client never reads (`scripted` False: llama.vim's ring updates) takes none of
         the session's answers."""

@@ -57,6 +57,13 @@ class _Sent:
     def cancel(self) -> None:
         self.finish("cancelled")
 
+    def streamed(self) -> str:
+        """What of its answer had reached the client by now (all of it once it came)."""
+        if self.answer is None:
+            return ""
+        since = self.clock() - self.t_ms
+        return "".join(text for t, text in self.answer.pieces() if t <= since)
+
 
 @dataclass(order=True)
 class _Due:
@@ -190,12 +197,28 @@ class Simulation:
 
 def _delivery(answer: Answer, partial_at_ms: float | None) -> tuple[float, str]:
     """When the client has the answer and what it has: all of it once the last piece came, or
-    with `partial_at_ms` what streamed by then, nothing when nothing had (Continue's
-    showWhateverWeHaveAtXMs), unless all of it came before."""
+    with `partial_at_ms` what Continue's showWhateverWeHaveAtXMs lets through: the stream read
+    line by line (a line once its newline came, the last at the end), stopped after the first
+    line read later than `partial_at_ms` once a non-blank line was read, the lines read joined
+    by newlines; else all of it (continuedev/continue core/autocomplete/filtering/streamTransforms/lineStream.ts
+    showWhateverWeHaveAtXMs @b238c1f11f, 2.1.0; it checks the time after each line, it never
+    cuts one short or waits on a timer)."""
     pieces = answer.pieces()
-    if partial_at_ms is None or pieces[-1][0] <= partial_at_ms:
+    if partial_at_ms is None:
         return pieces[-1][0], "".join(text for _, text in pieces)
-    return partial_at_ms, "".join(text for t, text in pieces if t <= partial_at_ms)
+    lines: list[str] = []
+    pending, seen = "", False
+    for n, (t, text) in enumerate(pieces):
+        pending += text
+        *done, pending = pending.split("\n")
+        if n == len(pieces) - 1 and pending:
+            done.append(pending)
+        for line in done:
+            lines.append(line)
+            seen = seen or line.strip() != ""
+            if seen and t > partial_at_ms:
+                return t, "\n".join(lines)
+    return pieces[-1][0], "".join(text for _, text in pieces)
 
 
 def _user(sim: Simulation, client: LiveClient, n: int, event: Event) -> Callable[[], None]:

@@ -1,0 +1,126 @@
+"""Continue's client in a session: its VS Code extension calling core's CompletionProvider at each
+edit, read at continuedev/continue b238c1f11f (v2.1.0-vscode) and checked against that code run
+under node (tests/data/golden/continue/sessions).
+
+- extensions/vscode/src/autocomplete/completionProvider.ts: VS Code calls the provider at every
+  edit and cancels the previous call's token; the extension aborts that call's signal, and a
+  call whose signal was aborted shows nothing (willDisplay). The abort does not stop the request
+  its call started: the stream belongs to core's GeneratorReuseManager.
+- core/autocomplete/CompletionProvider.ts provideInlineCompletionItems: the debounce
+  (util/AutocompleteDebouncer.ts: `debounceDelay`, a later call supersedes the waiting one),
+  then the cache, then the stream; an answer a call shows is put in the cache under its prefix.
+- util/AutocompleteLruCache.ts get: the longest cached prefix the text before the cursor starts
+  with, when its completion starts with what was typed since; that completion's rest, and an
+  empty rest is no hit.
+- generation/GeneratorReuseManager.ts: a call reuses the stream of the last request (running or
+  done) while that request's text before the cursor followed by what of its answer has come
+  starts with the call's text before the cursor (and is not longer than it: a backspace starts a
+  new one); the characters typed since are skipped at the answer's start. Otherwise the call
+  cancels that stream (its request is aborted) and sends its own.
+- filtering/streamTransforms/lineStream.ts showWhateverWeHaveAtXMs: what is read of a stream
+  (replay/session/simulate.py _delivery, `shown_by_ms` of timing.py).
+
+Keyed here by the whole text before the cursor, where Continue keys by its pruned prefix (the
+same unless the file is longer than its prefix budget) and puts under the prefix it sends (the
+same unless snippets or a file header are sent before it: then its cache never hits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from replay.editors.live import Doc, Host, Request
+from replay.editors.timed_client import Complete, Render, TimedClient
+from replay.editors.timing import TimingRules
+from replay.records import EditorInput
+
+
+@dataclass
+class _Stream:
+    """A request's stream as GeneratorReuseManager holds it: the text before the cursor it was
+    asked at, its answer once read, and the calls waiting for it (their number, their context)."""
+
+    request: Request
+    prefix: str
+    text: str | None = None
+    waiting: list[tuple[int, Doc]] = field(default_factory=list)
+
+
+class ContinueClient(TimedClient):
+    """Continue's VS Code client at a release whose timing rules are `rules`."""
+
+    def __init__(self, host: Host, rules: TimingRules, render: Render, complete: Complete,
+                 cursor_input: Callable[[Doc], EditorInput]) -> None:
+        super().__init__(host, rules, render, complete, cursor_input)
+        self.call = 0  # the provider's latest call: the earlier ones' tokens are cancelled
+        self.stream: _Stream | None = None
+        self.answers: dict[str, tuple[str, int]] = {}  # AutocompleteLruCache: prefix -> (completion, request)
+
+    def edited(self, changed: bool) -> None:
+        self._hide()
+        if self.pending is not None:
+            self.host.stop_timer(self.pending)
+        self.call += 1
+        call = self.call
+        self.pending = self.host.later(self.rules.debounce.min_ms, lambda: self._debounced(call))
+
+    def _debounced(self, call: int) -> None:
+        self.pending = None
+        doc = self.host.doc()
+        cached = self._lookup(doc.prefix)
+        if cached is not None:
+            self._show(doc, *cached)
+            return
+        stream = self.stream
+        if stream is not None and len(stream.prefix) <= len(doc.prefix) and (
+                stream.prefix + (stream.text if stream.text is not None else stream.request.streamed())
+        ).startswith(doc.prefix):
+            if stream.text is None:
+                stream.waiting.append((call, doc))
+            else:
+                self._read(stream, call, doc)
+            return
+        if stream is not None and stream.text is None:
+            stream.request.cancel()
+        holder: list[_Stream] = []
+        request = self.host.send(self.render(self.cursor_input(doc)), lambda text: self._answered(holder[0], text),
+                                 partial_at_ms=self.rules.shown_by_ms)
+        holder.append(_Stream(request, doc.prefix, waiting=[(call, doc)]))
+        self.stream = holder[0]
+
+    def _answered(self, stream: _Stream, text: str) -> None:
+        stream.text = text
+        for call, doc in stream.waiting:
+            self._read(stream, call, doc)
+        stream.waiting = []
+
+    def _read(self, stream: _Stream, call: int, doc: Doc) -> None:
+        """A call's read of the stream: nothing once its token was cancelled; else the answer
+        without the characters typed since it was asked, shown and cached."""
+        if call != self.call:
+            return
+        text, typed = stream.text or "", doc.prefix[len(stream.prefix):]
+        while text and typed and text[0] == typed[0]:
+            text, typed = text[1:], typed[1:]
+        shown = self.complete(self.cursor_input(doc), text)
+        if shown.text:
+            self.answers[doc.prefix] = (shown.text, stream.request.n)
+            self._show(doc, text, stream.request.n)
+
+    def _lookup(self, prefix: str) -> tuple[str, int] | None:
+        """AutocompleteLruCache.get: the longest key the prefix starts with, if its completion
+        starts with the rest; a non-empty rest of that completion."""
+        keys = [k for k in self.answers if prefix.startswith(k)]
+        if not keys:
+            return None
+        key = max(keys, key=len)
+        value, request = self.answers[key]
+        typed = prefix[len(key):]
+        if not value.startswith(typed) or len(value) == len(typed):
+            return None
+        return value[len(typed):], request
+
+    def _show(self, doc: Doc, text: str, request: int) -> None:
+        if self.host.doc() == doc:
+            super()._show(doc, text, request)
