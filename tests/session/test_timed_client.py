@@ -88,14 +88,19 @@ def test_the_cache_shows_an_answer_again_at_its_context_without_a_request() -> N
     assert [r.t_ms for r in out.requests] == [200, 600, 1000]
 
 
-def test_a_streamed_answer_shows_what_came_by_the_rules_moment() -> None:
-    streamed = Answer(chunks=(Chunk("ab", 50.0), Chunk("cd", 400.0)))
-    out = run(typed(100), [streamed], replace(RULES, shown_by_ms=150.0))
-    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(350, "ab")]
-    out = run(typed(100), [streamed])
-    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(600, "abcd")]
+def test_a_streamed_answer_is_read_by_lines_until_one_comes_past_the_rules_moment() -> None:
+    """Continue's showWhateverWeHaveAtXMs: the time is checked after each line, once a non-blank
+    line was read; nothing is cut short and a slow whole answer is still shown when it comes."""
+    lines = Answer(chunks=(Chunk("a\n", 50.0), Chunk("b\n", 100.0), Chunk("c\nd", 400.0), Chunk("e", 500.0)))
+    out = run(typed(100), [lines], replace(RULES, shown_by_ms=150.0))
+    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(600, "a\nb\nc")]
+    out = run(typed(100), [lines])
+    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(700, "a\nb\nc\nde")]
     out = run(typed(100), [Answer(delay_ms=400.0, text="late")], replace(RULES, shown_by_ms=150.0))
-    assert out.shown == () and out.requests[0].outcome == "not_shown"  # nothing had streamed at 150 ms
+    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(600, "late")]
+    blank_first = Answer(chunks=(Chunk("\n", 200.0), Chunk("x\n", 300.0), Chunk("y", 450.0)))
+    out = run(typed(100), [blank_first], replace(RULES, shown_by_ms=150.0))
+    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(500, "\nx")]
 
 
 def test_accepting_inserts_the_item_and_asks_again() -> None:

@@ -1,0 +1,69 @@
+"""Continue's client in a session (replay/editors/continue_/live.py), each rule on a small session:
+the stream a later call reuses, the request cancelled only when the next one goes out, the cache
+serving what was typed into an answer, the accept that asks nothing, a cancelled call's item."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.editors.continue_.live import ContinueClient
+from replay.editors.continue_.timing import timing
+from replay.editors.live import Doc
+from replay.editors.stage import Shown
+from replay.records import EditorInput
+from replay.session.format import Answer, Chunk, Event, Session, SessionOut
+from replay.session.simulate import simulate
+
+RULES = timing("2.1.0-vscode")  # debounce 350 ms, showWhateverWeHaveAtXMs at modelTimeout (150 ms)
+
+
+def run(events: list[dict[str, Any]], answers: list[Answer | tuple[float, str]]) -> SessionOut:
+    evs = (Event(t_ms=0, type="open", document="x = \n", cursor=4), *(Event(**e) for e in events))
+    ans = tuple(a if isinstance(a, Answer) else Answer(delay_ms=a[0], text=a[1]) for a in answers)
+
+    def cursor_input(doc: Doc) -> EditorInput:
+        return EditorInput(prefix=doc.prefix, suffix=doc.suffix)
+
+    def complete(inp: EditorInput, text: str) -> Shown:
+        return Shown(text=text or None, multiline=False)
+
+    return simulate(Session(id="s", events=evs, answers=ans),
+                    lambda host: ContinueClient(host, RULES, lambda inp: {"prompt": inp.prefix}, complete, cursor_input),
+                    "continue")
+
+
+def typed(t_ms: float, text: str) -> dict[str, Any]:
+    return {"t_ms": t_ms, "type": "type", "text": text}
+
+
+def test_a_later_call_reuses_the_stream_still_coming_when_its_answer_goes_on_from_what_was_typed() -> None:
+    stream = Answer(chunks=(Chunk("abc", 50.0), Chunk("def", 600.0)))
+    out = run([typed(100, "1"), typed(550, "a")], [stream, (10, "unused")])
+    assert [(r.n, r.t_ms, r.outcome) for r in out.requests] == [(1, 450, "shown")]
+    assert [(s.t_ms, s.after_event, s.request, s.shown_text) for s in out.shown] == [(1050, 2, 1, "bcdef")]
+
+
+def test_the_request_in_flight_is_cancelled_when_the_next_call_sends_its_own() -> None:
+    out = run([typed(100, "1"), typed(550, "z")], [(900, "abc"), (10, "q")])
+    assert [(r.n, r.t_ms, r.outcome) for r in out.requests] == [(1, 450, "cancelled"), (2, 900, "shown")]
+    assert [(s.request, s.shown_text) for s in out.shown] == [(2, "q")]
+
+
+def test_a_cancelled_calls_answer_is_not_shown_but_its_stream_serves_the_next_call() -> None:
+    out = run([typed(100, "1"), typed(500, "a")], [(200, "abc")])
+    assert [(s.t_ms, s.after_event, s.shown_text) for s in out.shown] == [(850, 2, "bc")]  # not "abc" at 650
+
+
+def test_the_cache_serves_the_rest_of_an_answer_typed_into_and_an_accept_asks_nothing() -> None:
+    events = [typed(100, "1"), typed(1000, "a"), {"t_ms": 2000, "type": "delete", "count": 1},
+              {"t_ms": 3000, "type": "accept"}]
+    out = run(events, [(10, "abc"), (10, "never")])
+    assert [(r.n, r.outcome) for r in out.requests] == [(1, "shown")]
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(460, 1, "abc"), (1350, 1, "bc"), (2350, 1, "abc")]
+    assert out.document == "x = 1abc\n"
+
+
+def test_typing_past_the_answer_or_a_backspace_before_its_context_sends_a_new_request() -> None:
+    out = run([typed(100, "1"), typed(1000, "ax"), {"t_ms": 2000, "type": "delete", "count": 3}],
+              [(10, "abc"), (10, "p"), (10, "q")])
+    assert [(r.n, r.after_event) for r in out.requests] == [(1, 1), (2, 2), (3, 3)]
