@@ -17,8 +17,9 @@ class Debounce:
     """The delay between a keystroke and the request it triggers, in milliseconds.
 
     `mode` is "none" (sent at once), "fixed" (always `min_ms`), "adaptive" (between `min_ms` and
-    `max_ms`, by the editor's own estimate) or "throttle" (sent at once unless the last request
-    went out less than `max_ms` before; then `max_ms` after the keystroke)."""
+    `max_ms`, by the editor's own estimate), "throttle" (sent at once unless the last request
+    went out less than `max_ms` before; then `max_ms` after the keystroke) or "leading" (at once
+    after `min_ms` without a keystroke, else `min_ms` after the keystroke if no other came)."""
 
     mode: str
     min_ms: float = 0.0
@@ -30,6 +31,8 @@ class Debounce:
             return 0.0, 0.0
         if self.mode == "fixed":
             return self.min_ms, self.min_ms
+        if self.mode == "leading":
+            return 0.0, self.min_ms
         return self.min_ms, self.max_ms
 
 

@@ -7,7 +7,10 @@ under node (tests/data/golden/continue/sessions).
   call whose signal was aborted shows nothing (willDisplay). The abort does not stop the request
   its call started: the stream belongs to core's GeneratorReuseManager.
 - core/autocomplete/CompletionProvider.ts provideInlineCompletionItems: the debounce
-  (util/AutocompleteDebouncer.ts: `debounceDelay`, a later call supersedes the waiting one),
+  (util/AutocompleteDebouncer.ts: every call waits `debounceDelay`, a later one supersedes it;
+  before 42cdb7f845 (2025-05-12; v1.1.30-vscode checked) a call after a quiet `debounceDelay`
+  went at once and opened a window each later call extended, a call in it waiting
+  `debounceDelay` and going only if no call came meanwhile: timing.py's "leading" debounce),
   then the cache, then the stream; an answer a call shows is put in the cache under its prefix.
 - util/AutocompleteLruCache.ts get: the longest cached prefix the text before the cursor starts
   with, when its completion starts with what was typed since; that completion's rest, and an
@@ -54,6 +57,7 @@ class ContinueClient(TimedClient):
                  cursor_input: Callable[[Doc], EditorInput]) -> None:
         super().__init__(host, rules, render, complete, cursor_input)
         self.call = 0  # the provider's latest call: the earlier ones' tokens are cancelled
+        self.window_end = 0.0  # the leading debounce's window: a call before it waits
         self.stream: _Stream | None = None
         self.answers: dict[str, tuple[str, int]] = {}  # AutocompleteLruCache: prefix -> (completion, request)
 
@@ -62,8 +66,13 @@ class ContinueClient(TimedClient):
         if self.pending is not None:
             self.host.stop_timer(self.pending)
         self.call += 1
-        call = self.call
-        self.pending = self.host.later(self.rules.debounce.min_ms, lambda: self._debounced(call))
+        call, now, delay = self.call, self.host.now(), self.rules.debounce.min_ms
+        quiet = now >= self.window_end
+        self.window_end = now + delay
+        if self.rules.debounce.mode == "leading" and quiet:
+            self._debounced(call)
+            return
+        self.pending = self.host.later(delay, lambda: self._debounced(call))
 
     def _debounced(self, call: int) -> None:
         self.pending = None
