@@ -1,5 +1,5 @@
 """Continue's client in a session (replay/editors/continue_/live.py), each rule on a small session:
-the stream a later call reuses, the request cancelled only when the next one goes out, the cache
+the two debounces, the stream a later call reuses, the request cancelled only when the next one goes out, the cache
 serving what was typed into an answer, the accept that asks nothing, a cancelled call's item."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from replay.editors.continue_.live import ContinueClient
 from replay.editors.continue_.timing import timing
 from replay.editors.live import Doc
 from replay.editors.stage import Shown
+from replay.editors.timing import TimingRules
 from replay.records import EditorInput
 from replay.session.format import Answer, Chunk, Event, Session, SessionOut
 from replay.session.simulate import simulate
@@ -17,7 +18,7 @@ from replay.session.simulate import simulate
 RULES = timing("2.1.0-vscode")  # debounce 350 ms, showWhateverWeHaveAtXMs at modelTimeout (150 ms)
 
 
-def run(events: list[dict[str, Any]], answers: list[Answer | tuple[float, str]]) -> SessionOut:
+def run(events: list[dict[str, Any]], answers: list[Answer | tuple[float, str]], rules: TimingRules = RULES) -> SessionOut:
     evs = (Event(t_ms=0, type="open", document="x = \n", cursor=4), *(Event(**e) for e in events))
     ans = tuple(a if isinstance(a, Answer) else Answer(delay_ms=a[0], text=a[1]) for a in answers)
 
@@ -28,7 +29,7 @@ def run(events: list[dict[str, Any]], answers: list[Answer | tuple[float, str]])
         return Shown(text=text or None, multiline=False)
 
     return simulate(Session(id="s", events=evs, answers=ans),
-                    lambda host: ContinueClient(host, RULES, lambda inp: {"prompt": inp.prefix}, complete, cursor_input),
+                    lambda host: ContinueClient(host, rules, lambda inp: {"prompt": inp.prefix}, complete, cursor_input),
                     "continue")
 
 
@@ -67,3 +68,17 @@ def test_typing_past_the_answer_or_a_backspace_before_its_context_sends_a_new_re
     out = run([typed(100, "1"), typed(1000, "ax"), {"t_ms": 2000, "type": "delete", "count": 3}],
               [(10, "abc"), (10, "p"), (10, "q")])
     assert [(r.n, r.after_event) for r in out.requests] == [(1, 1), (2, 2), (3, 3)]
+
+
+def test_the_debounce_waits_after_each_key_and_a_later_key_supersedes_it() -> None:
+    out = run([typed(100, "1"), typed(300, "2"), typed(1500, "3")], [(10, "a"), (10, "b")])
+    assert [(r.t_ms, r.after_event) for r in out.requests] == [(650, 2), (1850, 3)]
+
+
+def test_before_42cdb7f845_a_key_after_a_quiet_debounce_asks_at_once_and_opens_a_window() -> None:
+    """v1.1.30-vscode's AutocompleteDebouncer: at once after 350 ms without a call; a call inside
+    the window (each call extends it) waits 350 ms and asks if no call came meanwhile."""
+    old = timing("1.1.30-vscode")
+    out = run([typed(100, "1"), typed(300, "2"), typed(500, "3"), typed(1500, "4")],
+              [(10, "a"), (10, "b"), (10, "c")], old)
+    assert [(r.t_ms, r.after_event) for r in out.requests] == [(100, 1), (850, 3), (1500, 4)]
