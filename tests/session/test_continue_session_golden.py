@@ -1,8 +1,8 @@
 """`fimreplay session --editor continue@VERSION` against Continue's own autocomplete code: typing
-sessions recorded by running core's CompletionProvider of continuedev/continue v2.1.0-vscode
-(b238c1f11f) and v1.1.30-vscode (8a1287207f), each bundled from its commit, under node, called at
-real key times as the VS Code extension calls it (each call's signal aborted at the next edit),
-against a loopback Ollama server whose streamed answers came after scripted delays
+sessions recorded by running the VS Code extension's inline completion provider on core's
+CompletionProvider of continuedev/continue v2.1.0-vscode (b238c1f11f) and v1.1.30-vscode
+(8a1287207f), each bundled from its commit, under node with a stand-in for VS Code that calls it
+at real key times and cancels each call's token at the next edit, against a loopback Ollama server whose streamed answers came after scripted delays
 (tests/data/golden/continue/sessions, its README says how each field was observed and which part
 is Continue's code and which the driver's stand-in for VS Code).
 
@@ -69,8 +69,9 @@ def test_requests_outcomes_items_and_document_are_continues(
 
 def test_the_recordings_hold_what_the_sessions_are_for() -> None:
     """The sessions exercise each rule: an aborted request, a slow answer shown when it came, a
-    streamed answer whose item came before its end, items from Continue's cache (2.1.0's: 1.1.30's
-    SQLite cache missed in these runs, its stream reuse showed the same items), an item from a
+    streamed answer whose item came before its end, items from Continue's cache (2.1.0's: 1.1.30
+    puts an answer under the prefix it sends, headed by the file's name, so its lookup misses and
+    its stream reuse shows the same items), an item from a
     stream a later call read (no request of its own), accepts that ask nothing (the accepted text
     reads the last stream), the two debounces, and both recordings of each session."""
     outcomes = {r["outcome"] for e, _, _ in RECORDED for r in e["requests"]}
