@@ -23,9 +23,15 @@ under node (tests/data/golden/continue/sessions).
 - filtering/streamTransforms/lineStream.ts showWhateverWeHaveAtXMs: what is read of a stream
   (replay/session/simulate.py _delivery, `shown_by_ms` of timing.py).
 
-Keyed here by the whole text before the cursor, where Continue keys by its pruned prefix (the
+A call that reads a stream reads it as the request's own call would (showWhateverWeHaveAtXMs
+counted from the request, not from the reading call). Keyed here by the whole text before the
+cursor, where Continue keys by its pruned prefix (the
 same unless the file is longer than its prefix budget) and puts under the prefix it sends (the
-same unless snippets or a file header are sent before it: then its cache never hits).
+same unless snippets or a file header are sent before it, as 1.1.30's `# geometry.py`: then its
+cache never hits, where this one does). Read at b238c1f11f and 8a1287207f (v1.1.30-vscode) and
+applied to every VS Code release: the first rewrite (cf14cdb2ae, v0.9.227-vscode) keys its cache
+the same way, but older releases keyed it otherwise (v0.8.24-vscode's completionProvider.ts by
+the whole rendered prompt, so only the same context hit), which is not modelled.
 """
 
 from __future__ import annotations
@@ -129,7 +135,3 @@ class ContinueClient(TimedClient):
         if not value.startswith(typed) or len(value) == len(typed):
             return None
         return value[len(typed):], request
-
-    def _show(self, doc: Doc, text: str, request: int) -> None:
-        if self.host.doc() == doc:
-            super()._show(doc, text, request)
