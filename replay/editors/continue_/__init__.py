@@ -52,7 +52,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from replay.editors.interface import PackageProfile, capture_input
-from replay.editors.live import Doc, Host
+from replay.editors.live import Doc, Host, LiveClient
 from replay.editors.timed_client import Complete, Debouncer, Render, TimedClient
 from replay.editors.timing import TimingRules
 from replay.records import CaptureRecord, EditorInput
@@ -97,6 +97,18 @@ class ContinueProfile(PackageProfile):
         provider = record.extra.get("modelProvider")
         options: dict[str, Any] = {"provider": provider} if isinstance(provider, str) else {}
         return capture_input(record, item_id, options)
+
+    def live_client(self, host: Host, version: str | None, options: dict[str, Any], model: str | None,
+                    filepath: str | None, language: str | None) -> LiveClient:
+        """The client of timed_client below, comparing its cache and streams by the prefixes
+        Continue builds for `model` (profile.cache_prefixes)."""
+        from replay.editors.continue_.live import ContinueClient
+        from replay.editors.continue_.profile import cache_prefixes
+
+        client = super().live_client(host, version, options, model, filepath, language)
+        if isinstance(client, ContinueClient) and model is not None:
+            client.prefixes = lambda inp: cache_prefixes(inp, model, version)
+        return client
 
     def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,
                      cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, version: str | None,

@@ -24,12 +24,11 @@ under node (tests/data/golden/continue/sessions).
   (replay/session/simulate.py _delivery, `shown_by_ms` of timing.py).
 
 A call that reads a stream reads it as the request's own call would (showWhateverWeHaveAtXMs
-counted from the request, not from the reading call). Keyed here by the whole text before the
-cursor, where Continue keys by its pruned prefix (the
-same unless the file is longer than its prefix budget) and puts under the prefix it sends (the
-same unless snippets or a file header are sent before it, as 1.1.30's `# geometry.py`: then its
-cache never hits, where this one does). Read at b238c1f11f and 8a1287207f (v1.1.30-vscode) and
-applied to every VS Code release: the first rewrite (cf14cdb2ae, v0.9.227-vscode) keys its cache
+counted from the request, not from the reading call). The cache is looked up by the pruned
+prefix and an answer put under the prefix sent, which differ when snippets or a file header are
+sent before it (1.1.30's `# geometry.py`): then Continue's cache never hits (`prefixes`, given by
+the profile: profile.py cache_prefixes; by default the text before the cursor for both). Read
+at b238c1f11f and 8a1287207f (v1.1.30-vscode) and applied to every VS Code release: the first rewrite (cf14cdb2ae, v0.9.227-vscode) keys its cache
 the same way, but older releases keyed it otherwise (v0.8.24-vscode's completionProvider.ts by
 the whole rendered prompt, so only the same context hit), which is not modelled.
 """
@@ -45,23 +44,31 @@ from replay.editors.timing import TimingRules
 from replay.records import EditorInput
 
 
+# (the text before the cursor Continue looks its cache up by, the prefix it sends: its cache's key
+# for the answer and its stream's) at a cursor: HelperVars' prunedPrefix and the prefix of
+# renderPromptWithTokenLimit (profile.py cache_prefixes)
+Prefixes = Callable[[EditorInput], tuple[str, str]]
+
+
 @dataclass
 class _Stream:
     """A request's stream as GeneratorReuseManager holds it: the text before the cursor it was
-    asked at, its answer once read, and the calls waiting for it (their number, their context)."""
+    asked at (the prefix sent), its answer once read, and the calls waiting for it (their number,
+    their context, their prefix sent)."""
 
     request: Request
     prefix: str
     text: str | None = None
-    waiting: list[tuple[int, Doc]] = field(default_factory=list)
+    waiting: list[tuple[int, Doc, str]] = field(default_factory=list)
 
 
 class ContinueClient(TimedClient):
     """Continue's VS Code client at a release whose timing rules are `rules`."""
 
     def __init__(self, host: Host, rules: TimingRules, render: Render, complete: Complete,
-                 cursor_input: Callable[[Doc], EditorInput]) -> None:
+                 cursor_input: Callable[[Doc], EditorInput], prefixes: Prefixes = lambda inp: (inp.prefix, inp.prefix)) -> None:
         super().__init__(host, rules, render, complete, cursor_input)
+        self.prefixes = prefixes
         self.call = 0  # the provider's latest call: the earlier ones' tokens are cancelled
         self.window_end = 0.0  # the leading debounce's window: a call before it waits
         self.stream: _Stream | None = None
@@ -83,44 +90,45 @@ class ContinueClient(TimedClient):
     def _debounced(self, call: int) -> None:
         self.pending = None
         doc = self.host.doc()
-        cached = self._lookup(doc.prefix)
+        looked_up, sent = self.prefixes(self.cursor_input(doc))
+        cached = self._lookup(looked_up)
         if cached is not None:
             self._show(doc, *cached)
             return
         stream = self.stream
-        if stream is not None and len(stream.prefix) <= len(doc.prefix) and (
+        if stream is not None and len(stream.prefix) <= len(sent) and (
                 stream.prefix + (stream.text if stream.text is not None else stream.request.streamed())
-        ).startswith(doc.prefix):
+        ).startswith(sent):
             if stream.text is None:
-                stream.waiting.append((call, doc))
+                stream.waiting.append((call, doc, sent))
             else:
-                self._read(stream, call, doc)
+                self._read(stream, call, doc, sent)
             return
         if stream is not None and stream.text is None:
             stream.request.cancel()
         holder: list[_Stream] = []
         request = self.host.send(self.render(self.cursor_input(doc)), lambda text: self._answered(holder[0], text),
                                  partial_at_ms=self.rules.shown_by_ms)
-        holder.append(_Stream(request, doc.prefix, waiting=[(call, doc)]))
+        holder.append(_Stream(request, sent, waiting=[(call, doc, sent)]))
         self.stream = holder[0]
 
     def _answered(self, stream: _Stream, text: str) -> None:
         stream.text = text
-        for call, doc in stream.waiting:
-            self._read(stream, call, doc)
+        for call, doc, sent in stream.waiting:
+            self._read(stream, call, doc, sent)
         stream.waiting = []
 
-    def _read(self, stream: _Stream, call: int, doc: Doc) -> None:
+    def _read(self, stream: _Stream, call: int, doc: Doc, sent: str) -> None:
         """A call's read of the stream: nothing once its token was cancelled; else the answer
-        without the characters typed since it was asked, shown and cached."""
+        without the characters typed since it was asked, shown and cached under the prefix sent."""
         if call != self.call:
             return
-        text, typed = stream.text or "", doc.prefix[len(stream.prefix):]
+        text, typed = stream.text or "", sent[len(stream.prefix):]
         while text and typed and text[0] == typed[0]:
             text, typed = text[1:], typed[1:]
         shown = self.complete(self.cursor_input(doc), text)
         if shown.text:
-            self.answers[doc.prefix] = (shown.text, stream.request.n)
+            self.answers[sent] = (shown.text, stream.request.n)
             self._show(doc, text, stream.request.n)
 
     def _lookup(self, prefix: str) -> tuple[str, int] | None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.editors.continue_.live import ContinueClient
+from replay.editors.continue_.live import ContinueClient, Prefixes
+from replay.editors.continue_.profile import cache_prefixes
 from replay.editors.continue_.timing import timing
 from replay.editors.live import Doc
 from replay.editors.stage import Shown
@@ -18,7 +19,8 @@ from replay.session.simulate import simulate
 RULES = timing("2.1.0-vscode")  # debounce 350 ms, showWhateverWeHaveAtXMs at modelTimeout (150 ms)
 
 
-def run(events: list[dict[str, Any]], answers: list[Answer | tuple[float, str]], rules: TimingRules = RULES) -> SessionOut:
+def run(events: list[dict[str, Any]], answers: list[Answer | tuple[float, str]], rules: TimingRules = RULES,
+        prefixes: Prefixes = lambda inp: (inp.prefix, inp.prefix)) -> SessionOut:
     evs = (Event(t_ms=0, type="open", document="x = \n", cursor=4), *(Event(**e) for e in events))
     ans = tuple(a if isinstance(a, Answer) else Answer(delay_ms=a[0], text=a[1]) for a in answers)
 
@@ -29,7 +31,7 @@ def run(events: list[dict[str, Any]], answers: list[Answer | tuple[float, str]],
         return Shown(text=text or None, multiline=False)
 
     return simulate(Session(id="s", events=evs, answers=ans),
-                    lambda host: ContinueClient(host, rules, lambda inp: {"prompt": inp.prefix}, complete, cursor_input),
+                    lambda host: ContinueClient(host, rules, lambda inp: {"prompt": inp.prefix}, complete, cursor_input, prefixes),
                     "continue")
 
 
@@ -82,3 +84,21 @@ def test_before_42cdb7f845_a_key_after_a_quiet_debounce_asks_at_once_and_opens_a
     out = run([typed(100, "1"), typed(300, "2"), typed(500, "3"), typed(1500, "4")],
               [(10, "a"), (10, "b"), (10, "c")], old)
     assert [(r.t_ms, r.after_event) for r in out.requests] == [(100, 1), (850, 3), (1500, 4)]
+
+
+def test_an_answer_is_cached_under_the_prefix_sent_and_looked_up_by_the_pruned_one() -> None:
+    """Back at an answered context after another request: served from the cache when the prefix
+    sent is the pruned prefix; asked again when a header goes before it (1.1.30's file name)."""
+    events = [typed(100, "1"), typed(1000, "z"), {"t_ms": 2000, "type": "delete", "count": 1}]
+    out = run(events, [(10, "abc"), (10, "q"), (10, "r")])
+    assert [(r.n, r.after_event) for r in out.requests] == [(1, 1), (2, 2)]
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(460, 1, "abc"), (1360, 2, "q"), (2350, 1, "abc")]
+    out = run(events, [(10, "abc"), (10, "q"), (10, "r")], prefixes=lambda inp: (inp.prefix, "# f\n" + inp.prefix))
+    assert [(r.n, r.after_event) for r in out.requests] == [(1, 1), (2, 2), (3, 3)]
+    assert [s.shown_text for s in out.shown] == ["abc", "q", "r"]
+
+
+def test_the_prefix_sent_has_the_file_name_at_1_1_30_and_is_the_pruned_prefix_at_2_1_0() -> None:
+    inp = EditorInput(prefix="import math\n\ndef f(r):\n    r", suffix="\n", filepath="geometry.py", language="python")
+    assert cache_prefixes(inp, "qwen2.5-coder", "2.1.0-vscode") == (inp.prefix, inp.prefix)
+    assert cache_prefixes(inp, "qwen2.5-coder", "1.1.30-vscode") == (inp.prefix, "\n# geometry.py\n" + inp.prefix)
