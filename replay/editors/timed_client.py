@@ -25,7 +25,8 @@ decided here, once, the same for every such editor:
   there and nothing is sent; an answer that does not match, or the end of the wait, sends the
   request then; a keystroke meanwhile drops it unsent. A late answer reaches the screen only
   through such a waiting call (the host cancelled the call that asked for it);
-- an answer shown whole, or what streamed by `shown_by_ms`; with `shown_after_ms` (Copilot's
+- an answer shown whole (what a client reads of a stream is its own: Continue's, continue_/live.py);
+  with `shown_after_ms` (Copilot's
   completionsDelay, 200 ms) an answer's item is held until that long after the keystroke whose
   call shows it, and a keystroke meanwhile drops it (an item from the cache is not held here); after `client_timeout_ms` the client
   gives up on it;
@@ -187,7 +188,7 @@ class TimedClient:
         sent_at = self.host.now()
         request = self.host.send(self.render(self.cursor_input(doc)),
                                  lambda text: self._answer(doc, holder[0], text, sent_at),
-                                 timeout_ms=self.rules.client_timeout_ms, partial_at_ms=self.rules.shown_by_ms)
+                                 timeout_ms=self.rules.client_timeout_ms)
         holder.append(request)
         self.in_flight, self.in_flight_doc, self.last_sent = request, doc, self.host.now()
         if self.rules.client_timeout_ms is not None:

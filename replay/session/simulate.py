@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.editors.live import Doc, Item, LiveClient
+from replay.editors.live import Doc, Item, LiveClient, Read
 from replay.session.format import (
     Answer,
     BadSession,
@@ -118,7 +118,7 @@ class Simulation:
             due.stopped = True
 
     def send(self, body: dict[str, Any], on_answer: Callable[[str], None], timeout_ms: float | None = None,
-             partial_at_ms: float | None = None, scripted: bool = True, reaches_server_ms: float = 0.0) -> _Sent:
+             read: Read | None = None, scripted: bool = True, reaches_server_ms: float = 0.0) -> _Sent:
         answer = (self.answers.pop(0) if self.answers else UNSCRIPTED) if scripted else None
         n = sum(1 for s in self.sent if s.answer is not None) + 1 if answer is not None else 0
         sent = _Sent(n, self.t + reaches_server_ms, self.event_index, body, answer, self.now)
@@ -126,7 +126,8 @@ class Simulation:
         if answer is None:
             sent.finish()
             return sent
-        arrives, text = _delivery(answer, partial_at_ms)
+        pieces = answer.pieces()
+        arrives, text = read(pieces) if read is not None else (pieces[-1][0], "".join(t for _, t in pieces))
         arrives += reaches_server_ms
         if timeout_ms is not None and arrives > timeout_ms:
             self._at(self.t + timeout_ms, lambda: sent.finish("timed_out"))
@@ -193,32 +194,6 @@ class Simulation:
             self.document = Doc(doc.text, event.cursor or 0)
             return False
         return None
-
-
-def _delivery(answer: Answer, partial_at_ms: float | None) -> tuple[float, str]:
-    """When the client has the answer and what it has: all of it once the last piece came, or
-    with `partial_at_ms` what Continue's showWhateverWeHaveAtXMs lets through: the stream read
-    line by line (a line once its newline came, the last at the end), stopped after the first
-    line read later than `partial_at_ms` once a non-blank line was read, the lines read joined
-    by newlines; else all of it (continuedev/continue core/autocomplete/filtering/streamTransforms/lineStream.ts
-    showWhateverWeHaveAtXMs @b238c1f11f, 2.1.0; it checks the time after each line, it never
-    cuts one short or waits on a timer)."""
-    pieces = answer.pieces()
-    if partial_at_ms is None:
-        return pieces[-1][0], "".join(text for _, text in pieces)
-    lines: list[str] = []
-    pending, seen = "", False
-    for n, (t, text) in enumerate(pieces):
-        pending += text
-        *done, pending = pending.split("\n")
-        if n == len(pieces) - 1 and pending:
-            done.append(pending)
-        for line in done:
-            lines.append(line)
-            seen = seen or line.strip() != ""
-            if seen and t > partial_at_ms:
-                return t, "\n".join(lines)
-    return pieces[-1][0], "".join(text for _, text in pieces)
 
 
 def _user(sim: Simulation, client: LiveClient, n: int, event: Event) -> Callable[[], None]:

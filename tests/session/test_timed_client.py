@@ -88,19 +88,10 @@ def test_the_cache_shows_an_answer_again_at_its_context_without_a_request() -> N
     assert [r.t_ms for r in out.requests] == [200, 600, 1000]
 
 
-def test_a_streamed_answer_is_read_by_lines_until_one_comes_past_the_rules_moment() -> None:
-    """Continue's showWhateverWeHaveAtXMs: the time is checked after each line, once a non-blank
-    line was read; nothing is cut short and a slow whole answer is still shown when it comes."""
-    lines = Answer(chunks=(Chunk("a\n", 50.0), Chunk("b\n", 100.0), Chunk("c\nd", 400.0), Chunk("e", 500.0)))
-    out = run(typed(100), [lines], replace(RULES, shown_by_ms=150.0))
-    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(600, "a\nb\nc")]
-    out = run(typed(100), [lines])
-    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(700, "a\nb\nc\nde")]
-    out = run(typed(100), [Answer(delay_ms=400.0, text="late")], replace(RULES, shown_by_ms=150.0))
-    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(600, "late")]
-    blank_first = Answer(chunks=(Chunk("\n", 200.0), Chunk("x\n", 300.0), Chunk("y", 450.0)))
-    out = run(typed(100), [blank_first], replace(RULES, shown_by_ms=150.0))
-    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(500, "\nx")]
+def test_a_streamed_answer_is_shown_whole_when_its_last_piece_comes() -> None:
+    streamed = Answer(chunks=(Chunk("ab", 50.0), Chunk("cd", 400.0)))
+    out = run(typed(100), [streamed], replace(RULES, shown_by_ms=150.0))
+    assert [(s.t_ms, s.shown_text) for s in out.shown] == [(600, "abcd")]
 
 
 def test_accepting_inserts_the_item_and_asks_again() -> None:

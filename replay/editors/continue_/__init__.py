@@ -101,13 +101,17 @@ class ContinueProfile(PackageProfile):
     def live_client(self, host: Host, version: str | None, options: dict[str, Any], model: str | None,
                     filepath: str | None, language: str | None) -> LiveClient:
         """The client of timed_client below, comparing its cache and streams by the prefixes
-        Continue builds for `model` (profile.cache_prefixes)."""
+        Continue builds for `model` (profile.cache_prefixes) and reading its answers as Continue's
+        stream filters do at the cursor (stream.py)."""
         from replay.editors.continue_.live import ContinueClient
         from replay.editors.continue_.profile import cache_prefixes
+        from replay.editors.continue_.stream import reader
 
         client = super().live_client(host, version, options, model, filepath, language)
         if isinstance(client, ContinueClient) and model is not None:
+            shown_by = client.rules.shown_by_ms
             client.prefixes = lambda inp: cache_prefixes(inp, model, version)
+            client.reader = lambda inp: reader(inp, model, version, shown_by)
         return client
 
     def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,

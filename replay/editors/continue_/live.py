@@ -20,11 +20,13 @@ under node (tests/data/golden/continue/sessions).
   starts with the call's text before the cursor (and is not longer than it: a backspace starts a
   new one); the characters typed since are skipped at the answer's start. Otherwise the call
   cancels that stream (its request is aborted) and sends its own.
-- filtering/streamTransforms/lineStream.ts showWhateverWeHaveAtXMs: what is read of a stream
-  (replay/session/simulate.py _delivery, `shown_by_ms` of timing.py).
+- what is read of a stream and when (`reader`, given by the profile: stream.py; by default the
+  whole answer when it has come).
 
-A call that reads a stream reads it as the request's own call would (showWhateverWeHaveAtXMs
-counted from the request, not from the reading call). The cache is looked up by the pruned
+The reuse compares with what of the answer has come (GeneratorReuseManager's pendingCompletion:
+every chunk, whatever a call read of it). A call that joins a stream before it is read reads it
+as the request's own call (its filters' times counted from the request, not from the joining
+call); one that comes later reads all of the answer that has come, at once. The cache is looked up by the pruned
 prefix and an answer put under the prefix sent, which differ when snippets or a file header are
 sent before it (1.1.30's `# geometry.py`): then Continue's cache never hits (`prefixes`, given by
 the profile: profile.py cache_prefixes; by default the text before the cursor for both). Read
@@ -38,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from replay.editors.live import Doc, Host, Request
+from replay.editors.live import Doc, Host, Read, Request
 from replay.editors.timed_client import Complete, Render, TimedClient
 from replay.editors.timing import TimingRules
 from replay.records import EditorInput
@@ -66,9 +68,10 @@ class ContinueClient(TimedClient):
     """Continue's VS Code client at a release whose timing rules are `rules`."""
 
     def __init__(self, host: Host, rules: TimingRules, render: Render, complete: Complete,
-                 cursor_input: Callable[[Doc], EditorInput], prefixes: Prefixes = lambda inp: (inp.prefix, inp.prefix)) -> None:
+                 cursor_input: Callable[[Doc], EditorInput], prefixes: Prefixes = lambda inp: (inp.prefix, inp.prefix),
+                 reader: Callable[[EditorInput], Read | None] = lambda inp: None) -> None:
         super().__init__(host, rules, render, complete, cursor_input)
-        self.prefixes = prefixes
+        self.prefixes, self.reader = prefixes, reader
         self.call = 0  # the provider's latest call: the earlier ones' tokens are cancelled
         self.window_end = 0.0  # the leading debounce's window: a call before it waits
         self.stream: _Stream | None = None
@@ -97,33 +100,33 @@ class ContinueClient(TimedClient):
             return
         stream = self.stream
         if stream is not None and len(stream.prefix) <= len(sent) and (
-                stream.prefix + (stream.text if stream.text is not None else stream.request.streamed())
-        ).startswith(sent):
+                stream.prefix + stream.request.streamed()).startswith(sent):
             if stream.text is None:
                 stream.waiting.append((call, doc, sent))
-            else:
-                self._read(stream, call, doc, sent)
+            else:  # read after its first reader: all of the answer that has come
+                self._read(stream, call, doc, sent, stream.request.streamed())
             return
         if stream is not None and stream.text is None:
             stream.request.cancel()
         holder: list[_Stream] = []
         request = self.host.send(self.render(self.cursor_input(doc)), lambda text: self._answered(holder[0], text),
-                                 partial_at_ms=self.rules.shown_by_ms)
+                                 read=self.reader(self.cursor_input(doc)))
         holder.append(_Stream(request, sent, waiting=[(call, doc, sent)]))
         self.stream = holder[0]
 
     def _answered(self, stream: _Stream, text: str) -> None:
         stream.text = text
         for call, doc, sent in stream.waiting:
-            self._read(stream, call, doc, sent)
+            self._read(stream, call, doc, sent, text)
         stream.waiting = []
 
-    def _read(self, stream: _Stream, call: int, doc: Doc, sent: str) -> None:
-        """A call's read of the stream: nothing once its token was cancelled; else the answer
-        without the characters typed since it was asked, shown and cached under the prefix sent."""
+    def _read(self, stream: _Stream, call: int, doc: Doc, sent: str, text: str) -> None:
+        """A call's read of the stream (`text`): nothing once its token was cancelled; else the
+        answer without the characters typed since it was asked, shown and cached under the prefix
+        sent."""
         if call != self.call:
             return
-        text, typed = stream.text or "", sent[len(stream.prefix):]
+        typed = sent[len(stream.prefix):]
         while text and typed and text[0] == typed[0]:
             text, typed = text[1:], typed[1:]
         shown = self.complete(self.cursor_input(doc), text)

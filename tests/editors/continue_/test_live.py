@@ -4,12 +4,14 @@ serving what was typed into an answer, the accept that asks nothing, a cancelled
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from replay.editors.continue_.live import ContinueClient, Prefixes
 from replay.editors.continue_.profile import cache_prefixes
+from replay.editors.continue_.stream import read
 from replay.editors.continue_.timing import timing
-from replay.editors.live import Doc
+from replay.editors.live import Doc, Read
 from replay.editors.stage import Shown
 from replay.editors.timing import TimingRules
 from replay.records import EditorInput
@@ -20,7 +22,7 @@ RULES = timing("2.1.0-vscode")  # debounce 350 ms, showWhateverWeHaveAtXMs at mo
 
 
 def run(events: list[dict[str, Any]], answers: list[Answer | tuple[float, str]], rules: TimingRules = RULES,
-        prefixes: Prefixes = lambda inp: (inp.prefix, inp.prefix)) -> SessionOut:
+        prefixes: Prefixes = lambda inp: (inp.prefix, inp.prefix), reads: Read | None = None) -> SessionOut:
     evs = (Event(t_ms=0, type="open", document="x = \n", cursor=4), *(Event(**e) for e in events))
     ans = tuple(a if isinstance(a, Answer) else Answer(delay_ms=a[0], text=a[1]) for a in answers)
 
@@ -31,7 +33,8 @@ def run(events: list[dict[str, Any]], answers: list[Answer | tuple[float, str]],
         return Shown(text=text or None, multiline=False)
 
     return simulate(Session(id="s", events=evs, answers=ans),
-                    lambda host: ContinueClient(host, rules, lambda inp: {"prompt": inp.prefix}, complete, cursor_input, prefixes),
+                    lambda host: ContinueClient(host, rules, lambda inp: {"prompt": inp.prefix}, complete, cursor_input, prefixes,
+                                                lambda inp: reads),
                     "continue")
 
 
@@ -102,3 +105,13 @@ def test_the_prefix_sent_has_the_file_name_at_1_1_30_and_is_the_pruned_prefix_at
     inp = EditorInput(prefix="import math\n\ndef f(r):\n    r", suffix="\n", filepath="geometry.py", language="python")
     assert cache_prefixes(inp, "qwen2.5-coder", "2.1.0-vscode") == (inp.prefix, inp.prefix)
     assert cache_prefixes(inp, "qwen2.5-coder", "1.1.30-vscode") == (inp.prefix, "\n# geometry.py\n" + inp.prefix)
+
+
+def test_a_call_after_the_stream_was_read_reads_all_of_the_answer_that_came() -> None:
+    """The first reader stops at showWhateverWeHaveAtXMs; accepting its item, the next call reads the
+    stream's later lines (GeneratorReuseManager keeps every chunk), with no request."""
+    lines = Answer(chunks=(Chunk("ab\n", 10.0), Chunk("cd\n", 200.0), Chunk("ef", 500.0)))
+    reads = partial(read, hold=0, shown_by_ms=150.0, blank_ends=False, multiline=True)
+    out = run([typed(100, "1"), {"t_ms": 1000, "type": "accept"}], [lines, (10, "never")], reads=reads)
+    assert [(r.n, r.outcome) for r in out.requests] == [(1, "shown")]
+    assert [(s.t_ms, s.request, s.shown_text) for s in out.shown] == [(650, 1, "ab\ncd"), (1350, 1, "\nef")]
