@@ -14,7 +14,7 @@ between the user's events, as an editor's event loop runs it when idle.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -45,6 +45,11 @@ class Item:
     replace_after: int = 0
 
 
+# what a client has read of an answer arriving in pieces ((ms after sending, text), in time
+# order): (ms after sending, the text read)
+Read = Callable[[Sequence[tuple[float, str]]], tuple[float, str]]
+
+
 class Request(Protocol):
     """A request in flight, as its client holds it."""
 
@@ -52,6 +57,11 @@ class Request(Protocol):
 
     def cancel(self) -> None:
         """Abort it (its answer, if it comes, is never read)."""
+        ...
+
+    def streamed(self) -> str:
+        """What of its answer had reached the client by now, cut by nothing (a client that reads
+        a stream still coming: Continue's generator reuse)."""
         ...
 
 
@@ -78,11 +88,12 @@ class Host(Protocol):
         ...
 
     def send(self, body: dict[str, Any], on_answer: Callable[[str], None], timeout_ms: float | None = None,
-             partial_at_ms: float | None = None, scripted: bool = True, reaches_server_ms: float = 0.0) -> Request:
+             read: Read | None = None, scripted: bool = True, reaches_server_ms: float = 0.0) -> Request:
         """Send a request: it reaches the server `reaches_server_ms` later (the client's own start-up
         of it, such as llama.vim's curl process), its time in the session's record, and its answer
         (the session's next, its delay counted from there) comes to `on_answer` when the client
-        has it: whole, or what streamed by `partial_at_ms` after sending. With `timeout_ms` the
+        has it: whole once its last piece came, or, with `read`, when and what that says the
+        client has read of the pieces (Continue's stream filters: continue_/stream.py). With `timeout_ms` the
         client gives up then (the request times out, `on_answer` never runs). A request whose
         answer the client never reads (`scripted` False: llama.vim's ring updates) takes none of
         the session's answers."""

@@ -22,7 +22,8 @@ decided here, once, the same for every such editor:
   that arrives after the user typed on is not shown by the call that asked for it (the host
   cancelled that call's token and drops what it returns) but from the cache by the waiting
   call, at its next check;
-- an answer shown whole, or what streamed by `shown_by_ms`; after `client_timeout_ms` the client
+- an answer shown whole (what a client reads of a stream is its own: Continue's, continue_/live.py);
+  after `client_timeout_ms` the client
   gives up on it;
 - an answer is shown when it arrives at the context it was asked at; after the user typed on,
   only with `shows_late`, when the text typed since is the start of the answer (its rest shown);
@@ -262,7 +263,7 @@ class TimedClient(ShowingClient):
         sent_at = self.host.now()
         request = self.host.send(self.render(self.cursor_input(doc)),
                                  lambda text: self._answer(doc, holder[0], text, sent_at),
-                                 timeout_ms=self.rules.client_timeout_ms, partial_at_ms=self.rules.shown_by_ms)
+                                 timeout_ms=self.rules.client_timeout_ms)
         holder.append(request)
         self.in_flight, self.last_sent = request, self.host.now()
         if self.rules.client_timeout_ms is not None:

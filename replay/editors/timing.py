@@ -17,8 +17,9 @@ class Debounce:
     """The delay between a keystroke and the request it triggers, in milliseconds.
 
     `mode` is "none" (sent at once), "fixed" (always `min_ms`), "adaptive" (between `min_ms` and
-    `max_ms`, by the editor's own estimate) or "throttle" (sent at once unless the last request
-    went out less than `max_ms` before; then `max_ms` after the keystroke)."""
+    `max_ms`, by the editor's own estimate), "throttle" (sent at once unless the last request
+    went out less than `max_ms` before; then `max_ms` after the keystroke) or "leading" (at once
+    after `min_ms` without a keystroke, else `min_ms` after the keystroke if no other came)."""
 
     mode: str
     min_ms: float = 0.0
@@ -30,6 +31,8 @@ class Debounce:
             return 0.0, 0.0
         if self.mode == "fixed":
             return self.min_ms, self.min_ms
+        if self.mode == "leading":
+            return 0.0, self.min_ms
         return self.min_ms, self.max_ms
 
 
@@ -45,8 +48,9 @@ class TimingRules:
     time cuts the client sends (llama.cpp's t_max_predict_ms / t_max_prompt_ms), None when it
     sends none. `cache` says what the client serves without a request; `serves_typed`: an answer
     cached at an earlier cursor is served where what was typed since is its start (its rest
-    shown). `shown_by_ms`: the client shows what has streamed by then instead of waiting for the
-    whole answer (None: it waits). `in_flight_wait_ms`: a request due while one is in flight
+    shown). `shown_by_ms`: the client stops reading a stream past that time instead of waiting for
+    the whole answer (Continue's showWhateverWeHaveAtXMs: after the first line read past it,
+    continue_/stream.py; None: it waits). `in_flight_wait_ms`: a request due while one is in flight
     waits, checking again every that many ms, and is dropped when the user types on (None: it
     goes out at once); the cache is looked up only once the wait is over, and an answer that comes
     after the user typed on reaches the screen that way, from the cache at the waiting call's next

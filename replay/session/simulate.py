@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.editors.live import Doc, Item, LiveClient
+from replay.editors.live import Doc, Item, LiveClient, Read
 from replay.session.format import (
     Answer,
     BadSession,
@@ -56,6 +56,13 @@ class _Sent:
 
     def cancel(self) -> None:
         self.finish("cancelled")
+
+    def streamed(self) -> str:
+        """What of its answer had reached the client by now (all of it once it came)."""
+        if self.answer is None:
+            return ""
+        since = self.clock() - self.t_ms
+        return "".join(text for t, text in self.answer.pieces() if t <= since)
 
 
 @dataclass(order=True)
@@ -111,7 +118,7 @@ class Simulation:
             due.stopped = True
 
     def send(self, body: dict[str, Any], on_answer: Callable[[str], None], timeout_ms: float | None = None,
-             partial_at_ms: float | None = None, scripted: bool = True, reaches_server_ms: float = 0.0) -> _Sent:
+             read: Read | None = None, scripted: bool = True, reaches_server_ms: float = 0.0) -> _Sent:
         answer = (self.answers.pop(0) if self.answers else UNSCRIPTED) if scripted else None
         n = sum(1 for s in self.sent if s.answer is not None) + 1 if answer is not None else 0
         sent = _Sent(n, self.t + reaches_server_ms, self.event_index, body, answer, self.now)
@@ -119,7 +126,8 @@ class Simulation:
         if answer is None:
             sent.finish()
             return sent
-        arrives, text = _delivery(answer, partial_at_ms)
+        pieces = answer.pieces()
+        arrives, text = read(pieces) if read is not None else (pieces[-1][0], "".join(t for _, t in pieces))
         arrives += reaches_server_ms
         if timeout_ms is not None and arrives > timeout_ms:
             self._at(self.t + timeout_ms, lambda: sent.finish("timed_out"))
@@ -186,16 +194,6 @@ class Simulation:
             self.document = Doc(doc.text, event.cursor or 0)
             return False
         return None
-
-
-def _delivery(answer: Answer, partial_at_ms: float | None) -> tuple[float, str]:
-    """When the client has the answer and what it has: all of it once the last piece came, or
-    with `partial_at_ms` what streamed by then, nothing when nothing had (Continue's
-    showWhateverWeHaveAtXMs), unless all of it came before."""
-    pieces = answer.pieces()
-    if partial_at_ms is None or pieces[-1][0] <= partial_at_ms:
-        return pieces[-1][0], "".join(text for _, text in pieces)
-    return partial_at_ms, "".join(text for t, text in pieces if t <= partial_at_ms)
 
 
 def _user(sim: Simulation, client: LiveClient, n: int, event: Event) -> Callable[[], None]:

@@ -83,10 +83,12 @@ def test_continue_debounces_350_ms_and_aborts_on_the_next_keystroke() -> None:
     from replay.editors.continue_.releases import ContinueError
     from replay.editors.continue_.timing import timing as continue_timing
 
-    rules = continue_timing("0.9.246-vscode")
-    assert rules.debounce == Debounce("fixed", 350.0) and rules.cancels_in_flight and not rules.shows_late
+    rules = continue_timing("0.9.246-vscode")  # the leading debounce, until 42cdb7f845 (2025-05-12)
+    assert rules.debounce == Debounce("leading", 350.0) and rules.cancels_in_flight and rules.shows_late
+    assert continue_timing("2.1.0-vscode").debounce == Debounce("fixed", 350.0)
     assert rules.client_timeout_ms is None and "showWhateverWeHaveAtXMs (option)" in rules.server_cut
     assert continue_timing(None, {"debounceDelay": 120}).debounce.bounds() == (120.0, 120.0)
+    assert continue_timing("0.9.246-vscode", {"debounceDelay": 120}).debounce.bounds() == (0.0, 120.0)
     assert "stopAfterMaxProcessingTime" in continue_timing("2025-06-01").server_cut
     assert "stopAfterMaxProcessingTime" not in continue_timing("2025-05-01").server_cut
     with pytest.raises(ContinueError, match="JetBrains"):

@@ -80,6 +80,8 @@ def test_continue_shows_what_has_streamed_at_its_limit() -> None:
     # the whole answer at 2 s, its first token at 0.1 s: shown at 0.3 s, before the keystroke at
     # 1.0 s - 0.35 s of debounce
     assert verdict(2.0, 1.0, rules, first_s=0.1).outcome == "in_time"
-    assert verdict(2.0, 1.0, rules, first_s=0.8).outcome == "late"  # nothing streamed by 0.65 s
+    # its leading debounce: the keystroke came between 0.65 s and 1.0 s
+    assert verdict(2.0, 1.0, rules, first_s=0.8).outcome == "unknown"
+    assert verdict(2.0, 1.0, rules, first_s=1.2).outcome == "late"
     assert continue_timing("2025-06-01", {"modelTimeout": 90}).shown_by_ms == 90
     assert continue_timing("2024-09-01").shown_by_ms is None

@@ -42,14 +42,19 @@ above), prompt08.py (the pre-rewrite pipeline), ranking08.py (its snippet rankin
 logged prompt rebuilt, and what explains a mismatch). Of the completion stage: completion.py
 (what Continue shows, in its order), rules.py (its rule changes by date and release),
 charstream.py and linestream.py (the stream transforms), brackets.py, multiline.py, langinfo.py,
-postprocessing.py. JavaScript string semantics are shared with Tabby (replay.editors.js).
+postprocessing.py. In a typing session: timing.py (its timing rules), live.py (its client: the
+extension's calls, core's debounce, cache and stream reuse). JavaScript string semantics are shared with Tabby (replay.editors.js).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from replay.editors.interface import PackageProfile, capture_input
+from replay.editors.live import Doc, Host, LiveClient
+from replay.editors.timed_client import Complete, Debouncer, Render, TimedClient
+from replay.editors.timing import TimingRules
 from replay.records import CaptureRecord, EditorInput
 
 
@@ -92,6 +97,31 @@ class ContinueProfile(PackageProfile):
         provider = record.extra.get("modelProvider")
         options: dict[str, Any] = {"provider": provider} if isinstance(provider, str) else {}
         return capture_input(record, item_id, options)
+
+    def live_client(self, host: Host, version: str | None, options: dict[str, Any], model: str | None,
+                    filepath: str | None, language: str | None) -> LiveClient:
+        """The client of timed_client below, comparing its cache and streams by the prefixes
+        Continue builds for `model` (profile.cache_prefixes) and reading its answers as Continue's
+        stream filters do at the cursor (stream.py)."""
+        from replay.editors.continue_.live import ContinueClient
+        from replay.editors.continue_.profile import cache_prefixes
+        from replay.editors.continue_.stream import reader
+
+        client = super().live_client(host, version, options, model, filepath, language)
+        if isinstance(client, ContinueClient) and model is not None:
+            shown_by = client.rules.shown_by_ms
+            client.prefixes = lambda inp: cache_prefixes(inp, model, version)
+            client.reader = lambda inp: reader(inp, model, version, shown_by)
+        return client
+
+    def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,
+                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, version: str | None,
+                     options: Mapping[str, Any]) -> TimedClient:
+        """Continue's own loop (live.py): its stream outlives the call that asked for it, and a
+        later call reuses it or its cache serves what was typed into an answer."""
+        from replay.editors.continue_.live import ContinueClient
+
+        return ContinueClient(host, rules, body, complete, cursor_input)
 
 
 PROFILE = ContinueProfile()

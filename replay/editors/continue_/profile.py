@@ -181,6 +181,18 @@ def render(inp: EditorInput, model: str, version: str | None = None) -> Rendered
     )
 
 
+def cache_prefixes(inp: EditorInput, model: str, version: str | None = None) -> tuple[str, str]:
+    """What Continue's cache and stream reuse compare at this cursor: the pruned prefix it looks
+    its cache up by (core/autocomplete/CompletionProvider.ts `cache.get(helper.prunedPrefix)`), and
+    the prefix renderPromptWithTokenLimit gives, the key it puts the answer under
+    (`cache.put(outcome.prefix, …)`) and the prefix GeneratorReuseManager compares streams by."""
+    era = era_for(version)
+    if era.pre_rewrite:
+        return inp.prefix, inp.prefix
+    pruned, _ = prune_prefix_suffix(inp.prefix, inp.suffix, counting_model(model, era), merged_options(inp.options, era), era)
+    return pruned, render(inp, model, version).prefix_sent or pruned
+
+
 def reprune(prompt: str, prefix: str, suffix: str, model: str, context_length: float, max_tokens: float, era: Era) -> tuple[str, str] | None:
     """renderPromptWithTokenLimit: if the prompt exceeds contextLength - maxTokens - buffer,
     drop ceil(excess x share) tokens of lines from the prefix's top and the rest from the

@@ -68,6 +68,10 @@ class Rules:
     repeat_rule: str = "prefix12"  # lineIsRepeated: prefix12 (common prefix > 12 or lev < 0.1) | lev05 | lev10
     show_whatever: str = ""  # showWhateverWeHaveAtXMs limit: "" | 250 | option | flag | modelTimeout
     show_needs_text: bool = False  # ... only after a non-whitespace line
+    # the debounce (util/AutocompleteDebouncer.ts; completionProvider.ts before the rewrite): a call
+    # after a quiet debounceDelay goes at once and opens a window each later call extends, a call in
+    # it waits debounceDelay and goes if no call came meanwhile; else (trailing) every call waits
+    leading_debounce: bool = True
     # multi-line decision
     multiline_rule: str = "ast"  # ast | not_midline | language_only | language_default
     no_tree_multiline: bool = True  # ast rule: a file Continue has no grammar for is multi-line
@@ -175,7 +179,9 @@ _ROWS: tuple[Rule, ...] = (
     _c("2025-02-21", "eb06857124", "core/autocomplete/constants/AutocompleteLanguageInfo.ts", "Lua language", lua_language=True),
     _c("2025-03-16", "22dd81298e", _PIPE, "showWhateverWeHaveAtXMs from the option again", show_whatever="option"),
     _c("2025-04-28", "e39446d477", _PP, "mercury: prefix repeat and newline rules", pp_mercury="both"),
-    _c("2025-05-12", "42cdb7f845", _PIPE, "showWhateverWeHaveAtXMs limit = modelTimeout (default 150)", show_whatever="modelTimeout"),
+    _c("2025-05-12", "42cdb7f845", _PIPE, "showWhateverWeHaveAtXMs limit = modelTimeout (default 150); "
+       "util/AutocompleteDebouncer.ts: every call waits debounceDelay, a later one supersedes it",
+       show_whatever="modelTimeout", leading_debounce=False),
     _c("2025-05-19", "e7d2ac7b24", "core/autocomplete/generation/utils.ts", "stopAfterMaxProcessingTime(modelTimeout x 2.5)",
        max_processing_time=True),
     _c("2025-07-03", "16d3145702", _PP, "gemini/gemma: trailing <|file_separator|>", pp_gemini=True),
