@@ -2,7 +2,10 @@
 however it ends: `spawned` stops its process when the block is left, a failed assertion or a
 timeout included (the stop signal, then SIGKILL after a grace period), and every process it
 starts is killed by the kernel if the test run itself dies (Linux PR_SET_PDEATHSIG), so that no
-watcher or server outlives the run that started it."""
+watcher or server outlives the run that started it. Each starts with Ctrl-C's default action: a
+test run started in the background of a shell without job control (`nohup … &`) inherits SIGINT
+ignored, and Python then installs no KeyboardInterrupt for it, so the Ctrl-C tests would wait for
+a process that never hears them."""
 
 from __future__ import annotations
 
@@ -14,12 +17,16 @@ from contextlib import contextmanager
 from typing import Any
 
 _PR_SET_PDEATHSIG = 1
-_prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here: the child only calls it
+_SIG_DFL = 0
+_libc = ctypes.CDLL(None, use_errno=True)
+_prctl, _signal = _libc.prctl, _libc.signal  # resolved here: the child only calls them
 
 
 def _die_with_the_run() -> None:
-    """In the child, before exec: SIGKILL when the thread that started it goes away."""
+    """In the child, before exec: SIGKILL when the thread that started it goes away, and Ctrl-C's
+    default action however the run was started (the module's docstring)."""
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    _signal(signal.SIGINT, _SIG_DFL)
 
 
 def start(args: Sequence[str], **popen: Any) -> subprocess.Popen[Any]:
