@@ -44,6 +44,15 @@ class Item:
     replace_before: int = 0
     replace_after: int = 0
 
+    def accepted(self, doc: Doc, line_only: bool = False) -> Doc:
+        """`doc` with the item accepted at its cursor: all of it, or (`line_only`) up to and
+        including its first line break, which replaces nothing after the cursor (the rest stays
+        shown: VS Code's `acceptNextLine`, timed_client.py)."""
+        cut = self.text.find("\n") + 1 if line_only else 0
+        taken = self.text[:cut] if cut else self.text
+        start, end = doc.cursor - self.replace_before, doc.cursor + (0 if cut else self.replace_after)
+        return Doc(doc.text[:start] + taken + doc.text[end:], start + len(taken))
+
 
 # what a client has read of an answer arriving in pieces ((ms after sending, text), in time
 # order): (ms after sending, the text read)

@@ -146,10 +146,7 @@ class ShowingClient:
             return
         item = showing.item
         cut = item.text.find("\n") + 1 if line_only else 0
-        taken = item.text[:cut] if cut else item.text
-        doc = self.host.doc()
-        start, end = doc.cursor - item.replace_before, doc.cursor + (0 if cut else item.replace_after)
-        self.host.set_doc(Doc(doc.text[:start] + taken + doc.text[end:], start + len(taken)))
+        self.host.set_doc(item.accepted(self.host.doc(), line_only))
         if cut:  # the rest stays shown
             rest = Item(item.text[cut:], 0, item.replace_after)
             self.showing = Showing(rest, showing.request)
@@ -159,6 +156,16 @@ class ShowingClient:
 
     def dismiss(self) -> None:
         self._hide()
+
+    def _put(self, shown: Shown, request: int) -> Showing | None:
+        """The item a completion stage made of an answer put on screen, unless it makes none or
+        one is there already (the editor shows one item at a time)."""
+        if shown.text is None or self.showing is not None:
+            return None
+        item = Item(shown.text, shown.replace_before, shown.replace_after)
+        self.showing = Showing(item, request)
+        self.host.show(request, item)
+        return self.showing
 
 
 class TimedClient(ShowingClient):
@@ -292,13 +299,9 @@ class TimedClient(ShowingClient):
             self._show(now, text[len(typed):], request.n)
 
     def _show(self, doc: Doc, text: str, request: int) -> None:
-        shown = self.complete(self.cursor_input(doc), text)
-        if shown.text is None or self.showing is not None:
-            return
-        item = Item(shown.text, shown.replace_before, shown.replace_after)
-        self.showing = Showing(item, request)
-        self.host.show(request, item)
-        self.shown_from(doc, text, self.showing)
+        showing = self._put(self.complete(self.cursor_input(doc), text), request)
+        if showing is not None:
+            self.shown_from(doc, text, showing)
 
     def shown_from(self, doc: Doc, text: str, showing: Showing) -> None:
         """What the editor does once `showing` appeared at `doc` from the answer (or cached rest)

@@ -56,9 +56,9 @@ from replay.editors.copilot.answer import Choice
 from replay.editors.copilot.languages import detected
 from replay.editors.copilot.profile import FORMATTING, Prompt, check_input, prompt
 from replay.editors.copilot.session import ClientState, one_line
-from replay.editors.live import Doc, Host, Item, Request
+from replay.editors.live import Doc, Host, Request
 from replay.editors.stage import Shown, Steps
-from replay.editors.timed_client import ShowingClient, Showing
+from replay.editors.timed_client import ShowingClient
 from replay.editors.timing import TimingRules
 from replay.records import EditorInput
 
@@ -362,13 +362,6 @@ class CopilotClient(ShowingClient):
         not typed as suggested then runs its speculative call at the document with it accepted."""
         asked = call.asked
         assert asked is not None
-        shown = formatting.formatted(asked.inp, raw, shown, FORMATTING)
-        if shown.text is None or self.showing is not None:
-            return
-        item = Item(shown.text, shown.replace_before, shown.replace_after)
-        self.showing = Showing(item, request_n)
-        self.host.show(request_n, item)
-        if not typing:
-            doc = call.doc
-            start, end = doc.cursor - item.replace_before, doc.cursor + item.replace_after
-            self._begin(Doc(doc.text[:start] + item.text + doc.text[end:], start + len(item.text)), speculative=True)
+        showing = self._put(formatting.formatted(asked.inp, raw, shown, FORMATTING), request_n)
+        if showing is not None and not typing:
+            self._begin(showing.item.accepted(call.doc), speculative=True)
