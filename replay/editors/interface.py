@@ -216,13 +216,14 @@ class EditorProfile(ABC):
             return rendered.request if rendered.request is not None else {"prompt": rendered.text}
 
         return self.timed_client(host, rules, body, lambda inp, text: self.complete(inp, text, model, version),
-                                 cursor_input, self.debouncer(version, options), version, options)
+                                 cursor_input, self.debouncer(version, options), model, version, options)
 
     def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,
-                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, version: str | None,
-                     options: Mapping[str, Any]) -> TimedClient:
+                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, model: str,
+                     version: str | None, options: Mapping[str, Any]) -> LiveClient:
         """The client of the timing rules (timed_client.py); an editor whose client asks more than
-        the rules say (llama.vscode's follow-up requests) gives its own of the same kind."""
+        the rules say (llama.vscode's follow-up requests) or runs its own loop on the same rules
+        (Continue's) gives its own."""
         return TimedClient(host, rules, body, complete, cursor_input, debouncer)
 
     def debouncer(self, version: str | None, options: Mapping[str, Any] | None = None) -> Debouncer | None:

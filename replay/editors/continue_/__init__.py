@@ -53,7 +53,7 @@ from typing import Any
 
 from replay.editors.interface import PackageProfile, capture_input
 from replay.editors.live import Doc, Host, LiveClient
-from replay.editors.timed_client import Complete, Debouncer, Render, TimedClient
+from replay.editors.timed_client import Complete, Debouncer, Render
 from replay.editors.timing import TimingRules
 from replay.records import CaptureRecord, EditorInput
 
@@ -98,30 +98,20 @@ class ContinueProfile(PackageProfile):
         options: dict[str, Any] = {"provider": provider} if isinstance(provider, str) else {}
         return capture_input(record, item_id, options)
 
-    def live_client(self, host: Host, version: str | None, options: dict[str, Any], model: str | None,
-                    filepath: str | None, language: str | None) -> LiveClient:
-        """The client of timed_client below, comparing its cache and streams by the prefixes
-        Continue builds for `model` (profile.cache_prefixes) and reading its answers as Continue's
-        stream filters do at the cursor (stream.py)."""
+    def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,
+                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, model: str,
+                     version: str | None, options: Mapping[str, Any]) -> LiveClient:
+        """Continue's own loop (live.py): its stream outlives the call that asked for it, and a
+        later call reuses it or its cache serves what was typed into an answer; its cache and
+        streams compared by the prefixes Continue builds for `model` (profile.cache_prefixes), its
+        answers read as Continue's stream filters do at the cursor (stream.py)."""
         from replay.editors.continue_.live import ContinueClient
         from replay.editors.continue_.profile import cache_prefixes
         from replay.editors.continue_.stream import reader
 
-        client = super().live_client(host, version, options, model, filepath, language)
-        if isinstance(client, ContinueClient) and model is not None:
-            shown_by = client.rules.shown_by_ms
-            client.prefixes = lambda inp: cache_prefixes(inp, model, version)
-            client.reader = lambda inp: reader(inp, model, version, shown_by)
-        return client
-
-    def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,
-                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, version: str | None,
-                     options: Mapping[str, Any]) -> TimedClient:
-        """Continue's own loop (live.py): its stream outlives the call that asked for it, and a
-        later call reuses it or its cache serves what was typed into an answer."""
-        from replay.editors.continue_.live import ContinueClient
-
-        return ContinueClient(host, rules, body, complete, cursor_input)
+        return ContinueClient(host, rules, body, complete, cursor_input,
+                              lambda inp: cache_prefixes(inp, model, version),
+                              lambda inp: reader(inp, model, version, rules.shown_by_ms))
 
 
 PROFILE = ContinueProfile()

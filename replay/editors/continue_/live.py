@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from replay.editors.live import Doc, Host, Read, Request
-from replay.editors.timed_client import Complete, Render, TimedClient
+from replay.editors.timed_client import Complete, Render, ShowingClient
 from replay.editors.timing import TimingRules
 from replay.records import EditorInput
 
@@ -64,14 +64,17 @@ class _Stream:
     waiting: list[tuple[int, Doc, str]] = field(default_factory=list)
 
 
-class ContinueClient(TimedClient):
-    """Continue's VS Code client at a release whose timing rules are `rules`."""
+class ContinueClient(ShowingClient):
+    """Continue's VS Code client at a release whose timing rules are `rules` (its debounce: the
+    module's docstring; the rest of its loop is its own, not the timing-rules client's)."""
 
     def __init__(self, host: Host, rules: TimingRules, render: Render, complete: Complete,
                  cursor_input: Callable[[Doc], EditorInput], prefixes: Prefixes = lambda inp: (inp.prefix, inp.prefix),
                  reader: Callable[[EditorInput], Read | None] = lambda inp: None) -> None:
-        super().__init__(host, rules, render, complete, cursor_input)
+        super().__init__(host)
+        self.rules, self.render, self.complete, self.cursor_input = rules, render, complete, cursor_input
         self.prefixes, self.reader = prefixes, reader
+        self.pending: int | None = None  # the debounce timer
         self.call = 0  # the provider's latest call: the earlier ones' tokens are cancelled
         self.window_end = 0.0  # the leading debounce's window: a call before it waits
         self.stream: _Stream | None = None
@@ -133,6 +136,9 @@ class ContinueClient(TimedClient):
         if shown.text:
             self.answers[sent] = (shown.text, stream.request.n)
             self._show(doc, text, stream.request.n)
+
+    def _show(self, doc: Doc, text: str, request: int) -> None:
+        self._put(self.complete(self.cursor_input(doc), text), request)
 
     def _lookup(self, prefix: str) -> tuple[str, int] | None:
         """AutocompleteLruCache.get: the longest key the prefix starts with, if its completion

@@ -41,8 +41,8 @@ class LlamaVscodeProfile(PackageProfile):
         return llama_server.capture_input(record, item_id)
 
     def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,
-                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, version: str | None,
-                     options: Mapping[str, Any]) -> TimedClient:
+                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, model: str,
+                     version: str | None, options: Mapping[str, Any]) -> TimedClient:
         """The client of the timing rules that also sends the extension's speculative follow-up
         requests after each item shown (live.py)."""
         from replay.editors.llama_server import split_version

@@ -79,8 +79,8 @@ class TabbyProfile(PackageProfile):
 
 
     def timed_client(self, host: Host, rules: TimingRules, body: Render, complete: Complete,
-                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, version: str | None,
-                     options: Mapping[str, Any]) -> TimedClient:
+                     cursor_input: Callable[[Doc], EditorInput], debouncer: Debouncer | None, model: str,
+                     version: str | None, options: Mapping[str, Any]) -> TimedClient:
         """The client of the timing rules, waiting for the editor's extra context as the agent
         state does (extra_context.py; the session's `contextProviderMs` says how long the editor takes),
         a relative filepath in the workspace folder the editor names to an agent that asks for it."""
